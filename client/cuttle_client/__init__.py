@@ -1,0 +1,1 @@
+"""cuttle_client: the Textual terminal client of cuttle-net."""

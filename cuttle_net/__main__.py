@@ -1,0 +1,5 @@
+import sys
+
+from cuttle_net.cli import main
+
+sys.exit(main())

@@ -1,0 +1,81 @@
+"""The distribution: what a wheel and an editable install contain, and import hygiene."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+IMPORT_PACKAGES = ("cuttle_net", "cuttle_protocol", "cuttle_client")
+
+
+def test_wheel_contains_every_import_package(tmp_path: Path) -> None:
+    # --no-build-isolation: hatchling comes from the test extras, so no network is needed.
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("cuttle_net-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    for package in IMPORT_PACKAGES:
+        assert f"{package}/__init__.py" in names, f"{package} missing from {wheel.name}"
+    assert not any(n.startswith(("tests/", "protocol/", "client/")) for n in names)
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "cuttle = cuttle_net.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+
+
+def test_installed_packages_import_from_this_checkout() -> None:
+    # Run in a neutral directory so the checkout is not on sys.path by accident.
+    code = (
+        "import importlib, sys\nfor p in sys.argv[1:]: print(importlib.import_module(p).__file__)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *IMPORT_PACKAGES],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd="/",
+    ).stdout.split()
+    assert len(out) == len(IMPORT_PACKAGES)
+    for path in out:
+        assert Path(path).resolve().is_relative_to(ROOT), path
+
+
+def test_pure_packages_load_neither_trio_nor_textual() -> None:
+    # The rules engine, notation and deck protocol are sans-I/O: importing them must not pull
+    # in the networking or UI stacks.
+    code = (
+        "import sys, pkgutil, importlib, cuttle_net\n"
+        "for m in pkgutil.walk_packages(cuttle_net.__path__, 'cuttle_net.'):\n"
+        "    if m.name not in ('cuttle_net.cli', 'cuttle_net.__main__'):\n"
+        "        importlib.import_module(m.name)\n"
+        "io = ('trio', 'textual', 'asyncio', 'socket')\n"
+        "bad = sorted(n for n in sys.modules if n.split('.')[0] in io)\n"
+        "print(' '.join(bad))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd="/"
+    ).stdout.strip()
+    assert out == "", f"pure packages imported: {out}"
+
+
+def test_ruff_clean() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
