@@ -51,16 +51,16 @@ _DRAW, _PASS = Kind.DRAW, Kind.PASS
 _POINTS, _SCUTTLE, _ONEOFF = Kind.POINTS, Kind.SCUTTLE, Kind.ONEOFF
 _PERMANENT, _JACK, _COUNTER = Kind.PERMANENT, Kind.JACK, Kind.COUNTER
 # Interned moves by card, indexed [card + 1] (and [target + 1] for two-card moves).
-_POINTS_T = [row[0] for row in TABLE[Kind.POINTS]]
+_POINTS_T = [row[0] if row else None for row in TABLE[Kind.POINTS]]
 _SCUTTLE_T = TABLE[Kind.SCUTTLE]
 _ONEOFF_T = TABLE[Kind.ONEOFF]
-_PERMANENT_T = [row[0] for row in TABLE[Kind.PERMANENT]]
+_PERMANENT_T = [row[0] if row else None for row in TABLE[Kind.PERMANENT]]
 _JACK_T = TABLE[Kind.JACK]
-_COUNTER_T = [row[0] for row in TABLE[Kind.COUNTER]]
+_COUNTER_T = [row[0] if row else None for row in TABLE[Kind.COUNTER]]
 _DISCARD_T = TABLE[Kind.DISCARD]
-_PICK_T = [row[0] for row in TABLE[Kind.PICK]]
-_SCRAP_T = [row[0] for row in TABLE[Kind.SCRAP]]
-_BLOCK_T = [row[0] for row in TABLE[Kind.BLOCK]]
+_PICK_T = [row[0] if row else None for row in TABLE[Kind.PICK]]
+_SCRAP_T = [row[0] if row else None for row in TABLE[Kind.SCRAP]]
+_BLOCK_T = [row[0] if row else None for row in TABLE[Kind.BLOCK]]
 
 
 class IllegalMove(ValueError):

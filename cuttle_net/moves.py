@@ -98,14 +98,14 @@ class Move(NamedTuple):
 
 # Interned moves: TABLE[kind][card + 1][target + 1].
 _SLOTS = JOKER + 2  # NONE, 0..51, joker
-TABLE: list[list[list[Move]]] = []
+TABLE: list[list[list[Move | None]]] = []
 for _kind in Kind:
     _lo, _hi = _ARITY.get(_kind, (0, 0))
-    _cards = range(NONE, JOKER + 1) if _hi >= 1 else (NONE,)
+    _cards = range(JOKER + 1) if _hi >= 1 else (NONE,)
     _targets = range(NONE, JOKER + 1) if _hi == 2 else (NONE,)
     _rows: list[list[Move]] = [[] for _ in range(_SLOTS)]
-    for _c in _cards:
-        _rows[_c + 1] = [Move(_kind, _c, _t) for _t in _targets]
+    for _c in _cards:  # a slot that no valid move fills holds None
+        _rows[_c + 1] = [Move(_kind, _c, _t) if _t != NONE or _lo < 2 else None for _t in _targets]
     TABLE.append(_rows)
 
 

@@ -34,6 +34,7 @@ _FIELDS = (
     "rules turn player phase passes deck hand0 hand1 points0 points1 perms0 perms1 scrap frozen"
 )
 _REASONS = {"goal", "concede", "passes", "agreed"}
+_FROZEN_CARDS = {card_text(c): c for c in ALL_CARDS if RANK_OF[c] in (8, 11, 12, 13)}
 
 
 class PositionError(ValueError):
@@ -228,11 +229,12 @@ def parse_position(text: str) -> Game:
     if f["frozen"] != "-":
         for item in f["frozen"].split(","):
             m = re.fullmatch(r"(\w\w)@(\d+)", item)
-            if not m:
-                raise PositionError(f"frozen: {item!r} is not CARD@TURN")
-            c = parse_card(m[1])
-            if not any(c in g.hands[s] for s in (0, 1)):
-                raise PositionError(f"frozen: {m[1]} is not in a hand")
+            c = _FROZEN_CARDS.get(m[1].upper()) if m else None
+            if m is None or c is None:
+                raise PositionError(f"frozen: {item!r} is not CARD@TURN (a king, queen, 8 or jack)")
+            # A 9 returned it in public: it is in a hand, known to both players.
+            if not any(c in g.hands[s] and c in g.known[s] for s in (0, 1)):
+                raise PositionError(f"frozen: {m[1]} is not a known card (*) in a hand")
             g.frozen[c] = int(m[2])
     _check_totals(g, r)
     return g
