@@ -250,7 +250,17 @@ class Game:
         return others > 0
 
     def meets_goal(self, seat: int) -> bool:
-        return self.score(seat) >= self.goal(seat)
+        # Hot: checked for both seats after every action, so no generator expressions.
+        perms = self.perms[seat]
+        kings = 0
+        if perms and perms[-1] >= 48:  # sorted, and kings are the highest cards
+            for c in perms:
+                if c >= 48:
+                    kings += 1
+        total = 0
+        for c in self.points[seat]:
+            total += RANK[c]
+        return total >= self.rules.goals[kings]
 
     # ---------------------------------------------------------- legal moves
 
