@@ -1,4 +1,8 @@
-"""The ``cuttle`` command."""
+"""The ``cuttle`` command: each subcommand lives in its own module.
+
+A subcommand module has ``add_parser(subparsers)`` (which names the command) and
+``run(args) -> int``; register it in ``SUBCOMMANDS``.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +12,16 @@ from collections.abc import Sequence
 
 from . import cli_rules
 
+SUBCOMMANDS = {"rules": cli_rules}
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cuttle", description="Cuttle, played peer to peer in the terminal."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    cli_rules.add_parser(sub)
+    for module in SUBCOMMANDS.values():
+        module.add_parser(sub)
     return parser
 
 
@@ -25,12 +32,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        if args.command == "rules":
-            return cli_rules.run(args)
+        return SUBCOMMANDS[args.command].run(args)
     except BrokenPipeError:  # output piped into a reader that stopped early (head)
         sys.stdout = None  # type: ignore[assignment]  # nothing more can be written
         return 1
-    return 0
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":
