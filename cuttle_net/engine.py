@@ -21,12 +21,23 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from .cards import ALL_CARDS, ALL_CARDS_WITH_JOKER, RANK_OF, card_display
+from .motions import (
+    Disclosure,
+    Drawn,
+    Exposed,
+    HandOut,
+    Motion,
+    Revealed,
+    Swapped,
+    ToHand,
+    ToTop,
+    disclosure,
+)
 from .moves import (
     ACCEPT_DRAW,
     CONCEDE,
     DECLINE,
     DRAW,
-    META_KINDS,
     NONE,
     PASS,
     PLAY_KINDS,
@@ -90,7 +101,7 @@ class Game:
     """One game of Cuttle, full information or one seat's view."""
 
     __slots__ = (
-        "_log",
+        "_journal",
         "_reveals",
         "chain",
         "deck",
@@ -149,7 +160,7 @@ class Game:
         g.phase, g.player, g.turn, g.passes = MAIN, 0, 1, 0
         g.chain, g.target, g.revealed = [], NONE, []
         g.offered, g.frozen, g.outcome = False, {}, None
-        g.viewer, g._reveals, g._log = viewer, None, None
+        g.viewer, g._reveals, g._journal = viewer, None, None
         return g
 
     @classmethod
@@ -188,7 +199,7 @@ class Game:
         g.phase, g.player, g.turn, g.passes = self.phase, self.player, self.turn, self.passes
         g.chain, g.target, g.revealed = self.chain[:], self.target, self.revealed[:]
         g.offered, g.frozen, g.outcome = self.offered, dict(self.frozen), self.outcome
-        g.viewer, g._reveals, g._log = self.viewer, None, None
+        g.viewer, g._reveals, g._journal = self.viewer, None, None
         return g
 
     # ------------------------------------------------------------- questions
@@ -447,8 +458,7 @@ class Game:
             self._finish_oneoff()
         elif ph == PICK:
             self.scrap.remove(c)
-            insort(self.hands[p], c)
-            self.known[p].add(c)
+            self._to_hand(p, c)
             self._finish_oneoff()
         elif ph == BLOCK:
             scuttler = self.chain.pop()
@@ -599,6 +609,8 @@ class Game:
         self.known[p].discard(c)
         if self.frozen:
             self.frozen.pop(c, None)
+        if self._journal is not None:
+            self._journal.append(HandOut(p, c))
 
     def _draw_to(self, p: int) -> None:
         c = self.deck.pop()
@@ -606,15 +618,13 @@ class Game:
         if public:
             self.deck_known -= 1
         exposed = self.has_glasses(1 - p)
-        if c == UNKNOWN:  # a view: the viewer learns it if it is theirs or exposed to them
-            if self.viewer != p and not exposed:
-                self.hidden[p] += 1
-                return
+        if c == UNKNOWN and (self.viewer == p or exposed):  # a view that sees this card
             c = self._learn()
-        elif self._log is not None and not public:
-            self._log[p].append(c)
-            if exposed:
-                self._log[1 - p].append(c)
+        if self._journal is not None:
+            self._journal.append(Drawn(p, c, public, exposed))
+        if c == UNKNOWN:
+            self.hidden[p] += 1
+            return
         insort(self.hands[p], c)
         if public or exposed:
             self.known[p].add(c)
@@ -622,13 +632,13 @@ class Game:
     def _reveal_from_deck(self, n: int) -> None:
         for _ in range(n):
             c = self.deck.pop()
-            if self.deck_known:
+            public = self.deck_known > 0
+            if public:
                 self.deck_known -= 1
             elif c == UNKNOWN:
                 c = self._learn()
-            elif self._log is not None:
-                self._log[0].append(c)
-                self._log[1].append(c)
+            if self._journal is not None:
+                self._journal.append(Revealed(c, public))
             self.revealed.append(c)
 
     def _unreveal(self, chosen: int) -> None:
@@ -637,31 +647,38 @@ class Game:
             if c != chosen:
                 self.deck.append(c)
                 self.deck_known += 1
+                if self._journal is not None:
+                    self._journal.append(ToTop(c))
         self.revealed = []
 
     def _expose(self, o: int) -> None:
         """Glasses now show ``o``'s hand to the other player."""
         hand = self.hands[o]
-        if self.hidden[o]:
-            for _ in range(self.hidden[o]):
-                insort(hand, self._learn())
-            self.hidden[o] = 0
-        elif self._log is not None:
-            self._log[1 - o].extend(c for c in hand if c not in self.known[o])
+        newly = [self._learn() for _ in range(self.hidden[o])]
+        if not newly:
+            newly = [c for c in hand if c not in self.known[o]]
+        for c in newly:
+            if c not in hand:
+                insort(hand, c)
+        self.hidden[o] = 0
         self.known[o].update(hand)
+        if self._journal is not None:
+            self._journal.append(Exposed(o, tuple(newly)))
 
     def _swap_hands(self) -> None:
         h, k = self.hands, self.hidden
-        if self._log is not None:
-            for s in (0, 1):
-                self._log[1 - s].extend(c for c in h[s] if c not in self.known[s])
+        # Seat 1 - s receives seat s's hand: it newly sees the cards it did not know.
+        learned = [[c for c in h[1 - s] if c not in self.known[1 - s]] for s in (0, 1)]
         h[0], h[1] = h[1], h[0]
         k[0], k[1] = k[1], k[0]
         v = self.viewer
-        if v >= 0 and k[v]:
-            for _ in range(k[v]):
-                insort(h[v], self._learn())
+        if v >= 0:  # a view: the hand it receives was hidden from it
+            learned[v] = [self._learn() for _ in range(k[v])]
+            for c in learned[v]:
+                insort(h[v], c)
             k[v] = 0
+        if self._journal is not None:
+            self._journal.append(Swapped((tuple(learned[0]), tuple(learned[1]))))
         self.known = [set(h[0]), set(h[1])]  # each player held the other's new hand
         self.frozen = {}
 
@@ -709,11 +726,19 @@ class Game:
         if self.rules.nine_to_deck:
             self.deck.append(t)
             self.deck_known += 1
+            if self._journal is not None:
+                self._journal.append(ToTop(t))
             return
-        insort(self.hands[s], t)
-        self.known[s].add(t)
+        self._to_hand(s, t)
         if self.rules.nine_freezes:  # frozen through its owner's next turn
             self.frozen[t] = self.turn + (1 if s != p else 2)
+
+    def _to_hand(self, p: int, c: int) -> None:
+        """A card both players can see goes into ``p``'s hand."""
+        insort(self.hands[p], c)
+        self.known[p].add(c)
+        if self._journal is not None:
+            self._journal.append(ToHand(p, c))
 
     def _learn(self) -> int:
         if not self._reveals:
@@ -722,40 +747,49 @@ class Game:
 
     # -------------------------------------------------------- checked apply
 
-    def apply(self, m: Move | str, by: int | None = None, reveal: Iterable[int] = ()) -> None:
-        """Check and play a move; raise ``IllegalMove`` naming the rule it breaks.
+    def check(self, m: Move | str, by: int | None = None) -> Move:
+        """Raise ``IllegalMove``, naming the rule, unless seat ``by`` may make ``m`` now.
 
-        ``by`` is the seat making the move (default: the seat to act); any seat may
-        ``concede``.  In a view, ``reveal`` lists the cards this move shows the viewer,
-        in the order the move meets them (see ``reveals_needed``).
+        ``by`` defaults to the seat to act; any seat may ``concede``.  Nothing changes.
         """
         from .explain import why_illegal
 
         if isinstance(m, str):
             m = parse_move(m)
         actor = self.to_act
-        by = (actor if actor != CHANCE else None) if by is None else by
         if self.phase == OVER:
             raise IllegalMove(f"the game is over ({self.outcome})")
         if m.kind == Kind.CONCEDE:
-            if by not in (0, 1):
+            if (actor if by is None else by) not in (0, 1):
                 raise IllegalMove("only a player can concede")
-            self._finish(1 - by, "concede")
-            return
-        if by != actor and not (actor == CHANCE and by is None):
+            return m
+        if by is not None and by != actor:
             who = "chance" if actor == CHANCE else f"seat {actor}"
             raise IllegalMove(f"it is not seat {by}'s decision: {who} decides now")
-        work = self.copy() if self.viewer >= 0 else self
-        if self.viewer >= 0:
+        work = self
+        if self.viewer >= 0 and self.hidden[1 - self.viewer]:
+            work = self.copy()
             work._materialize(m)
-        legal = work._meta_legal(m) if m.kind in META_KINDS else m in work._legal()
+        legal = work.can_offer_draw if m.kind == Kind.OFFER_DRAW else m in work._legal()
         if not legal:
             raise IllegalMove(why_illegal(work, m))
+        return m
+
+    def apply(self, m: Move | str, by: int | None = None, reveal: Iterable[int] = ()) -> None:
+        """Check and play a move (see ``check``).
+
+        In a view, ``reveal`` lists the cards this move shows the viewer, in the order the
+        move meets them (``motions`` and ``reveals_needed`` say which).
+        """
+        m = self.check(m, by)
+        if m.kind == Kind.CONCEDE:
+            self._finish(1 - (self.to_act if by is None else by), "concede")
+            return
         cards = list(reveal)
         if self.viewer < 0:
             if cards:
                 raise RevealError("a full-information game needs no reveals")
-            work.push(m)
+            self.push(m)
             return
         unseen = self.unseen()
         for c in cards:
@@ -765,7 +799,10 @@ class Game:
                 )
         if len(set(cards)) != len(cards):
             raise RevealError("the same card is revealed twice")
+        work = self.copy()
+        work._materialize(m)
         work._reveals = cards
+        work._journal = self._journal
         work.push(m)
         if cards:
             raise RevealError(f"{len(cards)} more card(s) revealed than this move shows")
@@ -773,8 +810,10 @@ class Game:
         for name in Game.__slots__:
             setattr(self, name, getattr(work, name))
 
-    def _meta_legal(self, m: Move) -> bool:
-        return m.kind == Kind.OFFER_DRAW and self.phase == MAIN and not self.offered
+    @property
+    def can_offer_draw(self) -> bool:
+        """A draw may be offered in the main phase, once a turn."""
+        return self.phase == MAIN and not self.offered
 
     def _materialize(self, m: Move) -> None:
         """A view sees the opponent name cards from its hidden hand: place them there."""
@@ -793,12 +832,29 @@ class Game:
         """Full information: check and play ``m``, and say what each seat learned by it."""
         if self.viewer >= 0:
             raise ValueError("play() is for full-information games; a view uses apply()")
-        self._log = ([], [])
+        self._journal = []
         try:
             self.apply(m)
-            return Disclosure(tuple(self._log[0]), tuple(self._log[1]))
+            return disclosure(self._journal)
         finally:
-            self._log = None
+            self._journal = None
+
+    def motions(self, m: Move | str, by: int | None = None) -> list[Motion]:
+        """The card motions ``m`` would cause, without playing it (``m`` must be legal).
+
+        In a view, cards it would learn are stood in for by placeholders: the motions'
+        kinds, seats and public cards are what both peers agree on.
+        """
+        if isinstance(m, str):
+            m = parse_move(m)
+        work = self.copy()
+        work._materialize(m)
+        work._reveals = _Placeholders()
+        work._journal = []
+        if m.kind == Kind.CONCEDE:
+            return []
+        work.push(m)
+        return work._journal
 
     def reveals_needed(self, m: Move | str) -> int:
         """How many card identities ``apply(m)`` needs in this view."""
@@ -842,13 +898,6 @@ _FROM_HAND = frozenset(
     | {Kind.COUNTER, Kind.DISCARD, Kind.BLOCK}
 )
 assert PLAY_KINDS <= _FROM_HAND
-
-
-class Disclosure(NamedTuple):
-    """The cards each seat saw for the first time during a move, in the order met."""
-
-    seat0: tuple[int, ...]
-    seat1: tuple[int, ...]
 
 
 class _Placeholders(list):

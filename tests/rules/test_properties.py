@@ -64,7 +64,7 @@ def test_random_games_keep_every_invariant(rules: Rules, seed: int) -> None:
                 g.copy().apply(m, by=None)
         m = (
             OFFER_DRAW
-            if g.phase != OFFER and rng.random() < 0.01 and g._meta_legal(OFFER_DRAW)
+            if g.phase != OFFER and rng.random() < 0.01 and g.can_offer_draw
             else rng.choice(legal)
         )
         learned = g.play(m)
