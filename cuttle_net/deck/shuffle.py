@@ -67,7 +67,7 @@ class ShuffleProver:
     """The prover's side of one shuffle: the commitments now, the answers after the
     challenge."""
 
-    inp: list[Ciphertext]
+    n: int
     perm: list[int]
     rands: list[int]
     seeds: list[bytes]
@@ -80,10 +80,10 @@ class ShuffleProver:
         for k, seed in enumerate(seeds):
             sp, sr = derive(seed, len(inp))
             commitments.append(deck_digest(context, k, apply(inp, sp, sr, y)))
-        return cls(list(inp), list(perm), list(rands), seeds, commitments)
+        return cls(len(inp), list(perm), list(rands), seeds, commitments)
 
     def answer(self, bits: Sequence[int]) -> list[bytes]:
-        n = len(self.inp)
+        n = self.n
         answers = []
         for seed, bit in zip(self.seeds, bits, strict=True):
             if not bit:
