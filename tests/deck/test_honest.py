@@ -101,7 +101,7 @@ def test_reveal_from_deck_and_place_back_on_top():
     t.run(RevealFromDeck(2))
     (ev,) = learned(t, 0)
     assert ev.seat is None and len(ev.cards) == 2 and learned(t, 1) == [ev]
-    chosen, back = ev.cards
+    _chosen, back = ev.cards
     t.run(PlaceOnTop(back))
     sent = len(t.wire)
     t.events = [[], []]
