@@ -96,6 +96,13 @@ class DeckPeer(DeckState):
         hand = self.hands[1 - self.me]
         return sorted(hand.public), len(hand.hidden)
 
+    def _plan(self, op):
+        if isinstance(op, RevealFromHand) and op.seat == self.me and self.dealt:
+            missing = set(op.cards) - set(self.my_hand())
+            if missing:
+                raise UsageError(f"this peer does not hold {sorted(missing)}")
+        return super()._plan(op)
+
     # ---- sending --------------------------------------------------------------------------
 
     def _send(self, step: _Step, out: Output) -> None:

@@ -216,3 +216,11 @@ def test_an_honest_peer_never_holds_the_plaintext_of_an_unshown_card(seed, draws
         assert not set(peer.known) & set(other.hands[1 - seat].hidden)
         # The pile's order is unknown too: no pile position is known to either peer.
         assert not {p for k, p in peer.pile if k == "pos"} & set(peer.known)
+
+
+def test_showing_a_card_one_does_not_hold_is_a_local_error():
+    t = Table()
+    t.run(ShuffleAndDeal())
+    absent = next(c for c in range(52) if c not in t.peers[0].my_hand())
+    with pytest.raises(UsageError, match="does not hold"):
+        t.peers[0].begin(RevealFromHand(0, (absent,)))
