@@ -1,0 +1,206 @@
+"""Deck-protocol messages: the signed envelope and a strict schema for every step's body.
+
+A message is plain data (dict/list/bytes/int/str/bool) that msgpack carries unchanged:
+
+    {"v": 1, "sid": bytes, "seq": int, "prev": bytes32, "from": 0|1, "op": [...],
+     "step": str, "body": {...}, "sig": bytes64}
+
+``sig`` is the sender's Ed25519 signature over ``canon`` of every other field; the message's
+hash (for the next message's ``prev``) is over all fields including ``sig``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from .encoding import DOMAIN, canon, hash256
+from .errors import WireError
+from .ops import Op, op_from_wire
+from .proofs import PROOF_BYTES
+
+VERSION = 1
+MAX_ROUNDS = 256
+
+
+def _bytes(n: int):
+    def check(v: Any, name: str) -> bytes:
+        if type(v) is not bytes or len(v) != n:
+            raise WireError(f"{name}: expected {n} bytes")
+        return v
+
+    return check
+
+
+def _int(lo: int, hi: int):
+    def check(v: Any, name: str) -> int:
+        if type(v) is not int or not lo <= v <= hi:
+            raise WireError(f"{name}: expected an int in {lo}..{hi}")
+        return v
+
+    return check
+
+
+def _list(item, lo: int, hi: int):
+    def check(v: Any, name: str) -> list:
+        if type(v) is not list or not lo <= len(v) <= hi:
+            raise WireError(f"{name}: expected a list of {lo}..{hi} items")
+        return [item(x, f"{name}[{i}]") for i, x in enumerate(v)]
+
+    return check
+
+
+def _tuple(*items):
+    def check(v: Any, name: str) -> tuple:
+        if type(v) is not list or len(v) != len(items):
+            raise WireError(f"{name}: expected a list of {len(items)} fields")
+        return tuple(f(x, f"{name}[{i}]") for i, (f, x) in enumerate(zip(items, v, strict=True)))
+
+    return check
+
+
+def _answer(v: Any, name: str) -> bytes:
+    # A seed (32 bytes) or a permutation and its scalars (n + 32n bytes, n ≤ 53).
+    if type(v) is not bytes or (len(v) != 32 and (len(v) % 33 or len(v) > 53 * 33)):
+        raise WireError(f"{name}: not a shuffle-proof answer")
+    return v
+
+
+def _bool(v: Any, name: str) -> bool:
+    if type(v) is not bool:
+        raise WireError(f"{name}: expected a bool")
+    return v
+
+
+def _challenge(v: Any, name: str) -> bytes:
+    if type(v) is not bytes or not 1 <= len(v) <= MAX_ROUNDS // 8:
+        raise WireError(f"{name}: expected 1..{MAX_ROUNDS // 8} bytes")
+    return v
+
+
+H32 = _bytes(32)
+POINT = _bytes(32)
+POSITION = _int(0, 52)
+CARD = _int(0, 52)
+# [position, share, proof]
+SHARE = _tuple(POSITION, POINT, _bytes(PROOF_BYTES))
+# [position, card, share, proof]
+REVEAL = _tuple(POSITION, CARD, POINT, _bytes(PROOF_BYTES))
+
+FIELDS = {
+    "commit": H32,
+    "key": POINT,
+    "proof": _bytes(PROOF_BYTES),
+    "salt": H32,
+    "deck": _list(_tuple(POINT, POINT), 52, 53),
+    "seed_commit": H32,
+    "shadows": _list(H32, 1, MAX_ROUNDS),
+    "challenge": _challenge,
+    "answers": _list(_answer, 1, MAX_ROUNDS),
+    "shares": _list(SHARE, 0, 53),
+    "reveal": _list(REVEAL, 0, 53),
+    "secret": H32,
+    "seed": H32,
+    "verdict": _tuple(_bool, H32),
+}
+
+
+# The body fields of each step (SPEC.md part 2 lists what each means).
+STEPS: dict[str, tuple[str, ...]] = {
+    "key_commit": ("commit",),
+    "key": ("key", "proof"),
+    "key_open": ("key", "proof", "salt", "deck", "seed_commit", "shadows"),
+    "shuffle": ("challenge", "deck", "seed_commit", "shadows"),
+    "answer": ("answers", "challenge"),
+    "answer_deal": ("answers", "shares"),
+    "shares": ("shares",),
+    "reveal": ("reveal",),
+    "pick_commit": ("commit",),
+    "pick_salt": ("salt",),
+    "pick_open": ("salt", "reveal"),
+    "audit": ("secret", "seed"),
+    "audit_verdict": ("secret", "seed", "verdict"),
+    "verdict": ("verdict",),
+}
+
+ENVELOPE = ("v", "sid", "seq", "prev", "from", "op", "step", "body", "sig")
+
+
+@dataclass(frozen=True)
+class Message:
+    sid: bytes
+    seq: int
+    prev: bytes
+    sender: int
+    op: Op
+    step: str
+    body: dict[str, Any]
+    sig: bytes = b""
+
+    def unsigned_wire(self) -> dict[str, Any]:
+        return {
+            "v": VERSION,
+            "sid": self.sid,
+            "seq": self.seq,
+            "prev": self.prev,
+            "from": self.sender,
+            "op": self.op.to_wire(),
+            "step": self.step,
+            "body": self.body,
+        }
+
+    def to_wire(self) -> dict[str, Any]:
+        """The plain-data form (what msgpack carries)."""
+        return {**self.unsigned_wire(), "sig": self.sig}
+
+    def signed(self, key: Ed25519PrivateKey) -> Message:
+        sig = key.sign(DOMAIN + b"message\0" + canon(self.unsigned_wire()))
+        return replace(self, sig=sig)
+
+    def digest(self) -> bytes:
+        """The hash the next message names as ``prev``."""
+        return hash256("message", self.to_wire())
+
+    @staticmethod
+    def from_wire(data: Any) -> Message:
+        """Parse strictly: every field's type, size and count. Raises WireError naming the
+        field. (Counts that depend on the session — deck size, proof rounds — and the
+        validity of points are checked when the message is processed.)"""
+        if type(data) is not dict:
+            raise WireError("message: expected a dict")
+        if set(data) != set(ENVELOPE):
+            raise WireError(f"message: fields must be exactly {', '.join(ENVELOPE)}")
+        if data["v"] != VERSION or type(data["v"]) is not int:
+            raise WireError(f"v: unsupported version {data['v']!r}")
+        sid = data["sid"]
+        if type(sid) is not bytes or not 16 <= len(sid) <= 64:
+            raise WireError("sid: expected 16..64 bytes")
+        seq = _int(0, 1 << 32)(data["seq"], "seq")
+        prev = H32(data["prev"], "prev")
+        sender = _int(0, 1)(data["from"], "from")
+        op = op_from_wire(data["op"])
+        step = data["step"]
+        if type(step) is not str or step not in STEPS:
+            raise WireError(f"step: unknown step {step!r}")
+        body = data["body"]
+        if type(body) is not dict or set(body) != set(STEPS[step]):
+            raise WireError(f"body: step {step} needs exactly {', '.join(STEPS[step])}")
+        for name in STEPS[step]:
+            FIELDS[name](body[name], f"body.{name}")
+        sig = _bytes(64)(data["sig"], "sig")
+        return Message(sid, seq, prev, sender, op, step, body, sig)
+
+    def verify(self, key: Ed25519PublicKey) -> bool:
+        try:
+            key.verify(self.sig, DOMAIN + b"message\0" + canon(self.unsigned_wire()))
+        except InvalidSignature:
+            return False
+        return True
+
+
+def genesis(sid: bytes) -> bytes:
+    """The ``prev`` of a session's first message."""
+    return hash256("genesis", sid)

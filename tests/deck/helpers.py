@@ -1,0 +1,102 @@
+"""Two deck peers linked by an in-memory network that a test can tamper with."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from cuttle_net.deck import DeckPeer, Op, check_transcript
+from cuttle_net.deck.encoding import DOMAIN, canon
+
+SID = bytes(range(16))
+FAST = 4  # shuffle-proof rounds for tests that do not attack the shuffle
+
+
+def seeded_rng(seed: bytes) -> Callable[[int], bytes]:
+    """A deterministic byte source (SHAKE-256 stream) for reproducible tests."""
+    counter = 0
+
+    def rng(n: int) -> bytes:
+        nonlocal counter
+        counter += 1
+        return hashlib.shake_256(seed + counter.to_bytes(8, "big")).digest(n)
+
+    return rng
+
+
+def identity_keys(seed: int = 0) -> list[Ed25519PrivateKey]:
+    return [
+        Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"id%d/%d" % (seed, s)).digest())
+        for s in (0, 1)
+    ]
+
+
+class Table:
+    """Two peers (optionally of malicious classes) and the messages between them."""
+
+    def __init__(
+        self,
+        classes: tuple[type[DeckPeer], type[DeckPeer]] = (DeckPeer, DeckPeer),
+        rounds: int | None = FAST,
+        deck_size: int = 52,
+        seed: int = 0,
+    ):
+        self.keys = identity_keys(seed)
+        self.rounds = rounds
+        self.deck_size = deck_size
+        self.peers = [
+            classes[s](
+                s,
+                SID,
+                self.keys[s],
+                self.keys[1 - s].public_key(),
+                deck_size,
+                seeded_rng(b"peer%d/%d" % (seed, s)),
+                insecure_rounds_for_tests=rounds,
+            )
+            for s in (0, 1)
+        ]
+        self.events: list[list[Any]] = [[], []]
+        self.wire: list[tuple[int, dict]] = []  # every message delivered: (sender, wire)
+        # tamper(sender, wire) -> list of wires to deliver instead (re-sign with resign()).
+        self.tamper: Callable[[int, dict], list[dict]] | None = None
+
+    def run(self, op: Op, *, only: int | None = None) -> None:
+        """Begin ``op`` on both peers (or one) and deliver messages until quiet."""
+        queue: list[tuple[int, dict]] = []
+        for s in (0, 1) if only is None else (only,):
+            out = self.peers[s].begin(op)
+            self.events[s] += out.events
+            queue += [(s, m) for m in out.messages]
+        self.deliver(queue)
+
+    def deliver(self, queue: list[tuple[int, dict]]) -> None:
+        while queue:
+            sender, msg = queue.pop(0)
+            sent = self.tamper(sender, msg) if self.tamper else [msg]
+            for m in sent:
+                self.wire.append((sender, m))
+                out = self.peers[1 - sender].receive(m)
+                self.events[1 - sender] += out.events
+                queue += [(1 - sender, x) for x in out.messages]
+
+    def public_keys(self):
+        return [k.public_key() for k in self.keys]
+
+    def recheck(self, transcript) -> Any:
+        return check_transcript(
+            transcript,
+            self.public_keys(),
+            session_id=SID,
+            deck_size=self.deck_size,
+            shuffle_rounds=self.rounds or 40,
+        )
+
+
+def resign(wire: dict, key: Ed25519PrivateKey) -> dict:
+    """The message re-signed by ``key`` after a malicious edit."""
+    unsigned = {k: v for k, v in wire.items() if k != "sig"}
+    return {**unsigned, "sig": key.sign(DOMAIN + b"message\0" + canon(unsigned))}

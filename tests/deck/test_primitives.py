@@ -1,0 +1,127 @@
+"""The building blocks: card encodings, canonical encoding, proofs, shuffle proofs, and the
+strict parsing of messages and operations."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from cuttle_net.deck import (
+    Draw,
+    Message,
+    RevealFromHand,
+    ShuffleAndDeal,
+    WireError,
+    op_from_wire,
+)
+from cuttle_net.deck import shuffle as sh
+from cuttle_net.deck.encoding import canon
+from cuttle_net.deck.group import (
+    IDENTITY,
+    InvalidPoint,
+    L,
+    base_mul,
+    card_point,
+    card_table,
+    check_point,
+    random_scalar,
+    scalar_from_wire,
+)
+from cuttle_net.deck.proofs import BadProof, prove_share, verify_share
+
+from .helpers import Table
+
+
+def test_card_encodings_are_distinct_valid_and_not_small_multiples():
+    table = card_table(53)
+    assert len(table) == 53
+    smalls = {base_mul(k) for k in range(1, 1000)}
+    assert not smalls & set(table)
+    for c in range(53):
+        assert check_point(card_point(c)) == card_point(c)
+
+
+def test_canonical_encoding_is_unambiguous():
+    assert canon([b"ab", b"c"]) != canon([b"a", b"bc"])
+    assert canon({"a": 1, "b": 2}) == canon({"b": 2, "a": 1})
+    assert canon(True) != canon(1)
+    with pytest.raises(ValueError):
+        canon(-1)
+
+
+def test_scalars_are_canonical_and_non_zero():
+    assert 0 < random_scalar(os.urandom) < L
+    with pytest.raises(ValueError):
+        scalar_from_wire(L.to_bytes(32, "little"))
+    with pytest.raises(InvalidPoint):
+        check_point(IDENTITY)
+
+
+def test_chaum_pedersen_binds_secret_point_and_context():
+    x, c1 = random_scalar(os.urandom), base_mul(random_scalar(os.urandom))
+    y = base_mul(x)
+    from cuttle_net.deck.group import mul
+
+    d = mul(x, c1)
+    proof = prove_share(x, y, c1, d, b"ctx", os.urandom)
+    verify_share(y, c1, d, proof, b"ctx")
+    for bad in [(y, c1, base_mul(3), proof, b"ctx"), (y, c1, d, proof, b"other")]:
+        with pytest.raises(BadProof):
+            verify_share(*bad)
+
+
+def test_shuffle_proof_full_strength_accepts_a_shuffle_and_rejects_a_substitution():
+    y = base_mul(random_scalar(os.urandom))
+    inp = [(IDENTITY, card_point(c)) for c in range(52)]
+    perm, rands = sh.derive(os.urandom(32), 52)
+    out = sh.apply(inp, perm, rands, y)
+    prover = sh.ShuffleProver.start(inp, perm, rands, y, b"ctx", 40, os.urandom)
+    bits = sh.challenge_bits(os.urandom(5), 40)
+    sh.verify(inp, out, y, b"ctx", prover.commitments, bits, prover.answer(bits))
+    forged = [*out[1:], out[0]]
+    with pytest.raises(sh.BadShuffle):
+        sh.verify(inp, forged, y, b"ctx", prover.commitments, [1] * 40, prover.answer([1] * 40))
+
+
+def a_message() -> dict:
+    t = Table()
+    out = t.peers[0].begin(ShuffleAndDeal())
+    return out.messages[0]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda m: m.pop("sig"), "fields"),
+        (lambda m: m.update(seq="1"), "seq"),
+        (lambda m: m.update(prev=b"x"), "prev"),
+        (lambda m: m.update({"from": 2}), "from"),
+        (lambda m: m.update(op=["nope"]), "op"),
+        (lambda m: m.update(step="dance"), "step"),
+        (lambda m: m.update(body={"commit": b"x" * 31}), "body.commit"),
+        (lambda m: m.update(body={"commit": b"x" * 32, "extra": 1}), "body"),
+        (lambda m: m.update(sid=b"short"), "sid"),
+        (lambda m: m.update(v=2), "v"),
+    ],
+)
+def test_from_wire_names_the_bad_field(change, field):
+    wire = a_message()
+    change(wire)
+    with pytest.raises(WireError, match=field):
+        Message.from_wire(wire)
+
+
+def test_message_round_trip():
+    wire = a_message()
+    assert Message.from_wire(wire).to_wire() == wire
+    with pytest.raises(WireError):
+        Message.from_wire([wire])
+
+
+def test_ops_round_trip_and_reject_bad_arguments():
+    for op in [ShuffleAndDeal(), Draw(1, True), RevealFromHand(0, (3, 9), True)]:
+        assert op_from_wire(op.to_wire()) == op
+    for bad in [["draw", 2, False], ["draw", 0], ["reveal_hand", 0, [9, 3], False], [], [1]]:
+        with pytest.raises(WireError):
+            op_from_wire(bad)
