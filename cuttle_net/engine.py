@@ -185,6 +185,17 @@ class Game:
         g.deck = list(reversed(order[11:]))
         return g
 
+    @classmethod
+    def dealt_view(cls, rules: Rules, seat: int, hand: Sequence[int]) -> Game:
+        """``seat``'s view of a fresh deal in which it received ``hand``."""
+        if len(hand) != (5, 6)[seat] or len(set(hand)) != len(hand):
+            raise ValueError(f"seat {seat} is dealt {(5, 6)[seat]} distinct cards")
+        g = cls.empty(rules, viewer=seat)
+        g.hands[seat] = sorted(hand)
+        g.hidden[1 - seat] = (5, 6)[1 - seat]
+        g.deck = [UNKNOWN] * (rules.deck_size - 11)
+        return g
+
     def copy(self) -> Game:
         g = object.__new__(Game)
         g.rules = self.rules
@@ -839,7 +850,7 @@ class Game:
         finally:
             self._journal = None
 
-    def motions(self, m: Move | str, by: int | None = None) -> list[Motion]:
+    def motions(self, m: Move | str) -> list[Motion]:
         """The card motions ``m`` would cause, without playing it (``m`` must be legal).
 
         In a view, cards it would learn are stood in for by placeholders: the motions'

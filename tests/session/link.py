@@ -1,0 +1,76 @@
+"""Two sessions linked in memory, as two peers over a perfect network."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import deque
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from cuttle_net.bots import make_bot
+from cuttle_net.rules import Rules
+from cuttle_net.session import GameSession, Output, SendDeck, SendMove
+
+TEST_ROUNDS = 4  # shuffle-proof rounds in fast tests; one test keeps the full 40
+
+
+class Link:
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int = 0,
+        rounds: int | None = TEST_ROUNDS,
+        bots=("random", "random"),
+    ) -> None:
+        keys = [Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()]
+        sid = os.urandom(32)
+        self.sessions = [
+            GameSession(s, rules, sid, keys[s], keys[1 - s].public_key(), shuffle_rounds=rounds)
+            for s in (0, 1)
+        ]
+        self.inbox: list[deque[Any]] = [deque(), deque()]
+        self.events: list[list[Any]] = [[], []]
+        self.bots = [make_bot(b) for b in bots]
+        self.rng = random.Random(seed)
+        self.bytes_sent = 0
+
+    def post(self, sender: int, out: Output) -> None:
+        self.events[sender].extend(out.events)
+        for item in out.sends:
+            self.inbox[1 - sender].append(item)
+
+    def deliver_one(self, seat: int) -> None:
+        item = self.inbox[seat].popleft()
+        s = self.sessions[seat]
+        if isinstance(item, SendMove):
+            self.post(seat, s.receive_move(item.text, item.signature))
+        else:
+            assert isinstance(item, SendDeck)
+            self.post(seat, s.receive_deck(item.data))
+
+    def pump(self) -> None:
+        while self.inbox[0] or self.inbox[1]:
+            for seat in (0, 1):
+                if self.inbox[seat]:
+                    self.deliver_one(seat)
+
+    def play(self, max_moves: int = 2000) -> None:
+        for s in (0, 1):
+            self.post(s, self.sessions[s].start())
+        self.pump()
+        for _ in range(max_moves):
+            if all(s.finished for s in self.sessions):
+                return
+            movers = [s for s in self.sessions if s.my_turn]
+            if not movers:
+                self.pump()
+                if not any(s.my_turn for s in self.sessions):
+                    return
+                continue
+            s = movers[0]
+            m = self.bots[s.seat].choose(s.view, self.rng)
+            self.post(s.seat, s.play(m))
+            self.pump()
+        raise AssertionError("the game did not end")

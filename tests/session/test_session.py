@@ -1,0 +1,225 @@
+"""Two sessions (engine + deck protocol + signed moves) playing whole games in memory."""
+
+from __future__ import annotations
+
+import pytest
+
+from cuttle_net.cards import card_display, card_text
+from cuttle_net.deck import (
+    Draw,
+    ExposeHand,
+    PlaceOnTop,
+    RevealFromDeck,
+    RevealFromHand,
+    SwapHands,
+    TakeToHand,
+)
+from cuttle_net.engine import OVER
+from cuttle_net.moves import Kind, move, parse_move
+from cuttle_net.rules import VARIANTS, Rules
+from cuttle_net.session import Audited, Fault, GameOver, SendDeck, SendMove, deck_plan
+from tests.rules.build import cards, position
+
+from .link import Link
+
+RULE_SETS = (
+    ["classic", "standard"]
+    + [f"classic+{v}" for v in VARIANTS]
+    + [
+        "standard+joker+random-fours+ten-blocks-scuttle+queens-protect-queens",
+        "standard+nine-to-deck+eight-one-off",
+    ]
+)
+
+
+def public_part(view) -> tuple:
+    return (
+        view.turn,
+        view.phase,
+        view.points,
+        view.perms,
+        view.scrap,
+        len(view.deck),
+        [view.hand_size(s) for s in (0, 1)],
+        view.outcome,
+    )
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_whole_games_end_alike_on_both_sides_with_a_clean_audit(rules: str) -> None:
+    for seed in range(3):
+        link = Link(Rules.parse(rules), seed, bots=("greedy", "random"))
+        link.play()
+        a, b = link.sessions
+        assert a.fault is None and b.fault is None
+        assert a.view.phase == b.view.phase == OVER
+        assert public_part(a.view) == public_part(b.view)
+        assert a.audit == b.audit is not None
+        assert [r.text for r in a.records] == [r.text for r in b.records]
+        assert any(isinstance(e, Audited) for e in link.events[0])
+        # Neither view ever held the other's hidden cards: at the end, what each knows of
+        # the other's hand is a subset of that hand.
+        assert set(a.view.hands[1]) <= set(b.view.hands[1])
+        assert set(b.view.hands[0]) <= set(a.view.hands[0])
+
+
+def test_a_game_with_full_strength_shuffle_proofs() -> None:
+    link = Link(Rules(), seed=11, rounds=None)
+    link.play()
+    assert link.sessions[0].audit is not None and link.sessions[0].fault is None
+
+
+def started(rules: str = "classic", seed: int = 1) -> Link:
+    link = Link(Rules.parse(rules), seed)
+    for s in (0, 1):
+        link.post(s, link.sessions[s].start())
+    link.pump()
+    return link
+
+
+def test_an_illegal_move_is_the_movers_fault() -> None:
+    link = started()
+    # Seat 0 claims to play a card that seat 1 holds: forged past seat 0's own check.
+    theirs = link.sessions[1].view.hands[1][0]
+    record = link.sessions[0]._sign(move(Kind.POINTS, theirs))
+    (fault,) = link.sessions[1].receive_move(record.text, record.signature).events
+    assert isinstance(fault, Fault) and fault.kind == "illegal_move" and fault.culprit == 0
+    assert (
+        fault.message == f"points {card_text(theirs)}: {card_display(theirs)} is not in your hand"
+    )
+    assert link.sessions[1].finished
+
+
+def test_a_move_out_of_turn_is_the_movers_fault() -> None:
+    link = started()
+    record = link.sessions[1]._sign(parse_move("draw"))
+    (fault,) = link.sessions[0].receive_move(record.text, record.signature).events
+    assert fault.kind == "illegal_move" and fault.culprit == 1
+    assert "not seat 1's decision" in fault.message
+
+
+def test_a_tampered_move_signature_is_caught() -> None:
+    link = started()
+    out = link.sessions[0].play("draw")
+    sent = next(s for s in out.sends if isinstance(s, SendMove))
+    sig = bytes([sent.signature[0] ^ 1]) + sent.signature[1:]
+    (fault,) = link.sessions[1].receive_move(sent.text, sig).events
+    assert fault.kind == "bad_move_signature" and fault.culprit == 0
+
+
+def test_a_replayed_move_is_caught() -> None:
+    link = started()
+    out = link.sessions[0].play("draw")
+    link.post(0, out)
+    link.pump()
+    sent = next(s for s in out.sends if isinstance(s, SendMove))
+    # The same signed move again: it no longer fits the chain.
+    events = link.sessions[1].receive_move(sent.text, sent.signature).events
+    assert events and isinstance(events[0], Fault) and events[0].culprit == 0
+
+
+def test_garbage_move_text_is_the_senders_fault() -> None:
+    link = started()
+    (fault,) = link.sessions[1].receive_move("fly to the moon", b"x" * 64).events
+    assert fault.kind == "malformed_move" and fault.culprit == 0
+
+
+def test_a_tampered_deck_message_is_caught_and_attributed() -> None:
+    link = started()
+    first = link.sessions[0].view.legal_moves()[1]  # a point card from hand: seat 0 reveals it
+    assert str(first).startswith("points")
+    out = link.sessions[0].play(first)
+    tampered = [item for item in out.sends if isinstance(item, SendDeck)]
+    assert tampered
+    for item in tampered:
+        item.data["sig"] = bytes(64)  # break the deck message's signature
+    link.post(0, out)
+    link.pump()
+    faults = [e for e in link.events[1] if isinstance(e, Fault)]
+    assert faults and faults[0].culprit == 0
+
+
+def test_silence_is_a_timeout_naming_the_silent_peer() -> None:
+    link = started()
+    assert link.sessions[1].waiting_for_peer == "move"
+    (fault,) = link.sessions[1].timed_out().events
+    assert fault.kind == "timeout" and fault.culprit == 0
+    with pytest.raises(RuntimeError):
+        link.sessions[0].timed_out()  # seat 0 owes the move: nothing is due to it
+
+
+def test_either_player_may_concede_at_once() -> None:
+    link = started()
+    out = link.sessions[1].concede()  # not seat 1's turn
+    link.post(1, out)
+    link.pump()
+    for s in link.sessions:
+        assert s.outcome == (0, "concede") and s.finished and s.audit is None
+    assert any(isinstance(e, GameOver) for e in link.events[0])
+
+
+def test_a_local_illegal_move_raises_and_sends_nothing() -> None:
+    link = started()
+    from cuttle_net.engine import IllegalMove
+
+    with pytest.raises(IllegalMove):
+        link.sessions[0].play("pass")
+    with pytest.raises(RuntimeError):
+        link.sessions[1].play("draw")
+    assert not link.inbox[0] and not link.inbox[1]
+
+
+@pytest.mark.parametrize(
+    ("rules", "setup", "moves", "expected"),
+    [
+        (
+            "classic",
+            {"hand0": "8S", "hand1": "3C"},
+            ["permanent 8S"],
+            [RevealFromHand(0, tuple(cards("8S"))), ExposeHand(1)],
+        ),
+        ("classic", {"hand0": "5S", "hand1": "3C"}, ["oneoff 5S", "decline"], [Draw(0), Draw(0)]),
+        (
+            "classic",
+            {"hand0": "4S", "hand1": "3C,5C"},
+            ["oneoff 4S", "decline", "discard 3C 5C"],
+            [RevealFromHand(1, tuple(cards("3C,5C")))],
+        ),
+        (
+            "standard",
+            {"hand0": "7S", "hand1": "3C", "deck": "KD,5H"},
+            ["oneoff 7S", "decline", "permanent KD"],
+            [PlaceOnTop(cards("5H")[0])],
+        ),
+        ("classic", {"hand0": "7S", "hand1": "3C"}, ["oneoff 7S", "decline"], [RevealFromDeck(1)]),
+        (
+            "classic",
+            {"hand0": "3S", "hand1": "3C", "scrap": "TH"},
+            ["oneoff 3S", "decline", "pick TH"],
+            [TakeToHand(0, cards("TH")[0])],
+        ),
+        (
+            "classic+joker",
+            {"hand0": "JK,4D", "hand1": "3C"},
+            ["oneoff JK", "decline"],
+            [SwapHands()],
+        ),
+        (
+            "classic+nine-to-deck",
+            {"hand0": "9S", "perms1": "KH", "hand1": "3C"},
+            ["oneoff 9S KH", "decline"],
+            [PlaceOnTop(cards("KH")[0])],
+        ),
+        (
+            "classic",
+            {"hand0": "2S", "hand1": "2C", "points1": "5D"},
+            ["oneoff 2S"] and ["draw"],
+            [Draw(0)],
+        ),
+    ],
+)
+def test_deck_plan_of_a_move(rules: str, setup: dict, moves: list[str], expected: list) -> None:
+    g = position(rules, **setup)
+    for text in moves[:-1]:
+        g.apply(text)
+    assert deck_plan(g.motions(moves[-1])) == expected
