@@ -28,9 +28,11 @@ _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
 def display_safe(text: str) -> str:
-    """`text` with invisible or control characters replaced by U+FFFD and spaces collapsed."""
+    """`text` with whitespace runs made one space and other invisible or control characters
+    (escape sequences, bidi overrides...) replaced by U+FFFD, so a peer's text cannot disguise
+    itself or drive the terminal."""
     shown = "".join(
-        "\ufffd" if unicodedata.category(c) in _HIDDEN_CATEGORIES else c
+        " " if c.isspace() else "\ufffd" if unicodedata.category(c) in _HIDDEN_CATEGORIES else c
         for c in unicodedata.normalize("NFC", text)
     )
     return " ".join(shown.split())
