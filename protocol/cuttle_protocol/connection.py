@@ -267,7 +267,10 @@ class Connection:
             if exc.code is not ErrorCode.DECRYPT_FAILED or self.their_state is not State.AUTH:
                 raise
             # A peer that could not use our hello has no keys, so it closes in plaintext.
-            message = message_from_wire(codec.unpack(body))
+            try:
+                message = message_from_wire(codec.unpack(body))
+            except RemoteProtocolError:
+                raise exc from None
             if type(message) is not Close:
                 raise
             return message, body

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
+
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol import (
     NEED_DATA,
@@ -69,3 +72,33 @@ def split_frames(data: bytes) -> list[bytes]:
         frames.append(frame[0] + frame[1])
     assert decoder.buffered == 0
     return frames
+
+
+def counter_random(seed: bytes) -> Callable[[int], bytes]:
+    """A deterministic `random_bytes`: SHA-256 of seed and a counter, for reproducible tests."""
+    counter = 0
+
+    def random_bytes(n: int) -> bytes:
+        nonlocal counter
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(seed + counter.to_bytes(4, "big")).digest()
+            counter += 1
+        return out[:n]
+
+    return random_bytes
+
+
+def fixed_player(name: str) -> LocalPlayer:
+    seed = hashlib.sha256(b"identity " + name.encode()).digest()
+    return LocalPlayer(name, Ed25519PrivateKey.from_private_bytes(seed))
+
+
+def fixed_pair() -> tuple[Connection, Connection]:
+    """The same host and joiner, byte for byte, on every call."""
+    return (
+        Connection(
+            Role.HOST, fixed_player("alice"), rules=CLASSIC, random_bytes=counter_random(b"host")
+        ),
+        Connection(Role.JOINER, fixed_player("bob"), random_bytes=counter_random(b"joiner")),
+    )
