@@ -160,6 +160,11 @@ class Connection:
         return phase(self.our_state, self.their_state)
 
     @property
+    def buffered(self) -> int:
+        """Bytes received that do not yet form a whole frame (or were not yet processed)."""
+        return self._decoder.buffered
+
+    @property
     def error(self) -> ProtocolError | None:
         """The error that ended this connection, if one did."""
         return self._error
