@@ -1,6 +1,6 @@
 """Strict msgpack: the only value types a cuttle-net frame may contain, and their limits.
 
-Allowed: nil, bool, int (64-bit), str (UTF-8), bin, array, map with str keys. Floats and
+Allowed: nil, bool, int (-2^63 .. 2^64-1), str (UTF-8), bin, array, map with str keys. Floats and
 extension types (timestamps included) are refused: nothing in the protocol needs them and
 they are where implementations disagree.
 """
@@ -56,7 +56,11 @@ def check_value(value: Any) -> None:
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if item is None or isinstance(item, bool | int | str | bytes):
+        if item is None or isinstance(item, bool | str | bytes):
+            continue
+        if isinstance(item, int):
+            if not -(2**63) <= item < 2**64:
+                raise RemoteProtocolError(ErrorCode.MALFORMED_FRAME, "integer out of range")
             continue
         if isinstance(item, float):
             raise RemoteProtocolError(ErrorCode.MALFORMED_FRAME, "floats are not allowed")

@@ -141,7 +141,6 @@ class Connection:
         self._secrets: crypto.SessionSecrets | None = None
         self._version = 0
         self._their_commit = b""
-        self._their_value = b""
         self._hello = Hello(
             versions=versions,
             caps=caps,
@@ -197,16 +196,17 @@ class Connection:
 
     def send(self, message: Message) -> None:
         """Queue a game message or a `Close`; raise LocalProtocolError if not allowed now."""
-        allowed = type(message) in GAME_MESSAGES and self.phase is Phase.GAME
-        if not (allowed or type(message) is Close):
-            self._fail(
-                LocalProtocolError(
+        try:
+            allowed = type(message) in GAME_MESSAGES and self.phase is Phase.GAME
+            if not (allowed or type(message) is Close):
+                raise LocalProtocolError(
                     ErrorCode.UNEXPECTED_MESSAGE,
                     f"cannot send {message.TYPE} in phase {self.phase.value}",
                 )
-            )
-            raise self._error  # type: ignore[misc]
-        self._send(message)
+            self._send(message)
+        except LocalProtocolError as exc:
+            self._fail(exc)
+            raise
 
     def close(self, code: ErrorCode | str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
         """Queue a `Close` unless one was already sent."""

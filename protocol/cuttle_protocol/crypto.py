@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from .errors import ErrorCode, LocalProtocolError, RemoteProtocolError
-from .framing import PREFIX, PREFIX_SIZE
+from .framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
 from .state import Role
 
 DOMAIN = b"cuttle-net/1"
@@ -120,6 +120,10 @@ class FrameSealer:
 
     def seal(self, plaintext: bytes) -> bytes:
         """Return a whole frame: prefix, then ciphertext and tag (prefix as associated data)."""
+        if len(plaintext) + TAG_SIZE > MAX_FRAME_SIZE:
+            raise LocalProtocolError(
+                ErrorCode.FRAME_TOO_LARGE, f"a sealed frame is at most {MAX_FRAME_SIZE} bytes"
+            )
         if self._counter >= 2**64:
             raise LocalProtocolError(ErrorCode.INTERNAL_ERROR, "frame counter exhausted")
         prefix = PREFIX.pack(len(plaintext) + TAG_SIZE)

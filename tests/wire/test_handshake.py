@@ -24,7 +24,7 @@ from cuttle_protocol import (
     crypto,
 )
 from cuttle_protocol.codec import pack, unpack
-from cuttle_protocol.framing import encode_frame
+from cuttle_protocol.framing import MAX_FRAME_SIZE, encode_frame
 from cuttle_protocol.messages import Accept, Reveal
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -77,6 +77,16 @@ def test_game_messages_flow_both_ways() -> None:
     assert deliver(host, joiner) == sent
     joiner.send(Move("concede"))
     assert deliver(joiner, host) == [Move("concede")]
+
+
+def test_too_large_a_message_is_a_local_error() -> None:
+    host, joiner = make_pair()
+    handshake(host, joiner)
+    with pytest.raises(LocalProtocolError) as info:
+        host.send(DeckPayload({"blob": b"\x00" * MAX_FRAME_SIZE}))
+    assert info.value.code is ErrorCode.FRAME_TOO_LARGE
+    assert host.phase is Phase.ERROR
+    assert deliver(host, joiner) == [Close("internal-error", info.value.message)]
 
 
 def test_ping_is_answered_by_the_connection() -> None:
