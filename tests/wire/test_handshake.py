@@ -217,6 +217,13 @@ def test_tampered_hello_field_is_caught(field: str) -> None:
     expect_error(host, joiner.data_to_send(), ErrorCode.DECRYPT_FAILED)
 
 
+def test_low_order_ephemeral_key_is_refused() -> None:
+    host, joiner = make_pair()
+    (hello,) = split_frames(host.data_to_send())
+    tampered = encode_frame(pack(unpack(hello[4:]) | {"ephemeral": bytes(32)}))
+    expect_error(joiner, tampered, ErrorCode.BAD_KEY)
+
+
 def after_hellos() -> tuple[Connection, Connection, list[bytes]]:
     """A fixed pair whose hellos were exchanged, and the host's next frames (auth, propose)."""
     host, joiner = fixed_pair()
