@@ -109,8 +109,16 @@ class Peer:
         self._last_heard = trio.current_time()
         self.ended: ConnectionEnded | None = None
         self._ended_event = trio.Event()
-        self.info: HandshakeComplete | None = None
+        self._info: HandshakeComplete | None = None
         self.trust: Trust | None = None
+        """With a known-peers store: whether the peer's identity key is new, known or CHANGED."""
+
+    @property
+    def info(self) -> HandshakeComplete:
+        """What the handshake settled: SAS, session id, peer name and key, rules, dealer."""
+        if self._info is None:
+            raise RuntimeError("the handshake has not completed")
+        return self._info
 
     # --- public ---------------------------------------------------------------------------
 
@@ -134,6 +142,7 @@ class Peer:
             raise self.ended from None
 
     def __aiter__(self) -> AsyncIterator[Message]:
+        """Iterate over game messages until the connection ends (then see `ended`)."""
         return self._messages()
 
     async def _messages(self) -> AsyncIterator[Message]:
@@ -280,7 +289,7 @@ async def open_peer(
     """
     conn = Connection(role, player, rules=rules, random_bytes=random_bytes)
     peer = Peer(stream, conn, settings or PeerSettings())
-    peer.info = await peer._handshake(judge_rules)
+    peer._info = await peer._handshake(judge_rules)
     if known_peers is not None:
         peer.trust = known_peers.check(peer.info.peer_name, peer.info.peer_identity)
     try:

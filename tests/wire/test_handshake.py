@@ -68,6 +68,33 @@ def test_handshake_agrees_on_everything() -> None:
     assert host.phase is joiner.phase is Phase.GAME
 
 
+def test_handshake_fed_byte_by_byte() -> None:
+    host, joiner = fixed_pair()
+    conns = {Role.HOST: host, Role.JOINER: joiner}
+    completed = []
+    for sender in (Role.HOST, Role.JOINER, Role.HOST, Role.JOINER, Role.HOST):
+        receiver = conns[sender.other]
+        for byte in conns[sender].data_to_send():
+            receiver.receive_data(bytes([byte]))
+            for event in drain(receiver):
+                if isinstance(event, RulesProposed):
+                    receiver.accept_rules()
+                completed += [event] if isinstance(event, HandshakeComplete) else []
+    assert [c.sas for c in completed] == [handshake(*fixed_pair())[0].sas] * 2
+
+
+def test_trailing_partial_frame_waits_for_the_rest() -> None:
+    host, joiner = make_pair()
+    handshake(host, joiner)
+    host.send(Move("draw"))
+    host.send(Move("pass"))
+    data = host.data_to_send()
+    joiner.receive_data(data[:-5])
+    assert drain(joiner) == [Move("draw")]
+    joiner.receive_data(data[-5:])
+    assert drain(joiner) == [Move("pass")]
+
+
 def test_game_messages_flow_both_ways() -> None:
     host, joiner = make_pair()
     handshake(host, joiner)

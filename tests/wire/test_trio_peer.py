@@ -27,6 +27,7 @@ from cuttle_protocol.messages import Accept
 from cuttle_protocol.trio_peer import (
     ConnectionEnded,
     EndReason,
+    Peer,
     PeerSettings,
     connect,
     open_listener,
@@ -116,6 +117,7 @@ async def host_ending(
     ours, theirs = await make_pair()
     rogue = Rogue(theirs)
     result: list[object] = []
+    peers: list[Peer] = []
     rogue_done = trio.Event()
 
     async def run_rogue() -> None:
@@ -129,6 +131,7 @@ async def host_ending(
                 async with open_peer(
                     ours, Role.HOST, player("host"), rules=CLASSIC, settings=settings
                 ) as peer:
+                    peers.append(peer)
                     if read:
                         while True:
                             await peer.receive()
@@ -136,6 +139,8 @@ async def host_ending(
             with trio.move_on_after(1):  # time for the rogue to read our Close
                 await rogue_done.wait()
             nursery.cancel_scope.cancel()
+    if peers:  # however the peer misbehaved, we held at most one read and one frame
+        assert peers[0]._conn.buffered <= settings.receive_chunk + 4 + MAX_FRAME_SIZE
     return info.value, result[0] if result else None
 
 
