@@ -29,8 +29,10 @@ from .framing import FrameDecoder, encode_frame
 from .messages import (
     GAME_MESSAGES,
     KEY_SIZE,
+    MAX_LIST_LEN,
     MAX_NAME_LEN,
     MAX_TEXT_LEN,
+    TOKEN,
     Accept,
     Auth,
     Close,
@@ -79,6 +81,14 @@ class Rules:
 
     rules: str
     variants: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "variants", tuple(self.variants))
+        names = (self.rules, *self.variants)
+        if not all(TOKEN.fullmatch(name) for name in names) or len(set(names)) != len(names):
+            raise ValueError("rules and variants are distinct lower-case tokens")
+        if len(self.variants) > MAX_LIST_LEN:
+            raise ValueError(f"at most {MAX_LIST_LEN} variants")
 
 
 @dataclass(frozen=True)

@@ -291,7 +291,6 @@ CATALOGUE: dict[str, type[Message]] = {
         Close,
     )
 }
-HANDSHAKE_MESSAGES = frozenset({Hello, Auth, Propose, Accept, Reveal})
 GAME_MESSAGES = frozenset({Move, DeckPayload, RematchRequest, RematchAnswer, Ping, Pong})
 
 

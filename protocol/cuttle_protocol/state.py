@@ -8,21 +8,7 @@ from __future__ import annotations
 
 from enum import Enum, StrEnum
 
-from .messages import (
-    Accept,
-    Auth,
-    Close,
-    DeckPayload,
-    Hello,
-    Message,
-    Move,
-    Ping,
-    Pong,
-    Propose,
-    RematchAnswer,
-    RematchRequest,
-    Reveal,
-)
+from .messages import GAME_MESSAGES, Accept, Auth, Close, Hello, Message, Propose, Reveal
 
 
 class Role(StrEnum):
@@ -54,9 +40,7 @@ class Phase(Enum):
     ERROR = "error"
 
 
-_GAME: dict[type[Message], State] = {
-    kind: State.GAME for kind in (Move, DeckPayload, RematchRequest, RematchAnswer, Ping, Pong)
-}
+_GAME: dict[type[Message], State] = dict.fromkeys(GAME_MESSAGES, State.GAME)
 
 TRANSITIONS: dict[Role, dict[State, dict[type[Message], State]]] = {
     Role.HOST: {
