@@ -438,7 +438,8 @@ MSGPACK_VALUES = st.recursive(
     ),
 )
 def test_random_messages_in_game(kind: str, fields: dict) -> None:
-    host, joiner = HANDSHAKEN
+    host, joiner = make_pair()
+    handshake(host, joiner)
     host._outgoing += host._sealer.seal(pack({"t": kind} | fields))
     joiner.receive_data(host.data_to_send())
     try:
@@ -449,15 +450,3 @@ def test_random_messages_in_game(kind: str, fields: dict) -> None:
             ErrorCode.UNKNOWN_MESSAGE,
             ErrorCode.UNEXPECTED_MESSAGE,
         )
-        rebuild_handshaken()
-
-
-HANDSHAKEN: list[Connection] = []
-
-
-def rebuild_handshaken() -> None:
-    HANDSHAKEN[:] = make_pair()
-    handshake(*HANDSHAKEN)
-
-
-rebuild_handshaken()
