@@ -15,6 +15,7 @@ from .connection import (
     Rules,
     RulesProposed,
 )
+from .crypto import fingerprint
 from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .framing import MAX_FRAME_SIZE
 from .identity import KnownPeers, Trust, default_config_dir, load_or_create_identity
@@ -61,6 +62,7 @@ __all__ = [
     "Trust",
     "default_config_dir",
     "display_safe",
+    "fingerprint",
     "load_or_create_identity",
     "parse_address",
 ]

@@ -104,6 +104,7 @@ class Peer:
         self._conn = conn
         self._settings = settings
         self._write_lock = trio.Lock()
+        self._write_broken = False
         self._inbox_in, self._inbox = trio.open_memory_channel[Message](settings.inbox_size)
         self._background = trio.CancelScope()
         self._last_heard = trio.current_time()
@@ -169,9 +170,14 @@ class Peer:
     async def _flush(self) -> None:
         async with self._write_lock:
             data = self._conn.data_to_send()
-            if data:
-                with trio.fail_after(self._settings.reply_timeout):
-                    await self._stream.send_all(data)
+            if data and not self._write_broken:
+                try:
+                    with trio.fail_after(self._settings.reply_timeout):
+                        await self._stream.send_all(data)
+                except BaseException:
+                    # Part of a frame may have left: nothing more can follow it.
+                    self._write_broken = True
+                    raise
 
     async def _next_event(self) -> Event:
         """Feed the connection until it yields an event, writing whatever it queues."""
