@@ -1,0 +1,394 @@
+"""The sans-I/O connection: bytes in, events out; messages in, bytes out.
+
+    conn = Connection(Role.JOINER, me)
+    transport.write(conn.data_to_send())          # our hello
+    conn.receive_data(transport.read())
+    while (event := conn.next_event()) is not NEED_DATA:
+        ...                                       # RulesProposed, HandshakeComplete, Move...
+        transport.write(conn.data_to_send())
+
+The connection runs the whole handshake itself (key exchange, signatures, coin flip); the
+caller only answers `RulesProposed` (joiner) and then exchanges game messages with `send`.
+Everything to write, replies included, collects in one buffer so frames leave in the order
+their nonces were assigned.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+from . import codec, crypto
+from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
+from .framing import FrameDecoder, encode_frame
+from .messages import (
+    GAME_MESSAGES,
+    KEY_SIZE,
+    MAX_LIST_LEN,
+    MAX_NAME_LEN,
+    MAX_TEXT_LEN,
+    TOKEN,
+    Accept,
+    Auth,
+    Close,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Propose,
+    Reveal,
+    display_safe,
+    message_from_wire,
+)
+from .state import Phase, Role, State, next_state, phase
+
+PROTOCOL_VERSIONS: tuple[int, ...] = (1,)
+"""The wire protocol versions this implementation speaks."""
+
+
+class _NeedData:
+    def __repr__(self) -> str:
+        return "NEED_DATA"
+
+
+NEED_DATA = _NeedData()
+"""Returned by `next_event` when a whole frame has not arrived yet."""
+
+
+@dataclass(frozen=True)
+class LocalPlayer:
+    """Who we are: the name shown to the peer and our long-term Ed25519 identity key."""
+
+    name: str
+    identity: Ed25519PrivateKey
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.name) <= MAX_NAME_LEN or display_safe(self.name) != self.name:
+            raise ValueError(
+                f"a player name is 1..{MAX_NAME_LEN} printable characters without"
+                " leading, trailing or repeated spaces"
+            )
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule set ("classic" or "standard") and variant names proposed by the host."""
+
+    rules: str
+    variants: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "variants", tuple(self.variants))
+        names = (self.rules, *self.variants)
+        if not all(TOKEN.fullmatch(name) for name in names) or len(set(names)) != len(names):
+            raise ValueError("rules and variants are distinct lower-case tokens")
+        if len(self.variants) > MAX_LIST_LEN:
+            raise ValueError(f"at most {MAX_LIST_LEN} variants")
+
+
+@dataclass(frozen=True)
+class RulesProposed:
+    """Event (joiner only): answer with `accept_rules()` or `refuse_rules(reason)`."""
+
+    rules: Rules
+
+
+@dataclass(frozen=True)
+class HandshakeComplete:
+    """Event: the handshake succeeded; game messages may flow."""
+
+    role: Role
+    version: int
+    caps: frozenset[str]
+    rules: Rules
+    peer_name: str  # display-safe
+    peer_identity: bytes  # raw Ed25519 public key
+    peer_fingerprint: str
+    session_id: bytes
+    sas: str
+    first_dealer: Role
+
+
+Event = Message | RulesProposed | HandshakeComplete
+
+
+class Connection:
+    """One side of a cuttle-net connection, without I/O."""
+
+    def __init__(
+        self,
+        role: Role,
+        player: LocalPlayer,
+        *,
+        rules: Rules | None = None,
+        versions: tuple[int, ...] = PROTOCOL_VERSIONS,
+        caps: tuple[str, ...] = (),
+        random_bytes: Callable[[int], bytes] = os.urandom,
+    ) -> None:
+        """`rules` is required of the host; `random_bytes` is injectable for test vectors."""
+        if (rules is None) != (role is Role.JOINER):
+            raise ValueError("the host, and only the host, proposes rules")
+        self.role = role
+        self._player = player
+        self._rules = rules
+        self._ephemeral = X25519PrivateKey.from_private_bytes(random_bytes(KEY_SIZE))
+        self._coin_value = random_bytes(KEY_SIZE)
+        self._decoder = FrameDecoder()
+        self._outgoing = bytearray()
+        self.our_state = State.HELLO
+        self.their_state = State.HELLO
+        self._error: ProtocolError | None = None
+        self._sealer: crypto.FrameSealer | None = None
+        self._opener: crypto.FrameOpener | None = None
+        self._peer_hello: Hello | None = None
+        self._peer_key: Ed25519PublicKey | None = None
+        self._transcript = b""
+        self._secrets: crypto.SessionSecrets | None = None
+        self._version = 0
+        self._their_commit = b""
+        self._hello = Hello(
+            versions=versions,
+            caps=caps,
+            role=role.value,
+            name=player.name,
+            identity=player.identity.public_key().public_bytes_raw(),
+            ephemeral=self._ephemeral.public_key().public_bytes_raw(),
+        )
+        self._hello_body = codec.pack(self._hello.to_wire())
+        self._send(self._hello, self._hello_body)
+
+    # --- state -------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return phase(self.our_state, self.their_state)
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received that do not yet form a whole frame (or were not yet processed)."""
+        return self._decoder.buffered
+
+    @property
+    def error(self) -> ProtocolError | None:
+        """The error that ended this connection, if one did."""
+        return self._error
+
+    # --- bytes in, events out ----------------------------------------------------------
+
+    def receive_data(self, data: bytes) -> None:
+        """Buffer bytes from the peer; frames after the peer's Close are ignored."""
+        if self.their_state is not State.CLOSED:
+            self._decoder.feed(data)
+
+    def next_event(self) -> Event | _NeedData:
+        """The next event, or NEED_DATA. A `Close` from the peer is returned as an event."""
+        if self._error is not None:
+            raise self._error
+        try:
+            while self.their_state is not State.CLOSED:
+                frame = self._decoder.next_frame()
+                if frame is None:
+                    break
+                event = self._handle(*self._decode(*frame))
+                if event is not None:
+                    return event
+        except ProtocolError as exc:
+            self._fail(exc)
+            raise
+        return NEED_DATA
+
+    # --- messages in, bytes out ----------------------------------------------------------
+
+    def send(self, message: Message) -> None:
+        """Queue a game message or a `Close`; raise LocalProtocolError if not allowed now."""
+        try:
+            allowed = type(message) in GAME_MESSAGES and self.phase is Phase.GAME
+            if not (allowed or type(message) is Close):
+                raise LocalProtocolError(
+                    ErrorCode.UNEXPECTED_MESSAGE,
+                    f"cannot send {message.TYPE} in phase {self.phase.value}",
+                )
+            self._send(message)
+        except LocalProtocolError as exc:
+            self._fail(exc)
+            raise
+
+    def close(self, code: ErrorCode | str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
+        """Queue a `Close` unless one was already sent."""
+        if self.our_state not in (State.CLOSED, State.ERROR):
+            self._send(Close(code=str(code), reason=reason[:MAX_TEXT_LEN]))
+
+    def accept_rules(self) -> None:
+        """Joiner: agree to the proposed rules (commits to, then reveals, our coin value)."""
+        self._require_pending_proposal()
+        commit = crypto.commitment(self.role, self._transcript, self._coin_value)
+        self._send(Accept(commit=commit))
+        self._send(Reveal(value=self._coin_value))
+
+    def refuse_rules(self, reason: str) -> None:
+        """Joiner: refuse the proposed rules; this closes the connection."""
+        self._require_pending_proposal()
+        self.close(ErrorCode.RULES_REFUSED, reason)
+
+    def data_to_send(self) -> bytes:
+        """Everything queued for the peer since the last call."""
+        data = bytes(self._outgoing)
+        self._outgoing.clear()
+        return data
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _require_pending_proposal(self) -> None:
+        if not (self.role is Role.JOINER and self.our_state is State.ACCEPT and self._rules):
+            raise LocalProtocolError(ErrorCode.UNEXPECTED_MESSAGE, "no rules proposal to answer")
+
+    def _send(self, message: Message, body: bytes | None = None) -> None:
+        target = next_state(self.role, self.our_state, type(message), self.their_state)
+        if target is None:
+            raise LocalProtocolError(
+                ErrorCode.UNEXPECTED_MESSAGE,
+                f"{message.TYPE} may not be sent in state {self.our_state.value}",
+            )
+        self._queue(message, body)
+        self.our_state = target
+
+    def _queue(self, message: Message, body: bytes | None = None) -> None:
+        body = body if body is not None else codec.pack(message.to_wire())
+        self._outgoing += self._sealer.seal(body) if self._sealer else encode_frame(body)
+
+    def _fail(self, exc: ProtocolError) -> None:
+        if self._error is not None:
+            return
+        if self.our_state not in (State.CLOSED, State.ERROR):
+            # Tell the peer why; our own mistakes are reported to it as internal errors.
+            code = exc.code if isinstance(exc, RemoteProtocolError) else ErrorCode.INTERNAL_ERROR
+            self._queue(Close(code=code.value, reason=exc.message[:MAX_TEXT_LEN]))
+        self._error = exc
+        self.our_state = self.their_state = State.ERROR
+
+    def _decode(self, prefix: bytes, body: bytes) -> tuple[Message, bytes]:
+        """The message in a frame, and the frame's plaintext body."""
+        if self._opener is None:
+            return message_from_wire(codec.unpack(body)), body
+        try:
+            plaintext = self._opener.open(prefix, body)
+            return message_from_wire(codec.unpack(plaintext)), plaintext
+        except RemoteProtocolError as exc:
+            if exc.code is not ErrorCode.DECRYPT_FAILED or self.their_state is not State.AUTH:
+                raise
+            # A peer that could not use our hello has no keys, so it closes in plaintext.
+            try:
+                message = message_from_wire(codec.unpack(body))
+            except RemoteProtocolError:
+                raise exc from None
+            if type(message) is not Close:
+                raise
+            return message, body
+
+    def _handle(self, message: Message, body: bytes) -> Event | None:
+        peer = self.role.other
+        target = next_state(peer, self.their_state, type(message), self.our_state)
+        if target is None:
+            raise RemoteProtocolError(
+                ErrorCode.UNEXPECTED_MESSAGE,
+                f"{message.TYPE} is not allowed from the {peer.value} in state"
+                f" {self.their_state.value}",
+            )
+        self.their_state = target
+        if self.our_state is State.CLOSED:
+            return None  # we already said goodbye; whatever crossed it is moot
+        match message:
+            case Hello():
+                self._on_hello(message, body)
+            case Auth():
+                self._on_auth(message)
+            case Propose():
+                self._rules = Rules(message.rules, message.variants)
+                self._their_commit = message.commit
+                return RulesProposed(self._rules)
+            case Accept():
+                self._their_commit = message.commit
+                self._send(Reveal(value=self._coin_value))
+            case Reveal():
+                return self._on_reveal(message)
+            case Ping():
+                self._send(Pong(n=message.n))
+                return None
+            case Close():
+                self.our_state = State.CLOSED
+                return message
+            case _:
+                return message
+        return None
+
+    def _on_hello(self, hello: Hello, body: bytes) -> None:
+        if hello.role != self.role.other.value:
+            raise RemoteProtocolError(
+                ErrorCode.ROLE_CONFLICT, f"both sides claim to be the {self.role.value}"
+            )
+        common = set(hello.versions) & set(self._hello.versions)
+        if not common:
+            raise RemoteProtocolError(
+                ErrorCode.VERSION_MISMATCH,
+                f"the peer speaks versions {sorted(hello.versions)}; we speak"
+                f" {sorted(self._hello.versions)}",
+            )
+        self._version = max(common)
+        self._peer_hello = hello
+        try:
+            self._peer_key = Ed25519PublicKey.from_public_bytes(hello.identity)
+            shared = self._ephemeral.exchange(X25519PublicKey.from_public_bytes(hello.ephemeral))
+        except ValueError:
+            raise RemoteProtocolError(ErrorCode.BAD_KEY, "unusable public key") from None
+        bodies = (self._hello_body, body)
+        host_body, joiner_body = bodies if self.role is Role.HOST else bodies[::-1]
+        self._transcript = crypto.transcript_hash(host_body, joiner_body)
+        self._secrets = crypto.derive_secrets(shared, self._transcript)
+        self._sealer = crypto.FrameSealer(self._secrets.sending_key(self.role))
+        self._opener = crypto.FrameOpener(self._secrets.receiving_key(self.role))
+        signature = self._player.identity.sign(crypto.auth_message(self.role, self._transcript))
+        self._send(Auth(signature=signature))
+        if self.role is Role.HOST:
+            assert self._rules is not None
+            commit = crypto.commitment(self.role, self._transcript, self._coin_value)
+            self._send(Propose(self._rules.rules, self._rules.variants, commit))
+
+    def _on_auth(self, auth: Auth) -> None:
+        assert self._peer_key is not None
+        try:
+            self._peer_key.verify(
+                auth.signature, crypto.auth_message(self.role.other, self._transcript)
+            )
+        except InvalidSignature:
+            raise RemoteProtocolError(
+                ErrorCode.BAD_SIGNATURE,
+                "the peer's handshake signature does not verify: someone may be in the middle",
+            ) from None
+
+    def _on_reveal(self, reveal: Reveal) -> HandshakeComplete:
+        expected = crypto.commitment(self.role.other, self._transcript, reveal.value)
+        if expected != self._their_commit:
+            raise RemoteProtocolError(
+                ErrorCode.BAD_REVEAL, "the peer's coin-flip value does not match its commitment"
+            )
+        values = (self._coin_value, reveal.value)
+        host_value, joiner_value = values if self.role is Role.HOST else values[::-1]
+        assert self._peer_hello is not None and self._secrets is not None
+        assert self._rules is not None
+        return HandshakeComplete(
+            role=self.role,
+            version=self._version,
+            caps=frozenset(self._hello.caps) & frozenset(self._peer_hello.caps),
+            rules=self._rules,
+            peer_name=display_safe(self._peer_hello.name),
+            peer_identity=self._peer_hello.identity,
+            peer_fingerprint=crypto.fingerprint(self._peer_hello.identity),
+            session_id=self._secrets.session_id,
+            sas=self._secrets.sas,
+            first_dealer=crypto.first_dealer(self._transcript, host_value, joiner_value),
+        )

@@ -1,0 +1,309 @@
+"""The message catalogue: small frozen values with exact wire forms (SPEC.md 3.5-3.7).
+
+A message on the wire is a msgpack map whose key "t" names its type. Constructing a message
+with bad field values raises `ValueError`; `from_wire` turns the same checks on a peer's map
+into a `RemoteProtocolError`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Self
+
+from .codec import check_value
+from .errors import ErrorCode, RemoteProtocolError
+
+TOKEN = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+MAX_NAME_LEN = 32
+MAX_TEXT_LEN = 200
+MAX_LIST_LEN = 32
+KEY_SIZE = 32
+SIGNATURE_SIZE = 64
+
+# Characters never shown as-is: controls, format (bidi overrides), surrogates, private use,
+# unassigned, and line/paragraph separators.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def display_safe(text: str) -> str:
+    """`text` with whitespace runs made one space and other invisible or control characters
+    (escape sequences, bidi overrides...) replaced by U+FFFD, so a peer's text cannot disguise
+    itself or drive the terminal."""
+    shown = "".join(
+        " " if c.isspace() else "\ufffd" if unicodedata.category(c) in _HIDDEN_CATEGORIES else c
+        for c in unicodedata.normalize("NFC", text)
+    )
+    return " ".join(shown.split())
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise ValueError(message)
+
+
+def _check_int(value: object, name: str, low: int, high: int) -> None:
+    _check(type(value) is int and low <= value <= high, f"{name} must be an int in {low}..{high}")
+
+
+def _check_text(value: object, name: str, low: int, high: int) -> None:
+    _check(
+        type(value) is str and low <= len(value) <= high,
+        f"{name} must be a str of {low}..{high} characters",
+    )
+
+
+def _check_token(value: object, name: str) -> None:
+    _check(type(value) is str and TOKEN.fullmatch(value) is not None, f"{name} must be a token")
+
+
+def _check_bytes(value: object, name: str, size: int) -> None:
+    _check(type(value) is bytes and len(value) == size, f"{name} must be {size} bytes")
+
+
+def _check_tokens(value: object, name: str, high: int, low: int = 0) -> None:
+    _check(type(value) is tuple and low <= len(value) <= high, f"{name}: {low}..{high} items")
+    for item in value:  # type: ignore[union-attr]
+        _check_token(item, f"an item of {name}")
+    _check(len(set(value)) == len(value), f"{name} has duplicates")  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Message:
+    """Base of every message; `TYPE` is its "t" value on the wire."""
+
+    TYPE: ClassVar[str]
+    # Hello alone ignores unknown keys, so later versions can extend it (SPEC.md 3.5).
+    IGNORES_UNKNOWN_KEYS: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        # Lists from the wire or the caller become tuples so every message stays immutable.
+        for f in fields(self):
+            if type(getattr(self, f.name)) is list:
+                object.__setattr__(self, f.name, tuple(getattr(self, f.name)))
+        self.validate()
+
+    def validate(self) -> None:
+        """Raise ValueError unless every field has its exact type and bounds."""
+
+    def to_wire(self) -> dict[str, Any]:
+        """The msgpack map for this message: "t" first, then the fields in declared order."""
+        wire: dict[str, Any] = {"t": self.TYPE}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            wire[f.name] = list(value) if type(value) is tuple else value
+        return wire
+
+    @classmethod
+    def from_wire(cls, wire: dict[str, Any]) -> Self:
+        """Build the message from a peer's map, or raise `malformed-message`."""
+        names = {f.name for f in fields(cls)}
+        keys = set(wire) - {"t"}
+        missing = names - keys
+        if missing:
+            raise RemoteProtocolError(
+                ErrorCode.MALFORMED_MESSAGE, f"{cls.TYPE}: missing {', '.join(sorted(missing))}"
+            )
+        if keys - names and not cls.IGNORES_UNKNOWN_KEYS:
+            raise RemoteProtocolError(
+                ErrorCode.MALFORMED_MESSAGE,
+                f"{cls.TYPE}: unknown field(s) {', '.join(sorted(keys - names))}",
+            )
+        try:
+            return cls(**{name: wire[name] for name in names})
+        except ValueError as exc:
+            raise RemoteProtocolError(ErrorCode.MALFORMED_MESSAGE, f"{cls.TYPE}: {exc}") from None
+
+
+# --- handshake --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hello(Message):
+    """Each side's first frame, sent in plaintext."""
+
+    TYPE = "hello"
+    IGNORES_UNKNOWN_KEYS = True
+
+    versions: tuple[int, ...]
+    caps: tuple[str, ...]
+    role: str
+    name: str
+    identity: bytes
+    ephemeral: bytes
+
+    def validate(self) -> None:
+        _check(type(self.versions) is tuple and 1 <= len(self.versions) <= 16, "versions: 1..16")
+        for version in self.versions:
+            _check_int(version, "a version", 1, 65_535)
+        _check_tokens(self.caps, "caps", MAX_LIST_LEN)
+        _check(self.role in ("host", "joiner"), "role must be host or joiner")
+        _check_text(self.name, "name", 1, MAX_NAME_LEN)
+        _check_bytes(self.identity, "identity", KEY_SIZE)
+        _check_bytes(self.ephemeral, "ephemeral", KEY_SIZE)
+
+
+@dataclass(frozen=True)
+class Auth(Message):
+    """The sender's Ed25519 signature over the handshake transcript."""
+
+    TYPE = "auth"
+    signature: bytes
+
+    def validate(self) -> None:
+        _check_bytes(self.signature, "signature", SIGNATURE_SIZE)
+
+
+@dataclass(frozen=True)
+class Propose(Message):
+    """The host's rules for the game, and its coin-flip commitment."""
+
+    TYPE = "propose"
+    rules: str
+    variants: tuple[str, ...]
+    commit: bytes
+
+    def validate(self) -> None:
+        _check_token(self.rules, "rules")
+        _check_tokens(self.variants, "variants", MAX_LIST_LEN)
+        _check_bytes(self.commit, "commit", KEY_SIZE)
+
+
+@dataclass(frozen=True)
+class Accept(Message):
+    """The joiner agrees to the proposed rules, and commits to its coin-flip value."""
+
+    TYPE = "accept"
+    commit: bytes
+
+    def validate(self) -> None:
+        _check_bytes(self.commit, "commit", KEY_SIZE)
+
+
+@dataclass(frozen=True)
+class Reveal(Message):
+    """The sender's coin-flip value."""
+
+    TYPE = "reveal"
+    value: bytes
+
+    def validate(self) -> None:
+        _check_bytes(self.value, "value", KEY_SIZE)
+
+
+# --- game -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move(Message):
+    """One move in the rules notation (SPEC.md part 1); draw offers and concession included."""
+
+    TYPE = "move"
+    text: str
+
+    def validate(self) -> None:
+        _check_text(self.text, "text", 1, MAX_TEXT_LEN)
+
+
+@dataclass(frozen=True)
+class DeckPayload(Message):
+    """An opaque deck-protocol message; the deck protocol validates its contents."""
+
+    TYPE = "deck"
+    data: dict[str, Any] = field(hash=False)
+
+    def validate(self) -> None:
+        _check(type(self.data) is dict, "data must be a map")
+        try:
+            check_value({"t": self.TYPE, "data": self.data})
+        except RemoteProtocolError as exc:
+            raise ValueError(exc.message) from None
+
+
+@dataclass(frozen=True)
+class RematchRequest(Message):
+    """Asks for another game on this connection."""
+
+    TYPE = "rematch"
+
+
+@dataclass(frozen=True)
+class RematchAnswer(Message):
+    """Answers a `RematchRequest`."""
+
+    TYPE = "rematch-answer"
+    accept: bool
+
+    def validate(self) -> None:
+        _check(type(self.accept) is bool, "accept must be a bool")
+
+
+@dataclass(frozen=True)
+class Ping(Message):
+    """Keepalive; the receiver answers with a `Pong` carrying the same `n`."""
+
+    TYPE = "ping"
+    n: int
+
+    def validate(self) -> None:
+        _check_int(self.n, "n", 0, 2**32 - 1)
+
+
+@dataclass(frozen=True)
+class Pong(Message):
+    """The answer to a `Ping`."""
+
+    TYPE = "pong"
+    n: int
+
+    def validate(self) -> None:
+        _check_int(self.n, "n", 0, 2**32 - 1)
+
+
+@dataclass(frozen=True)
+class Close(Message):
+    """The sender is ending the connection; `code` says why (an `ErrorCode` or a new token)."""
+
+    TYPE = "close"
+    code: str
+    reason: str
+
+    def validate(self) -> None:
+        _check_token(self.code, "code")
+        _check_text(self.reason, "reason", 0, MAX_TEXT_LEN)
+
+
+CATALOGUE: dict[str, type[Message]] = {
+    m.TYPE: m
+    for m in (
+        Hello,
+        Auth,
+        Propose,
+        Accept,
+        Reveal,
+        Move,
+        DeckPayload,
+        RematchRequest,
+        RematchAnswer,
+        Ping,
+        Pong,
+        Close,
+    )
+}
+GAME_MESSAGES = frozenset({Move, DeckPayload, RematchRequest, RematchAnswer, Ping, Pong})
+
+
+def message_from_wire(wire: object) -> Message:
+    """Identify and build the message a decoded frame holds."""
+    if type(wire) is not dict:
+        raise RemoteProtocolError(ErrorCode.MALFORMED_MESSAGE, "a message must be a map")
+    kind = wire.get("t")
+    if type(kind) is not str:
+        raise RemoteProtocolError(ErrorCode.MALFORMED_MESSAGE, 'a message needs a str "t"')
+    cls = CATALOGUE.get(kind)
+    if cls is None:
+        raise RemoteProtocolError(
+            ErrorCode.UNKNOWN_MESSAGE, f"unknown message type {display_safe(kind)[:40]!r}"
+        )
+    return cls.from_wire(wire)

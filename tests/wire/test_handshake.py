@@ -1,0 +1,452 @@
+"""The handshake between two linked sans-I/O connections: success, refusals, tampering, MITM."""
+
+from __future__ import annotations
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_protocol import (
+    Close,
+    Connection,
+    DeckPayload,
+    ErrorCode,
+    HandshakeComplete,
+    LocalPlayer,
+    LocalProtocolError,
+    Move,
+    Phase,
+    Ping,
+    Pong,
+    RematchAnswer,
+    RematchRequest,
+    RemoteProtocolError,
+    Role,
+    RulesProposed,
+    crypto,
+)
+from cuttle_protocol.codec import pack, unpack
+from cuttle_protocol.framing import MAX_FRAME_SIZE, encode_frame
+from cuttle_protocol.messages import Accept, Reveal
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from wire_helpers import (
+    CLASSIC,
+    deliver,
+    drain,
+    fixed_pair,
+    handshake,
+    make_pair,
+    player,
+    split_frames,
+)
+
+
+def expect_error(conn: Connection, data: bytes, code: ErrorCode) -> None:
+    conn.receive_data(data)
+    with pytest.raises(RemoteProtocolError) as info:
+        drain(conn)
+    assert info.value.code is code, info.value
+    assert conn.phase is Phase.ERROR
+
+
+def close_sent(conn: Connection) -> Close:
+    """The Close a connection queued after an error, read back in plaintext or by its peer."""
+    (frame,) = split_frames(conn.data_to_send())
+    return Close.from_wire(unpack(frame[4:]))
+
+
+def test_handshake_agrees_on_everything() -> None:
+    host, joiner = make_pair()
+    h, j = handshake(host, joiner)
+    assert (h.role, j.role) == (Role.HOST, Role.JOINER)
+    assert h.sas == j.sas and len(h.sas.split()) == 5
+    assert all(len(group) == 4 and group.isdigit() for group in h.sas.split())
+    assert h.session_id == j.session_id and len(h.session_id) == 32
+    assert h.first_dealer is j.first_dealer
+    assert h.rules == j.rules == CLASSIC
+    assert (h.peer_name, j.peer_name) == ("bob", "alice")
+    assert h.version == j.version == 1
+    assert host.phase is joiner.phase is Phase.GAME
+
+
+def test_handshake_fed_byte_by_byte() -> None:
+    host, joiner = fixed_pair()
+    conns = {Role.HOST: host, Role.JOINER: joiner}
+    completed = []
+    for sender in (Role.HOST, Role.JOINER, Role.HOST, Role.JOINER, Role.HOST):
+        receiver = conns[sender.other]
+        for byte in conns[sender].data_to_send():
+            receiver.receive_data(bytes([byte]))
+            for event in drain(receiver):
+                if isinstance(event, RulesProposed):
+                    receiver.accept_rules()
+                completed += [event] if isinstance(event, HandshakeComplete) else []
+    assert [c.sas for c in completed] == [handshake(*fixed_pair())[0].sas] * 2
+
+
+def test_trailing_partial_frame_waits_for_the_rest() -> None:
+    host, joiner = make_pair()
+    handshake(host, joiner)
+    host.send(Move("draw"))
+    host.send(Move("pass"))
+    data = host.data_to_send()
+    joiner.receive_data(data[:-5])
+    assert drain(joiner) == [Move("draw")]
+    joiner.receive_data(data[-5:])
+    assert drain(joiner) == [Move("pass")]
+
+
+def test_game_messages_flow_both_ways() -> None:
+    host, joiner = make_pair()
+    handshake(host, joiner)
+    sent = [Move("draw"), DeckPayload({"reveal": [1, 2]}), RematchRequest(), RematchAnswer(False)]
+    for message in sent:
+        host.send(message)
+    assert deliver(host, joiner) == sent
+    joiner.send(Move("concede"))
+    assert deliver(joiner, host) == [Move("concede")]
+
+
+def test_too_large_a_message_is_a_local_error() -> None:
+    host, joiner = make_pair()
+    handshake(host, joiner)
+    with pytest.raises(LocalProtocolError) as info:
+        host.send(DeckPayload({"blob": b"\x00" * MAX_FRAME_SIZE}))
+    assert info.value.code is ErrorCode.FRAME_TOO_LARGE
+    assert host.phase is Phase.ERROR
+    assert deliver(host, joiner) == [Close("internal-error", info.value.message)]
+
+
+def test_ping_is_answered_by_the_connection() -> None:
+    host, joiner = make_pair()
+    handshake(host, joiner)
+    host.send(Ping(41))
+    assert deliver(host, joiner) == []
+    assert deliver(joiner, host) == [Pong(41)]
+
+
+def test_capabilities_and_versions_negotiated() -> None:
+    host = Connection(Role.HOST, player("a"), rules=CLASSIC, versions=(1, 2, 3), caps=("x", "y"))
+    joiner = Connection(Role.JOINER, player("b"), versions=(1, 3, 9), caps=("y", "z"))
+    h, j = handshake(host, joiner)
+    assert h.version == j.version == 3
+    assert h.caps == j.caps == frozenset({"y"})
+
+
+def test_version_mismatch_closes_in_plaintext_on_both_sides() -> None:
+    host = Connection(Role.HOST, player("a"), rules=CLASSIC, versions=(2,))
+    joiner = Connection(Role.JOINER, player("b"), versions=(1,))
+    host_hello = host.data_to_send()
+    expect_error(host, joiner.data_to_send(), ErrorCode.VERSION_MISMATCH)
+    expect_error(joiner, host_hello, ErrorCode.VERSION_MISMATCH)
+    assert "versions [2]" in close_sent(joiner).reason
+
+
+def test_peer_learns_why_its_hello_was_refused() -> None:
+    host, joiner = make_pair()
+    host_hello = host.data_to_send()
+    (joiner_hello,) = split_frames(joiner.data_to_send())
+    mangled = unpack(joiner_hello[4:]) | {"name": "x" * 40}
+    expect_error(host, encode_frame(pack(mangled)), ErrorCode.MALFORMED_MESSAGE)
+    # The host has no keys, so its Close is plaintext; the joiner already derived keys.
+    joiner.receive_data(host_hello + host.data_to_send())
+    (close,) = drain(joiner)
+    assert close.code == "malformed-message" and "name" in close.reason
+    assert joiner.phase is Phase.CLOSED
+
+
+def exchange_hellos(a: Connection, b: Connection) -> None:
+    a_hello, b_hello = a.data_to_send(), b.data_to_send()
+    a.receive_data(b_hello)
+    b.receive_data(a_hello)
+    assert drain(a) == drain(b) == []
+
+
+def test_two_hosts_conflict() -> None:
+    a = Connection(Role.HOST, player("a"), rules=CLASSIC)
+    b = Connection(Role.HOST, player("b"), rules=CLASSIC)
+    expect_error(a, b.data_to_send(), ErrorCode.ROLE_CONFLICT)
+
+
+def test_joiner_refuses_the_rules() -> None:
+    host, joiner = make_pair()
+    deliver(host, joiner)
+    deliver(joiner, host)
+    (proposed,) = deliver(host, joiner)
+    assert proposed == RulesProposed(CLASSIC)
+    joiner.refuse_rules("I only play standard")
+    assert joiner.phase is Phase.CLOSED
+    assert deliver(joiner, host) == [Close("rules-refused", "I only play standard")]
+    assert host.phase is Phase.CLOSED
+
+
+def test_game_messages_refused_before_the_handshake_ends() -> None:
+    host, _ = make_pair()
+    with pytest.raises(LocalProtocolError) as info:
+        host.send(Move("draw"))
+    assert info.value.code is ErrorCode.UNEXPECTED_MESSAGE
+    assert host.phase is Phase.ERROR
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_coin_flip_is_agreed_and_both_outcomes_occur(seed: int) -> None:
+    host, joiner = make_pair()
+    h, j = handshake(host, joiner)
+    assert h.first_dealer is j.first_dealer
+    OUTCOMES.add(h.first_dealer)
+
+
+OUTCOMES: set[Role] = set()
+
+
+def test_coin_flip_outcomes_seen() -> None:
+    # Runs after the 40 flips above: with fair coins both seats deal first at least once.
+    assert {Role.HOST, Role.JOINER} == OUTCOMES
+
+
+def test_wrong_reveal_is_a_remote_error() -> None:
+    host, joiner = make_pair()
+    deliver(host, joiner)
+    deliver(joiner, host)
+    deliver(host, joiner)
+    joiner._send(Accept(commit=b"\x00" * 32))
+    joiner._send(Reveal(value=b"\x01" * 32))
+    expect_error(host, joiner.data_to_send(), ErrorCode.BAD_REVEAL)
+    assert "commitment" in deliver(host, joiner)[-1].reason
+
+
+# --- tampering ------------------------------------------------------------------------------
+
+
+HELLO_TAMPERING = {
+    "versions": ([7], ErrorCode.VERSION_MISMATCH),
+    "role": ("joiner", ErrorCode.ROLE_CONFLICT),
+    "caps": (["extra"], None),
+    "name": ("mallory", None),
+    "identity": (Ed25519PrivateKey.generate().public_key().public_bytes_raw(), None),
+    "ephemeral": (b"\x09" + b"\x00" * 31, None),
+    "future-field": ("ignored, but hashed", None),
+}
+
+
+@pytest.mark.parametrize("field", HELLO_TAMPERING)
+def test_tampered_hello_field_is_caught(field: str) -> None:
+    value, code = HELLO_TAMPERING[field]
+    host, joiner = make_pair()
+    (hello,) = split_frames(host.data_to_send())
+    tampered = encode_frame(pack(unpack(hello[4:]) | {field: value}))
+    if code is not None:
+        expect_error(joiner, tampered, code)
+        return
+    joiner.receive_data(tampered)
+    assert drain(joiner) == []
+    # The two sides hashed different transcripts, so their keys differ: the host cannot
+    # decrypt the joiner's next frame (and the joiner could not decrypt the host's).
+    expect_error(host, joiner.data_to_send(), ErrorCode.DECRYPT_FAILED)
+
+
+def test_low_order_ephemeral_key_is_refused() -> None:
+    host, joiner = make_pair()
+    (hello,) = split_frames(host.data_to_send())
+    tampered = encode_frame(pack(unpack(hello[4:]) | {"ephemeral": bytes(32)}))
+    expect_error(joiner, tampered, ErrorCode.BAD_KEY)
+
+
+def after_hellos() -> tuple[Connection, Connection, list[bytes]]:
+    """A fixed pair whose hellos were exchanged, and the host's next frames (auth, propose)."""
+    host, joiner = fixed_pair()
+    deliver(host, joiner)
+    deliver(joiner, host)
+    return host, joiner, split_frames(host.data_to_send())
+
+
+def test_every_encrypted_byte_is_authenticated() -> None:
+    _, _, frames = after_hellos()
+    stream = b"".join(frames)
+    # Every byte but the length prefixes (a wrong length is a stall or a size error).
+    prefixes = {0, 1, 2, 3, len(frames[0]), len(frames[0]) + 1}
+    prefixes |= {len(frames[0]) + 2, len(frames[0]) + 3}
+    for i in sorted(set(range(len(stream))) - prefixes):
+        _, joiner, _ = after_hellos()
+        tampered = bytearray(stream)
+        tampered[i] ^= 0x01
+        expect_error(joiner, bytes(tampered), ErrorCode.DECRYPT_FAILED)
+
+
+def test_replayed_frame_fails() -> None:
+    _, joiner, (auth, _) = after_hellos()
+    joiner.receive_data(auth)
+    assert drain(joiner) == []
+    expect_error(joiner, auth, ErrorCode.DECRYPT_FAILED)
+
+
+def test_reordered_frames_fail() -> None:
+    _, joiner, (auth, propose) = after_hellos()
+    expect_error(joiner, propose + auth, ErrorCode.DECRYPT_FAILED)
+
+
+def test_errors_are_reported_to_the_peer_encrypted() -> None:
+    host, joiner, (_, propose) = after_hellos()
+    expect_error(joiner, propose, ErrorCode.DECRYPT_FAILED)
+    (close,) = deliver(joiner, host)
+    assert close.code == "decrypt-failed" and "tampered" in close.reason
+
+
+def test_valid_frame_out_of_phase() -> None:
+    host, joiner = make_pair()
+    handshake(host, joiner)
+    host._queue(Accept(commit=b"\x00" * 32))  # bypass our own checks, as a rogue peer would
+    expect_error(joiner, host.data_to_send(), ErrorCode.UNEXPECTED_MESSAGE)
+
+
+def test_game_message_during_handshake() -> None:
+    host, joiner = fixed_pair()
+    exchange_hellos(host, joiner)
+    # Rewind the host's sealer so a Move takes the place (and nonce) of its Auth.
+    host._outgoing.clear()
+    host._sealer = crypto.FrameSealer(host._secrets.sending_key(Role.HOST))
+    host._queue(Move("draw"))
+    expect_error(joiner, host.data_to_send(), ErrorCode.UNEXPECTED_MESSAGE)
+
+
+def test_unknown_message_in_game() -> None:
+    host, joiner = make_pair()
+    handshake(host, joiner)
+    host._outgoing += host._sealer.seal(pack({"t": "teleport", "to": "moon"}))
+    expect_error(joiner, host.data_to_send(), ErrorCode.UNKNOWN_MESSAGE)
+
+
+# --- man in the middle ----------------------------------------------------------------------
+
+
+class Impostor:
+    """An identity that shows someone else's public key but can only sign with its own."""
+
+    def __init__(self, shown: Ed25519PrivateKey) -> None:
+        self._shown = shown.public_key()
+        self._real = Ed25519PrivateKey.generate()
+
+    def public_key(self):
+        return self._shown
+
+    def sign(self, data: bytes) -> bytes:
+        return self._real.sign(data)
+
+
+def relay_handshake(
+    host: Connection, joiner: Connection, mallory_host: Connection, mallory_joiner: Connection
+) -> tuple[HandshakeComplete | None, HandshakeComplete | None]:
+    """Mallory runs a joiner towards the host and a host towards the joiner."""
+    done: dict[str, HandshakeComplete] = {}
+    for _ in range(4):
+        for a, b, label in (
+            (host, mallory_joiner, "mj"),
+            (mallory_joiner, host, "host"),
+            (joiner, mallory_host, "mh"),
+            (mallory_host, joiner, "joiner"),
+        ):
+            for event in deliver(a, b):
+                if isinstance(event, RulesProposed):
+                    b.accept_rules()
+                elif isinstance(event, HandshakeComplete):
+                    done[label] = event
+    return done.get("host"), done.get("joiner")
+
+
+def test_mitm_with_its_own_keys_shows_in_sas_and_trust(tmp_path) -> None:
+    from cuttle_protocol import KnownPeers, Trust
+
+    alice, bob = player("alice"), player("bob")
+    pins = KnownPeers(tmp_path)
+    pins.remember("bob", bob.identity.public_key().public_bytes_raw())
+    mallory_as_bob = LocalPlayer("bob", Ed25519PrivateKey.generate())
+    mallory_as_alice = LocalPlayer("alice", Ed25519PrivateKey.generate())
+    h, j = relay_handshake(
+        Connection(Role.HOST, alice, rules=CLASSIC),
+        Connection(Role.JOINER, bob),
+        Connection(Role.HOST, mallory_as_alice, rules=CLASSIC),
+        Connection(Role.JOINER, mallory_as_bob),
+    )
+    assert h is not None and j is not None
+    assert h.sas != j.sas  # read aloud, the codes differ
+    assert h.session_id != j.session_id
+    assert pins.check(h.peer_name, h.peer_identity) is Trust.CHANGED
+
+
+def test_mitm_showing_the_real_keys_cannot_sign() -> None:
+    alice, bob = player("alice"), player("bob")
+    host = Connection(Role.HOST, alice, rules=CLASSIC)
+    joiner = Connection(Role.JOINER, bob)
+    mallory_joiner = Connection(Role.JOINER, LocalPlayer("bob", Impostor(bob.identity)))
+    exchange_hellos(host, mallory_joiner)
+    expect_error(host, mallory_joiner.data_to_send(), ErrorCode.BAD_SIGNATURE)
+    impostor = LocalPlayer("alice", Impostor(alice.identity))
+    mallory_host = Connection(Role.HOST, impostor, rules=CLASSIC)
+    exchange_hellos(mallory_host, joiner)
+    expect_error(joiner, mallory_host.data_to_send(), ErrorCode.BAD_SIGNATURE)
+
+
+# --- fuzzing --------------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=500))
+def test_random_bytes_at_a_fresh_connection(data: bytes) -> None:
+    _, joiner = make_pair()
+    joiner.receive_data(data)
+    try:
+        drain(joiner)
+    except RemoteProtocolError:
+        assert joiner.phase is Phase.ERROR
+
+
+MSGPACK_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.text(max_size=20)
+    | st.binary(max_size=40),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["hello", "auth", "move", "deck", "close", "ping", "x"]),
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "versions",
+                "caps",
+                "role",
+                "name",
+                "identity",
+                "ephemeral",
+                "text",
+                "data",
+                "code",
+                "reason",
+                "n",
+                "signature",
+                "other",
+            ]
+        ),
+        MSGPACK_VALUES,
+        max_size=7,
+    ),
+)
+def test_random_messages_in_game(kind: str, fields: dict) -> None:
+    host, joiner = make_pair()
+    handshake(host, joiner)
+    host._outgoing += host._sealer.seal(pack({"t": kind} | fields))
+    joiner.receive_data(host.data_to_send())
+    try:
+        drain(joiner)
+    except RemoteProtocolError as exc:
+        assert exc.code in (
+            ErrorCode.MALFORMED_MESSAGE,
+            ErrorCode.UNKNOWN_MESSAGE,
+            ErrorCode.UNEXPECTED_MESSAGE,
+        )

@@ -1,0 +1,431 @@
+"""The trio shell over memory streams and loopback TCP: happy paths and every way to end."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Awaitable, Callable
+
+import pytest
+import trio
+import trio.testing
+from cuttle_protocol import (
+    MAX_FRAME_SIZE,
+    Close,
+    Connection,
+    ErrorCode,
+    HandshakeComplete,
+    KnownPeers,
+    Move,
+    Ping,
+    RemoteProtocolError,
+    Role,
+    Trust,
+)
+from cuttle_protocol.codec import pack
+from cuttle_protocol.messages import Accept
+from cuttle_protocol.trio_peer import (
+    ConnectionEnded,
+    EndReason,
+    Peer,
+    PeerSettings,
+    connect,
+    open_listener,
+    open_peer,
+)
+from wire_helpers import CLASSIC, drain, player
+
+FAST = PeerSettings(handshake_timeout=2, reply_timeout=0.5, keepalive_interval=0.3)
+LIMIT = 10  # seconds any test here may take: a hang is a failure, not a stuck suite
+
+StreamPair = tuple[trio.abc.Stream, trio.abc.Stream]
+
+
+async def tcp_pair() -> StreamPair:
+    listener = await open_listener(0, "127.0.0.1")
+    client = await trio.open_tcp_stream(*listener.address)
+    server = await listener._listener.accept()
+    await listener.aclose()
+    return server, client
+
+
+async def small_buffer_tcp_pair() -> StreamPair:
+    """Loopback TCP with tiny kernel buffers, so a peer that stops reading is felt at once."""
+    server, client = await tcp_pair()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    return server, client
+
+
+async def memory_pair() -> StreamPair:
+    return trio.testing.memory_stream_pair()
+
+
+TRANSPORTS = {"memory": memory_pair, "tcp": tcp_pair}
+transports = pytest.mark.parametrize("make_pair", TRANSPORTS.values(), ids=TRANSPORTS.keys())
+
+
+class Rogue:
+    """A peer driven by hand through the sans-I/O core, free to misbehave."""
+
+    def __init__(self, stream: trio.abc.Stream, role: Role = Role.JOINER) -> None:
+        self.stream = stream
+        self.conn = Connection(role, player("rogue"), rules=CLASSIC if role is Role.HOST else None)
+
+    async def flush(self) -> None:
+        await self.stream.send_all(self.conn.data_to_send())
+
+    async def handshake(self) -> HandshakeComplete:
+        await self.flush()
+        while True:
+            self.conn.receive_data(await self.stream.receive_some(65536))
+            for event in drain(self.conn):
+                if isinstance(event, HandshakeComplete):
+                    await self.flush()
+                    return event
+                self.conn.accept_rules()
+            await self.flush()
+
+    async def send_raw(self, data: bytes) -> None:
+        await self.stream.send_all(data)
+
+    async def send_sealed(self, wire: dict) -> None:
+        """Encrypt any map as the next frame, bypassing the state machine."""
+        self.conn._outgoing += self.conn._sealer.seal(pack(wire))
+        await self.flush()
+
+    async def close_received(self) -> Close | None:
+        """Read until the peer's Close (None at EOF or if the frame is beyond us)."""
+        try:
+            while data := await self.stream.receive_some(65536):
+                self.conn.receive_data(data)
+                for event in drain(self.conn):
+                    if isinstance(event, Close):
+                        return event
+        except (RemoteProtocolError, trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        return None
+
+
+async def host_ending(
+    make_pair: Callable[[], Awaitable[StreamPair]],
+    rogue_script: Callable[[Rogue], Awaitable[object]],
+    settings: PeerSettings = FAST,
+    read: bool = True,
+) -> tuple[ConnectionEnded, object]:
+    """Run a real host against a rogue joiner; return how the host's connection ended."""
+    ours, theirs = await make_pair()
+    rogue = Rogue(theirs)
+    result: list[object] = []
+    peers: list[Peer] = []
+    rogue_done = trio.Event()
+
+    async def run_rogue() -> None:
+        result.append(await rogue_script(rogue))
+        rogue_done.set()
+
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(run_rogue)
+            with pytest.raises(ConnectionEnded) as info:
+                async with open_peer(
+                    ours, Role.HOST, player("host"), rules=CLASSIC, settings=settings
+                ) as peer:
+                    peers.append(peer)
+                    if read:
+                        while True:
+                            await peer.receive()
+                    raise await peer.wait_ended()
+            with trio.move_on_after(1):  # time for the rogue to read our Close
+                await rogue_done.wait()
+            nursery.cancel_scope.cancel()
+    if peers:  # however the peer misbehaved, we held at most one read and one frame
+        assert peers[0]._conn.buffered <= settings.receive_chunk + 4 + MAX_FRAME_SIZE
+    return info.value, result[0] if result else None
+
+
+# --- the happy path -----------------------------------------------------------------------
+
+
+@pytest.mark.trio
+@transports
+async def test_handshake_and_one_move_each_way(make_pair, tmp_path) -> None:
+    ours, theirs = await make_pair()
+    seen: dict[str, object] = {}
+
+    async def joiner() -> None:
+        async with open_peer(
+            theirs, Role.JOINER, player("bob"), known_peers=KnownPeers(tmp_path / "bob")
+        ) as peer:
+            seen["joiner"] = peer.info
+            assert peer.trust is Trust.NEW
+            await peer.send(Move("draw"))
+            assert await peer.receive() == Move("points 9H")
+            with pytest.raises(ConnectionEnded) as info:
+                await peer.receive()
+            seen["end"] = info.value
+
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(joiner)
+            async with open_peer(ours, Role.HOST, player("alice"), rules=CLASSIC) as peer:
+                assert await peer.receive() == Move("draw")
+                await peer.send(Move("points 9H"))
+                seen["host"] = peer.info
+                await peer.aclose(reason="good game")
+    assert seen["host"].sas == seen["joiner"].sas
+    assert seen["host"].first_dealer is seen["joiner"].first_dealer
+    end = seen["end"]
+    assert (end.reason, end.code, end.message) == (EndReason.PEER_CLOSED, "peer-quit", "good game")
+
+
+@pytest.mark.trio
+async def test_listen_and_connect_by_address(tmp_path) -> None:
+    pins = KnownPeers(tmp_path)
+    listener = await open_listener(0, "127.0.0.1")
+    host, port = listener.address
+    assert host == "127.0.0.1" and port > 0
+    trust: list[Trust | None] = []
+
+    async def host_two_games() -> None:
+        for _ in range(2):
+            async with listener.accept(player("alice"), CLASSIC) as peer:
+                assert await peer.receive() == Move("concede")
+
+    alice_again = player("bob")
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(host_two_games)
+            for _ in range(2):
+                async with connect(f"127.0.0.1:{port}", alice_again, known_peers=pins) as peer:
+                    await peer.send(Move("concede"))
+                    trust.append(peer.trust)
+                    # Stay until the host has read the move and left.
+                    with pytest.raises(ConnectionEnded):
+                        await peer.receive()
+    await listener.aclose()
+    # Each game the host showed a fresh key under the same name: pinning notices.
+    assert trust == [Trust.NEW, Trust.CHANGED]
+
+
+@pytest.mark.trio
+async def test_joiner_refuses_the_rules() -> None:
+    ours, theirs = await memory_pair()
+
+    async def joiner() -> None:
+        with pytest.raises(ConnectionEnded) as info:
+            async with open_peer(
+                theirs, Role.JOINER, player("bob"), judge_rules=lambda rules: "no jokers here"
+            ):
+                pass
+        assert info.value.reason is EndReason.LOCAL_CLOSED
+
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(joiner)
+            with pytest.raises(ConnectionEnded) as info:
+                async with open_peer(ours, Role.HOST, player("alice"), rules=CLASSIC):
+                    pass
+    assert (info.value.reason, info.value.code) == (EndReason.PEER_CLOSED, "rules-refused")
+    assert info.value.message == "no jokers here"
+
+
+@pytest.mark.trio
+async def test_connect_to_nothing_is_a_network_error() -> None:
+    listener = await open_listener(0, "127.0.0.1")
+    port = listener.address[1]
+    await listener.aclose()
+    with trio.fail_after(LIMIT), pytest.raises(ConnectionEnded) as info:
+        async with connect(f"127.0.0.1:{port}", player("bob")):
+            pass
+    assert info.value.reason is EndReason.NETWORK_ERROR
+
+
+# --- misbehaving peers --------------------------------------------------------------------
+
+
+@pytest.mark.trio
+@transports
+async def test_garbage_instead_of_hello(make_pair) -> None:
+    async def rogue(r: Rogue) -> Close | None:
+        await r.send_raw(b"\x00\x00\x00\x05\xc1\xc1\xc1\xc1\xc1")
+        return await r.close_received()
+
+    end, close = await host_ending(make_pair, rogue)
+    assert (end.reason, end.code) == (EndReason.REMOTE_ERROR, ErrorCode.MALFORMED_FRAME)
+    assert close is not None and close.code == "malformed-frame"  # told why, in plaintext
+
+
+@pytest.mark.trio
+@transports
+async def test_http_request_is_too_large_a_frame(make_pair) -> None:
+    async def rogue(r: Rogue) -> None:
+        await r.send_raw(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+
+    end, _ = await host_ending(make_pair, rogue)
+    assert (end.reason, end.code) == (EndReason.REMOTE_ERROR, ErrorCode.FRAME_TOO_LARGE)
+
+
+@pytest.mark.trio
+@transports
+async def test_garbage_after_handshake(make_pair) -> None:
+    async def rogue(r: Rogue) -> Close | None:
+        await r.handshake()
+        await r.send_raw(b"\x00\x00\x00\x20" + os.urandom(32))
+        return await r.close_received()
+
+    end, close = await host_ending(make_pair, rogue)
+    assert (end.reason, end.code) == (EndReason.REMOTE_ERROR, ErrorCode.DECRYPT_FAILED)
+    assert close is not None and close.code == "decrypt-failed"  # told why, encrypted
+
+
+@pytest.mark.trio
+@transports
+async def test_truncated_frame_then_hang_up(make_pair) -> None:
+    async def rogue(r: Rogue) -> None:
+        await r.handshake()
+        await r.send_raw(b"\x00\x00\x01\x00" + b"partial")
+        await r.stream.aclose()
+
+    end, _ = await host_ending(make_pair, rogue)
+    assert end.reason is EndReason.NETWORK_ERROR
+    assert "mid-frame" in end.message
+
+
+@pytest.mark.trio
+@transports
+async def test_hang_up_without_close(make_pair) -> None:
+    async def rogue(r: Rogue) -> None:
+        await r.handshake()
+        await r.stream.aclose()
+
+    end, _ = await host_ending(make_pair, rogue)
+    assert end.reason is EndReason.NETWORK_ERROR
+    assert "without a Close" in end.message
+
+
+@pytest.mark.trio
+@transports
+async def test_oversized_frame_streamed_endlessly(make_pair) -> None:
+    async def rogue(r: Rogue) -> None:
+        await r.handshake()
+        await r.send_raw((MAX_FRAME_SIZE + 17).to_bytes(4, "big"))
+        try:
+            while True:
+                await r.send_raw(b"\x00" * 65536)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+
+    end, _ = await host_ending(make_pair, rogue)
+    assert (end.reason, end.code) == (EndReason.REMOTE_ERROR, ErrorCode.FRAME_TOO_LARGE)
+
+
+@pytest.mark.trio
+@transports
+async def test_valid_frame_out_of_phase(make_pair) -> None:
+    async def rogue(r: Rogue) -> Close | None:
+        await r.handshake()
+        await r.send_sealed(Accept(commit=b"\x00" * 32).to_wire())
+        return await r.close_received()
+
+    end, close = await host_ending(make_pair, rogue)
+    assert (end.reason, end.code) == (EndReason.REMOTE_ERROR, ErrorCode.UNEXPECTED_MESSAGE)
+    assert close is not None and close.code == "unexpected-message"
+
+
+@pytest.mark.trio
+@transports
+async def test_unknown_message_type(make_pair) -> None:
+    async def rogue(r: Rogue) -> Close | None:
+        await r.handshake()
+        await r.send_sealed({"t": "teleport"})
+        return await r.close_received()
+
+    end, close = await host_ending(make_pair, rogue)
+    assert (end.reason, end.code) == (EndReason.REMOTE_ERROR, ErrorCode.UNKNOWN_MESSAGE)
+    assert close is not None and close.code == "unknown-message"
+
+
+@pytest.mark.trio
+@transports
+async def test_silent_during_handshake(make_pair) -> None:
+    async def rogue(r: Rogue) -> None:
+        await trio.sleep_forever()
+
+    settings = PeerSettings(handshake_timeout=0.3)
+    end, _ = await host_ending(make_pair, rogue, settings)
+    assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
+    assert "handshake" in end.message
+
+
+@pytest.mark.trio
+@transports
+async def test_silent_after_handshake(make_pair) -> None:
+    async def rogue(r: Rogue) -> None:
+        await r.handshake()
+        await trio.sleep_forever()
+
+    end, _ = await host_ending(make_pair, rogue)
+    assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
+    assert "did not answer" in end.message
+
+
+@pytest.mark.trio
+@transports
+async def test_keepalive_keeps_an_idle_game_open(make_pair) -> None:
+    ours, theirs = await make_pair()
+
+    async def joiner() -> None:
+        async with open_peer(theirs, Role.JOINER, player("bob"), settings=FAST) as peer:
+            await trio.sleep(1.5)  # five keepalive intervals with nothing to say
+            await peer.send(Move("draw"))
+            with pytest.raises(ConnectionEnded):
+                await peer.receive()
+
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(joiner)
+            async with open_peer(
+                ours, Role.HOST, player("alice"), rules=CLASSIC, settings=FAST
+            ) as peer:
+                assert await peer.receive() == Move("draw")
+
+
+@pytest.mark.trio
+@transports
+async def test_flood_of_moves_nobody_reads(make_pair) -> None:
+    async def rogue(r: Rogue) -> int:
+        await r.handshake()
+        sent = 0
+        try:
+            while True:
+                for _ in range(500):
+                    r.conn.send(Move("draw"))
+                await r.flush()
+                sent += 500
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return sent
+
+    # The host's app never reads: the inbox fills, the reader stops, TCP pushes back, and
+    # the host's own pings go unanswered because the rogue never reads either.
+    end, _ = await host_ending(make_pair, rogue, read=False)
+    assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
+
+
+@pytest.mark.trio
+async def test_ping_flood_from_a_peer_that_never_reads() -> None:
+    async def rogue(r: Rogue) -> None:
+        await r.handshake()
+        n = 0
+        try:
+            while True:
+                n += 1
+                r.conn.send(Ping(n))
+                await r.flush()
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+
+    # Our pongs back up, so the reader stops reading pings: memory stays bounded, and
+    # whichever notices first (the blocked write or the keepalive) ends it as a timeout.
+    end, _ = await host_ending(small_buffer_tcp_pair, rogue)
+    assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)

@@ -1,0 +1,209 @@
+"""Test vectors for SPEC.md part 3: a deterministic handshake and a few game frames.
+
+The file protocol/vectors/wire/handshake.json is regenerated here and must match; set
+CUTTLE_WRITE_VECTORS=1 to rewrite it after a deliberate protocol change. A second test
+recomputes the derived values from the spec's formulas with `cryptography` and `hashlib`
+alone, so the vectors check the text as well as the code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import msgpack
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cuttle_protocol import (
+    Close,
+    Connection,
+    HandshakeComplete,
+    LocalPlayer,
+    Move,
+    Ping,
+    Role,
+    Rules,
+    crypto,
+)
+from wire_helpers import drain, split_frames
+
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "wire" / "handshake.json"
+
+
+def fixed(label: str) -> bytes:
+    return hashlib.sha256(label.encode()).digest()
+
+
+INPUTS = {
+    "host": {
+        "name": "alice",
+        "identity_seed": fixed("alice identity").hex(),
+        "ephemeral_private": fixed("alice ephemeral").hex(),
+        "coin_value": fixed("alice coin").hex(),
+        "rules": "classic",
+        "variants": ["joker"],
+    },
+    "joiner": {
+        "name": "bob",
+        "identity_seed": fixed("bob identity").hex(),
+        "ephemeral_private": fixed("bob ephemeral").hex(),
+        "coin_value": fixed("bob coin").hex(),
+    },
+}
+
+
+def connection(role: Role) -> Connection:
+    side = INPUTS[role.value]
+    randomness = iter([bytes.fromhex(side["ephemeral_private"]), bytes.fromhex(side["coin_value"])])
+    identity = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(side["identity_seed"]))
+    rules = Rules(side["rules"], tuple(side["variants"])) if role is Role.HOST else None
+    return Connection(
+        role,
+        LocalPlayer(side["name"], identity),
+        rules=rules,
+        random_bytes=lambda n: next(randomness),
+    )
+
+
+def build_vectors() -> dict:
+    host, joiner = connection(Role.HOST), connection(Role.JOINER)
+    conns = {Role.HOST: host, Role.JOINER: joiner}
+    frames: list[dict] = []
+    openers: dict[Role, crypto.FrameOpener | None] = {}
+    done: dict[Role, HandshakeComplete] = {}
+
+    def transfer(sender: Role, *then_send: object) -> None:
+        for message in then_send:
+            conns[sender].send(message)
+        data = conns[sender].data_to_send()
+        for frame in split_frames(data):
+            if sender not in openers:  # each side's first frame, its hello, is plaintext
+                plaintext = frame[4:]
+                openers[sender] = None
+            else:
+                if openers[sender] is None:  # keys exist once a side has sent its hello
+                    key = conns[sender]._secrets.sending_key(sender)
+                    openers[sender] = crypto.FrameOpener(key)
+                plaintext = openers[sender].open(frame[:4], frame[4:])
+            message = msgpack.unpackb(plaintext)["t"]
+            frames.append({"from": sender.value, "message": message, "hex": frame.hex()})
+            frames[-1]["plaintext"] = plaintext.hex()
+        receiver = conns[sender.other]
+        receiver.receive_data(data)
+        for event in drain(receiver):
+            if isinstance(event, HandshakeComplete):
+                done[sender.other] = event
+            elif type(event).__name__ == "RulesProposed":
+                receiver.accept_rules()
+
+    # The order every implementation can reproduce: each side answers all it has received.
+    transfer(Role.HOST)  # hello
+    transfer(Role.JOINER)  # hello, auth
+    transfer(Role.HOST)  # auth, propose
+    transfer(Role.JOINER)  # accept, reveal
+    transfer(Role.HOST)  # reveal
+    transfer(Role.HOST, Move("draw"), Ping(1))
+    transfer(Role.JOINER, Move("points 9H"))  # and the pong, queued before it
+    transfer(Role.JOINER, Close("peer-quit", "good game"))
+    result = done[Role.HOST]
+    assert result.sas == done[Role.JOINER].sas
+    return {
+        "description": "cuttle-net wire protocol v1: a whole handshake, game frames and a close",
+        "inputs": INPUTS,
+        "frames": frames,
+        "derived": {
+            "host_identity_public": host._hello.identity.hex(),
+            "joiner_identity_public": joiner._hello.identity.hex(),
+            "host_ephemeral_public": host._hello.ephemeral.hex(),
+            "joiner_ephemeral_public": joiner._hello.ephemeral.hex(),
+            "transcript_hash": host._transcript.hex(),
+            "key_host_to_joiner": host._secrets.host_to_joiner.hex(),
+            "key_joiner_to_host": host._secrets.joiner_to_host.hex(),
+            "session_id": result.session_id.hex(),
+            "sas": result.sas,
+            "first_dealer": result.first_dealer.value,
+            "version": result.version,
+        },
+    }
+
+
+def test_vectors_are_up_to_date() -> None:
+    vectors = build_vectors()
+    text = json.dumps(vectors, indent=2) + "\n"
+    if os.environ.get("CUTTLE_WRITE_VECTORS"):
+        VECTORS.write_text(text)
+    assert VECTORS.read_text() == text, "rerun with CUTTLE_WRITE_VECTORS=1 if this was meant"
+
+
+# --- an independent reading of SPEC.md part 3 ---------------------------------------------
+
+
+def spec_hkdf(secret: bytes, transcript: bytes, label: str, length: int) -> bytes:
+    kdf = HKDF(hashes.SHA256(), length, salt=b"cuttle-net/1", info=label.encode() + transcript)
+    return kdf.derive(secret)
+
+
+def test_vectors_follow_the_spec() -> None:
+    vectors = json.loads(VECTORS.read_text())
+    frames = [bytes.fromhex(f["hex"]) for f in vectors["frames"]]
+    host_hello, joiner_hello = frames[0][4:], frames[1][4:]
+    transcript = hashlib.sha256(
+        b"cuttle-net/1\x00transcript"
+        + len(host_hello).to_bytes(4, "big")
+        + host_hello
+        + len(joiner_hello).to_bytes(4, "big")
+        + joiner_hello
+    ).digest()
+    host_eph = X25519PrivateKey.from_private_bytes(
+        bytes.fromhex(vectors["inputs"]["host"]["ephemeral_private"])
+    )
+    joiner_ephemeral = msgpack.unpackb(joiner_hello)["ephemeral"]
+    secret = host_eph.exchange(X25519PublicKey.from_public_bytes(joiner_ephemeral))
+    derived = vectors["derived"]
+    assert transcript.hex() == derived["transcript_hash"]
+    raw_keys = {
+        "host": spec_hkdf(secret, transcript, "key host to joiner", 32),
+        "joiner": spec_hkdf(secret, transcript, "key joiner to host", 32),
+    }
+    assert raw_keys["host"].hex() == derived["key_host_to_joiner"]
+    assert raw_keys["joiner"].hex() == derived["key_joiner_to_host"]
+    keys = {side: ChaCha20Poly1305(key) for side, key in raw_keys.items()}
+    assert spec_hkdf(secret, transcript, "session id", 32).hex() == vectors["derived"]["session_id"]
+    sas = spec_hkdf(secret, transcript, "sas", 10)
+    groups = [f"{int.from_bytes(sas[i : i + 2], 'big') % 10000:04d}" for i in range(0, 10, 2)]
+    assert " ".join(groups) == vectors["derived"]["sas"]
+
+    counters = {"host": 0, "joiner": 0}
+    messages = {"host": [], "joiner": []}
+    for entry, frame in list(zip(vectors["frames"], frames, strict=True))[2:]:
+        sender = entry["from"]
+        nonce = bytes(4) + counters[sender].to_bytes(8, "big")
+        plaintext = keys[sender].decrypt(nonce, frame[4:], frame[:4])
+        counters[sender] += 1
+        messages[sender].append(msgpack.unpackb(plaintext))
+    kinds = {side: [m["t"] for m in found] for side, found in messages.items()}
+    assert kinds == {
+        "host": ["auth", "propose", "reveal", "move", "ping"],
+        "joiner": ["auth", "accept", "reveal", "pong", "move", "close"],
+    }
+
+    for side in ("host", "joiner"):
+        identity = msgpack.unpackb(host_hello if side == "host" else joiner_hello)["identity"]
+        signed = f"cuttle-net/1\x00auth\x00{side}\x00".encode() + transcript
+        Ed25519PublicKey.from_public_bytes(identity).verify(messages[side][0]["signature"], signed)
+        value = messages[side][2]["value"]
+        commit = hashlib.sha256(
+            f"cuttle-net/1\x00coin\x00{side}\x00".encode() + transcript + value
+        ).digest()
+        assert commit == messages[side][1]["commit"]
+        assert value.hex() == vectors["inputs"][side]["coin_value"]
+    host_value, joiner_value = messages["host"][2]["value"], messages["joiner"][2]["value"]
+    dealer = hashlib.sha256(
+        b"cuttle-net/1\x00dealer\x00" + transcript + host_value + joiner_value
+    ).digest()
+    assert ("host" if dealer[0] & 1 == 0 else "joiner") == vectors["derived"]["first_dealer"]
