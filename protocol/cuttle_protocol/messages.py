@@ -197,13 +197,15 @@ class Reveal(Message):
 
 @dataclass(frozen=True)
 class Move(Message):
-    """One move in the rules notation (SPEC.md part 1); draw offers and concession included."""
+    """One move in the rules notation (SPEC.md part 1), signed by its player (SPEC.md 4.2)."""
 
     TYPE = "move"
     text: str
+    sig: bytes
 
     def validate(self) -> None:
         _check_text(self.text, "text", 1, MAX_TEXT_LEN)
+        _check_bytes(self.sig, "sig", SIGNATURE_SIZE)
 
 
 @dataclass(frozen=True)

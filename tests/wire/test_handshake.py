@@ -39,6 +39,8 @@ from wire_helpers import (
     split_frames,
 )
 
+SIG = bytes(range(64))  # a move signature: the session checks it, not the wire
+
 
 def expect_error(conn: Connection, data: bytes, code: ErrorCode) -> None:
     conn.receive_data(data)
@@ -86,24 +88,29 @@ def test_handshake_fed_byte_by_byte() -> None:
 def test_trailing_partial_frame_waits_for_the_rest() -> None:
     host, joiner = make_pair()
     handshake(host, joiner)
-    host.send(Move("draw"))
-    host.send(Move("pass"))
+    host.send(Move("draw", SIG))
+    host.send(Move("pass", SIG))
     data = host.data_to_send()
     joiner.receive_data(data[:-5])
-    assert drain(joiner) == [Move("draw")]
+    assert drain(joiner) == [Move("draw", SIG)]
     joiner.receive_data(data[-5:])
-    assert drain(joiner) == [Move("pass")]
+    assert drain(joiner) == [Move("pass", SIG)]
 
 
 def test_game_messages_flow_both_ways() -> None:
     host, joiner = make_pair()
     handshake(host, joiner)
-    sent = [Move("draw"), DeckPayload({"reveal": [1, 2]}), RematchRequest(), RematchAnswer(False)]
+    sent = [
+        Move("draw", SIG),
+        DeckPayload({"reveal": [1, 2]}),
+        RematchRequest(),
+        RematchAnswer(False),
+    ]
     for message in sent:
         host.send(message)
     assert deliver(host, joiner) == sent
-    joiner.send(Move("concede"))
-    assert deliver(joiner, host) == [Move("concede")]
+    joiner.send(Move("concede", SIG))
+    assert deliver(joiner, host) == [Move("concede", SIG)]
 
 
 def test_too_large_a_message_is_a_local_error() -> None:
@@ -182,7 +189,7 @@ def test_joiner_refuses_the_rules() -> None:
 def test_game_messages_refused_before_the_handshake_ends() -> None:
     host, _ = make_pair()
     with pytest.raises(LocalProtocolError) as info:
-        host.send(Move("draw"))
+        host.send(Move("draw", SIG))
     assert info.value.code is ErrorCode.UNEXPECTED_MESSAGE
     assert host.phase is Phase.ERROR
 
@@ -304,7 +311,7 @@ def test_game_message_during_handshake() -> None:
     # Rewind the host's sealer so a Move takes the place (and nonce) of its Auth.
     host._outgoing.clear()
     host._sealer = crypto.FrameSealer(host._secrets.sending_key(Role.HOST))
-    host._queue(Move("draw"))
+    host._queue(Move("draw", SIG))
     expect_error(joiner, host.data_to_send(), ErrorCode.UNEXPECTED_MESSAGE)
 
 

@@ -22,6 +22,8 @@ from cuttle_protocol.messages import (
     message_from_wire,
 )
 
+SIG = bytes(range(64))  # a move signature: the session checks it, not the wire
+
 K = b"k" * 32
 SAMPLES: list[Message] = [
     Hello((1, 2), ("x-cap",), "host", "Alice", K, K),
@@ -29,7 +31,7 @@ SAMPLES: list[Message] = [
     Propose("classic", ("joker", "random-fours"), K),
     Accept(K),
     Reveal(K),
-    Move("draw"),
+    Move("draw", SIG),
     DeckPayload({"step": "shuffle", "cards": [b"\x01" * 32] * 52, "proof": {"n": 3}}),
     RematchRequest(),
     RematchAnswer(True),
@@ -108,7 +110,7 @@ def nested(depth: int) -> list:
 
 def test_local_construction_checks_too() -> None:
     with pytest.raises(ValueError):
-        Move("x" * 201)
+        Move("x" * 201, SIG)
     with pytest.raises(ValueError):
         DeckPayload({"deep": nested(20)})
 

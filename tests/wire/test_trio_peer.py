@@ -35,6 +35,8 @@ from cuttle_protocol.trio_peer import (
 )
 from wire_helpers import CLASSIC, drain, player
 
+SIG = bytes(range(64))  # a move signature: the session checks it, not the wire
+
 FAST = PeerSettings(handshake_timeout=2, reply_timeout=0.5, keepalive_interval=0.3)
 LIMIT = 10  # seconds any test here may take: a hang is a failure, not a stuck suite
 
@@ -159,8 +161,8 @@ async def test_handshake_and_one_move_each_way(make_pair, tmp_path) -> None:
         ) as peer:
             seen["joiner"] = peer.info
             assert peer.trust is Trust.NEW
-            await peer.send(Move("draw"))
-            assert await peer.receive() == Move("points 9H")
+            await peer.send(Move("draw", SIG))
+            assert await peer.receive() == Move("points 9H", SIG)
             with pytest.raises(ConnectionEnded) as info:
                 await peer.receive()
             seen["end"] = info.value
@@ -169,8 +171,8 @@ async def test_handshake_and_one_move_each_way(make_pair, tmp_path) -> None:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(joiner)
             async with open_peer(ours, Role.HOST, player("alice"), rules=CLASSIC) as peer:
-                assert await peer.receive() == Move("draw")
-                await peer.send(Move("points 9H"))
+                assert await peer.receive() == Move("draw", SIG)
+                await peer.send(Move("points 9H", SIG))
                 seen["host"] = peer.info
                 await peer.aclose(reason="good game")
     assert seen["host"].sas == seen["joiner"].sas
@@ -190,7 +192,7 @@ async def test_listen_and_connect_by_address(tmp_path) -> None:
     async def host_two_games() -> None:
         for _ in range(2):
             async with listener.accept(player("alice"), CLASSIC) as peer:
-                assert await peer.receive() == Move("concede")
+                assert await peer.receive() == Move("concede", SIG)
 
     alice_again = player("bob")
     with trio.fail_after(LIMIT):
@@ -198,7 +200,7 @@ async def test_listen_and_connect_by_address(tmp_path) -> None:
             nursery.start_soon(host_two_games)
             for _ in range(2):
                 async with connect(f"127.0.0.1:{port}", alice_again, known_peers=pins) as peer:
-                    await peer.send(Move("concede"))
+                    await peer.send(Move("concede", SIG))
                     trust.append(peer.trust)
                     # Stay until the host has read the move and left.
                     with pytest.raises(ConnectionEnded):
@@ -378,7 +380,7 @@ async def test_keepalive_keeps_an_idle_game_open(make_pair) -> None:
     async def joiner() -> None:
         async with open_peer(theirs, Role.JOINER, player("bob"), settings=FAST) as peer:
             await trio.sleep(1.5)  # five keepalive intervals with nothing to say
-            await peer.send(Move("draw"))
+            await peer.send(Move("draw", SIG))
             with pytest.raises(ConnectionEnded):
                 await peer.receive()
 
@@ -388,7 +390,7 @@ async def test_keepalive_keeps_an_idle_game_open(make_pair) -> None:
             async with open_peer(
                 ours, Role.HOST, player("alice"), rules=CLASSIC, settings=FAST
             ) as peer:
-                assert await peer.receive() == Move("draw")
+                assert await peer.receive() == Move("draw", SIG)
 
 
 @pytest.mark.trio
@@ -400,7 +402,7 @@ async def test_flood_of_moves_nobody_reads(make_pair) -> None:
         try:
             while True:
                 for _ in range(500):
-                    r.conn.send(Move("draw"))
+                    r.conn.send(Move("draw", SIG))
                 await r.flush()
                 sent += 500
         except (trio.BrokenResourceError, trio.ClosedResourceError):

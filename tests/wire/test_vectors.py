@@ -32,6 +32,8 @@ from cuttle_protocol import (
 )
 from wire_helpers import drain, split_frames
 
+SIG = bytes(range(64))  # a move signature: the session checks it, not the wire
+
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "wire" / "handshake.json"
 
 
@@ -107,8 +109,8 @@ def build_vectors() -> dict:
     transfer(Role.HOST)  # auth, propose
     transfer(Role.JOINER)  # accept, reveal
     transfer(Role.HOST)  # reveal
-    transfer(Role.HOST, Move("draw"), Ping(1))
-    transfer(Role.JOINER, Move("points 9H"))  # and the pong, queued before it
+    transfer(Role.HOST, Move("draw", SIG), Ping(1))
+    transfer(Role.JOINER, Move("points 9H", SIG))  # and the pong, queued before it
     transfer(Role.JOINER, Close("peer-quit", "good game"))
     result = done[Role.HOST]
     assert result.sas == done[Role.JOINER].sas
