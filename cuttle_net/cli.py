@@ -10,9 +10,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from cuttle_protocol import cli_net
+
 from . import cli_rules
 
-SUBCOMMANDS = {"rules": cli_rules}
+SUBCOMMANDS = {"rules": cli_rules, "host": cli_net, "join": cli_net}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cuttle", description="Cuttle, played peer to peer in the terminal."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in SUBCOMMANDS.values():
+    for module in dict.fromkeys(SUBCOMMANDS.values()):  # a module may serve several commands
         module.add_parser(sub)
     return parser
 

@@ -207,7 +207,8 @@ class GameSession:
             insecure_rounds_for_tests=shuffle_rounds,
         )
         self.view: Game | None = None
-        self.records: list[MoveRecord] = []
+        self.records: list[MoveRecord] = []  # the signed moves, both seats'
+        self.played: list[tuple[int | None, Move]] = []  # every applied move (chance: None)
         self.fault: Fault | None = None
         self.audit: bytes | None = None
         self._head = hash256("moves", session_id)
@@ -285,6 +286,7 @@ class GameSession:
         out = Output(sends=[SendMove(record.text, record.signature)])
         self._pending = None
         self.view.apply(CONCEDE, by=self.seat)
+        self.played.append((self.seat, CONCEDE))
         out.events += [MovePlayed(self.seat, CONCEDE), GameOver(self.view.outcome)]
         return out
 
@@ -306,6 +308,7 @@ class GameSession:
             self._pending = None
             assert self.view is not None
             self.view.apply(CONCEDE, by=self.peer)
+            self.played.append((self.peer, CONCEDE))
             out.events += [MovePlayed(self.peer, CONCEDE), GameOver(self.view.outcome)]
             return out
         if self.busy or self.view is None or self.view.phase == OVER:
@@ -423,6 +426,7 @@ class GameSession:
             named = {m.card, m.target}
             reveal = [c for c in dict.fromkeys(p.learned) if c in p.unseen and c not in named]
         self.view.apply(m, by=p.seat, reveal=reveal)
+        self.played.append((p.seat, m))
         out = Output(events=[MovePlayed(p.seat, m)])
         out.extend(self._after_move())
         return out
