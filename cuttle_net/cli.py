@@ -10,9 +10,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import cli_rules
+from . import cli_lan, cli_rules
 
-SUBCOMMANDS = {"rules": cli_rules}
+SUBCOMMANDS = {"rules": cli_rules, "lan": cli_lan}
 
 
 def build_parser() -> argparse.ArgumentParser:
