@@ -26,6 +26,7 @@ from typing import Self
 
 import ifaddr
 import trio
+from zeroconf import Error as ZeroconfError
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
 from cuttle_net.rules import Rules
@@ -87,10 +88,14 @@ def local_ipv4_addresses() -> list[str]:
     )
 
 
-def _open_zeroconf(interfaces: Sequence[str] | None) -> Zeroconf:
+def _addresses(interfaces: Sequence[str] | None) -> list[str]:
     addresses = list(interfaces) if interfaces else local_ipv4_addresses()
     if not addresses:
         raise LanUnavailable("no network interface has an IPv4 address besides loopback")
+    return addresses
+
+
+def _open_zeroconf(addresses: list[str]) -> Zeroconf:
     try:
         return Zeroconf(interfaces=addresses, ip_version=IPVersion.V4Only)
     except (OSError, RuntimeError) as e:  # no multicast route, interface gone, 5353 refused
@@ -115,17 +120,20 @@ class Announcer:
 
     def start(self) -> None:
         """Open the multicast sockets and register; raises ``LanUnavailable``."""
-        zc = _open_zeroconf(self._interfaces)
+        self._addresses = _addresses(self._interfaces)
+        zc = _open_zeroconf(self._addresses)
         label = re.sub(r"[^A-Za-z0-9 _-]", "", self.announcement.name)[:24].strip() or "cuttle"
         tag = secrets.token_hex(3)
         self._service = f"{label} {tag}.{SERVICE_TYPE}"
         self._server = f"cuttle-{tag}.local."
-        self._addresses = list(self._interfaces or local_ipv4_addresses())
         try:
             # allow_name_change: two hosts with the same player name still get distinct names.
             info = self._service_info()
             zc.register_service(info, ttl=TTL, allow_name_change=True)
             self._service = info.name  # as renamed on a conflict
+        except ZeroconfError as e:  # e.g. the registration could not be sent in time
+            zc.close()
+            raise LanUnavailable(f"the announcement failed ({type(e).__name__}: {e})") from None
         except BaseException:
             zc.close()
             raise
@@ -187,7 +195,7 @@ class Browser:
 
     def start(self) -> None:
         """Open the multicast sockets and start browsing; raises ``LanUnavailable``."""
-        self._zc = _open_zeroconf(self._interfaces)
+        self._zc = _open_zeroconf(_addresses(self._interfaces))
         self._browser = ServiceBrowser(self._zc, SERVICE_TYPE, handlers=[self._handle])
 
     def close(self) -> None:
@@ -226,7 +234,7 @@ class Browser:
                 game, reason = None, f"more than {MAX_GAMES} games are announced"
             if game is not None:
                 self._games[name] = game
-            elif reason is not None:
+            elif reason is not None and len(self._rejected) < MAX_GAMES:  # bounded too
                 self._rejected[display_text(name)] = reason
         if self._on_change is not None:
             self._on_change()
