@@ -195,3 +195,44 @@ async def test_browse_hands_changes_to_trio(
                 else:
                     break
     assert seen == [[], ["Alice"], []]
+
+
+class RecordingZeroconf:
+    """Stands in for zeroconf's sockets: records what the announcer asks it to send."""
+
+    def __init__(self, **kwargs: object) -> None:
+        self.kwargs = kwargs
+        self.calls: list[tuple[str, ServiceInfo | None]] = []
+
+    def register_service(self, info: ServiceInfo, **kwargs: object) -> None:
+        self.calls.append(("register", info))
+
+    def update_service(self, info: ServiceInfo) -> None:
+        self.calls.append(("update", info))
+
+    def close(self) -> None:
+        self.calls.append(("close", None))
+
+
+def test_the_announcer_registers_updates_and_withdraws(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[RecordingZeroconf] = []
+
+    def open_zeroconf(**kwargs: object) -> RecordingZeroconf:
+        made.append(RecordingZeroconf(**kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
+    announcement = lan.Announcement("Zoë's.game ♠", 4000, lan.Rules.parse("classic+joker"))
+    with lan.Announcer(announcement, interfaces=["192.0.2.9"]) as announcer:
+        announcer.set_seat_free(False)
+    (zc,) = made
+    assert zc.kwargs["interfaces"] == ["192.0.2.9"]
+    assert [c for c, _ in zc.calls] == ["register", "update", "close"]
+    registered, updated = zc.calls[0][1], zc.calls[1][1]
+    assert registered is not None and updated is not None
+    assert registered.name == updated.name and registered.name.startswith("Zosgame ")
+    assert registered.name.endswith("._cuttle._tcp.local.")
+    assert registered.port == 4000 and registered.parsed_addresses() == ["192.0.2.9"]
+    assert registered.properties[b"seat"] == b"free"
+    assert updated.properties[b"seat"] == b"taken"
+    assert registered.properties[b"rules"] == b"classic+joker"
