@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from cuttle_protocol.lan_record import (
     MAX_KEYS,
@@ -169,3 +172,13 @@ def test_a_host_cannot_announce_a_bad_port(port: int) -> None:
 def test_record_errors_are_value_errors() -> None:
     assert issubclass(RecordError, ValueError)
     assert issubclass(IncompatibleVersion, RecordError)
+
+
+def test_the_record_module_is_pure() -> None:
+    code = (
+        "import sys, cuttle_protocol.lan_record\n"
+        "print(' '.join(sorted(n for n in sys.modules if n.split('.')[0] in "
+        "('zeroconf', 'trio', 'socket', 'asyncio'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
