@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from cuttle_protocol import cli_net
 
-from . import cli_rules
+from . import cli_lan, cli_rules
 
-SUBCOMMANDS = {"rules": cli_rules, "host": cli_net, "join": cli_net}
+SUBCOMMANDS = {"rules": cli_rules, "host": cli_net, "join": cli_net, "lan": cli_lan}
 
 
 def build_parser() -> argparse.ArgumentParser:

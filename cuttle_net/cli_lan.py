@@ -1,0 +1,69 @@
+"""``cuttle lan``: list the games announced on the local network, then exit."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    lan = sub.add_parser(
+        "lan",
+        help="list the games hosted on the local network",
+        description="Listen for games announced on the local network (mDNS/DNS-SD) for a few "
+        "seconds and list them. A listed game is a hint: the handshake's short "
+        "authentication code confirms who you are playing.",
+    )
+    lan.add_argument(
+        "--timeout",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how long to listen (default 3)",
+    )
+    lan.add_argument(
+        "--interface",
+        action="append",
+        metavar="ADDRESS",
+        help="listen only on the interface with this IPv4 address (repeatable)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here: zeroconf and trio are not needed by the rest of the command line.
+    from cuttle_protocol.lan import JOIN_HINT, LanUnavailable, browse_once
+
+    if not 0 < args.timeout <= 600:
+        print("cuttle lan: --timeout must be between 0 and 600 seconds", file=sys.stderr)
+        return 2
+    try:
+        browser = browse_once(args.timeout, interfaces=args.interface)
+    except LanUnavailable as e:
+        print(f"cuttle lan: {e}", file=sys.stderr)
+        return 1
+    for service, reason in sorted(browser.rejected().items()):
+        print(f"cuttle lan: ignored {service!r}: {reason}", file=sys.stderr)
+    games = browser.games()
+    if not games:
+        print(
+            "no games found (if one is being hosted, multicast may be blocked on this network; "
+            f"{JOIN_HINT})"
+        )
+        return 0
+    now = time.monotonic()
+    rows = [
+        (
+            g.announcement.name,
+            f"{g.address}:{g.port}",
+            g.announcement.rules.name,
+            "seat free" if g.announcement.seat_free else "seat taken",
+            f"seen {max(0, round(now - g.last_seen))}s ago",
+        )
+        for g in games
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        padded = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        print("  ".join([*padded, row[-1]]))
+    return 0

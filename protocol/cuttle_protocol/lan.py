@@ -1,0 +1,409 @@
+"""LAN discovery over mDNS/DNS-SD: hosts announce ``_cuttle._tcp``, joiners browse for it.
+
+zeroconf has no trio support, so this uses its thread API: zeroconf runs its own thread, the
+blocking calls here (``start``, ``close``, ``set_seat_free``) belong in a worker thread when
+called from async code, and the browser hands changes to trio without ever blocking zeroconf.
+The ``announcing`` and ``browse`` context managers do both for trio code.
+
+Only IPv4 is used, and only non-loopback interfaces unless told which addresses to use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ipaddress
+import json
+import re
+import secrets
+import signal
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Self
+
+import ifaddr
+import trio
+from zeroconf import Error as ZeroconfError
+from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
+
+from cuttle_net.rules import Rules
+
+from .lan_record import (
+    SERVICE_TYPE,
+    Announcement,
+    RecordError,
+    decode,
+    display_text,
+    encode,
+)
+
+# Record lifetime in seconds for every record, so a host that dies without saying goodbye drops
+# out of lists within two minutes (zeroconf's default keeps the PTR record 75 minutes).
+TTL = 120
+MAX_GAMES = 64  # a flood of announcements cannot grow the list without end
+RESOLVE_TIMEOUT_MS = 2000
+JOIN_HINT = "`cuttle join HOST:PORT` still works"
+
+
+class LanUnavailable(Exception):
+    """LAN discovery cannot run here; the message says why and that joining by address works."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"LAN discovery is unavailable: {reason}. It needs UDP 5353 multicast on the "
+            f"local network; {JOIN_HINT}."
+        )
+
+
+@dataclass(frozen=True)
+class LanGame:
+    """A game found on the LAN. A hint only: the handshake confirms who answers."""
+
+    service: str  # the DNS-SD instance name, unique on the link
+    announcement: Announcement
+    addresses: tuple[str, ...]
+    last_seen: float  # time.monotonic() of the latest announcement
+
+    @property
+    def address(self) -> str:
+        return self.addresses[0]
+
+    @property
+    def port(self) -> int:
+        return self.announcement.port
+
+
+def local_ipv4_addresses() -> list[str]:
+    """This machine's IPv4 addresses, loopback excluded."""
+    return sorted(
+        {
+            ip.ip
+            for adapter in ifaddr.get_adapters()
+            for ip in adapter.ips
+            if isinstance(ip.ip, str) and not ipaddress.IPv4Address(ip.ip).is_loopback
+        }
+    )
+
+
+def _addresses(interfaces: Sequence[str] | None) -> list[str]:
+    addresses = list(interfaces) if interfaces else local_ipv4_addresses()
+    if not addresses:
+        raise LanUnavailable("no network interface has an IPv4 address besides loopback")
+    return addresses
+
+
+def _open_zeroconf(addresses: list[str]) -> Zeroconf:
+    try:
+        return Zeroconf(interfaces=addresses, ip_version=IPVersion.V4Only)
+    except (OSError, RuntimeError) as e:  # no multicast route, interface gone, 5353 refused
+        where = ", ".join(addresses)
+        raise LanUnavailable(f"multicast could not be set up on {where} ({e})") from None
+
+
+class Announcer:
+    """Announces one hosted game until closed; closing withdraws it with a DNS-SD goodbye.
+
+    ``start``, ``set_seat_free`` and ``close`` block for up to about two seconds.
+    """
+
+    def __init__(
+        self, announcement: Announcement, *, interfaces: Sequence[str] | None = None
+    ) -> None:
+        self.announcement = announcement
+        self._interfaces = interfaces
+        self._zc: Zeroconf | None = None
+        self._service = self._server = ""
+        self._addresses: list[str] = []
+
+    def start(self) -> None:
+        """Open the multicast sockets and register; raises ``LanUnavailable``."""
+        self._addresses = _addresses(self._interfaces)
+        zc = _open_zeroconf(self._addresses)
+        label = re.sub(r"[^A-Za-z0-9 _-]", "", self.announcement.name)[:24].strip() or "cuttle"
+        tag = secrets.token_hex(3)
+        self._service = f"{label} {tag}.{SERVICE_TYPE}"
+        self._server = f"cuttle-{tag}.local."
+        try:
+            # allow_name_change: two hosts with the same player name still get distinct names.
+            info = self._service_info()
+            zc.register_service(info, ttl=TTL, allow_name_change=True)
+            self._service = info.name  # as renamed on a conflict
+        except ZeroconfError as e:  # e.g. the registration could not be sent in time
+            zc.close()
+            raise LanUnavailable(f"the announcement failed ({type(e).__name__}: {e})") from None
+        except BaseException:
+            zc.close()
+            raise
+        self._zc = zc
+
+    def set_seat_free(self, free: bool) -> None:
+        """Tell browsers whether the seat is still free."""
+        self.announcement = replace(self.announcement, seat_free=free)
+        if self._zc is not None:
+            self._zc.update_service(self._service_info())
+
+    def close(self) -> None:
+        """Withdraw the announcement and close the sockets; safe to call twice."""
+        zc, self._zc = self._zc, None
+        if zc is not None:
+            zc.close()  # sends the goodbye for every service it registered
+
+    def _service_info(self) -> ServiceInfo:
+        return ServiceInfo(
+            SERVICE_TYPE,
+            self._service,
+            port=self.announcement.port,
+            properties=encode(self.announcement),
+            server=self._server,
+            parsed_addresses=self._addresses,
+            host_ttl=TTL,
+            other_ttl=TTL,
+        )
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class Browser:
+    """Collects the games announced on the LAN, from zeroconf's threads.
+
+    ``games()`` is a snapshot, safe from any thread. ``on_change`` is called from a zeroconf
+    thread after every change and must not block. A malformed or hostile announcement never
+    stops the browser: it is left out of ``games()`` and its reason kept in ``rejected()``.
+    """
+
+    def __init__(
+        self,
+        *,
+        interfaces: Sequence[str] | None = None,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self._interfaces = interfaces
+        self._on_change = on_change
+        self._lock = threading.Lock()
+        self._games: dict[str, LanGame] = {}
+        self._rejected: dict[str, str] = {}
+        self._zc: Zeroconf | None = None
+        self._browser: ServiceBrowser | None = None
+
+    def start(self) -> None:
+        """Open the multicast sockets and start browsing; raises ``LanUnavailable``."""
+        self._zc = _open_zeroconf(_addresses(self._interfaces))
+        self._browser = ServiceBrowser(self._zc, SERVICE_TYPE, handlers=[self._handle])
+
+    def close(self) -> None:
+        zc, self._zc = self._zc, None
+        if self._browser is not None:
+            self._browser.cancel()
+        if zc is not None:
+            zc.close()
+
+    def games(self) -> list[LanGame]:
+        """The games announced now, by name."""
+        with self._lock:
+            return sorted(self._games.values(), key=lambda g: (g.announcement.name, g.service))
+
+    def rejected(self) -> dict[str, str]:
+        """Announcements left out, by displayable service name, with the reason."""
+        with self._lock:
+            return dict(self._rejected)
+
+    def _handle(
+        self,
+        zeroconf: Zeroconf,
+        service_type: str,
+        name: str,
+        state_change: ServiceStateChange,
+    ) -> None:
+        # Runs in the ServiceBrowser's thread, where blocking to resolve the service is allowed.
+        game: LanGame | None = None
+        reason: str | None = None
+        if state_change is not ServiceStateChange.Removed:
+            game, reason = self._resolve(zeroconf, service_type, name)
+        with self._lock:
+            self._games.pop(name, None)
+            self._rejected.pop(display_text(name), None)
+            if game is not None and len(self._games) >= MAX_GAMES:
+                game, reason = None, f"more than {MAX_GAMES} games are announced"
+            if game is not None:
+                self._games[name] = game
+            elif reason is not None and len(self._rejected) < MAX_GAMES:  # bounded too
+                self._rejected[display_text(name)] = reason
+        if self._on_change is not None:
+            self._on_change()
+
+    def _resolve(
+        self, zeroconf: Zeroconf, service_type: str, name: str
+    ) -> tuple[LanGame | None, str | None]:
+        try:
+            info = zeroconf.get_service_info(service_type, name, timeout=RESOLVE_TIMEOUT_MS)
+            if info is None:
+                return None, None  # gone before it answered: nothing to show or report
+            announcement = decode(info.properties, info.port)
+            addresses = tuple(
+                a for a in info.parsed_addresses(IPVersion.V4Only) if _usable_address(a)
+            )
+            if not addresses:
+                raise RecordError("no usable IPv4 address")
+        except RecordError as e:
+            return None, str(e)
+        except Exception as e:  # zeroconf choking on a hostile packet must not end browsing
+            return None, f"unreadable announcement ({type(e).__name__})"
+        return LanGame(name, announcement, addresses, time.monotonic()), None
+
+
+def _usable_address(address: str) -> bool:
+    ip = ipaddress.ip_address(address)
+    # Loopback too: a stranger must not send joiners to a service on their own machine.
+    return not (ip.is_unspecified or ip.is_multicast or ip.is_reserved or ip.is_loopback)
+
+
+def browse_once(seconds: float, *, interfaces: Sequence[str] | None = None) -> Browser:
+    """Browse for ``seconds`` and return the stopped browser, for its snapshot (blocking)."""
+    browser = Browser(interfaces=interfaces)
+    browser.start()
+    try:
+        time.sleep(seconds)
+    finally:
+        browser.close()
+    return browser
+
+
+class LiveGames:
+    """The trio side of a running ``Browser``: ``async for games in live`` yields the current
+    list first, then again after every change (changes in between are merged)."""
+
+    def __init__(self, browser: Browser, changes: trio.MemoryReceiveChannel[None]) -> None:
+        self.browser = browser
+        self._changes = changes
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> list[LanGame]:
+        try:
+            await self._changes.receive()
+        except trio.EndOfChannel:
+            raise StopAsyncIteration from None
+        return self.browser.games()
+
+
+@contextlib.asynccontextmanager
+async def browse(*, interfaces: Sequence[str] | None = None) -> AsyncIterator[LiveGames]:
+    """Browse while the block runs: ``async with browse() as live: async for games in live``.
+
+    Raises ``LanUnavailable`` on entry when multicast cannot be set up.
+    """
+    token = trio.lowlevel.current_trio_token()
+    # A one-slot channel of "something changed" flags: a full slot already says so.
+    send, receive = trio.open_memory_channel[None](1)
+
+    def poke() -> None:
+        with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
+            send.send_nowait(None)
+
+    def on_change() -> None:  # in a zeroconf thread: schedule, never wait for trio
+        with contextlib.suppress(trio.RunFinishedError):
+            token.run_sync_soon(poke)
+
+    browser = Browser(interfaces=interfaces, on_change=on_change)
+    await trio.to_thread.run_sync(browser.start)
+    poke()  # the first iteration yields the (empty) list at once
+    try:
+        async with send, receive:
+            yield LiveGames(browser, receive)
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(browser.close)
+
+
+class LiveAnnouncer:
+    """The trio side of an ``Announcer``."""
+
+    def __init__(self, announcer: Announcer) -> None:
+        self.announcer = announcer
+
+    async def set_seat_free(self, free: bool) -> None:
+        await trio.to_thread.run_sync(self.announcer.set_seat_free, free)
+
+
+@contextlib.asynccontextmanager
+async def announcing(
+    announcement: Announcement, *, interfaces: Sequence[str] | None = None
+) -> AsyncIterator[LiveAnnouncer]:
+    """Announce while the block runs; leaving it withdraws the game.
+
+    Raises ``LanUnavailable`` on entry when multicast cannot be set up.
+    """
+    announcer = Announcer(announcement, interfaces=interfaces)
+    await trio.to_thread.run_sync(announcer.start)
+    try:
+        yield LiveAnnouncer(announcer)
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(announcer.close)
+
+
+def _announce_command(args: argparse.Namespace) -> int:
+    announcement = Announcement(args.name, args.port, Rules.parse(args.rules), not args.taken)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with Announcer(announcement, interfaces=args.interface):
+        print("announcing", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            stop.wait()
+    return 0
+
+
+async def _watch_command(args: argparse.Namespace) -> None:
+    async with browse(interfaces=args.interface) as live:
+        print("browsing", flush=True)
+        async for games in live:
+            print(json.dumps([_game_json(g) for g in games]), flush=True)
+
+
+def _game_json(game: LanGame) -> dict[str, object]:
+    a = game.announcement
+    return {
+        "name": a.name,
+        "address": game.address,
+        "port": a.port,
+        "rules": a.rules.name,
+        "seat_free": a.seat_free,
+        "version": a.version,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Developer helpers: announce a fake host until killed, or print the live list as JSON."""
+    parser = argparse.ArgumentParser(prog="python -m cuttle_protocol.lan")
+    sub = parser.add_subparsers(dest="command", required=True)
+    ann = sub.add_parser("announce", help="announce a fake host until SIGTERM or Ctrl-C")
+    ann.add_argument("--name", required=True)
+    ann.add_argument("--port", type=int, required=True)
+    ann.add_argument("--rules", default="classic")
+    ann.add_argument("--taken", action="store_true", help="announce the seat as taken")
+    watch = sub.add_parser("watch", help="print the games found, as a JSON list per change")
+    for p in (ann, watch):
+        p.add_argument("--interface", action="append", metavar="ADDRESS")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "announce":
+            return _announce_command(args)
+        with contextlib.suppress(KeyboardInterrupt):
+            trio.run(_watch_command, args)
+        return 0
+    except (LanUnavailable, ValueError) as e:
+        print(e, file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,238 @@
+"""The browser's handling of announcements, hostile ones included, and its trio hand-off.
+
+No network: a fake zeroconf answers resolutions with records built here, and the handler is
+called as zeroconf's browser thread would call it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import trio
+from cuttle_protocol import lan
+from cuttle_protocol.lan import MAX_GAMES, Browser, LanUnavailable
+from cuttle_protocol.lan_record import SERVICE_TYPE
+from zeroconf import BadTypeInNameException, ServiceInfo, ServiceStateChange
+
+GOOD = {b"v": b"1", b"name": b"Alice", b"rules": b"classic", b"seat": b"free"}
+
+
+class FakeZeroconf:
+    """Answers ``get_service_info`` from a table of records, as the network would."""
+
+    def __init__(self) -> None:
+        self.records: dict[str, ServiceInfo | Exception | None] = {}
+
+    def add(
+        self,
+        instance: str,
+        properties: dict[bytes, bytes | None] | bytes = GOOD,
+        port: int | None = 4000,
+        addresses: list[str] | None = None,
+    ) -> str:
+        name = f"{instance}.{SERVICE_TYPE}"
+        self.records[name] = ServiceInfo(
+            SERVICE_TYPE,
+            name,
+            port=port,
+            properties=properties,
+            server="h.local.",
+            parsed_addresses=["192.0.2.7"] if addresses is None else addresses,
+        )
+        return name
+
+    def get_service_info(self, type_: str, name: str, timeout: int) -> ServiceInfo | None:
+        record = self.records.get(name)
+        if isinstance(record, Exception):
+            raise record
+        return record
+
+
+def event(browser: Browser, zc: FakeZeroconf, name: str, change: str = "Added") -> None:
+    browser._handle(
+        zeroconf=zc,  # type: ignore[arg-type]
+        service_type=SERVICE_TYPE,
+        name=name,
+        state_change=ServiceStateChange[change],
+    )
+
+
+@pytest.fixture
+def zc() -> FakeZeroconf:
+    return FakeZeroconf()
+
+
+def test_a_good_announcement_is_listed(zc: FakeZeroconf) -> None:
+    browser = Browser()
+    event(browser, zc, zc.add("alice", addresses=["192.0.2.7", "198.51.100.1"]))
+    (game,) = browser.games()
+    assert (game.announcement.name, game.address, game.port) == ("Alice", "192.0.2.7", 4000)
+    assert game.addresses == ("192.0.2.7", "198.51.100.1")
+    assert game.announcement.rules.name == "classic" and game.announcement.seat_free
+    assert browser.rejected() == {}
+
+
+def test_updates_replace_and_removals_drop(zc: FakeZeroconf) -> None:
+    browser = Browser()
+    name = zc.add("alice")
+    event(browser, zc, name)
+    zc.add("alice", {**GOOD, b"seat": b"taken"})
+    event(browser, zc, name, "Updated")
+    assert [g.announcement.seat_free for g in browser.games()] == [False]
+    event(browser, zc, name, "Removed")
+    assert browser.games() == []
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "reason"),
+    [
+        ({"port": 0}, "port 0"),
+        ({"properties": {**GOOD, b"v": b"2"}}, "protocol version 2"),
+        ({"properties": {**GOOD, b"name": b"x" * 250}}, "longer than"),
+        ({"properties": {**GOOD, b"rules": b"poker"}}, "unknown rule set"),
+        ({"properties": b"\xff\x00garbage"}, "missing"),  # a TXT string longer than the rest
+        ({"properties": b""}, "missing"),
+        ({"properties": b"\x04v=1\x00\x00"}, "not a number"),
+        ({"addresses": ["0.0.0.0"]}, "no usable IPv4 address"),
+        ({"addresses": ["127.0.0.1"]}, "no usable IPv4 address"),
+        ({"addresses": ["224.0.0.251"]}, "no usable IPv4 address"),
+        ({"addresses": []}, "no usable IPv4 address"),
+    ],
+)
+def test_hostile_announcements_are_rejected_with_a_reason(
+    zc: FakeZeroconf, kwargs: dict[str, object], reason: str
+) -> None:
+    browser = Browser()
+    event(browser, zc, zc.add("alice"))
+    bad = zc.add("mallory", **kwargs)  # type: ignore[arg-type]
+    event(browser, zc, bad)
+    assert [g.announcement.name for g in browser.games()] == ["Alice"]
+    assert reason in browser.rejected()[bad]
+
+
+def test_a_game_that_turns_bad_is_dropped_and_one_that_recovers_returns(
+    zc: FakeZeroconf,
+) -> None:
+    browser = Browser()
+    name = zc.add("alice")
+    event(browser, zc, name)
+    zc.add("alice", port=0)
+    event(browser, zc, name, "Updated")
+    assert browser.games() == [] and name in browser.rejected()
+    zc.add("alice")
+    event(browser, zc, name, "Updated")
+    assert len(browser.games()) == 1 and browser.rejected() == {}
+
+
+def test_an_exception_from_zeroconf_does_not_escape_the_handler(zc: FakeZeroconf) -> None:
+    browser = Browser()
+    name = f"boom.{SERVICE_TYPE}"
+    zc.records[name] = IndexError("truncated packet")
+    event(browser, zc, name)
+    assert browser.rejected() == {name: "unreadable announcement (IndexError)"}
+
+
+def test_an_unresolved_service_is_silently_skipped(zc: FakeZeroconf) -> None:
+    browser = Browser()
+    event(browser, zc, f"gone.{SERVICE_TYPE}")
+    assert browser.games() == [] and browser.rejected() == {}
+
+
+def test_service_names_are_cleaned_before_they_are_shown(zc: FakeZeroconf) -> None:
+    browser = Browser()
+    bad = f"\x1b[2Jevil.{SERVICE_TYPE}"
+    zc.records[bad] = BadTypeInNameException("control character")  # what zeroconf raises
+    event(browser, zc, bad)
+    assert browser.rejected() == {
+        f"?[2Jevil.{SERVICE_TYPE}": "unreadable announcement (BadTypeInNameException)"
+    }
+
+
+def test_a_flood_of_announcements_is_capped(zc: FakeZeroconf) -> None:
+    browser = Browser()
+    for i in range(MAX_GAMES + 5):
+        event(browser, zc, zc.add(f"g{i}"))
+    assert len(browser.games()) == MAX_GAMES
+    assert len(browser.rejected()) == 5
+
+
+def test_no_interface_means_lan_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lan, "local_ipv4_addresses", list)
+    with pytest.raises(LanUnavailable, match=r"no network interface.*cuttle join HOST:PORT"):
+        Browser().start()
+
+
+def test_multicast_refused_means_lan_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(**kwargs: object) -> None:
+        raise OSError(19, "No such device")
+
+    monkeypatch.setattr(lan, "Zeroconf", refuse)
+    with pytest.raises(LanUnavailable, match=r"multicast could not be set up on 192\.0\.2\.9"):
+        lan.Announcer(
+            lan.Announcement("Alice", 4000, lan.Rules()), interfaces=["192.0.2.9"]
+        ).start()
+
+
+@pytest.mark.trio
+async def test_browse_hands_changes_to_trio(
+    zc: FakeZeroconf, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Browser.start/close would open sockets; here the events come from a plain thread instead.
+    started: list[Browser] = []
+    monkeypatch.setattr(Browser, "start", lambda self: started.append(self))
+    monkeypatch.setattr(Browser, "close", lambda self: None)
+    name = zc.add("alice")
+    seen: list[list[str]] = []
+    with trio.fail_after(5):
+        async with lan.browse() as live:
+            async for games in live:
+                seen.append([g.announcement.name for g in games])
+                if len(seen) == 1:
+                    threading.Thread(target=event, args=(started[0], zc, name)).start()
+                elif len(seen) == 2:
+                    threading.Thread(target=event, args=(started[0], zc, name, "Removed")).start()
+                else:
+                    break
+    assert seen == [[], ["Alice"], []]
+
+
+class RecordingZeroconf:
+    """Stands in for zeroconf's sockets: records what the announcer asks it to send."""
+
+    def __init__(self, **kwargs: object) -> None:
+        self.kwargs = kwargs
+        self.calls: list[tuple[str, ServiceInfo | None]] = []
+
+    def register_service(self, info: ServiceInfo, **kwargs: object) -> None:
+        self.calls.append(("register", info))
+
+    def update_service(self, info: ServiceInfo) -> None:
+        self.calls.append(("update", info))
+
+    def close(self) -> None:
+        self.calls.append(("close", None))
+
+
+def test_the_announcer_registers_updates_and_withdraws(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[RecordingZeroconf] = []
+
+    def open_zeroconf(**kwargs: object) -> RecordingZeroconf:
+        made.append(RecordingZeroconf(**kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
+    announcement = lan.Announcement("Zoë's.game ♠", 4000, lan.Rules.parse("classic+joker"))
+    with lan.Announcer(announcement, interfaces=["192.0.2.9"]) as announcer:
+        announcer.set_seat_free(False)
+    (zc,) = made
+    assert zc.kwargs["interfaces"] == ["192.0.2.9"]
+    assert [c for c, _ in zc.calls] == ["register", "update", "close"]
+    registered, updated = zc.calls[0][1], zc.calls[1][1]
+    assert registered is not None and updated is not None
+    assert registered.name == updated.name and registered.name.startswith("Zosgame ")
+    assert registered.name.endswith("._cuttle._tcp.local.")
+    assert registered.port == 4000 and registered.parsed_addresses() == ["192.0.2.9"]
+    assert registered.properties[b"seat"] == b"free"
+    assert updated.properties[b"seat"] == b"taken"
+    assert registered.properties[b"rules"] == b"classic+joker"

@@ -1,0 +1,91 @@
+"""``cuttle lan``: its output for games found, none found, and no usable LAN."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from cuttle_protocol import lan
+from cuttle_protocol.lan import Browser, LanGame, LanUnavailable
+from cuttle_protocol.lan_record import Announcement
+
+from cuttle_net.cli import main
+from cuttle_net.rules import Rules
+
+
+class Finished(Browser):
+    def __init__(self, games: list[LanGame], rejected: dict[str, str]) -> None:
+        super().__init__()
+        self._games = {g.service: g for g in games}
+        self._rejected = rejected
+
+
+def fake_browse(
+    monkeypatch: pytest.MonkeyPatch, games: list[LanGame], rejected: dict[str, str] | None = None
+) -> list[float]:
+    calls: list[float] = []
+
+    def browse_once(seconds: float, *, interfaces: object = None) -> Browser:
+        calls.append(seconds)
+        return Finished(games, rejected or {})
+
+    monkeypatch.setattr(lan, "browse_once", browse_once)
+    return calls
+
+
+def game(name: str, address: str, port: int, rules: str, free: bool, ago: float) -> LanGame:
+    return LanGame(
+        f"{name}._cuttle._tcp.local.",
+        Announcement(name, port, Rules.parse(rules), free),
+        (address,),
+        time.monotonic() - ago,
+    )
+
+
+def test_lists_each_game_on_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls = fake_browse(
+        monkeypatch,
+        [
+            game("Alice", "192.0.2.7", 4000, "classic+joker", True, 2.2),
+            game("Bob", "192.0.2.10", 51234, "standard", False, 0),
+        ],
+        {"m._cuttle._tcp.local.": "protocol version 2 (this program speaks version 1)"},
+    )
+    assert main(["lan", "--timeout", "1.5"]) == 0
+    out, err = capsys.readouterr()
+    assert calls == [1.5]
+    assert out.splitlines() == [
+        "Alice  192.0.2.7:4000    classic+joker  seat free   seen 2s ago",
+        "Bob    192.0.2.10:51234  standard       seat taken  seen 0s ago",
+    ]
+    assert "ignored 'm._cuttle._tcp.local.': protocol version 2" in err
+
+
+def test_says_so_when_nothing_is_found(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_browse(monkeypatch, [])
+    assert main(["lan"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("no games found") and "cuttle join HOST:PORT" in out
+
+
+def test_no_lan_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def unavailable(seconds: float, *, interfaces: object = None) -> Browser:
+        raise LanUnavailable("no network interface has an IPv4 address besides loopback")
+
+    monkeypatch.setattr(lan, "browse_once", unavailable)
+    assert main(["lan"]) == 1
+    err = capsys.readouterr().err
+    assert "LAN discovery is unavailable" in err and "cuttle join HOST:PORT" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "1e9"])
+def test_timeout_must_be_reasonable(timeout: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lan", "--timeout", timeout]) == 2
+    assert "--timeout" in capsys.readouterr().err

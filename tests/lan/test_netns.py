@@ -1,0 +1,195 @@
+"""Two network namespaces joined by a veth pair: a host announced in one is found from the other,
+can be reached there, and drops out of the list when it quits.
+
+Nothing here touches the real network: the addresses exist only on the veth ends inside the
+namespaces this test creates and removes. Needs root and ``ip netns``; skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import pytest
+
+HOST_ADDRESS = "10.203.0.1"
+JOINER_ADDRESS = "10.203.0.2"
+PORT = 47123  # free by construction: the namespace is new
+WAIT = 15.0  # seconds: the bound on every wait below
+
+# Stands in for `cuttle host`, which does not exist on this branch yet: accept one connection
+# on the announced address and port and greet it.
+TCP_HOST = f"""
+import socket
+server = socket.create_server(({HOST_ADDRESS!r}, {PORT}))
+server.settimeout({WAIT})
+print("listening", flush=True)
+conn, _ = server.accept()
+conn.sendall(b"cuttle host here\\n")
+conn.close()
+"""
+TCP_JOIN = f"""
+import socket, sys
+with socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout={WAIT}) as s:
+    print(s.recv(100).decode().strip())
+"""
+
+
+@dataclass(frozen=True)
+class Namespaces:
+    host: str
+    joiner: str
+
+
+def _ip(*argv: str) -> None:
+    subprocess.run(["ip", *argv], check=True, capture_output=True, text=True, timeout=WAIT)
+
+
+@pytest.fixture
+def namespaces() -> Iterator[Namespaces]:
+    if shutil.which("ip") is None:
+        pytest.skip("network-namespace test: the `ip` command is not installed")
+    if os.geteuid() != 0:
+        pytest.skip("network-namespace test: creating network namespaces needs root")
+    tag = secrets.token_hex(3)
+    ns = Namespaces(f"cuttle-test-{tag}-host", f"cuttle-test-{tag}-join")
+    host_if, joiner_if = f"ct{tag}h", f"ct{tag}j"  # interface names: at most 15 bytes
+    created: list[str] = []
+    try:
+        try:
+            for name in (ns.host, ns.joiner):
+                _ip("netns", "add", name)
+                created.append(name)
+            # Both veth ends are created inside the namespaces: neither exists outside.
+            _ip(
+                "link", "add", host_if, "netns", ns.host, "type", "veth",
+                "peer", "name", joiner_if, "netns", ns.joiner,
+            )  # fmt: skip
+            for name, interface, address in (
+                (ns.host, host_if, HOST_ADDRESS),
+                (ns.joiner, joiner_if, JOINER_ADDRESS),
+            ):
+                _ip("-n", name, "addr", "add", f"{address}/24", "dev", interface)
+                _ip("-n", name, "link", "set", "lo", "up")
+                _ip("-n", name, "link", "set", interface, "up")
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+            reason = getattr(e, "stderr", None) or e
+            pytest.skip(f"network-namespace test: `ip` refused to set up namespaces: {reason}")
+        yield ns
+    finally:
+        for name in created:  # removing a namespace removes its veth end, and so the pair
+            subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=WAIT)
+
+
+class Process:
+    """A process in a namespace whose output lines are read without ever blocking the test."""
+
+    def __init__(self, ns: str, *argv: str) -> None:
+        self.popen = subprocess.Popen(
+            ["ip", "netns", "exec", ns, sys.executable, *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def wait_for(self, accept: Callable[[str], bool]) -> str:
+        deadline = time.monotonic() + WAIT
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if accept(line):
+                return line
+        self.stop()
+        assert self.popen.stderr is not None
+        raise AssertionError(f"no expected line within {WAIT}s; stderr: {self.popen.stderr.read()}")
+
+    def stop(self) -> int:
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+        try:
+            return self.popen.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            return self.popen.wait()
+
+
+def run(ns: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["ip", "netns", "exec", ns, sys.executable, *argv],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+
+
+def test_a_host_is_found_joined_and_forgotten_across_namespaces(namespaces: Namespaces) -> None:
+    processes: list[Process] = []
+    try:
+        watcher = Process(namespaces.joiner, "-m", "cuttle_protocol.lan", "watch")
+        processes.append(watcher)
+        watcher.wait_for(lambda line: line == "browsing")
+        listener = Process(namespaces.host, "-c", TCP_HOST)
+        processes.append(listener)
+        listener.wait_for(lambda line: line == "listening")
+        announcer = Process(
+            namespaces.host,
+            *("-m", "cuttle_protocol.lan", "announce", "--name", "Alice"),
+            *("--port", str(PORT), "--rules", "classic+joker"),
+        )
+        processes.append(announcer)
+        announcer.wait_for(lambda line: line == "announcing")
+
+        # Found, with the announced fields, by the one-shot command...
+        listed = run(namespaces.joiner, "-m", "cuttle_net", "lan", "--timeout", "2")
+        assert listed.returncode == 0, listed.stderr
+        (line,) = listed.stdout.splitlines()
+        assert line.split()[:6] == [
+            "Alice",
+            f"{HOST_ADDRESS}:{PORT}",
+            "classic+joker",
+            "seat",
+            "free",
+            "seen",
+        ]
+        # ...and by the live browser.
+        found = watcher.wait_for(lambda line: "Alice" in line)
+        assert json.loads(found) == [
+            {
+                "name": "Alice",
+                "address": HOST_ADDRESS,
+                "port": PORT,
+                "rules": "classic+joker",
+                "seat_free": True,
+                "version": 1,
+            }
+        ]
+
+        # Joined: the announced address and port reach the host.
+        joined = run(namespaces.joiner, "-c", TCP_JOIN, HOST_ADDRESS, str(PORT))
+        assert joined.stdout.strip() == "cuttle host here", joined.stderr
+
+        # The host quits: its goodbye takes the game off the live list.
+        assert announcer.stop() == 0
+        watcher.wait_for(lambda line: line == "[]")
+    finally:
+        for process in processes:
+            process.stop()

@@ -1,0 +1,184 @@
+"""The LAN announcement record: its contents, round trip, and every hostile variation."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from cuttle_protocol.lan_record import (
+    MAX_KEYS,
+    MAX_NAME_CHARS,
+    MAX_RECORD_BYTES,
+    PROTOCOL_VERSION,
+    SERVICE_TYPE,
+    Announcement,
+    IncompatibleVersion,
+    RecordError,
+    decode,
+    display_text,
+    encode,
+)
+
+from cuttle_net.rules import Rules
+
+GOOD = {b"v": b"1", b"name": b"Alice", b"rules": b"classic+joker", b"seat": b"free"}
+
+
+def with_(**changes: bytes | None) -> dict[bytes, bytes | None]:
+    props: dict[bytes, bytes | None] = dict(GOOD)
+    for key, value in changes.items():
+        props[key.encode()] = value
+    return props
+
+
+def test_service_type() -> None:
+    assert SERVICE_TYPE == "_cuttle._tcp.local."
+
+
+def test_contents_of_an_announcement() -> None:
+    a = Announcement("Alice", 4000, Rules.parse("standard+joker"), seat_free=False)
+    assert encode(a) == {
+        b"v": str(PROTOCOL_VERSION).encode(),
+        b"name": b"Alice",
+        b"rules": b"standard+joker",
+        b"seat": b"taken",
+    }
+
+
+@pytest.mark.parametrize(
+    "announcement",
+    [
+        Announcement("Alice", 4000, Rules()),
+        Announcement("Zoë Ünïcode ♠", 1, Rules.parse("standard+joker+nine-frozen"), False),
+        Announcement("x" * MAX_NAME_CHARS, 65535, Rules()),
+    ],
+)
+def test_round_trip(announcement: Announcement) -> None:
+    assert decode(encode(announcement), announcement.port) == announcement
+
+
+def test_decode_reads_a_good_record_and_ignores_unknown_keys() -> None:
+    a = decode({**GOOD, b"future": b"whatever"}, 4000)
+    assert (a.name, a.port, a.rules.name, a.seat_free, a.version) == (
+        "Alice",
+        4000,
+        "classic+joker",
+        True,
+        1,
+    )
+
+
+@pytest.mark.parametrize("port", [None, 0, -1, 65536, 10**9])
+def test_bad_ports_are_refused(port: int | None) -> None:
+    with pytest.raises(RecordError, match="port"):
+        decode(GOOD, port)
+
+
+@pytest.mark.parametrize("version", [b"2", b"999", b"0"])
+def test_other_versions_are_incompatible(version: bytes) -> None:
+    if version == b"0":  # not a version number at all
+        with pytest.raises(RecordError, match="not a number"):
+            decode(with_(v=version), 4000)
+        return
+    with pytest.raises(IncompatibleVersion, match="this program speaks version 1") as e:
+        decode(with_(v=version), 4000)
+    assert e.value.version == int(version)
+
+
+def test_an_incompatible_version_is_reported_before_the_rest_is_read() -> None:
+    # A future version may change every other key; only the version is read.
+    with pytest.raises(IncompatibleVersion):
+        decode({b"v": b"7", b"seat": b"maybe"}, None)
+
+
+@pytest.mark.parametrize(
+    ("props", "reason"),
+    [
+        (with_(v=b"one"), "not a number"),
+        (with_(v=b"01"), "not a number"),
+        (with_(v=b"1" * 50), "longer than"),
+        (with_(v=None), "missing"),
+        ({k: v for k, v in GOOD.items() if k != b"name"}, "missing"),
+        ({k: v for k, v in GOOD.items() if k != b"rules"}, "missing"),
+        ({k: v for k, v in GOOD.items() if k != b"seat"}, "missing"),
+        ({}, "missing"),
+        (with_(name=b""), "empty"),
+        (with_(name=b"   "), "empty"),
+        (with_(name=b"x" * (MAX_NAME_CHARS + 1)), "longer than"),
+        (with_(name="é".encode() * 60), "longer than"),
+        (with_(name=b"x" * 200), "longer than"),
+        (with_(name=b"\xff\xfeAlice"), "not UTF-8"),
+        (with_(name=b"\xc3"), "not UTF-8"),
+        (with_(rules=b"chess"), "bad rules: unknown rule set"),
+        (with_(rules=b"classic+flying-aces"), "unknown variant"),
+        (with_(rules=b"classic+joker+joker"), "named twice"),
+        (with_(rules=b"classic+nine-frozen+nine-to-deck"), "cannot be combined"),
+        (with_(rules=b"classic+"), "bad rules"),
+        (with_(rules=b"classic+joker" * 20), "longer than"),
+        (with_(rules=b"\x1b[2J"), "bad rules"),
+        (with_(seat=b"maybe"), "not free or taken"),
+        (with_(seat=b"FREE"), "not free or taken"),
+        (with_(seat=b"\x1b[31m"), r"'\?\[31m', not free or taken"),
+        (with_(seat=b"taken!"), "longer than"),
+        ({**GOOD, **{f"k{i}".encode(): b"" for i in range(MAX_KEYS)}}, "keys"),
+        ({**GOOD, b"pad": b"x" * MAX_RECORD_BYTES}, "larger than"),
+    ],
+)
+def test_malformed_records_fail_with_a_record_error(
+    props: dict[bytes, bytes | None], reason: str
+) -> None:
+    with pytest.raises(RecordError, match=reason):
+        decode(props, 4000)
+
+
+def test_error_messages_never_carry_control_characters() -> None:
+    with pytest.raises(RecordError) as e:
+        decode(with_(rules=b"classic+\x1b]0;owned\x07"), 4000)
+    assert "\x1b" not in str(e.value) and "\x07" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("Al\x1b[31mice", "Al?[31mice"),  # terminal escape
+        ("Bob\u202eevil", "Bob?evil"),  # right-to-left override
+        ("Carol\u2028Dave", "Carol?Dave"),  # line separator
+        ("Eve\x00\x07\t", "Eve???"),
+        ("\x9bmallory", "?mallory"),  # C1 control sequence introducer
+    ],
+)
+def test_names_are_made_displayable(raw: str, shown: str) -> None:
+    assert decode(with_(name=raw.encode()), 4000).name == shown
+    assert display_text(raw) == shown
+
+
+def test_a_name_of_control_characters_shows_as_question_marks() -> None:
+    assert decode(with_(name=b"\x1b"), 4000).name == "?"
+
+
+@pytest.mark.parametrize("name", ["", " Alice", "Al\nice", "x" * 33, "\x1b[2J"])
+def test_a_host_cannot_announce_a_bad_name(name: str) -> None:
+    with pytest.raises(RecordError):
+        Announcement(name, 4000, Rules())
+
+
+@pytest.mark.parametrize("port", [0, 65536])
+def test_a_host_cannot_announce_a_bad_port(port: int) -> None:
+    with pytest.raises(RecordError, match="port"):
+        Announcement("Alice", port, Rules())
+
+
+def test_record_errors_are_value_errors() -> None:
+    assert issubclass(RecordError, ValueError)
+    assert issubclass(IncompatibleVersion, RecordError)
+
+
+def test_the_record_module_is_pure() -> None:
+    code = (
+        "import sys, cuttle_protocol.lan_record\n"
+        "print(' '.join(sorted(n for n in sys.modules if n.split('.')[0] in "
+        "('zeroconf', 'trio', 'socket', 'asyncio'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
