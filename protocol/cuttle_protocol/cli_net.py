@@ -6,7 +6,9 @@ Heavy imports (trio, the session) happen inside ``run`` so that other commands s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
+import ipaddress
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -114,9 +116,13 @@ async def _main(args: argparse.Namespace, bot: Any) -> int:
             _say(f"the other player runs: cuttle join ADDRESS:{port} (ADDRESS: this machine's)")
             _say("waiting for a player...")
             rules = Rules(args.rules, tuple(args.variant))
-            async with listener.accept(me, rules, known_peers=known, settings=settings) as peer:
-                await listener.aclose()
-                return await _play(args, peer, me, identity, bot)
+            async with contextlib.AsyncExitStack() as announced:
+                if not args.no_announce and not ipaddress.ip_address(host).is_loopback:
+                    await _announce(announced, args, me.name, host, port)
+                async with listener.accept(me, rules, known_peers=known, settings=settings) as peer:
+                    await announced.aclose()  # the seat is taken: withdraw from the LAN
+                    await listener.aclose()
+                    return await _play(args, peer, me, identity, bot)
         async with connect(
             args.address, me, judge_rules=_judge, known_peers=known, settings=settings
         ) as peer:
@@ -124,6 +130,26 @@ async def _main(args: argparse.Namespace, bot: Any) -> int:
     except ConnectionEnded as ended:
         _say(f"connection ended: {ended.message} ({ended.reason}, {ended.code})")
         return 1
+
+
+async def _announce(
+    stack: contextlib.AsyncExitStack, args: argparse.Namespace, name: str, host: str, port: int
+) -> None:
+    """Announce the game on the LAN for as long as ``stack`` stays open; a hint only."""
+    from cuttle_net.rules import Rules as EngineRules
+
+    from . import lan
+    from .lan_record import Announcement
+
+    rules = EngineRules(standard=args.rules == "standard", variants=frozenset(args.variant))
+    interfaces = None if host in ("0.0.0.0", "::") else [host]
+    try:
+        await stack.enter_async_context(
+            lan.announcing(Announcement(name, port, rules), interfaces=interfaces)
+        )
+        _say("announced on the LAN: 'cuttle lan' on another machine lists this game")
+    except lan.LanUnavailable as e:
+        _say(str(e))
 
 
 def _rules_name(args: argparse.Namespace) -> str:

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -26,23 +27,6 @@ HOST_ADDRESS = "10.203.0.1"
 JOINER_ADDRESS = "10.203.0.2"
 PORT = 47123  # free by construction: the namespace is new
 WAIT = 15.0  # seconds: the bound on every wait below
-
-# Stands in for `cuttle host`, which does not exist on this branch yet: accept one connection
-# on the announced address and port and greet it.
-TCP_HOST = f"""
-import socket
-server = socket.create_server(({HOST_ADDRESS!r}, {PORT}))
-server.settimeout({WAIT})
-print("listening", flush=True)
-conn, _ = server.accept()
-conn.sendall(b"cuttle host here\\n")
-conn.close()
-"""
-TCP_JOIN = f"""
-import socket, sys
-with socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout={WAIT}) as s:
-    print(s.recv(100).decode().strip())
-"""
 
 
 @dataclass(frozen=True)
@@ -141,22 +125,22 @@ def run(ns: str, *argv: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_host_is_found_joined_and_forgotten_across_namespaces(namespaces: Namespaces) -> None:
+def test_a_host_is_found_joined_and_forgotten_across_namespaces(
+    namespaces: Namespaces, tmp_path: Path
+) -> None:
     processes: list[Process] = []
     try:
         watcher = Process(namespaces.joiner, "-m", "cuttle_protocol.lan", "watch")
         processes.append(watcher)
         watcher.wait_for(lambda line: line == "browsing")
-        listener = Process(namespaces.host, "-c", TCP_HOST)
-        processes.append(listener)
-        listener.wait_for(lambda line: line == "listening")
-        announcer = Process(
+        host = Process(
             namespaces.host,
-            *("-m", "cuttle_protocol.lan", "announce", "--name", "Alice"),
-            *("--port", str(PORT), "--rules", "classic+joker"),
+            *("-m", "cuttle_net", "host", "--bind", HOST_ADDRESS, "--port", str(PORT)),
+            *("--rules", "classic", "--variant", "joker", "--bot", "greedy", "--name", "Alice"),
+            *("--config-dir", str(tmp_path / "a"), "--data-dir", str(tmp_path / "a")),
         )
-        processes.append(announcer)
-        announcer.wait_for(lambda line: line == "announcing")
+        processes.append(host)
+        host.wait_for(lambda line: line.startswith("cuttle: announced on the LAN"))
 
         # Found, with the announced fields, by the one-shot command...
         listed = run(namespaces.joiner, "-m", "cuttle_net", "lan", "--timeout", "2")
@@ -183,13 +167,20 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(namespaces: Name
             }
         ]
 
-        # Joined: the announced address and port reach the host.
-        joined = run(namespaces.joiner, "-c", TCP_JOIN, HOST_ADDRESS, str(PORT))
-        assert joined.stdout.strip() == "cuttle host here", joined.stderr
+        # Joined from the other namespace at the announced address: a whole game is played.
+        joined = run(
+            namespaces.joiner,
+            *("-m", "cuttle_net", "join", f"{HOST_ADDRESS}:{PORT}", "--bot", "random"),
+            *("--name", "Bob", "--config-dir", str(tmp_path / "b")),
+            *("--data-dir", str(tmp_path / "b")),
+        )
+        assert joined.returncode == 0, joined.stdout + joined.stderr
+        assert "result: game 1: " in joined.stdout and "audit passed" in joined.stdout
 
-        # The host quits: its goodbye takes the game off the live list.
-        assert announcer.stop() == 0
+        # The seat is taken, so the host withdrew its announcement.
         watcher.wait_for(lambda line: line == "[]")
+        host.wait_for(lambda line: line.startswith("cuttle: record saved"))
+        assert host.popen.wait(timeout=WAIT) == 0
     finally:
         for process in processes:
             process.stop()
