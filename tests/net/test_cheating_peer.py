@@ -1,0 +1,118 @@
+"""A dishonest peer over the trio shell: caught, named, and the honest record kept."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+import trio.testing
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cuttle_protocol.connection import LocalPlayer, Rules
+from cuttle_protocol.messages import DeckPayload
+from cuttle_protocol.messages import Move as WireMove
+from cuttle_protocol.netgame import (
+    GameSettings,
+    game_rules,
+    game_session_id,
+    play_match,
+    seat_in_game,
+)
+from cuttle_protocol.state import Role
+from cuttle_protocol.trio_peer import ConnectionEnded, Peer, open_peer
+
+from cuttle_net.bots import RandomBot
+from cuttle_net.moves import Kind, move
+from cuttle_net.record import build_record
+from cuttle_net.session import Fault, GameSession, SendDeck, SendMove
+
+ROUNDS = GameSettings(shuffle_rounds=4)
+
+
+async def cheat(peer: Peer, key: Ed25519PrivateKey, how: str) -> None:
+    """Play honestly until our first decision, then cheat ``how``."""
+    session = GameSession(
+        seat_in_game(peer, 0),
+        game_rules(peer),
+        game_session_id(peer, 0),
+        key,
+        Ed25519PublicKey.from_public_bytes(peer.info.peer_identity),
+        shuffle_rounds=4,
+    )
+
+    async def carry(out) -> None:
+        for item in out.sends:
+            if isinstance(item, SendMove):
+                await peer.send(WireMove(item.text, item.signature))
+            else:
+                await peer.send(DeckPayload(item.data))
+
+    await carry(session.start())
+    while not session.my_turn:
+        message = await peer.receive()
+        if isinstance(message, WireMove):
+            await carry(session.receive_move(message.text, message.sig))
+        else:
+            await carry(session.receive_deck(message.data))
+    if how == "illegal":  # pass with cards left in the draw pile
+        record = session._sign(move(Kind.PASS))
+        await peer.send(WireMove(record.text, record.signature))
+    else:  # a point card, with our reveal's signature broken
+        out = session.play(next(m for m in session.view.legal_moves() if m.kind == Kind.POINTS))
+        for item in out.sends:
+            if isinstance(item, SendDeck):
+                item.data["sig"] = bytes(64)
+        await carry(out)
+    with trio.move_on_after(5):
+        await peer.wait_ended()
+
+
+async def honest_against(how: str):
+    keys = [Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()]
+    streams = trio.testing.memory_stream_pair()
+    events: list[object] = []
+    result = {}
+
+    async def honest() -> None:
+        async with open_peer(
+            streams[0], Role.HOST, LocalPlayer("honest", keys[0]), rules=Rules("classic")
+        ) as peer:
+            result["match"] = await play_match(
+                peer, keys[0], bot=RandomBot(), on_event=events.append, settings=ROUNDS
+            )
+            result["names"] = ("honest", "cheater")
+
+    async def cheater() -> None:
+        async with open_peer(streams[1], Role.JOINER, LocalPlayer("cheater", keys[1])) as peer:
+            try:
+                await cheat(peer, keys[1], how)
+            except ConnectionEnded as ended:
+                result["cheater_heard"] = ended
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(honest)
+            nursery.start_soon(cheater)
+    return result, events
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize(
+    ("how", "kind", "code"),
+    [
+        ("illegal", "illegal_move", "illegal-move"),
+        ("bad-signature", "bad_signature", "cheat-detected"),
+    ],
+)
+async def test_a_cheater_is_named_and_the_honest_record_is_kept(how: str, kind: str, code: str):
+    result, events = await honest_against(how)
+    (session,) = result["match"].games
+    fault = session.fault
+    assert isinstance(fault, Fault) and fault.kind == kind
+    assert fault.culprit == 1 - session.seat  # the cheater's seat, not ours
+    assert any(isinstance(e, Fault) for e in events)
+    # The cheater was told why the game stopped.
+    heard = result.get("cheater_heard")
+    assert heard is None or heard.code == code
+    # The honest side's record holds everything up to the cheat, marked as such.
+    record = build_record(session, ("honest", "cheater"), "2026-11-21T00:00:00Z")
+    assert record.tags["Result"] == "*" and kind in record.tags["Ending"]
+    assert any(e.kind == "op" for e in record.transcript)

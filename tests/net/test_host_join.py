@@ -1,0 +1,162 @@
+"""``cuttle host`` and ``cuttle join`` as two real processes on loopback."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cuttle_net.record import parse_record
+from cuttle_net.rules import VARIANTS
+
+WAIT = 60  # seconds: the bound on every process here
+
+
+def start_host(tmp: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
+    host = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cuttle_net",
+            "host",
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--name",
+            "alice",
+            "--config-dir",
+            str(tmp / "a"),
+            "--data-dir",
+            str(tmp / "a"),
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert host.stdout is not None
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        line = host.stdout.readline()
+        found = re.search(r"\(port (\d+)\)", line)
+        if found:
+            return host, int(found[1])
+    host.kill()
+    raise AssertionError("the host never said its port")
+
+
+def join(tmp: Path, port: int, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cuttle_net",
+            "join",
+            f"127.0.0.1:{port}",
+            "--name",
+            "bob",
+            "--config-dir",
+            str(tmp / "b"),
+            "--data-dir",
+            str(tmp / "b"),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+
+
+def finish(host: subprocess.Popen[str]) -> tuple[int, str, str]:
+    out, err = host.communicate(timeout=WAIT)
+    return host.returncode, out, err
+
+
+def result_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("result:")]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        ["--rules", "classic"],
+        ["--rules", "standard"],
+        [
+            "--rules",
+            "standard",
+            *(a for v in VARIANTS if v != "nine-frozen" for a in ("--variant", v)),
+        ],
+        ["--rules", "classic", "--variant", "nine-frozen", "--variant", "random-fours"],
+    ],
+    ids=["classic", "standard", "standard+all-but-nine-frozen", "classic+nine-frozen+random-fours"],
+)
+def test_two_processes_play_whole_games_and_agree(tmp_path: Path, rules: list[str]) -> None:
+    host, port = start_host(tmp_path, "--bot", "greedy", "--games", "2", *rules)
+    joined = join(tmp_path, port, "--bot", "random", "--games", "2")
+    code, out, err = finish(host)
+    assert joined.returncode == 0 and code == 0, joined.stderr + err
+    assert len(result_lines(out)) == 2
+    assert result_lines(out) == result_lines(joined.stdout)  # the same verdict on both sides
+    assert all("audit passed" in line for line in result_lines(out))
+    # The dealer alternates between the two games.
+    seats = re.findall(r"game \d: you are seat (\d)", out)
+    assert seats in (["0", "1"], ["1", "0"])
+    records = sorted((tmp_path / "a" / "games").glob("*.cuttle"))
+    theirs = sorted((tmp_path / "b" / "games").glob("*.cuttle"))
+    assert len(records) == len(theirs) == 2
+    for mine, other in zip(records, theirs, strict=True):
+        assert mine.read_text() == other.read_text()  # both keep the same record
+        assert parse_record(mine.read_text()).tags["Audit"] != "none"
+
+
+def test_host_with_port_zero_prints_the_port_it_chose(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, "--bot", "random")
+    try:
+        assert 0 < port < 65536
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass  # really listening there
+    finally:
+        host.kill()
+        host.communicate()
+
+
+def test_garbage_from_a_joiner_gets_a_clear_error_and_no_traceback(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, "--bot", "random", "--reply-timeout", "5")
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" * 3)
+        s.settimeout(5)
+        try:
+            while s.recv(4096):
+                pass
+        except OSError:
+            pass
+    code, out, err = finish(host)
+    assert code == 1
+    assert "Traceback" not in err and "connection ended:" in out
+
+
+def test_a_silent_joiner_times_out(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, "--bot", "random", "--reply-timeout", "1")
+    with socket.create_connection(("127.0.0.1", port), timeout=5):
+        code, out, err = finish(host)
+    assert code == 1 and "timeout" in out and "Traceback" not in err
+
+
+def test_join_with_nobody_there_says_so(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    joined = join(tmp_path, free, "--bot", "random")
+    assert joined.returncode == 1 and "could not connect" in joined.stdout
+    assert "Traceback" not in joined.stderr
+
+
+def test_unknown_bot_is_refused(tmp_path: Path) -> None:
+    joined = join(tmp_path, 4454, "--bot", "deep-blue")
+    assert joined.returncode == 2 and "no bot called 'deep-blue'" in joined.stderr
