@@ -1,0 +1,137 @@
+"""Networked games over real loopback TCP: time to the first turn, move latency, bytes.
+
+Run: python benchmarks/bench_net.py [--games N]
+Both peers run in this one process (one core), random bots, full-strength shuffle proofs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_protocol.connection import LocalPlayer, Rules
+from cuttle_protocol.netgame import GameStarted, play_match
+from cuttle_protocol.state import Role
+from cuttle_protocol.trio_peer import open_listener, open_peer
+
+from cuttle_net.bots import RandomBot
+from cuttle_net.engine import Game
+from cuttle_net.moves import Move
+from cuttle_net.session import MovePlayed
+
+
+class CountingStream(trio.abc.Stream):
+    """A stream that counts the bytes going each way."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        self.inner, self.sent, self.received = inner, 0, 0
+
+    async def send_all(self, data: bytes) -> None:
+        self.sent += len(data)
+        await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        data = await self.inner.receive_some(max_bytes)
+        self.received += len(data)
+        return data
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class TimedBot(RandomBot):
+    """A random bot that notes when it decided each move, and when it was first asked."""
+
+    def __init__(self, chosen: dict[Move, float], first: list[float]) -> None:
+        self.chosen, self.first = chosen, first
+
+    def choose(self, view: Game, rng: random.Random) -> Move:
+        now = time.perf_counter()
+        if not self.first:
+            self.first.append(now)
+        m = super().choose(view, rng)
+        self.chosen[m] = now
+        return m
+
+
+async def one_game() -> dict[str, object]:
+    keys = [Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()]
+    chosen: list[dict[Move, float]] = [{}, {}]
+    first: list[list[float]] = [[], []]
+    latencies: list[float] = []
+    seats: dict[int, int] = {}
+    timing: dict[str, float] = {}
+
+    def watcher(side: int):
+        def on_event(event: object) -> None:
+            if isinstance(event, GameStarted):
+                seats[side] = event.session.seat
+            elif (
+                isinstance(event, MovePlayed)
+                and event.seat is not None
+                and event.seat != seats[side]
+            ):
+                other = 1 - side
+                start = chosen[other].pop(event.move, None)
+                if start is not None:
+                    latencies.append(time.perf_counter() - start)
+
+        return on_event
+
+    listener = await open_listener(0, "127.0.0.1")
+    port = listener.address[1]
+
+    async def host() -> None:
+        async with listener.accept(LocalPlayer("host", keys[0]), Rules("classic")) as peer:
+            await play_match(peer, keys[0], bot=TimedBot(chosen[0], first[0]), on_event=watcher(0))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(host)
+        timing["connect"] = time.perf_counter()
+        stream = CountingStream(await trio.open_tcp_stream("127.0.0.1", port))
+        async with open_peer(stream, Role.JOINER, LocalPlayer("joiner", keys[1])) as peer:
+            timing["handshake"] = time.perf_counter()
+            await play_match(peer, keys[1], bot=TimedBot(chosen[1], first[1]), on_event=watcher(1))
+    await listener.aclose()
+    first_turn = min(first[0] + first[1])
+    return {
+        "handshake": timing["handshake"] - timing["connect"],
+        "first_turn": first_turn - timing["connect"],
+        "latencies": latencies,
+        "bytes": stream.sent + stream.received,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=10)
+    args = ap.parse_args()
+    runs = [trio.run(one_game) for _ in range(args.games)]
+    lat = sorted(x for r in runs for x in r["latencies"])  # type: ignore[union-attr]
+    p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
+    ms = 1000
+    print(f"{args.games} games, classic, full-strength proofs, both peers in one process")
+    print(
+        f"  handshake                 median {statistics.median(r['handshake'] for r in runs) * ms:8.1f} ms"
+    )
+    print(
+        f"  connect to first turn     median {statistics.median(r['first_turn'] for r in runs) * ms:8.1f} ms"
+    )
+    print(
+        f"  move latency (decided -> applied by the peer)  p50 {statistics.median(lat) * ms:6.2f} ms"
+        f"   p99 {p99 * ms:6.2f} ms   ({len(lat)} moves)"
+    )
+    print(
+        f"  bytes on the wire a game  median {statistics.median(r['bytes'] for r in runs) / 1024:8.1f} KiB"
+    )
+
+
+if __name__ == "__main__":
+    main()
