@@ -20,7 +20,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .encoding import hash256, hash512
-from .group import L, Rng, add, base_mul, mul, scalar_bytes, scalar_from_hash, scalar_from_wire, sub
+from .group import (
+    IDENTITY,
+    L,
+    Rng,
+    add,
+    base_mul,
+    mul,
+    scalar_bytes,
+    scalar_from_hash,
+    scalar_from_wire,
+    sub,
+)
 
 Ciphertext = tuple[bytes, bytes]
 SEED_BYTES = 32
@@ -31,7 +42,9 @@ class BadShuffle(ValueError):
 
 
 def remask(ct: Ciphertext, r: int, y: bytes) -> Ciphertext:
-    return add(ct[0], base_mul(r)), add(ct[1], mul(r, y))
+    # The unshuffled deck has C1 = identity: skip that addition (a tenth of the first shuffle).
+    c1 = base_mul(r) if ct[0] == IDENTITY else add(ct[0], base_mul(r))
+    return c1, add(ct[1], mul(r, y))
 
 
 def unmask(ct: Ciphertext, r: int, y: bytes) -> Ciphertext:
