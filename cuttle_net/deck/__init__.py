@@ -2,7 +2,7 @@
 
 Barnett–Smart verifiable ElGamal masking over the ed25519 prime-order subgroup: a joint key
 from two fresh per-game key shares, cards hashed to the group, two re-masking shuffles each
-with a 40-round cut-and-choose proof, and a Chaum–Pedersen proof with every decryption share.
+with a Terelius–Wikström shuffle argument, and a Chaum–Pedersen proof with every decryption share.
 Every message is signed, sequenced and hash-chained; :func:`check_transcript` lets a third
 party re-check a transcript and name a cheater. SPEC.md part 2 is the specification.
 """
@@ -28,11 +28,10 @@ from .ops import (
     op_from_wire,
 )
 from .peer import DeckPeer
-from .state import FULL_ROUNDS, DeckState, Output, check_transcript
+from .state import DeckState, Output, check_transcript
 
 __all__ = [
     "CHEAT_KINDS",
-    "FULL_ROUNDS",
     "Audit",
     "AuditPassed",
     "CardsLearned",

@@ -54,7 +54,6 @@ from .ops import (
 )
 from .proofs import BadProof, verify_key, verify_share
 
-FULL_ROUNDS = 40  # cut-and-choose rounds: a cheating shuffler survives with p = 2^-40
 DEAL = (5, 6)  # cards dealt to seat 0 (moves first) and seat 1 (the dealer)
 MAX_PENDING = 16
 
@@ -106,19 +105,14 @@ class DeckState:
         session_id: bytes,
         public_keys: Sequence[Ed25519PublicKey],
         deck_size: int = 52,
-        *,
-        shuffle_rounds: int = FULL_ROUNDS,
     ):
         if deck_size not in (52, 53):
             raise UsageError("deck_size must be 52, or 53 with the joker")
         if not 16 <= len(session_id) <= 64:
             raise UsageError("session_id must be 16..64 bytes")
-        if not 1 <= shuffle_rounds <= 256:
-            raise UsageError("shuffle_rounds must be 1..256")
         self.sid = session_id
         self.public_keys = list(public_keys)
         self.n = deck_size
-        self.rounds = shuffle_rounds
         self.cards = card_table(deck_size)
         self.seq = 0
         self.head = genesis(session_id)
@@ -290,7 +284,7 @@ class DeckState:
         if isinstance(op, ShuffleAndDeal):
             if self.dealt:
                 raise UsageError("the deck is shuffled and dealt once per session")
-            names = ("key_commit", "key", "key_open", "shuffle", "answer", "answer_deal", "shares")
+            names = ("key_commit", "key", "key_open", "shuffle", "shares")
             return [_Step(i % 2, name) for i, name in enumerate(names)]
         if not self.dealt or self.audited:
             raise UsageError(f"{op} needs a dealt game that is not yet audited")
@@ -436,42 +430,17 @@ class DeckState:
             check_point(c2)
         return deck
 
-    def _shuffle_commitments(self, msg: Message, seat: int, mine: bool) -> None:
-        if len(msg.body["shadows"]) != self.rounds:
-            raise _Cheat("malformed_message", f"a shuffle proof has {self.rounds} rounds")
-        self.shuffles[seat] = {
-            "context": self._ctx(msg, "shuffle"),
-            "seed_commit": msg.body["seed_commit"],
-            "shadows": msg.body["shadows"],
-        }
-        self.decks.append(self._deck(msg, mine))
-
-    def _challenge(self, msg: Message, seat: int) -> None:
-        challenge = msg.body["challenge"]
-        if len(challenge) != (self.rounds + 7) // 8 or (
-            self.rounds % 8 and challenge[-1] >> (self.rounds % 8)
-        ):
-            raise _Cheat("malformed_message", f"a challenge has exactly {self.rounds} bits")
-        self.shuffles[seat]["bits"] = sh.challenge_bits(challenge, self.rounds)
-
-    def _shuffle_answers(self, msg: Message, seat: int, mine: bool) -> None:
-        proof = self.shuffles[seat]
-        if len(msg.body["answers"]) != self.rounds:
-            raise _Cheat("malformed_message", f"a shuffle proof has {self.rounds} answers")
-        if mine:
-            return
-        try:
-            sh.verify(
-                self.decks[seat],
-                self.decks[seat + 1],
-                self.joint,
-                proof["context"],
-                proof["shadows"],
-                proof["bits"],
-                msg.body["answers"],
-            )
-        except sh.BadShuffle as exc:
-            raise _Cheat("bad_shuffle_proof", f"shuffle by seat {seat}: {exc}") from exc
+    def _shuffle_step(self, msg: Message, seat: int, mine: bool) -> None:
+        """A shuffle of the latest deck by ``seat``, checked before anything else is used."""
+        inp, out = self.decks[-1], self._deck(msg, mine)
+        if not mine:
+            try:
+                arg = sh.ShuffleArgument.from_wire(msg.body["argument"], self.n)
+                sh.verify(inp, out, self.joint, self._ctx(msg, "shuffle"), arg)
+            except sh.BadShuffle as exc:
+                raise _Cheat("bad_shuffle_proof", f"shuffle by seat {seat}: {exc}") from exc
+        self.shuffles[seat] = {"seed_commit": msg.body["seed_commit"]}
+        self.decks.append(out)
 
     def _check_share(self, msg: Message, pos: int, d: bytes, proof: bytes, mine: bool) -> None:
         """Verify a decryption share of ``pos`` by the sender and publish it."""
@@ -532,18 +501,10 @@ class DeckState:
             raise _Cheat("key_commitment_mismatch", "the key share differs from its commitment")
         self._key(msg, mine)
         self.joint = add(self.keys[0], self.keys[1])
-        self._shuffle_commitments(msg, 0, mine)
+        self._shuffle_step(msg, 0, mine)
 
     def _on_shuffle(self, msg: Message, mine: bool) -> None:
-        self._challenge(msg, 0)
-        self._shuffle_commitments(msg, 1, mine)
-
-    def _on_answer(self, msg: Message, mine: bool) -> None:
-        self._shuffle_answers(msg, 0, mine)
-        self._challenge(msg, 1)
-
-    def _on_answer_deal(self, msg: Message, mine: bool) -> None:
-        self._shuffle_answers(msg, 1, mine)
+        self._shuffle_step(msg, 1, mine)
         first, second = DEAL
         self.hands[0].hidden = list(range(first))
         self.hands[1].hidden = list(range(first, first + second))
@@ -711,12 +672,11 @@ def check_transcript(
     *,
     session_id: bytes,
     deck_size: int = 52,
-    shuffle_rounds: int = FULL_ROUNDS,
 ) -> CheatDetected | None:
     """Re-check a transcript (from :meth:`DeckState.transcript`, or a cheat's evidence) with
     the two identity public keys only. Returns the first deviation, naming its culprit, or
     None if every message checks out."""
-    state = DeckState(session_id, public_keys, deck_size, shuffle_rounds=shuffle_rounds)
+    state = DeckState(session_id, public_keys, deck_size)
     try:
         for kind, value in transcript:
             if kind == "op":
