@@ -160,6 +160,10 @@ class DeckState:
         self._alive()
         if self.op is not None:
             raise UsageError(f"{self.op} is still running")
+        try:
+            op_from_wire(op.to_wire())  # the peer will parse it strictly: so do we
+        except (WireError, AttributeError) as exc:
+            raise UsageError(f"not a valid operation: {op!r} ({exc})") from exc
         self.plan = self._plan(op)
         self.op, self.step_i = op, 0
         self.log.append(("op", op.to_wire()))

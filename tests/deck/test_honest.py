@@ -217,3 +217,11 @@ def test_showing_a_card_one_does_not_hold_is_a_local_error():
     absent = next(c for c in range(52) if c not in t.peers[0].my_hand())
     with pytest.raises(UsageError, match="does not hold"):
         t.peers[0].begin(RevealFromHand(0, (absent,)))
+
+
+def test_an_invalid_operation_is_a_local_error():
+    t = Table()
+    t.run(ShuffleAndDeal())
+    for op in (Draw(2), RevealFromHand(0, (3, 3)), RandomPick(0, 99), "draw"):
+        with pytest.raises(UsageError):
+            t.peers[0].begin(op)
