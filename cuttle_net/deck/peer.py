@@ -21,7 +21,7 @@ from .encoding import hash256
 from .errors import UsageError
 from .group import Rng, add, base_mul, mul, random_scalar, scalar_bytes, sub
 from .messages import Message
-from .ops import CardsLearned, Draw, ExposeHand, RevealFromHand, ShuffleAndDeal
+from .ops import CardsLearned, Draw, ExposeHand, Op, RevealFromHand, ShuffleAndDeal
 from .proofs import prove_key, prove_share
 from .state import (
     DEAL,
@@ -88,7 +88,7 @@ class DeckPeer(DeckState):
         hand = self.hands[1 - self.me]
         return sorted(hand.public), len(hand.hidden)
 
-    def _plan(self, op):
+    def _plan(self, op: Op) -> list[_Step]:
         if isinstance(op, RevealFromHand) and op.seat == self.me and self.dealt:
             missing = set(op.cards) - set(self.my_hand())
             if missing:
