@@ -375,3 +375,17 @@ def test_the_catalogue_covers_at_least_fifteen_kinds():
     source = inspect.getsource(sys.modules[__name__])
     kinds = {k for k in __import__("cuttle_net.deck").deck.CHEAT_KINDS if f'"{k}"' in source}
     assert len(kinds) >= 15, kinds
+
+
+def test_the_audit_would_catch_a_duplicated_card_that_slipped_through():
+    # Unreachable while the shuffle arguments hold; the audit checks the decks regardless.
+    from cuttle_net.deck.state import _Cheat
+
+    t = audited_game()
+    t.run(Audit())
+    peer = t.peers[0]
+    peer.decks[2][7] = peer.decks[2][8]
+    peer.verdict_digest = None
+    with pytest.raises(_Cheat) as info:
+        peer.audit_digest()
+    assert (info.value.kind, info.value.culprit) == ("duplicate_card", 1)
