@@ -49,7 +49,8 @@ from .ops import (
     op_from_wire,
 )
 from .peer import DeckPeer
-from .state import DeckState, Output, check_transcript
+from .state import DeckState, Output
+from .transcript import check_transcript
 
 __all__ = [
     "CHEAT_KINDS",

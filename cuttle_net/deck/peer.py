@@ -16,9 +16,11 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from . import audit
 from . import shuffle as sh
+from .audit import seed_commitment
 from .encoding import hash256
-from .errors import UsageError
+from .errors import Deviation, UsageError
 from .group import Rng, add, base_mul, mul, random_scalar, scalar_bytes, sub
 from .messages import Message
 from .ops import CardsLearned, Draw, ExposeHand, Op, RevealFromHand, ShuffleAndDeal
@@ -27,10 +29,8 @@ from .state import (
     DEAL,
     DeckState,
     Output,
-    _Cheat,
     _Step,
     pick_commitment,
-    seed_commitment,
 )
 
 
@@ -103,7 +103,7 @@ class DeckPeer(DeckState):
             body = getattr(self, f"_build_{step.name}")(stub, step)
             msg = replace(stub, body=body).signed(self.signing_key)
             self._record(msg)
-        except _Cheat as cheat:  # found while preparing our message (the audit)
+        except Deviation as cheat:  # found while preparing our message (the audit)
             self._fail(cheat, self.peer)
         out.messages.append(msg.to_wire())
 
@@ -186,7 +186,7 @@ class DeckPeer(DeckState):
 
     def _build_audit_verdict(self, stub: Message, step: _Step) -> dict[str, Any]:
         self.secrets[self.me] = self.x
-        self.verdict_digest = self.audit_digest()
+        self.verdict_digest = audit.verdict_digest(self)
         return {**self._build_audit(stub, step), "verdict": [True, self.verdict_digest]}
 
     def _build_verdict(self, stub: Message, step: _Step) -> dict[str, Any]:

@@ -17,10 +17,10 @@ from cuttle_net.deck import (
     ShuffleAndDeal,
 )
 from cuttle_net.deck import shuffle as sh
+from cuttle_net.deck.audit import seed_commitment
 from cuttle_net.deck.encoding import hash256
 from cuttle_net.deck.group import IDENTITY, L, add, base_mul, card_point, mul, scalar_bytes
 from cuttle_net.deck.proofs import _challenge, prove_key
-from cuttle_net.deck.state import seed_commitment
 
 from .helpers import Table, resign
 
@@ -379,13 +379,14 @@ def test_the_catalogue_covers_at_least_fifteen_kinds():
 
 def test_the_audit_would_catch_a_duplicated_card_that_slipped_through():
     # Unreachable while the shuffle arguments hold; the audit checks the decks regardless.
-    from cuttle_net.deck.state import _Cheat
+    from cuttle_net.deck import audit
+    from cuttle_net.deck.errors import Deviation
 
     t = audited_game()
     t.run(Audit())
     peer = t.peers[0]
     peer.decks[2][7] = peer.decks[2][8]
     peer.verdict_digest = None
-    with pytest.raises(_Cheat) as info:
-        peer.audit_digest()
+    with pytest.raises(Deviation) as info:
+        audit.verdict_digest(peer)
     assert (info.value.kind, info.value.culprit) == ("duplicate_card", 1)
