@@ -74,8 +74,8 @@ def apply(inp: Sequence[Ciphertext], perm: Sequence[int], rands: Sequence[int], 
 def generators(n: int) -> tuple[bytes, tuple[bytes, ...], bytes]:
     """H0 and H[0..n-1] for the commitments, hashed to the group like the cards (under their
     own tag, so nobody knows a relation between them, G or the cards), and ΣH[i]."""
-    h0 = generator("h0")
-    hs = tuple(generator(f"h{i}") for i in range(n))
+    h0 = generator("chain")
+    hs = tuple(generator(f"commit-{i}") for i in range(n))
     total = hs[0]
     for h in hs[1:]:
         total = add(total, h)

@@ -42,6 +42,13 @@ def test_card_encodings_are_distinct_valid_and_not_small_multiples():
         assert check_point(card_point(c)) == card_point(c)
 
 
+def test_shuffle_generators_are_distinct_from_each_other_the_base_and_the_cards():
+    h0, hs, _ = sh.generators(53)
+    points = {h0, *hs, base_mul(1), *card_table(53)}
+    assert len(points) == 1 + 53 + 1 + 53
+    assert all(check_point(p) for p in (h0, *hs))
+
+
 def test_canonical_encoding_is_unambiguous():
     assert canon([b"ab", b"c"]) != canon([b"a", b"bc"])
     assert canon({"a": 1, "b": 2}) == canon({"b": 2, "a": 1})
