@@ -42,6 +42,16 @@ CHEAT_KINDS = frozenset(
 )
 
 
+class Deviation(Exception):
+    """Internal: raised by a check; the protocol turns it into CheatDetected, naming the
+    sender of the message being checked unless ``culprit`` says otherwise."""
+
+    def __init__(self, kind: str, detail: str, culprit: int | None = None):
+        assert kind in CHEAT_KINDS, kind
+        super().__init__(detail)
+        self.kind, self.detail, self.culprit = kind, detail, culprit
+
+
 class CheatDetected(Exception):
     """The peer in ``culprit`` deviated from the protocol.
 

@@ -90,6 +90,11 @@ def card_point(card: int) -> bytes:
     return _na.crypto_core_ed25519_from_uniform(digest)
 
 
+def generator(label: str) -> bytes:
+    """An extra generator nobody knows a discrete log of (the shuffle argument's H[i])."""
+    return _na.crypto_core_ed25519_from_uniform(hash512("generator", label)[:32])
+
+
 def card_table(deck_size: int) -> dict[bytes, int]:
     """Point → card for the cards 0..deck_size-1, checked valid and pairwise distinct."""
     table = {card_point(c): c for c in range(deck_size)}

@@ -23,7 +23,6 @@ from .ops import Op, op_from_wire
 from .proofs import PROOF_BYTES
 
 VERSION = 1
-MAX_ROUNDS = 256
 
 
 def _bytes(n: int):
@@ -62,27 +61,15 @@ def _tuple(*items):
     return check
 
 
-def _answer(v: Any, name: str) -> bytes:
-    # A seed (32 bytes) or a permutation and its scalars (n + 32n bytes, n ≤ 53).
-    if type(v) is not bytes or (len(v) != 32 and (len(v) % 33 or len(v) > 53 * 33)):
-        raise WireError(f"{name}: not a shuffle-proof answer")
-    return v
-
-
 def _bool(v: Any, name: str) -> bool:
     if type(v) is not bool:
         raise WireError(f"{name}: expected a bool")
     return v
 
 
-def _challenge(v: Any, name: str) -> bytes:
-    if type(v) is not bytes or not 1 <= len(v) <= MAX_ROUNDS // 8:
-        raise WireError(f"{name}: expected 1..{MAX_ROUNDS // 8} bytes")
-    return v
-
-
 H32 = _bytes(32)
 POINT = _bytes(32)
+SCALAR = _bytes(32)
 POSITION = _int(0, 52)
 CARD = _int(0, 52)
 # [position, share, proof]
@@ -97,12 +84,19 @@ FIELDS = {
     "salt": H32,
     "deck": _list(_tuple(POINT, POINT), 52, 53),
     "seed_commit": H32,
-    "shadows": _list(H32, 1, MAX_ROUNDS),
-    "challenge": _challenge,
-    "answers": _list(_answer, 1, MAX_ROUNDS),
+    # [c, chain, t, t_hat, s, s_hat, s_prime]: SPEC.md part 2, "Shuffle argument".
+    "argument": _tuple(
+        _list(POINT, 52, 53),
+        _list(POINT, 52, 53),
+        _list(POINT, 5, 5),
+        _list(POINT, 52, 53),
+        _list(SCALAR, 4, 4),
+        _list(SCALAR, 52, 53),
+        _list(SCALAR, 52, 53),
+    ),
     "shares": _list(SHARE, 0, 53),
     "reveal": _list(REVEAL, 0, 53),
-    "secret": H32,
+    "secret": SCALAR,
     "seed": H32,
     "verdict": _tuple(_bool, H32),
 }
@@ -112,10 +106,8 @@ FIELDS = {
 STEPS: dict[str, tuple[str, ...]] = {
     "key_commit": ("commit",),
     "key": ("key", "proof"),
-    "key_open": ("key", "proof", "salt", "deck", "seed_commit", "shadows"),
-    "shuffle": ("challenge", "deck", "seed_commit", "shadows"),
-    "answer": ("answers", "challenge"),
-    "answer_deal": ("answers", "shares"),
+    "key_open": ("key", "proof", "salt", "deck", "seed_commit", "argument"),
+    "shuffle": ("deck", "seed_commit", "argument", "shares"),
     "shares": ("shares",),
     "reveal": ("reveal",),
     "pick_commit": ("commit",),
@@ -167,7 +159,7 @@ class Message:
     @staticmethod
     def from_wire(data: Any) -> Message:
         """Parse strictly: every field's type, size and count. Raises WireError naming the
-        field. (Counts that depend on the session — deck size, proof rounds — and the
+        field. (Counts that depend on the session — the deck size — and the
         validity of points are checked when the message is processed.)"""
         if type(data) is not dict:
             raise WireError("message: expected a dict")

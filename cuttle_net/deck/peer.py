@@ -16,22 +16,21 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from . import audit
 from . import shuffle as sh
+from .audit import seed_commitment
 from .encoding import hash256
-from .errors import UsageError
+from .errors import Deviation, UsageError
 from .group import Rng, add, base_mul, mul, random_scalar, scalar_bytes, sub
 from .messages import Message
-from .ops import CardsLearned, Draw, ExposeHand, RevealFromHand, ShuffleAndDeal
+from .ops import CardsLearned, Draw, ExposeHand, Op, RevealFromHand, ShuffleAndDeal
 from .proofs import prove_key, prove_share
 from .state import (
     DEAL,
-    FULL_ROUNDS,
     DeckState,
     Output,
-    _Cheat,
     _Step,
     pick_commitment,
-    seed_commitment,
 )
 
 
@@ -48,8 +47,7 @@ class DeckPeer(DeckState):
 
     ``signing_key`` is this peer's long-term Ed25519 identity key and ``peer_public_key`` the
     other's (key objects or 32 raw bytes). ``rng(n)`` returns n random bytes (default
-    ``os.urandom``; a fixed one only for test vectors). ``insecure_rounds_for_tests`` lowers
-    the shuffle proof's 40 rounds, for fast tests only; both peers must use the same value.
+    ``os.urandom``; a fixed one only for test vectors).
     """
 
     def __init__(
@@ -60,24 +58,18 @@ class DeckPeer(DeckState):
         peer_public_key: Ed25519PublicKey | bytes,
         deck_size: int = 52,
         rng: Rng = os.urandom,
-        *,
-        insecure_rounds_for_tests: int | None = None,
     ):
         if seat not in (0, 1):
             raise UsageError("seat must be 0 or 1")
         self.signing_key = _private_key(signing_key)
         keys = [self.signing_key.public_key(), _public_key(peer_public_key)]
-        rounds = insecure_rounds_for_tests or FULL_ROUNDS
-        super().__init__(
-            session_id, keys if seat == 0 else keys[::-1], deck_size, shuffle_rounds=rounds
-        )
+        super().__init__(session_id, keys if seat == 0 else keys[::-1], deck_size)
         self.me = seat
         self.rng = rng
         self.x = random_scalar(rng)  # this game's key share: fresh per game
         self.y = base_mul(self.x)
         self.key_salt = rng(32)
         self.seed = b""
-        self.prover: sh.ShuffleProver | None = None
         self.own_deck: list[sh.Ciphertext] = []
         self.known: dict[int, int] = {}  # position -> card, for the cards in my hand
         self.my_shares: dict[int, bytes] = {}
@@ -96,7 +88,7 @@ class DeckPeer(DeckState):
         hand = self.hands[1 - self.me]
         return sorted(hand.public), len(hand.hidden)
 
-    def _plan(self, op):
+    def _plan(self, op: Op) -> list[_Step]:
         if isinstance(op, RevealFromHand) and op.seat == self.me and self.dealt:
             missing = set(op.cards) - set(self.my_hand())
             if missing:
@@ -111,7 +103,7 @@ class DeckPeer(DeckState):
             body = getattr(self, f"_build_{step.name}")(stub, step)
             msg = replace(stub, body=body).signed(self.signing_key)
             self._record(msg)
-        except _Cheat as cheat:  # found while preparing our message (the audit)
+        except Deviation as cheat:  # found while preparing our message (the audit)
             self._fail(cheat, self.peer)
         out.messages.append(msg.to_wire())
 
@@ -132,20 +124,13 @@ class DeckPeer(DeckState):
         self.seed = self.rng(32)
         perm, rands = sh.derive(self.seed, self.n)
         self.own_deck = sh.apply(inp, perm, rands, self.joint)
-        self.prover = sh.ShuffleProver.start(
-            inp, perm, rands, self.joint, self._ctx(stub, "shuffle"), self.rounds, self.rng
-        )
+        ctx = self._ctx(stub, "shuffle")
+        argument = sh.prove(inp, self.own_deck, perm, rands, self.joint, ctx, self.rng)
         return {
             "deck": [[c1, c2] for c1, c2 in self.own_deck],
             "seed_commit": seed_commitment(self.sid, self.me, self.seed),
-            "shadows": self.prover.commitments,
+            "argument": argument.to_wire(),
         }
-
-    def _challenge_bytes(self) -> bytes:
-        challenge = bytearray(self.rng((self.rounds + 7) // 8))
-        if self.rounds % 8:
-            challenge[-1] &= (1 << (self.rounds % 8)) - 1
-        return bytes(challenge)
 
     def _build_key_commit(self, stub: Message, step: _Step) -> dict[str, Any]:
         return {"commit": hash256("key-commit", self.sid, self.y, self.key_salt)}
@@ -158,15 +143,13 @@ class DeckPeer(DeckState):
         return {**self._build_key(stub, step), "salt": self.key_salt, **self._shuffle(stub)}
 
     def _build_shuffle(self, stub: Message, step: _Step) -> dict[str, Any]:
-        return {"challenge": self._challenge_bytes(), **self._shuffle(stub)}
-
-    def _build_answer(self, stub: Message, step: _Step) -> dict[str, Any]:
-        answers = self.prover.answer(self.shuffles[0]["bits"])
-        return {"answers": answers, "challenge": self._challenge_bytes()}
-
-    def _build_answer_deal(self, stub: Message, step: _Step) -> dict[str, Any]:
-        answers = self.prover.answer(self.shuffles[1]["bits"])
-        return {"answers": answers, "shares": [self._share_entry(stub, p) for p in range(DEAL[0])]}
+        body = self._shuffle(stub)
+        self.decks.append(self.own_deck)  # the shares are for the final deck
+        try:
+            shares = [self._share_entry(stub, p) for p in range(DEAL[0])]
+        finally:
+            self.decks.pop()
+        return {**body, "shares": shares}
 
     def _build_shares(self, stub: Message, step: _Step) -> dict[str, Any]:
         positions = self.hands[1].hidden if isinstance(self.op, ShuffleAndDeal) else step.positions
@@ -203,7 +186,7 @@ class DeckPeer(DeckState):
 
     def _build_audit_verdict(self, stub: Message, step: _Step) -> dict[str, Any]:
         self.secrets[self.me] = self.x
-        self.verdict_digest = self.audit_digest()
+        self.verdict_digest = audit.verdict_digest(self)
         return {**self._build_audit(stub, step), "verdict": [True, self.verdict_digest]}
 
     def _build_verdict(self, stub: Message, step: _Step) -> dict[str, Any]:

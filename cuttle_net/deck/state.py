@@ -16,20 +16,17 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from . import audit
 from . import shuffle as sh
 from .encoding import DOMAIN, canon, hash256
-from .errors import CheatDetected, UsageError, WireError
+from .errors import CheatDetected, Deviation, UsageError, WireError
 from .group import (
     IDENTITY,
     InvalidPoint,
-    L,
     add,
-    base_mul,
     card_point,
     card_table,
     check_point,
-    mul,
-    scalar_bytes,
     scalar_from_wire,
     sub,
 )
@@ -54,17 +51,8 @@ from .ops import (
 )
 from .proofs import BadProof, verify_key, verify_share
 
-FULL_ROUNDS = 40  # cut-and-choose rounds: a cheating shuffler survives with p = 2^-40
 DEAL = (5, 6)  # cards dealt to seat 0 (moves first) and seat 1 (the dealer)
 MAX_PENDING = 16
-
-
-class _Cheat(Exception):
-    """Raised inside a handler; turned into CheatDetected naming the message's sender."""
-
-    def __init__(self, kind: str, detail: str, culprit: int | None = None):
-        super().__init__(detail)
-        self.kind, self.detail, self.culprit = kind, detail, culprit
 
 
 @dataclass
@@ -106,19 +94,14 @@ class DeckState:
         session_id: bytes,
         public_keys: Sequence[Ed25519PublicKey],
         deck_size: int = 52,
-        *,
-        shuffle_rounds: int = FULL_ROUNDS,
     ):
         if deck_size not in (52, 53):
             raise UsageError("deck_size must be 52, or 53 with the joker")
         if not 16 <= len(session_id) <= 64:
             raise UsageError("session_id must be 16..64 bytes")
-        if not 1 <= shuffle_rounds <= 256:
-            raise UsageError("shuffle_rounds must be 1..256")
         self.sid = session_id
         self.public_keys = list(public_keys)
         self.n = deck_size
-        self.rounds = shuffle_rounds
         self.cards = card_table(deck_size)
         self.seq = 0
         self.head = genesis(session_id)
@@ -137,7 +120,7 @@ class DeckState:
         self.joint = IDENTITY
         self.decks: list[list[sh.Ciphertext]] = [[(IDENTITY, card_point(c)) for c in range(self.n)]]
         self.shuffles: list[dict[str, Any]] = [{}, {}]
-        self.nonces: list[dict[bytes, int]] = [{}, {}]
+        self.nonces: list[set[bytes]] = [set(), set()]
         # Shares published (proved) per seat and position; cards shown to both, by position.
         self.shares: list[dict[int, bytes]] = [{}, {}]
         self.shown: dict[int, int] = {}
@@ -166,6 +149,10 @@ class DeckState:
         self._alive()
         if self.op is not None:
             raise UsageError(f"{self.op} is still running")
+        try:
+            op_from_wire(op.to_wire())  # the peer will parse it strictly: so do we
+        except (WireError, AttributeError) as exc:
+            raise UsageError(f"not a valid operation: {op!r} ({exc})") from exc
         self.plan = self._plan(op)
         self.op, self.step_i = op, 0
         self.log.append(("op", op.to_wire()))
@@ -182,7 +169,7 @@ class DeckState:
         out = Output()
         if self.op is None:
             if len(self.pending) >= MAX_PENDING:
-                self._fail(_Cheat("unexpected_message", "too many messages ahead"), self.peer)
+                self._fail(Deviation("unexpected_message", "too many messages ahead"), self.peer)
             self.pending.append(data)
             return out
         self._process(data, out)
@@ -236,7 +223,7 @@ class DeckState:
     def _send(self, step: _Step, out: Output) -> None:  # pragma: no cover - peers override
         raise UsageError("an observer sends nothing")
 
-    def _fail(self, cheat: _Cheat, culprit: int) -> None:
+    def _fail(self, cheat: Deviation, culprit: int) -> None:
         who = cheat.culprit if cheat.culprit is not None else culprit
         self.failed = CheatDetected(cheat.kind, who, cheat.detail, self.transcript())
         raise self.failed
@@ -246,37 +233,37 @@ class DeckState:
         sender = step.sender if step is not None else self.peer
         self.log.append(("msg", data))
         if not _signature_ok(data, self.public_keys[sender]):
-            self._fail(_Cheat("bad_signature", "not signed by the peer's identity key"), sender)
+            self._fail(Deviation("bad_signature", "not signed by the peer's identity key"), sender)
         try:
             msg = Message.from_wire(data)
         except WireError as exc:
-            self._fail(_Cheat("malformed_message", str(exc)), sender)
+            self._fail(Deviation("malformed_message", str(exc)), sender)
         try:
             self._check_envelope(msg, step)
             self.seq, self.head = self.seq + 1, msg.digest()
             self.step_i += 1
             getattr(self, f"_on_{msg.step}")(msg, False)
-        except _Cheat as cheat:
+        except Deviation as cheat:
             self._fail(cheat, sender)
         except InvalidPoint as exc:
-            self._fail(_Cheat("invalid_point", str(exc)), sender)
+            self._fail(Deviation("invalid_point", str(exc)), sender)
 
     def _check_envelope(self, msg: Message, step: _Step | None) -> None:
         if msg.sid != self.sid:
-            raise _Cheat("wrong_session", "the message belongs to another session")
+            raise Deviation("wrong_session", "the message belongs to another session")
         if msg.seq < self.seq:
-            raise _Cheat("replayed_message", f"sequence number {msg.seq} was already used")
+            raise Deviation("replayed_message", f"sequence number {msg.seq} was already used")
         if msg.seq > self.seq:
-            raise _Cheat("reordered_message", f"sequence number {msg.seq}, expected {self.seq}")
+            raise Deviation("reordered_message", f"sequence number {msg.seq}, expected {self.seq}")
         if msg.prev != self.head:
-            raise _Cheat("broken_chain", "prev is not the hash of the previous message")
+            raise Deviation("broken_chain", "prev is not the hash of the previous message")
         if (
             step is None
             or self.op is None
             or msg.op.to_wire() != self.op.to_wire()
             or (msg.step, msg.sender) != (step.name, step.sender)
         ):
-            raise _Cheat("unexpected_message", f"{msg.step} for {msg.op} is not due now")
+            raise Deviation("unexpected_message", f"{msg.step} for {msg.op} is not due now")
 
     def _record(self, msg: Message) -> None:
         self.log.append(("msg", msg.to_wire()))
@@ -290,7 +277,7 @@ class DeckState:
         if isinstance(op, ShuffleAndDeal):
             if self.dealt:
                 raise UsageError("the deck is shuffled and dealt once per session")
-            names = ("key_commit", "key", "key_open", "shuffle", "answer", "answer_deal", "shares")
+            names = ("key_commit", "key", "key_open", "shuffle", "shares")
             return [_Step(i % 2, name) for i, name in enumerate(names)]
         if not self.dealt or self.audited:
             raise UsageError(f"{op} needs a dealt game that is not yet audited")
@@ -424,54 +411,29 @@ class DeckState:
 
     def _nonce(self, seat: int, commitment: bytes) -> None:
         if commitment in self.nonces[seat]:
-            raise _Cheat("reused_nonce", "a proof repeats an earlier proof's commitment")
-        self.nonces[seat][commitment] = len(self.log)
+            raise Deviation("reused_nonce", "a proof repeats an earlier proof's commitment")
+        self.nonces[seat].add(commitment)
 
     def _deck(self, msg: Message, mine: bool) -> list[sh.Ciphertext]:
         deck = [(c1, c2) for c1, c2 in msg.body["deck"]]
         if len(deck) != self.n:
-            raise _Cheat("malformed_message", f"a deck has {self.n} ciphertexts")
+            raise Deviation("malformed_message", f"a deck has {self.n} ciphertexts")
         for c1, c2 in deck if not mine else ():
             check_point(c1)
             check_point(c2)
         return deck
 
-    def _shuffle_commitments(self, msg: Message, seat: int, mine: bool) -> None:
-        if len(msg.body["shadows"]) != self.rounds:
-            raise _Cheat("malformed_message", f"a shuffle proof has {self.rounds} rounds")
-        self.shuffles[seat] = {
-            "context": self._ctx(msg, "shuffle"),
-            "seed_commit": msg.body["seed_commit"],
-            "shadows": msg.body["shadows"],
-        }
-        self.decks.append(self._deck(msg, mine))
-
-    def _challenge(self, msg: Message, seat: int) -> None:
-        challenge = msg.body["challenge"]
-        if len(challenge) != (self.rounds + 7) // 8 or (
-            self.rounds % 8 and challenge[-1] >> (self.rounds % 8)
-        ):
-            raise _Cheat("malformed_message", f"a challenge has exactly {self.rounds} bits")
-        self.shuffles[seat]["bits"] = sh.challenge_bits(challenge, self.rounds)
-
-    def _shuffle_answers(self, msg: Message, seat: int, mine: bool) -> None:
-        proof = self.shuffles[seat]
-        if len(msg.body["answers"]) != self.rounds:
-            raise _Cheat("malformed_message", f"a shuffle proof has {self.rounds} answers")
-        if mine:
-            return
-        try:
-            sh.verify(
-                self.decks[seat],
-                self.decks[seat + 1],
-                self.joint,
-                proof["context"],
-                proof["shadows"],
-                proof["bits"],
-                msg.body["answers"],
-            )
-        except sh.BadShuffle as exc:
-            raise _Cheat("bad_shuffle_proof", f"shuffle by seat {seat}: {exc}") from exc
+    def _shuffle_step(self, msg: Message, seat: int, mine: bool) -> None:
+        """A shuffle of the latest deck by ``seat``, checked before anything else is used."""
+        inp, out = self.decks[-1], self._deck(msg, mine)
+        if not mine:
+            try:
+                arg = sh.ShuffleArgument.from_wire(msg.body["argument"], self.n)
+                sh.verify(inp, out, self.joint, self._ctx(msg, "shuffle"), arg)
+            except sh.BadShuffle as exc:
+                raise Deviation("bad_shuffle_proof", f"shuffle by seat {seat}: {exc}") from exc
+        self.shuffles[seat] = {"seed_commit": msg.body["seed_commit"]}
+        self.decks.append(out)
 
     def _check_share(self, msg: Message, pos: int, d: bytes, proof: bytes, mine: bool) -> None:
         """Verify a decryption share of ``pos`` by the sender and publish it."""
@@ -486,11 +448,11 @@ class DeckState:
                 for other in range(self.n):
                     ctx = self._ctx(msg, "share", pos)
                     if other != pos and _verifies(key, self.deck[other][0], d, proof, ctx):
-                        raise _Cheat(
+                        raise Deviation(
                             "share_for_other_position",
                             f"the share for position {pos} is one for position {other}",
                         ) from None
-                raise _Cheat(
+                raise Deviation(
                     "wrong_share", f"the share for position {pos} does not verify"
                 ) from None
         self.shares[seat][pos] = d
@@ -505,7 +467,7 @@ class DeckState:
     def _card_of(self, point: bytes, pos: int) -> int:
         card = self.cards.get(point)
         if card is None:  # shares and shuffles are proved, so this is unreachable
-            raise _Cheat("duplicate_card", f"position {pos} holds no card")
+            raise Deviation("duplicate_card", f"position {pos} holds no card")
         return card
 
     # ---- step handlers ----------------------------------------------------------------------
@@ -523,27 +485,19 @@ class DeckState:
             try:
                 self._nonce(seat, verify_key(key, msg.body["proof"], self._ctx(msg, "key")))
             except BadProof as exc:
-                raise _Cheat("bad_key_proof", str(exc)) from exc
+                raise Deviation("bad_key_proof", str(exc)) from exc
         self.keys[seat] = key
 
     def _on_key_open(self, msg: Message, mine: bool) -> None:
         key, salt = msg.body["key"], msg.body["salt"]
         if not mine and hash256("key-commit", self.sid, key, salt) != self.key_commit:
-            raise _Cheat("key_commitment_mismatch", "the key share differs from its commitment")
+            raise Deviation("key_commitment_mismatch", "the key share differs from its commitment")
         self._key(msg, mine)
         self.joint = add(self.keys[0], self.keys[1])
-        self._shuffle_commitments(msg, 0, mine)
+        self._shuffle_step(msg, 0, mine)
 
     def _on_shuffle(self, msg: Message, mine: bool) -> None:
-        self._challenge(msg, 0)
-        self._shuffle_commitments(msg, 1, mine)
-
-    def _on_answer(self, msg: Message, mine: bool) -> None:
-        self._shuffle_answers(msg, 0, mine)
-        self._challenge(msg, 1)
-
-    def _on_answer_deal(self, msg: Message, mine: bool) -> None:
-        self._shuffle_answers(msg, 1, mine)
+        self._shuffle_step(msg, 1, mine)
         first, second = DEAL
         self.hands[0].hidden = list(range(first))
         self.hands[1].hidden = list(range(first, first + second))
@@ -560,7 +514,7 @@ class DeckState:
     def _shares(self, msg: Message, positions: tuple[int, ...], mine: bool) -> None:
         entries = msg.body["shares"]
         if tuple(e[0] for e in entries) != positions:
-            raise _Cheat("unexpected_message", f"shares must be for positions {positions}")
+            raise Deviation("unexpected_message", f"shares must be for positions {positions}")
         for pos, d, proof in entries:
             self._check_share(msg, pos, d, proof, mine)
         self._shares_received(msg, positions)
@@ -575,24 +529,24 @@ class DeckState:
         if isinstance(op, RevealFromHand):
             needed = sorted(c for c in op.cards if c not in hand.public)
             if claimed != needed:
-                raise _Cheat("unexpected_message", f"must show exactly {needed}")
+                raise Deviation("unexpected_message", f"must show exactly {needed}")
         self._reveal(msg, msg.body["reveal"], mine)
         if isinstance(op, ExposeHand) and sorted(e[0] for e in msg.body["reveal"]) != sorted(
             hand.hidden
         ):
-            raise _Cheat("unexpected_message", "must show every hidden card of the hand")
+            raise Deviation("unexpected_message", "must show every hidden card of the hand")
 
     def _reveal(self, msg: Message, entries: list, mine: bool) -> None:
         hand, seat = self.hands[msg.sender], msg.sender
         if len({e[0] for e in entries}) != len(entries):
-            raise _Cheat("malformed_message", "a position is shown twice")
+            raise Deviation("malformed_message", "a position is shown twice")
         for pos, card, d, proof in entries:
             if pos not in hand.hidden or pos >= self.n:
-                raise _Cheat("position_not_held", f"position {pos} is not in seat {seat}'s hand")
+                raise Deviation("position_not_held", f"position {pos} is not in seat {seat}'s hand")
             self._check_share(msg, pos, d, proof, mine)
             point = sub(sub(self.deck[pos][1], self.shares[0][pos]), self.shares[1][pos])
             if card >= self.n or point != card_point(card):
-                raise _Cheat("false_claim", f"position {pos} does not hold card {card}")
+                raise Deviation("false_claim", f"position {pos} does not hold card {card}")
             self.shown[pos] = card
             self.claimant[pos] = seat
 
@@ -607,11 +561,11 @@ class DeckState:
         assert isinstance(op, RandomPick)
         salt = msg.body["salt"]
         if not mine and pick_commitment(self.sid, self.pick["seq"], salt) != self.pick["commit"]:
-            raise _Cheat("biased_randomness", "the salt does not open the pick commitment")
+            raise Deviation("biased_randomness", "the salt does not open the pick commitment")
         picked = self.picked(op, salt, self.pick["salt"])
         positions = sorted(v for k, v in picked if k == "pos")
         if [e[0] for e in msg.body["reveal"]] != positions:
-            raise _Cheat("unexpected_message", f"must show the picked positions {positions}")
+            raise Deviation("unexpected_message", f"must show the picked positions {positions}")
         self._reveal(msg, msg.body["reveal"], mine)
         self.pick["picked"] = picked
 
@@ -633,49 +587,19 @@ class DeckState:
         self._verdict(msg, mine)
 
     def _audit_secret(self, msg: Message, mine: bool) -> None:
-        seat = msg.sender
         try:
             x = scalar_from_wire(msg.body["secret"])
         except ValueError as exc:
-            raise _Cheat("bad_audit_secret", str(exc)) from exc
-        if mine:
-            self.secrets[seat] = x
-            return
-        if not x or base_mul(x) != self.keys[seat]:
-            raise _Cheat("bad_audit_secret", "the secret does not match the key share")
-        seed = msg.body["seed"]
-        if seed_commitment(self.sid, seat, seed) != self.shuffles[seat]["seed_commit"]:
-            raise _Cheat("audit_opening_mismatch", "the shuffle seed does not match its commitment")
-        perm, rands = sh.derive(seed, self.n)
-        if sh.apply(self.decks[seat], perm, rands, self.joint) != self.decks[seat + 1]:
-            raise _Cheat("audit_opening_mismatch", "the shuffle seed does not reproduce the deck")
-        for pos, d in self.shares[seat].items():
-            if mul(x, self.deck[pos][0]) != d:
-                raise _Cheat("wrong_share", f"the share for position {pos} was not x·C1")
-        self.secrets[seat] = x
-
-    def audit_digest(self) -> bytes:
-        """With both secrets: check each shuffle's output is the whole deck of distinct cards
-        and every claim made in play; return the digest both peers sign as their verdict."""
-        x0, x1 = self.secrets
-        assert x0 is not None and x1 is not None
-        x = (x0 + x1) % L
-        order: list[int] = []
-        for seat in (0, 1):
-            deck = self.decks[seat + 1]
-            order = [self.cards.get(sub(c2, mul(x, c1)), -1) for c1, c2 in deck]
-            if sorted(order) != list(range(self.n)):
-                raise _Cheat("duplicate_card", f"seat {seat}'s shuffle is not the deck", seat)
-        for pos, card in self.shown.items():
-            if order[pos] != card:
-                raise _Cheat("false_claim", f"position {pos} is not {card}", self.claimant[pos])
-        return hash256("verdict", self.sid, scalar_bytes(x0), scalar_bytes(x1), order)
+            raise Deviation("bad_audit_secret", str(exc)) from exc
+        if not mine:
+            audit.check_opening(self, msg.sender, x, msg.body["seed"])
+        self.secrets[msg.sender] = x
 
     def _verdict(self, msg: Message, mine: bool) -> None:
         if self.verdict_digest is None:
-            self.verdict_digest = self.audit_digest()
+            self.verdict_digest = audit.verdict_digest(self)
         if not mine and msg.body["verdict"] != [True, self.verdict_digest]:
-            raise _Cheat("false_verdict", "the signed verdict differs from the audit's outcome")
+            raise Deviation("false_verdict", "the signed verdict differs from the audit's outcome")
 
 
 def _verifies(key: bytes, c1: bytes, d: bytes, proof: bytes, ctx: bytes) -> bool:
@@ -699,30 +623,3 @@ def _signature_ok(data: Any, key: Ed25519PublicKey) -> bool:
 
 def pick_commitment(sid: bytes, seq: int, salt: bytes) -> bytes:
     return hash256("pick-commit", sid, seq, salt)
-
-
-def seed_commitment(sid: bytes, seat: int, seed: bytes) -> bytes:
-    return hash256("seed-commit", sid, seat, seed)
-
-
-def check_transcript(
-    transcript: Sequence[tuple[str, Any]],
-    public_keys: Sequence[Ed25519PublicKey],
-    *,
-    session_id: bytes,
-    deck_size: int = 52,
-    shuffle_rounds: int = FULL_ROUNDS,
-) -> CheatDetected | None:
-    """Re-check a transcript (from :meth:`DeckState.transcript`, or a cheat's evidence) with
-    the two identity public keys only. Returns the first deviation, naming its culprit, or
-    None if every message checks out."""
-    state = DeckState(session_id, public_keys, deck_size, shuffle_rounds=shuffle_rounds)
-    try:
-        for kind, value in transcript:
-            if kind == "op":
-                state.begin(op_from_wire(value))
-            else:
-                state.receive(value)
-    except CheatDetected as cheat:
-        return cheat
-    return None

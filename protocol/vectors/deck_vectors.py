@@ -97,7 +97,7 @@ def deal() -> dict[str, Any]:
     public = [k.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw) for k in keys]
     return {
         "description": "seat 0 and seat 1 play: ShuffleAndDeal, Draw(0), "
-        "RevealFromHand(0, [first card of seat 0's sorted hand]), Audit; 40 proof rounds",
+        "RevealFromHand(0, [first card of seat 0's sorted hand]), Audit",
         "session_id": SESSION_ID.hex(),
         "identity_private_keys": [s.hex() for s in identity_seeds],
         "identity_public_keys": [p.hex() for p in public],

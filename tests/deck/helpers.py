@@ -12,7 +12,6 @@ from cuttle_net.deck import DeckPeer, Op, check_transcript
 from cuttle_net.deck.encoding import DOMAIN, canon
 
 SID = bytes(range(16))
-FAST = 4  # shuffle-proof rounds for tests that do not attack the shuffle
 
 
 def seeded_rng(seed: bytes) -> Callable[[int], bytes]:
@@ -40,12 +39,10 @@ class Table:
     def __init__(
         self,
         classes: tuple[type[DeckPeer], type[DeckPeer]] = (DeckPeer, DeckPeer),
-        rounds: int | None = FAST,
         deck_size: int = 52,
         seed: int = 0,
     ):
         self.keys = identity_keys(seed)
-        self.rounds = rounds
         self.deck_size = deck_size
         self.peers = [
             classes[s](
@@ -55,7 +52,6 @@ class Table:
                 self.keys[1 - s].public_key(),
                 deck_size,
                 seeded_rng(b"peer%d/%d" % (seed, s)),
-                insecure_rounds_for_tests=rounds,
             )
             for s in (0, 1)
         ]
@@ -92,7 +88,6 @@ class Table:
             self.public_keys(),
             session_id=SID,
             deck_size=self.deck_size,
-            shuffle_rounds=self.rounds or 40,
         )
 
 

@@ -17,10 +17,10 @@ from cuttle_net.deck import (
     ShuffleAndDeal,
 )
 from cuttle_net.deck import shuffle as sh
+from cuttle_net.deck.audit import seed_commitment
 from cuttle_net.deck.encoding import hash256
 from cuttle_net.deck.group import IDENTITY, L, add, base_mul, card_point, mul, scalar_bytes
 from cuttle_net.deck.proofs import _challenge, prove_key
-from cuttle_net.deck.state import seed_commitment
 
 from .helpers import Table, resign
 
@@ -245,49 +245,32 @@ class Stacker(DeckPeer):
 
 
 class Forger(DeckPeer):
-    """Seat 0 outputs a deck that is no shuffle (every card the ace of clubs) and forges the
-    proof the best way there is: it guesses each challenge bit and prepares a shadow that
-    can answer that bit only."""
+    """Seat 1 deals from a deck it encrypted itself, in an order it chose, and runs the prover
+    on that false statement (as if it were a shuffle of its real input)."""
 
     def _shuffle(self, stub):
         inp, y = self.decks[-1], self.joint
-        out = [sh.remask(inp[0], 1000 + j, y) for j in range(self.n)]
-        self.own_deck = out
         self.seed = self.rng(32)
-        ctx = self._ctx(stub, "shuffle")
-        self.guesses = [k % 2 for k in range(self.rounds)]
-        self.forged = []
-        commitments = []
-        for k, guess in enumerate(self.guesses):
-            if guess == 0:
-                seed = self.rng(32)
-                p, r = sh.derive(seed, self.n)
-                shadow, answer = sh.apply(inp, p, r, y), seed
-            else:
-                rho = list(range(self.n))
-                u = [k + j + 1 for j in range(self.n)]
-                shadow = [sh.unmask(out[j], u[j], y) for j in range(self.n)]
-                answer = bytes(rho) + b"".join(map(scalar_bytes, u))
-            self.forged.append(answer)
-            commitments.append(sh.deck_digest(ctx, k, shadow))
+        order = list(range(self.n))
+        rands = [1000 + j for j in range(self.n)]
+        out = sh.apply([(IDENTITY, card_point(c)) for c in range(self.n)], order, rands, y)
+        self.own_deck = out
+        argument = sh.prove(inp, out, order, rands, y, self._ctx(stub, "shuffle"), self.rng)
         return {
             "deck": [list(c) for c in out],
             "seed_commit": seed_commitment(self.sid, self.me, self.seed),
-            "shadows": commitments,
+            "argument": argument.to_wire(),
         }
-
-    def _build_answer(self, stub, step):
-        return {"answers": self.forged, "challenge": self._challenge_bytes()}
 
 
 @pytest.mark.parametrize(
     ("cheater", "seat"),
-    [(Duplicator, 0), (Substituter, 1), (Stacker, 1), (Forger, 0)],
+    [(Duplicator, 0), (Substituter, 1), (Stacker, 1), (Forger, 1)],
     ids=["duplicated-card", "substituted-deck", "stacked-shuffle", "forged-shuffle-proof"],
 )
 def test_shuffle_cheats_are_caught_before_any_card_is_dealt(cheater, seat):
     classes = (cheater, DeckPeer) if seat == 0 else (DeckPeer, cheater)
-    t = Table(classes=classes, rounds=None)
+    t = Table(classes=classes)
     cheat = caught(t, lambda: t.run(ShuffleAndDeal()), "bad_shuffle_proof", seat)
     # No card was learned by anybody.
     assert not t.peers[0].known and not t.peers[1].known
@@ -392,3 +375,18 @@ def test_the_catalogue_covers_at_least_fifteen_kinds():
     source = inspect.getsource(sys.modules[__name__])
     kinds = {k for k in __import__("cuttle_net.deck").deck.CHEAT_KINDS if f'"{k}"' in source}
     assert len(kinds) >= 15, kinds
+
+
+def test_the_audit_would_catch_a_duplicated_card_that_slipped_through():
+    # Unreachable while the shuffle arguments hold; the audit checks the decks regardless.
+    from cuttle_net.deck import audit
+    from cuttle_net.deck.errors import Deviation
+
+    t = audited_game()
+    t.run(Audit())
+    peer = t.peers[0]
+    peer.decks[2][7] = peer.decks[2][8]
+    peer.verdict_digest = None
+    with pytest.raises(Deviation) as info:
+        audit.verdict_digest(peer)
+    assert (info.value.kind, info.value.culprit) == ("duplicate_card", 1)

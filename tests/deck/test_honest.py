@@ -165,13 +165,6 @@ def test_messages_survive_msgpack():
     assert t.recheck(t.peers[1].transcript()) is None
 
 
-def test_full_strength_deal():
-    t = Table(rounds=None)  # 40 rounds, as played
-    t.run(ShuffleAndDeal())
-    assert t.peers[0].rounds == 40
-    assert len(t.peers[0].my_hand()) == 5
-
-
 def test_usage_errors_are_local_and_clear():
     t = Table()
     with pytest.raises(UsageError):
@@ -200,7 +193,7 @@ def _walk(value, seen):
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), draws=st.lists(st.booleans(), max_size=6))
 def test_an_honest_peer_never_holds_the_plaintext_of_an_unshown_card(seed, draws):
-    t = Table(seed=seed, rounds=2)
+    t = Table(seed=seed)
     t.run(ShuffleAndDeal())
     for public in draws:
         t.run(Draw(1, public=public))
@@ -224,3 +217,11 @@ def test_showing_a_card_one_does_not_hold_is_a_local_error():
     absent = next(c for c in range(52) if c not in t.peers[0].my_hand())
     with pytest.raises(UsageError, match="does not hold"):
         t.peers[0].begin(RevealFromHand(0, (absent,)))
+
+
+def test_an_invalid_operation_is_a_local_error():
+    t = Table()
+    t.run(ShuffleAndDeal())
+    for op in (Draw(2), RevealFromHand(0, (3, 3)), RandomPick(0, 99), "draw"):
+        with pytest.raises(UsageError):
+            t.peers[0].begin(op)

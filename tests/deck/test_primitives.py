@@ -42,6 +42,13 @@ def test_card_encodings_are_distinct_valid_and_not_small_multiples():
         assert check_point(card_point(c)) == card_point(c)
 
 
+def test_shuffle_generators_are_distinct_from_each_other_the_base_and_the_cards():
+    h0, hs, _ = sh.generators(53)
+    points = {h0, *hs, base_mul(1), *card_table(53)}
+    assert len(points) == 1 + 53 + 1 + 53
+    assert all(check_point(p) for p in (h0, *hs))
+
+
 def test_canonical_encoding_is_unambiguous():
     assert canon([b"ab", b"c"]) != canon([b"a", b"bc"])
     assert canon({"a": 1, "b": 2}) == canon({"b": 2, "a": 1})
@@ -71,17 +78,32 @@ def test_chaum_pedersen_binds_secret_point_and_context():
             verify_share(*bad)
 
 
-def test_shuffle_proof_full_strength_accepts_a_shuffle_and_rejects_a_substitution():
+def test_shuffle_argument_accepts_a_shuffle_and_rejects_anything_else():
     y = base_mul(random_scalar(os.urandom))
     inp = [(IDENTITY, card_point(c)) for c in range(52)]
     perm, rands = sh.derive(os.urandom(32), 52)
     out = sh.apply(inp, perm, rands, y)
-    prover = sh.ShuffleProver.start(inp, perm, rands, y, b"ctx", 40, os.urandom)
-    bits = sh.challenge_bits(os.urandom(5), 40)
-    sh.verify(inp, out, y, b"ctx", prover.commitments, bits, prover.answer(bits))
-    forged = [*out[1:], out[0]]
+    arg = sh.prove(inp, out, perm, rands, y, b"ctx", os.urandom)
+    sh.verify(inp, out, y, b"ctx", sh.ShuffleArgument.from_wire(arg.to_wire(), 52))
+    # A second shuffle, of a masked deck.
+    perm2, rands2 = sh.derive(os.urandom(32), 52)
+    out2 = sh.apply(out, perm2, rands2, y)
+    arg2 = sh.prove(out, out2, perm2, rands2, y, b"ctx", os.urandom)
+    sh.verify(out, out2, y, b"ctx", arg2)
+    duplicated = [out2[0], *out2[1:51], sh.remask(out2[0], 9, y)]
+    swapped = [out2[1], out2[0], *out2[2:]]
+    for deck, context, proof in [
+        (duplicated, b"ctx", arg2),  # another deck
+        (swapped, b"ctx", arg2),  # the same cards, another order
+        (out2, b"other", arg2),  # another context (session, place, sender)
+        (out2, b"ctx", arg),  # another shuffle's argument
+    ]:
+        with pytest.raises(sh.BadShuffle):
+            sh.verify(out, deck, y, context, proof)
+    # The prover itself cannot prove a false statement.
+    lie = sh.prove(out, swapped, perm2, rands2, y, b"ctx", os.urandom)
     with pytest.raises(sh.BadShuffle):
-        sh.verify(inp, forged, y, b"ctx", prover.commitments, [1] * 40, prover.answer([1] * 40))
+        sh.verify(out, swapped, y, b"ctx", lie)
 
 
 def a_message() -> dict:
