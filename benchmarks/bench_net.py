@@ -116,21 +116,15 @@ def main() -> None:
     runs = [trio.run(one_game) for _ in range(args.games)]
     lat = sorted(x for r in runs for x in r["latencies"])  # type: ignore[union-attr]
     p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
-    ms = 1000
+    med = statistics.median
     print(f"{args.games} games, classic, full-strength proofs, both peers in one process")
+    print(f"  handshake               median {med(r['handshake'] for r in runs) * 1000:8.1f} ms")
+    print(f"  connect to first turn   median {med(r['first_turn'] for r in runs) * 1000:8.1f} ms")
     print(
-        f"  handshake                 median {statistics.median(r['handshake'] for r in runs) * ms:8.1f} ms"
+        f"  move latency (decided -> applied by the peer): p50 {med(lat) * 1000:.2f} ms, "
+        f"p99 {p99 * 1000:.2f} ms ({len(lat)} moves)"
     )
-    print(
-        f"  connect to first turn     median {statistics.median(r['first_turn'] for r in runs) * ms:8.1f} ms"
-    )
-    print(
-        f"  move latency (decided -> applied by the peer)  p50 {statistics.median(lat) * ms:6.2f} ms"
-        f"   p99 {p99 * ms:6.2f} ms   ({len(lat)} moves)"
-    )
-    print(
-        f"  bytes on the wire a game  median {statistics.median(r['bytes'] for r in runs) / 1024:8.1f} KiB"
-    )
+    print(f"  bytes on the wire a game  median {med(r['bytes'] for r in runs) / 1024:6.1f} KiB")
 
 
 if __name__ == "__main__":

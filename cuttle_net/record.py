@@ -135,7 +135,6 @@ def build_record(
         "Seat1Key": keys[1],
         "Dealer": "1",
         "Session": session.session_id.hex(),
-        "ShuffleRounds": str(session.deck.rounds),
         "Result": result,
         "Ending": ending,
         "Audit": session.audit.hex() if session.audit else "none",

@@ -189,7 +189,6 @@ class GameSession:
         peer_key: Ed25519PublicKey,
         *,
         rng: Callable[[int], bytes] = os.urandom,
-        shuffle_rounds: int | None = None,
     ) -> None:
         self.seat = seat
         self.peer = 1 - seat
@@ -204,7 +203,6 @@ class GameSession:
             peer_key,
             rules.deck_size,
             rng,
-            insecure_rounds_for_tests=shuffle_rounds,
         )
         self.view: Game | None = None
         self.records: list[MoveRecord] = []  # the signed moves, both seats'

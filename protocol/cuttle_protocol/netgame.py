@@ -35,7 +35,6 @@ from .trio_peer import ConnectionEnded, EndReason, Peer
 class GameSettings:
     move_timeout: float = 600.0  # seconds a player may take over one decision
     reply_timeout: float = 20.0  # seconds for a deck-protocol step (pure computation)
-    shuffle_rounds: int | None = None  # None: the full-strength shuffle proof
 
 
 @dataclass(frozen=True)
@@ -109,7 +108,6 @@ async def play_match(
                     game_session_id(peer, number),
                     identity,
                     peer_key,
-                    shuffle_rounds=settings.shuffle_rounds,
                 )
                 result.games.append(session)
                 on_event(GameStarted(number, session))

@@ -10,7 +10,6 @@ from cuttle_protocol.connection import LocalPlayer, Rules
 from cuttle_protocol.messages import DeckPayload
 from cuttle_protocol.messages import Move as WireMove
 from cuttle_protocol.netgame import (
-    GameSettings,
     game_rules,
     game_session_id,
     play_match,
@@ -24,8 +23,6 @@ from cuttle_net.moves import Kind, move
 from cuttle_net.record import build_record
 from cuttle_net.session import Fault, GameSession, SendDeck, SendMove
 
-ROUNDS = GameSettings(shuffle_rounds=4)
-
 
 async def cheat(peer: Peer, key: Ed25519PrivateKey, how: str) -> None:
     """Play honestly until our first decision, then cheat ``how``."""
@@ -35,7 +32,6 @@ async def cheat(peer: Peer, key: Ed25519PrivateKey, how: str) -> None:
         game_session_id(peer, 0),
         key,
         Ed25519PublicKey.from_public_bytes(peer.info.peer_identity),
-        shuffle_rounds=4,
     )
 
     async def carry(out) -> None:
@@ -76,7 +72,7 @@ async def honest_against(how: str):
             streams[0], Role.HOST, LocalPlayer("honest", keys[0]), rules=Rules("classic")
         ) as peer:
             result["match"] = await play_match(
-                peer, keys[0], bot=RandomBot(), on_event=events.append, settings=ROUNDS
+                peer, keys[0], bot=RandomBot(), on_event=events.append
             )
             result["names"] = ("honest", "cheater")
 

@@ -13,22 +13,18 @@ from cuttle_net.bots import make_bot
 from cuttle_net.rules import Rules
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
-TEST_ROUNDS = 4  # shuffle-proof rounds in fast tests; one test keeps the full 40
-
 
 class Link:
     def __init__(
         self,
         rules: Rules,
         seed: int = 0,
-        rounds: int | None = TEST_ROUNDS,
         bots=("random", "random"),
     ) -> None:
         keys = [Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()]
         sid = os.urandom(32)
         self.sessions = [
-            GameSession(s, rules, sid, keys[s], keys[1 - s].public_key(), shuffle_rounds=rounds)
-            for s in (0, 1)
+            GameSession(s, rules, sid, keys[s], keys[1 - s].public_key()) for s in (0, 1)
         ]
         self.inbox: list[deque[Any]] = [deque(), deque()]
         self.events: list[list[Any]] = [[], []]

@@ -63,12 +63,6 @@ def test_whole_games_end_alike_on_both_sides_with_a_clean_audit(rules: str) -> N
         assert set(b.view.hands[0]) <= set(a.view.hands[0])
 
 
-def test_a_game_with_full_strength_shuffle_proofs() -> None:
-    link = Link(Rules(), seed=11, rounds=None)
-    link.play()
-    assert link.sessions[0].audit is not None and link.sessions[0].fault is None
-
-
 def started(rules: str = "classic", seed: int = 1) -> Link:
     link = Link(Rules.parse(rules), seed)
     for s in (0, 1):
