@@ -12,9 +12,16 @@ from collections.abc import Sequence
 
 from cuttle_protocol import cli_net
 
-from . import cli_lan, cli_rules
+from . import cli_lan, cli_record, cli_rules
 
-SUBCOMMANDS = {"rules": cli_rules, "host": cli_net, "join": cli_net, "lan": cli_lan}
+SUBCOMMANDS = {
+    "rules": cli_rules,
+    "host": cli_net,
+    "join": cli_net,
+    "lan": cli_lan,
+    "verify": cli_record,
+    "export": cli_record,
+}
 
 
 def build_parser() -> argparse.ArgumentParser:

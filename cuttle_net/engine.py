@@ -839,13 +839,13 @@ class Game:
                 self.hidden[seat] -= 1
                 insort(self.hands[seat], c)
 
-    def play(self, m: Move | str) -> Disclosure:
+    def play(self, m: Move | str, by: int | None = None) -> Disclosure:
         """Full information: check and play ``m``, and say what each seat learned by it."""
         if self.viewer >= 0:
             raise ValueError("play() is for full-information games; a view uses apply()")
         self._journal = []
         try:
-            self.apply(m)
+            self.apply(m, by=by)
             return disclosure(self._journal)
         finally:
             self._journal = None

@@ -13,6 +13,9 @@
     msg <base64 msgpack>         a signed deck-protocol message
     move <seat> <base64 sig> <text>   a signed move (SPEC.md 4.2)
 
+A move line may end with ``| 0:7H,9C 1:5H``: the cards each seat saw for the first time
+by that move (known for audited games).  The ``Signature`` tag signs every other line.
+
 SPEC.md part 5 defines the format.  Reading a record never trusts it: ``parse_record``
 raises ``RecordError`` saying which line is wrong.
 """
@@ -30,12 +33,17 @@ from typing import Any
 
 import msgpack
 
+from .cards import card_text, parse_card
+from .deck.audit import deck_order
+from .deck.encoding import hash256
+from .motions import Disclosure
 from .session import GameSession, MoveRecord
 
 FORMAT = "cuttle-record/1"
 MAX_RECORD_BYTES = 16 * 2**20
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) "((?:[^"\\]|\\.)*)"\]')
-_MOVE = re.compile(r"(\d+)\. (0|1|chance) (\S.*)")
+_MOVE = re.compile(r"(\d+)\. (0|1|chance) ([^|]*[^| ])(?: \| (.+))?")
+_SEEN = re.compile(r"([01]):((?:[0-9AJKQT][CDHSK],)*[0-9AJKQT][CDHSK])")
 
 
 class RecordError(ValueError):
@@ -54,15 +62,22 @@ class TranscriptEntry:
 @dataclass
 class GameRecord:
     tags: dict[str, str] = field(default_factory=dict)
-    moves: list[tuple[int | None, str]] = field(default_factory=list)  # (seat or None, move)
+    # (seat or None for chance, move text, the cards each seat saw by it)
+    moves: list[tuple[int | None, str, Disclosure]] = field(default_factory=list)
     transcript: list[TranscriptEntry] = field(default_factory=list)
 
     def to_text(self) -> str:
         lines = [f'[Format "{FORMAT}"]']
         lines += [f'[{k} "{_escape(v)}"]' for k, v in self.tags.items() if k != "Format"]
         lines.append("")
-        for n, (seat, text) in enumerate(self.moves, 1):
-            lines.append(f"{n}. {'chance' if seat is None else seat} {text}")
+        for n, (seat, text, seen) in enumerate(self.moves, 1):
+            noted = " ".join(
+                f"{s}:{','.join(card_text(c) for c in cards)}"
+                for s, cards in enumerate(seen)
+                if cards
+            )
+            who = "chance" if seat is None else seat
+            lines.append(f"{n}. {who} {text}" + (f" | {noted}" if noted else ""))
         lines += ["", "[Transcript]"]
         for e in self.transcript:
             if e.kind == "move":
@@ -100,7 +115,7 @@ def parse_record(text: str) -> GameRecord:
                 raise RecordError(
                     f"{where}: expected move {len(record.moves) + 1} as 'N. SEAT MOVE'"
                 )
-            record.moves.append((None if m[2] == "chance" else int(m[2]), m[3]))
+            record.moves.append((None if m[2] == "chance" else int(m[2]), m[3], _seen(m[4], where)))
         else:
             record.transcript.append(_entry(line, where))
     if record.tags.get("Format") != FORMAT:
@@ -108,13 +123,18 @@ def parse_record(text: str) -> GameRecord:
     return record
 
 
-def build_record(
-    session: GameSession, names: tuple[str, str], date: str, note: str = ""
-) -> GameRecord:
-    """The record of ``session`` (either side's: both hold the same transcript).
+def record_digest(text: str) -> bytes:
+    """What the ``Signature`` tag signs: every line of the record but that tag's."""
+    kept = [line for line in text.splitlines() if not line.startswith("[Signature ")]
+    return hash256("record", "\n".join(kept))
+
+
+def build_record(session: GameSession, names: tuple[str, str], date: str, note: str = "") -> str:
+    """The text of ``session``'s record, signed by this seat.
 
     ``names`` are the players at seat 0 and 1; ``note`` says how an unfinished game ended
-    (a disconnection, say) when the session itself cannot know.
+    (a disconnection, say) when the session itself cannot know.  After an audit the deck
+    order is known, so each move notes the cards each seat saw by it.
     """
     outcome = session.outcome
     fault = session.fault
@@ -139,7 +159,12 @@ def build_record(
         "Ending": ending,
         "Audit": session.audit.hex() if session.audit else "none",
     }
-    moves = [(seat, str(m)) for seat, m in session.played]
+    moves = [(seat, str(m), Disclosure((), ())) for seat, m in session.played]
+    if session.audit is not None:
+        from .verify import replay
+
+        _, steps = replay(session.rules, deck_order(session.deck), [m[:2] for m in moves])
+        moves = [(step.seat, step.text, step.seen) for step in steps]
     transcript: list[TranscriptEntry] = []
     signed = list(session.records)
     for i, (kind, data) in enumerate(session.deck.transcript()):
@@ -147,11 +172,27 @@ def build_record(
             transcript.append(_move_entry(signed.pop(0)))
         transcript.append(TranscriptEntry(kind, data))
     transcript += [_move_entry(r) for r in signed]
-    return GameRecord(tags, moves, transcript)
+    tags["Signer"] = str(session.seat)
+    unsigned = GameRecord(tags, moves, transcript).to_text()
+    signature = session.sign(record_digest(unsigned)).hex()
+    return GameRecord({**tags, "Signature": signature}, moves, transcript).to_text()
 
 
 def _move_entry(r: MoveRecord) -> TranscriptEntry:
     return TranscriptEntry("move", seat=r.seat, signature=r.signature, text=r.text)
+
+
+def _seen(text: str | None, where: str) -> Disclosure:
+    seen: list[tuple[int, ...]] = [(), ()]
+    for item in (text or "").split():
+        m = _SEEN.fullmatch(item)
+        if not m or seen[int(m[1])]:
+            raise RecordError(f"{where}: {item!r} is not SEAT:CARD,CARD…")
+        try:
+            seen[int(m[1])] = tuple(parse_card(c) for c in m[2].split(","))
+        except ValueError as e:
+            raise RecordError(f"{where}: {e}") from None
+    return Disclosure(seen[0], seen[1])
 
 
 def _entry(line: str, where: str) -> TranscriptEntry:
@@ -193,8 +234,8 @@ def default_data_dir(environ: Mapping[str, str] = os.environ) -> Path:
     return Path(base) / "cuttle-net"
 
 
-def save_record(record: GameRecord, directory: Path, stem: str) -> Path:
-    """Write ``record`` as ``directory/stem.cuttle`` (never overwriting) and return the path."""
+def save_record(text: str, directory: Path, stem: str) -> Path:
+    """Write a record as ``directory/stem.cuttle`` (never overwriting) and return the path."""
     directory.mkdir(parents=True, exist_ok=True)
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-") or "game"
     path = directory / f"{safe}.cuttle"
@@ -202,5 +243,5 @@ def save_record(record: GameRecord, directory: Path, stem: str) -> Path:
     while path.exists():
         n += 1
         path = directory / f"{safe}-{n}.cuttle"
-    path.write_text(record.to_text(), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path

@@ -336,6 +336,10 @@ class GameSession:
 
     # ------------------------------------------------------------------- internals
 
+    def sign(self, data: bytes) -> bytes:
+        """Sign ``data`` with this player's identity key (for the game record)."""
+        return self._key.sign(data)
+
     def _faulted(self, fault: Fault) -> Output:
         self.fault = fault
         self._pending = None

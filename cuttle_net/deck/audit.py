@@ -39,15 +39,23 @@ def check_opening(state: DeckState, seat: int, x: int, seed: bytes) -> None:
             raise Deviation("wrong_share", f"the share for position {pos} was not x·C1")
 
 
+def deck_order(state: DeckState, seat: int = 1) -> list[int]:
+    """With both secrets revealed: the card at each position of ``seat``'s shuffled deck
+    (seat 1's is the deck that was dealt); -1 where a point is no card."""
+    x0, x1 = state.secrets
+    assert x0 is not None and x1 is not None
+    x = (x0 + x1) % L
+    return [state.cards.get(sub(c2, mul(x, c1)), -1) for c1, c2 in state.decks[seat + 1]]
+
+
 def verdict_digest(state: DeckState) -> bytes:
     """With both secrets: check both shuffled decks and every claim made in play; return the
     digest of the outcome (the verdict both peers sign)."""
     x0, x1 = state.secrets
     assert x0 is not None and x1 is not None
-    x = (x0 + x1) % L
     order: list[int] = []
     for seat in (0, 1):
-        order = [state.cards.get(sub(c2, mul(x, c1)), -1) for c1, c2 in state.decks[seat + 1]]
+        order = deck_order(state, seat)
         if sorted(order) != list(range(state.n)):
             raise Deviation("duplicate_card", f"seat {seat}'s shuffle is not the deck", seat)
     for pos, card in state.shown.items():

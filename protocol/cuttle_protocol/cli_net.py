@@ -200,10 +200,10 @@ async def _play(args: argparse.Namespace, peer: Any, me: Any, identity: Any, bot
         seat_names = names[number]
         ended = result.ended if number == len(result.games) - 1 else None
         note = f"disconnected: {ended.message}" if ended is not None else ""
-        record = build_record(session, seat_names, date, note)
+        text = build_record(session, seat_names, date, note)
         directory = (args.data_dir or default_data_dir()) / "games"
         stem = f"{date}-{seat_names[0]}-vs-{seat_names[1]}-game{number + 1}"
-        path = save_record(record, directory, stem)
+        path = save_record(text, directory, stem)
         line, ok = _result_line(number, session, seat_names, note)
         clean &= ok
         print(line, flush=True)

@@ -20,7 +20,7 @@ from cuttle_protocol.trio_peer import ConnectionEnded, Peer, open_peer
 
 from cuttle_net.bots import RandomBot
 from cuttle_net.moves import Kind, move
-from cuttle_net.record import build_record
+from cuttle_net.record import build_record, parse_record
 from cuttle_net.session import Fault, GameSession, SendDeck, SendMove
 
 
@@ -109,6 +109,6 @@ async def test_a_cheater_is_named_and_the_honest_record_is_kept(how: str, kind: 
     heard = result.get("cheater_heard")
     assert heard is None or heard.code == code
     # The honest side's record holds everything up to the cheat, marked as such.
-    record = build_record(session, ("honest", "cheater"), "2026-11-21T00:00:00Z")
+    record = parse_record(build_record(session, ("honest", "cheater"), "2026-11-21T00:00:00Z"))
     assert record.tags["Result"] == "*" and kind in record.tags["Ending"]
     assert any(e.kind == "op" for e in record.transcript)

@@ -111,8 +111,17 @@ def test_two_processes_play_whole_games_and_agree(tmp_path: Path, rules: list[st
     theirs = sorted((tmp_path / "b" / "games").glob("*.cuttle"))
     assert len(records) == len(theirs) == 2
     for mine, other in zip(records, theirs, strict=True):
-        assert mine.read_text() == other.read_text()  # both keep the same record
-        assert parse_record(mine.read_text()).tags["Audit"] != "none"
+        a, b = parse_record(mine.read_text()), parse_record(other.read_text())
+        assert a.moves == b.moves and a.transcript == b.transcript  # the same game
+        assert a.tags["Signer"] != b.tags["Signer"]  # each side signs its own copy
+        for path in (mine, other):
+            verified = subprocess.run(
+                [sys.executable, "-m", "cuttle_net", "verify", str(path)],
+                capture_output=True,
+                text=True,
+                timeout=WAIT,
+            )
+            assert verified.returncode == 0, verified.stdout
 
 
 def test_host_with_port_zero_prints_the_port_it_chose(tmp_path: Path) -> None:

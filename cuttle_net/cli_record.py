@@ -1,0 +1,94 @@
+"""``cuttle verify`` and ``cuttle export``: game records from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+COMMANDS = ("verify", "export")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    verify = sub.add_parser(
+        "verify",
+        help="check a game record: signatures, the deal, every reveal and move",
+        description="Re-check a game record without trusting either player. Exit status: 0 "
+        "valid; 1 a check failed; 2 not a readable record; 3 valid as far as it goes, but the "
+        "game was not audited.",
+    )
+    verify.add_argument("file", type=Path, metavar="FILE")
+    export = sub.add_parser("export", help="write a game record as JSON")
+    export.add_argument("file", type=Path, metavar="FILE")
+    export.add_argument("--json", action="store_true", required=True, help="the format (JSON)")
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"cuttle: cannot read {path}: {e}", file=sys.stderr)
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from .record import RecordError, parse_record
+    from .verify import Verdict, verify_text
+
+    text = _read(args.file)
+    if text is None:
+        return 2
+    if args.command == "verify":
+        report = verify_text(text)
+        for line in report.lines:
+            print(f"  {line}")
+        verdict = {
+            Verdict.VALID: "valid: every check holds",
+            Verdict.INVALID: f"INVALID: {report.problem}",
+            Verdict.UNREADABLE: f"not a game record: {report.problem}",
+            Verdict.UNAUDITED: f"incomplete: {report.problem}",
+        }[report.verdict]
+        print(f"verdict: {verdict}")
+        return int(report.verdict)
+    try:
+        record = parse_record(text)
+    except RecordError as e:
+        print(f"cuttle export: not a game record: {e}", file=sys.stderr)
+        return 2
+    json.dump(_as_json(record), sys.stdout, indent=1)
+    print()
+    return 0
+
+
+def _as_json(record) -> dict:
+    from .cards import card_text
+
+    return {
+        "tags": record.tags,
+        "moves": [
+            {
+                "seat": seat,
+                "move": text,
+                "seen": {str(s): [card_text(c) for c in cards] for s, cards in enumerate(seen)},
+            }
+            for seat, text, seen in record.moves
+        ],
+        "transcript": [
+            {"kind": e.kind, "seat": e.seat, "text": e.text, "signature": e.signature.hex()}
+            if e.kind == "move"
+            else {"kind": e.kind, "data": _plain(e.data)}
+            for e in record.transcript
+        ],
+    }
+
+
+def _plain(value):
+    """msgpack data as JSON: bytes become hex strings."""
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,178 @@
+"""Game records: every rule set verifies; every kind of change is caught and named."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cuttle_net.record import GameRecord, TranscriptEntry, build_record, parse_record, record_digest
+from cuttle_net.rules import VARIANTS, Rules
+from cuttle_net.verify import Verdict, verify_text
+from tests.session.link import Link
+
+DATE = "2026-11-21T12:00:00Z"
+
+
+def played(rules: str = "classic", seed: int = 3) -> Link:
+    link = Link(Rules.parse(rules), seed, bots=("greedy", "random"))
+    link.play()
+    return link
+
+
+def resign(link: Link, record: GameRecord) -> str:
+    """What a dishonest saver could do: change the record, then sign it again."""
+    session = link.sessions[int(record.tags["Signer"])]
+    tags = {k: v for k, v in record.tags.items() if k != "Signature"}
+    unsigned = GameRecord(tags, record.moves, record.transcript).to_text()
+    tags["Signature"] = session.sign(record_digest(unsigned)).hex()
+    return GameRecord(tags, record.moves, record.transcript).to_text()
+
+
+@pytest.mark.parametrize(
+    "rules",
+    ["classic", "standard", *(f"classic+{v}" for v in VARIANTS), "standard+joker+random-fours"],
+)
+def test_a_record_from_every_rule_set_verifies(rules: str) -> None:
+    link = played(rules)
+    for seat in (0, 1):
+        text = build_record(link.sessions[seat], ("ann", "bob"), DATE)
+        report = verify_text(text)
+        assert report.verdict == Verdict.VALID, report.problem
+        assert parse_record(text).to_text() == text
+
+
+def test_both_sides_keep_the_same_game() -> None:
+    link = played()
+    a, b = (parse_record(build_record(s, ("ann", "bob"), DATE)) for s in link.sessions)
+    assert a.moves == b.moves and a.transcript == b.transcript
+    assert {k: v for k, v in a.tags.items() if k not in ("Signer", "Signature")} == {
+        k: v for k, v in b.tags.items() if k not in ("Signer", "Signature")
+    }
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[Link, str]:
+    link = played("standard", seed=5)
+    return link, build_record(link.sessions[0], ("ann", "bob"), DATE)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t.replace('[Seat1 "bob"]', '[Seat1 "eve"]'),
+        lambda t: t.replace("2. 1 ", "2. 0 ", 1),
+        lambda t: t.replace("[Transcript]\nop ", "[Transcript]\nop  ", 1),
+        lambda t: "\n".join(reversed(t.splitlines()[-3:-1])).join(
+            t.rsplit("\n".join(t.splitlines()[-3:-1]), 1)
+        ),
+        lambda t: t.replace('[Result "', '[Result "x', 1),
+    ],
+    ids=["a tag", "a move's seat", "a transcript line", "the order of lines", "the result"],
+)
+def test_any_unsigned_change_is_caught(game, change) -> None:
+    _, text = game
+    changed = change(text)
+    assert changed != text
+    report = verify_text(changed)
+    assert report.verdict in (Verdict.INVALID, Verdict.UNREADABLE)
+    assert report.problem
+
+
+def test_a_changed_signature_is_caught(game) -> None:
+    _, text = game
+    record = parse_record(text)
+    sig = record.tags["Signature"]
+    changed = text.replace(sig, ("0" if sig[0] != "0" else "1") + sig[1:])
+    report = verify_text(changed)
+    assert report.verdict == Verdict.INVALID and "record's signature" in report.problem
+
+
+def test_a_resigned_changed_move_is_caught_by_its_players_signature(game) -> None:
+    link, text = game
+    record = parse_record(text)
+    i = next(i for i, e in enumerate(record.transcript) if e.kind == "move" and e.text == "draw")
+    e = record.transcript[i]
+    record.transcript[i] = TranscriptEntry("move", seat=e.seat, signature=e.signature, text="pass")
+    report = verify_text(resign(link, record))
+    assert report.verdict == Verdict.INVALID and "signature of move 'pass'" in report.problem
+
+
+def test_a_resigned_changed_card_is_caught_by_the_replay(game) -> None:
+    link, text = game
+    record = parse_record(text)
+    i = next(i for i, (_, _, seen) in enumerate(record.moves) if seen.seat0)
+    seat, move, seen = record.moves[i]
+    other_card = (seen.seat0[0] + 1) % 52
+    record.moves[i] = (seat, move, type(seen)((other_card,), seen.seat1))
+    report = verify_text(resign(link, record))
+    assert report.verdict == Verdict.INVALID and "the seats saw" in report.problem
+
+
+def test_a_resigned_changed_result_is_caught(game) -> None:
+    link, text = game
+    record = parse_record(text)
+    record.tags["Result"] = "0" if record.tags["Result"] != "0" else "1"
+    report = verify_text(resign(link, record))
+    assert report.verdict == Verdict.INVALID and "header claims" in report.problem
+
+
+def test_resigned_swapped_transcript_lines_are_caught(game) -> None:
+    link, text = game
+    record = parse_record(text)
+    msgs = [i for i, e in enumerate(record.transcript) if e.kind == "msg"]
+    a, b = msgs[2], msgs[3]
+    record.transcript[a], record.transcript[b] = record.transcript[b], record.transcript[a]
+    report = verify_text(resign(link, record))
+    assert report.verdict == Verdict.INVALID and "transcript entry" in report.problem
+
+
+def test_a_resigned_extra_deck_operation_is_caught(game) -> None:
+    link, text = game
+    record = parse_record(text)
+    i = next(i for i, e in enumerate(record.transcript) if e.kind == "move")
+    record.transcript.insert(i + 1, TranscriptEntry("op", ["reveal_deck", 1]))
+    report = verify_text(resign(link, record))
+    assert report.verdict == Verdict.INVALID
+
+
+def test_a_conceded_game_is_valid_as_far_as_it_goes() -> None:
+    link = Link(Rules(), 2)
+    for s in (0, 1):
+        link.post(s, link.sessions[s].start())
+    link.pump()
+    link.post(1, link.sessions[1].concede())
+    link.pump()
+    report = verify_text(build_record(link.sessions[0], ("ann", "bob"), DATE))
+    assert report.verdict == Verdict.UNAUDITED and "not audited" in report.problem
+
+
+def cuttle(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cuttle_net", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_the_commands_on_good_truncated_and_garbage_files(game, tmp_path: Path) -> None:
+    _, text = game
+    good = tmp_path / "good.cuttle"
+    good.write_text(text)
+    ok = cuttle("verify", str(good))
+    assert ok.returncode == 0 and "verdict: valid" in ok.stdout
+    exported = cuttle("export", str(good), "--json")
+    data = json.loads(exported.stdout)
+    assert exported.returncode == 0 and data["tags"]["Rules"] == "standard"
+    assert [m["move"] for m in data["moves"]] == [m for _, m, _ in parse_record(text).moves]
+    truncated = tmp_path / "cut.cuttle"
+    truncated.write_text(text[: len(text) // 2])
+    garbage = tmp_path / "garbage.cuttle"
+    garbage.write_bytes(bytes(range(256)) * 4)
+    for path in (truncated, garbage, tmp_path / "missing.cuttle"):
+        for command in (("verify", str(path)), ("export", str(path), "--json")):
+            r = cuttle(*command)
+            assert r.returncode in (1, 2), (path, command, r.stdout)
+            assert "Traceback" not in r.stderr
+            assert r.stdout.strip() or r.stderr.strip()
