@@ -45,7 +45,7 @@ class TableHost(Protocol):
     def table_changed(self) -> None:
         """The view, the log or the ending changed: redraw."""
 
-    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
+    def schedule(self, delay: float, callback: Callable[[], None]) -> object:
         """Run ``callback`` on the UI's loop after ``delay`` seconds."""
 
 
@@ -168,7 +168,7 @@ def ending_text(outcome: Outcome | None, seat: int, names: tuple[str, str]) -> s
         return "You win: you reached your goal"
     if outcome.reason == "concede":
         return f"{other} wins: you conceded"
-    return f"{other} wins: {other} reached the goal"
+    return f"{other} wins: they reached their goal"
 
 
 class PracticeController(TableController):
@@ -249,7 +249,7 @@ class PracticeController(TableController):
             if self.bot_delay <= 0 or self._host is None:
                 self._bot_move(deal)
             else:
-                self._host.call_later(self.bot_delay, lambda: self._bot_move(deal))
+                self._host.schedule(self.bot_delay, lambda: self._bot_move(deal))
 
     def _bot_move(self, deal: int) -> None:
         g = self.game

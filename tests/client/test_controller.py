@@ -22,7 +22,7 @@ class Host:
     def table_changed(self) -> None:
         self.changes += 1
 
-    def call_later(self, delay: float, callback: Callable[[], None]) -> None:
+    def schedule(self, delay: float, callback: Callable[[], None]) -> None:
         callback()
 
 
