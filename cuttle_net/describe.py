@@ -71,14 +71,17 @@ def describe(
         puts = f"{who} {w.verb('puts', seat)} {card} on"
         if owner == seat:
             return f"{puts} {w.whose(seat)} own {w.card(t)}, giving it away"
-        return f"{puts} {w.whose(owner)} {w.card(t)} and takes it"
+        return f"{puts} {w.whose(owner)} {w.card(t)} and {w.verb('takes', seat)} it"
     if k == Kind.COUNTER:
         return f"{who} {w.verb('counters', seat)} {w.card(before.chain[-1])} with {card}"
     if k == Kind.DECLINE:
-        if before.phase == COUNTER:
-            waiting = before.chain[-1]
-            return f"{who} {w.verb('lets', seat)} {w.card(waiting)} take effect"
-        return f"{who} {w.verb('lets', seat)} the scuttle happen"
+        lets = f"{who} {w.verb('lets', seat)}"
+        if before.phase != COUNTER:
+            return f"{lets} the scuttle happen"
+        first, top = before.chain[0], before.chain[-1]
+        if len(before.chain) % 2 == 0:  # an odd number of 2s: the one-off is cancelled
+            return f"{lets} {w.card(top)} stand, cancelling {w.card(first)}"
+        return f"{lets} {w.card(first)} take effect"
     if k == Kind.DISCARD:
         cards = " and ".join(w.card(x) for x in (c, t) if x != NONE)
         if seat == -1:

@@ -8,7 +8,7 @@ from textual.app import App
 
 from cuttle_net.rules import CLASSIC, Rules
 
-from .controller import PracticeController
+from .controller import PracticeController, TableController
 from .lobby import LobbyScreen
 from .table import TableScreen
 
@@ -29,35 +29,44 @@ class Practice:
 
 
 class CuttleApp(App[None]):
-    """The lobby, and a table pushed over it for each game."""
+    """The lobby, and a table pushed over it for each game.
+
+    ``table`` opens a table at once over the lobby: any ``TableController`` (practice now,
+    a network game later).
+    """
 
     CSS_PATH = "cuttle.tcss"
     TITLE = "cuttle"
-    ENABLE_COMMAND_PALETTE = True
 
-    def __init__(self, settings: Settings, practice: Practice | None = None) -> None:
+    def __init__(self, settings: Settings, table: TableController | None = None) -> None:
         super().__init__()
         self.settings = settings
-        self._practice = practice
+        self._first_table = table
 
     def on_mount(self) -> None:
         self.push_screen(LobbyScreen())
-        if self._practice is not None:
-            p = self._practice
-            self.open_practice(
-                PracticeController(p.bot, p.rules, p.seed, bot_delay=self.settings.bot_delay)
-            )
+        if self._first_table is not None:
+            self.open_table(self._first_table)
 
     def start_practice(self, bot: str, rules: str) -> None:
         """From the lobby: a practice game on a random deal."""
         c = PracticeController(bot, Rules.parse(rules), bot_delay=self.settings.bot_delay)
-        self.open_practice(c)
+        self.open_table(c)
 
-    def open_practice(self, controller: PracticeController) -> None:
-        bot = controller.names[controller.opponent]
-        title = f"cuttle · practice against {bot} · {controller.rules}"
+    def open_table(self, controller: TableController) -> None:
+        other = controller.names[controller.opponent]
+        if isinstance(controller, PracticeController):
+            title = f"cuttle · practice against {other} · {controller.rules}"
+        else:
+            title = f"cuttle · against {other} · {controller.rules}"
         self.push_screen(TableScreen(controller, self.settings.ascii, title))
 
 
 def make_app(settings: Settings | None = None, practice: Practice | None = None) -> CuttleApp:
-    return CuttleApp(settings or Settings(), practice)
+    """The app, opening at the lobby, or at a practice table if ``practice`` is given."""
+    settings = settings or Settings()
+    table = None
+    if practice is not None:
+        p = practice
+        table = PracticeController(p.bot, p.rules, p.seed, bot_delay=settings.bot_delay)
+    return CuttleApp(settings, table)

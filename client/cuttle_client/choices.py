@@ -121,7 +121,10 @@ def ask(view: Game, seat: int, names: Sequence[str], ascii: bool) -> str:
         first, top = view.chain[0], view.chain[-1]
         if len(view.chain) == 1:
             return f"{names[o]}'s one-off {show(first)} waits: counter with a 2, or let it happen"
-        return f"{names[o]} countered with {show(top)} ({show(first)} waits): counter, or let it be"
+        return (
+            f"{names[o]} countered {show(first)} with {show(top)}: "
+            "counter with a 2, or let it stand"
+        )
     if ph == DISCARD:
         need = min(2, view.hand_size(seat))
         return f"{names[o]}'s 4: choose {need} card{'s' * (need > 1)} to discard"

@@ -29,7 +29,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("cuttle · the two-player combat card game", id="title")
-        with Vertical(id="lobby"):
+        with Vertical(id="lobby-menu"):
             yield Button("Practice against a bot (p)", id="practice", variant="primary")
             with Horizontal(classes="row"):
                 yield Static("Bot", classes="label")

@@ -63,8 +63,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Static(self.question)
             with Horizontal(classes="buttons"):
-                yield Button("Yes (y)", id="yes", variant="error")
-                yield Button("No (n)", id="no")
+                yield Button("Yes (y)", id="yes", variant="error", compact=True)
+                yield Button("No (n)", id="no", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -110,8 +110,8 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(self.result, id="result")
             with Horizontal(classes="buttons"):
                 if self.rematch:
-                    yield Button("Rematch (r)", id="rematch", variant="primary")
-                yield Button("Lobby (l)", id="lobby")
+                    yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
+                yield Button("Lobby (l)", id="lobby", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "lobby")
