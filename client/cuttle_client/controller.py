@@ -18,8 +18,10 @@ Two implementations are planned:
     (``cuttle_client.trio_guest.TrioGuest``): trio's tasks then run on the UI thread, so
     they may call ``self._changed()`` / ``self._end(...)`` directly;
   * in ``submit``, call ``self.check(move)`` (raises ``IllegalMove`` with the rule's
-    words), then hand the move to trio with ``guest.run_sync_soon(send_channel.send_nowait,
-    move)`` — a trio memory channel read by the session's writer task;
+    words), set ``self.busy`` until the session confirms the move (the view changes only
+    then: a draw needs the deck protocol to show the card), and hand the move to trio with
+    ``guest.run_sync_soon(send_channel.send_nowait, move)`` — a trio memory channel read
+    by the session's writer task;
   * report a dropped connection or a cheating peer with ``self._end(None, "why")``;
   * ``close()`` cancels the trio run (``guest.cancel()``).
 """
@@ -73,6 +75,7 @@ class TableController:
     names: tuple[str, str]  # how to call each seat; ``names[seat]`` is "You"
     rules: Rules
     can_rematch: bool = False
+    busy: bool = False  # a move of ours is on its way and not yet confirmed
 
     def __init__(self) -> None:
         self._host: TableHost | None = None
@@ -92,17 +95,18 @@ class TableController:
 
     @property
     def my_turn(self) -> bool:
-        """Is a decision of this player's pending?"""
-        return self.ending is None and self.view.to_act == self.seat
+        """Is a decision of this player's pending (and none of theirs on its way)?"""
+        return self.ending is None and not self.busy and self.view.to_act == self.seat
 
     def waiting_for(self) -> str | None:
         """What the player waits for, in words ("the bot is thinking"), or None."""
         return None
 
     def attach(self, host: TableHost) -> None:
-        """Connect the UI and start (or resume) the game."""
+        """Connect the UI, start (or resume) the game, and have it drawn."""
         self._host = host
         self.start()
+        self._changed()
 
     def start(self) -> None:
         """Begin the game once a host is attached."""

@@ -88,10 +88,10 @@ class TableScreen(Screen[None]):
     def redraw(self) -> None:
         c = self.controller
         view, me, names = c.view, c.seat, c.names
-        decision = (len(c.log), view.phase, view.to_act)
+        decision = (len(c.log), view.phase, c.my_turn)
         if decision != self._decision:  # a new question: back to the top of the tree
             self._decision, self._path = decision, []
-            self._tree = choices(view, me, names, self.ascii)
+            self._tree = choices(view, me, names, self.ascii) if c.my_turn else []
             self.query_one("#error", Static).display = False
         self.query_one("#them", Side).show(view, c.opponent, me, names, self.ascii)
         self.query_one("#middle", Middle).show(view, self.ascii)

@@ -29,7 +29,10 @@ async def play_by_keys(pilot: Pilot, rng: random.Random) -> None:
     t = table(pilot)
     c = t.controller
     for _ in range(3000):
-        await pilot.pause()
+        for _ in range(100):  # a controller fed from elsewhere may take a moment
+            await pilot.pause()
+            if c.ending is not None or c.my_turn:
+                break
         if c.ending is not None:
             await pilot.pause()
             assert isinstance(pilot.app.screen, GameOverScreen)
