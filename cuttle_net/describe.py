@@ -128,7 +128,7 @@ def _permanent(w: _Words, g: Game, c: int, seat: int) -> str:
         return f"as a king: {w.possessive(seat)} goal is now {goal}"
     if r == 12:
         return "as a queen, shielding the others"
-    return f"as glasses: {w.whose(1 - seat)} hand is open to {w.object(seat)}"
+    return f"as glasses: {w.whose(1 - seat)} hand is open to {w.subject(seat)}"
 
 
 def _side_of_permanent(g: Game, t: int) -> int:
@@ -150,9 +150,6 @@ class _Words:
         if seat == -1:
             return "chance"
         return "you" if seat == self.you else self.names[seat]
-
-    def object(self, seat: int) -> str:
-        return self.subject(seat)
 
     def possessive(self, seat: int) -> str:
         return "your" if seat == self.you else ("their" if seat >= 0 else "its")

@@ -119,8 +119,11 @@ class TableScreen(Screen[None]):
         actions = self.query_one("#actions", OptionList)
         level = self._level()
         actions.set_options(Option(ch.label, disabled=not ch.enabled) for ch in level)
-        crumbs = [self._tree[self._path[0]].label.split()[0]] if self._path else []
-        actions.border_title = " › ".join(["Choose", *crumbs]) if level else "Moves appear here"
+        crumbs, walk = [], self._tree
+        for i in self._path:  # "9♥  points, scuttle" then "scuttle…" read "9♥ › scuttle"
+            crumbs.append(walk[i].label.split("  ")[0].removesuffix("…"))
+            walk = list(walk[i].children)
+        actions.border_title = " › ".join(["Choose", *crumbs]) if level else "Nothing to choose now"
         actions.border_subtitle = "Esc: back" if self._path else ""
         first = next((i for i, ch in enumerate(level) if ch.enabled), None)
         actions.highlighted = first

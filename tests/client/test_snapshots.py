@@ -7,6 +7,8 @@ look at the SVGs before committing them.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.controller import PracticeController
 
@@ -43,3 +45,11 @@ def test_glasses_expose_the_opponents_hand(snap_compare) -> None:
 
 def test_game_over(snap_compare) -> None:
     assert snap_compare(practice_app(seed=1), press=["c", "y"])
+
+
+def test_the_readme_screenshot_is_the_mid_game_snapshot() -> None:
+    root = Path(__file__).resolve().parents[2]
+    snapshot = root / "tests/client/__snapshots__/test_snapshots/test_mid_game_table.svg"
+    assert (root / "docs/table.svg").read_text() == snapshot.read_text(), (
+        "copy the updated snapshot to docs/table.svg"
+    )

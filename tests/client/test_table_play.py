@@ -143,3 +143,33 @@ def test_help_and_scrap_overlays_open_and_close() -> None:
         assert isinstance(pilot.app.screen, TableScreen)
 
     run(app, body)
+
+
+def test_the_mouse_works_too() -> None:
+    app = practice_app(seed=1)
+
+    async def body(pilot: Pilot) -> None:
+        await pilot.click("#hand", offset=(9, 0))  # on "1:A♥" after "Hand "
+        await pilot.pause()
+        options = pilot.app.screen.query_one("#actions", OptionList)
+        assert options.border_title == "Choose › A♥"
+        await pilot.click("#actions", offset=(3, 1))  # the first option: points
+        await pilot.pause()
+        assert table(pilot).controller.log[0].words == "you play A♥ for 1 point"
+
+    run(app, body)
+
+
+def test_a_draw_offer_is_answered_by_the_bot() -> None:
+    app = practice_app(seed=1)
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "o")
+        words = [e.words for e in table(pilot).controller.log]
+        assert words == ["you offer a draw", "Greedy bot refuses the draw"]
+        await keys(pilot, "o")  # once a turn
+        assert (
+            error_text(pilot) == "✗ offer-draw: a draw may be offered once a turn, on your own turn"
+        )
+
+    run(app, body)
