@@ -48,10 +48,10 @@ class CuttleApp(App[None]):
         if self._first_table is not None:
             self.open_table(self._first_table)
 
-    def start_practice(self, bot: str, rules: str) -> None:
+    def on_lobby_screen_practice_requested(self, event: LobbyScreen.PracticeRequested) -> None:
         """From the lobby: a practice game on a random deal."""
-        c = PracticeController(bot, Rules.parse(rules), bot_delay=self.settings.bot_delay)
-        self.open_table(c)
+        rules = Rules.parse(event.rules)
+        self.open_table(PracticeController(event.bot, rules, bot_delay=self.settings.bot_delay))
 
     def open_table(self, controller: TableController) -> None:
         other = controller.names[controller.opponent]

@@ -6,9 +6,13 @@ Textual is imported only when the app runs, so the command-line parser stays lig
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from cuttle_net.bots import BOTS
 from cuttle_net.rules import VARIANTS, Rules
+
+if TYPE_CHECKING:
+    from .app import Practice
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -54,9 +58,9 @@ def run_lobby(args: argparse.Namespace) -> int:
     return _run_app(args, None)
 
 
-def _run_app(args: argparse.Namespace, practice: object) -> int:
+def _run_app(args: argparse.Namespace, practice: Practice | None) -> int:
     from .app import Settings, make_app
     from .cardtext import ascii_wanted
 
-    make_app(Settings(ascii=ascii_wanted(getattr(args, "ascii", False))), practice).run()  # type: ignore[arg-type]
+    make_app(Settings(ascii=ascii_wanted(args.ascii)), practice).run()
     return 0

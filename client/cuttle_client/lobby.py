@@ -8,6 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, ListView, Select, Static
 
@@ -26,6 +27,13 @@ class LobbyScreen(Screen[None]):
         Binding("j", "join", "Join"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
+
+    class PracticeRequested(Message):
+        """The player asked for a practice game; the app opens the table."""
+
+        def __init__(self, bot: str, rules: str) -> None:
+            super().__init__()
+            self.bot, self.rules = bot, rules
 
     def compose(self) -> ComposeResult:
         yield Static("cuttle · the two-player combat card game", id="title")
@@ -65,7 +73,7 @@ class LobbyScreen(Screen[None]):
     def action_practice(self) -> None:
         bot = str(self.query_one("#bot", Select).value)
         rules = str(self.query_one("#rules", Select).value)
-        self.app.start_practice(bot, rules)  # type: ignore[attr-defined]
+        self.post_message(self.PracticeRequested(bot, rules))
 
     @on(Button.Pressed, "#host")
     def action_host(self) -> None:

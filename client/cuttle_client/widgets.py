@@ -102,9 +102,9 @@ class Hand(Static):
             super().__init__()
             self.card = card
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self._spans: list[tuple[int, int, int]] = []
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._spans: list[tuple[int, int, int]] = []  # where each card was drawn, for clicks
 
     def show(self, view: Game, seat: int, ascii: bool, highlight: int | None) -> None:
         t = Text("Hand ")

@@ -7,12 +7,13 @@ import re
 
 import pytest
 from cuttle_client import cli_play
-from cuttle_client.app import Settings, make_app
+from cuttle_client.app import Practice, Settings, make_app
 from cuttle_client.lobby import NOT_YET
 from cuttle_client.table import TableScreen
 from textual.pilot import Pilot
 
 from cuttle_net import cli
+from cuttle_net.rules import Rules
 from tests.client.helpers import keys, practice_app, run, screen_text
 
 GLYPHS = re.compile("[♣♦♥♠]")
@@ -79,9 +80,9 @@ def test_no_color_keeps_rank_and_suit_in_text(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_command_line_opens_the_lobby_or_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    opened: list[tuple[bool, object]] = []
+    opened: list[tuple[bool, Practice | None]] = []
 
-    def fake_run_app(args: argparse.Namespace, practice: object) -> int:
+    def fake_run_app(args: argparse.Namespace, practice: Practice | None) -> int:
         opened.append((args.ascii, practice))
         return 0
 
@@ -91,7 +92,5 @@ def test_command_line_opens_the_lobby_or_a_table(monkeypatch: pytest.MonkeyPatch
     args = ["play", "--bot", "random", "--rules", "standard", "--variant", "joker"]
     assert cli.main([*args, "--seed", "3", "--ascii"]) == 0
     assert opened[:2] == [(False, None), (True, None)]
-    ascii, practice = opened[2]
-    assert ascii and practice.bot == "random" and practice.seed == 3  # type: ignore[attr-defined]
-    assert str(practice.rules) == "standard+joker"  # type: ignore[attr-defined]
+    assert opened[2] == (True, Practice("random", Rules.parse("standard+joker"), 3))
     assert cli.main(["play", "--variant", "nine-frozen", "--variant", "nine-to-deck"]) == 2
