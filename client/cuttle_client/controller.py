@@ -153,26 +153,30 @@ class TableController:
             self._host.table_changed()
 
     def _end(self, outcome: Outcome | None, reason: str = "") -> None:
-        self.ending = Ending(outcome, reason or ending_text(outcome, self.seat, self.names))
+        """The game is over (``outcome``), or stopped unfinished for ``reason``."""
+        text = reason or ending_text(outcome, self.view, self.seat, self.names)
+        self.ending = Ending(outcome, text)
         self._changed()
 
 
-def ending_text(outcome: Outcome | None, seat: int, names: tuple[str, str]) -> str:
-    """The result in words, for the player at ``seat``."""
+def ending_text(outcome: Outcome | None, view: Game, seat: int, names: tuple[str, str]) -> str:
+    """The result in words, for the player at ``seat`` (``view`` is the final table)."""
     if outcome is None:
         return "the game stopped without a result"
     other = names[1 - seat]
+    if outcome.reason == "goal":
+        w = outcome.winner
+        assert w is not None
+        goal = view.goal(w)
+        how = f"{view.score(w)} points, goal {goal}" if goal else "four kings"
+        return f"You win: {how}" if w == seat else f"{other} wins: {how}"
     if outcome.winner is None:
         if outcome.reason == "passes":
             return "Drawn: three passes in a row with an empty draw pile"
         return "Drawn by agreement"
     if outcome.winner == seat:
-        if outcome.reason == "concede":
-            return f"You win: {other} conceded"
-        return "You win: you reached your goal"
-    if outcome.reason == "concede":
-        return f"{other} wins: you conceded"
-    return f"{other} wins: they reached their goal"
+        return f"You win: {other} conceded"
+    return f"{other} wins: you conceded"
 
 
 class PracticeController(TableController):
