@@ -27,7 +27,7 @@ HELP = """\
 [b]On the table[/b]
   4♣/J♦   a point card with the jacks on it, bottom to top;
           it counts for the side it is on
-  *       a card of yours your opponent knows
+  *       a card of yours your opponent knows;  ~  a frozen card
   ▒▒ / ##  a card you cannot see
   Cards read as rank then suit: T♥ is the ten of hearts (TH)."""
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual import events
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
@@ -104,38 +105,42 @@ class Hand(Static):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._spans: list[tuple[int, int, int]] = []  # where each card was drawn, for clicks
+        self._spans: list[tuple[int, int, int, int]] = []  # (line, start, end, card) for clicks
 
     def show(self, view: Game, seat: int, ascii: bool, highlight: int | None) -> None:
-        t = Text("Hand ")
-        self._spans = []
+        """Draw the cards, wrapping lines here so that clicks map back to cards."""
+        width = self.content_size.width or 50
+        lines, self._spans = [Text("Hand ")], []
         for i, c in enumerate(view.hands[seat]):
-            start = len(t)
-            t.append(f"{i + 1}:" if i < 9 else "  ", style="dim")
-            label = cardtext.card(c, ascii)
+            label = Text(f"{i + 1}:" if i < 9 else "")
+            label.stylize("dim")
+            label.append_text(cardtext.card(c, ascii))
             if c in view.known[seat]:
                 label.append("*")
             if view.is_frozen(c):
-                label.append("❄" if not ascii else "~")
+                label.append("~")
             if c == highlight:
-                label.stylize("reverse")
-            t.append_text(label)
-            self._spans.append((start, len(t), c))
-            t.append(" ")
+                label.stylize("reverse", len(label) - len(label.plain.split(":")[-1]))
+            if lines[-1].cell_len + label.cell_len > width:
+                lines.append(Text("     "))
+            line = lines[-1]
+            self._spans.append((len(lines) - 1, line.cell_len, line.cell_len + label.cell_len, c))
+            line.append_text(label).append(" ")
         if not view.hands[seat]:
-            t.append("empty", style="dim")
-        self.update(t)
+            lines[0].append("empty", style="dim")
+        self.update(Text("\n").join(lines))
 
     def on_click(self, event: events.Click) -> None:
-        for start, end, c in self._spans:
-            if start <= event.x - self.gutter.left < end:
+        x, y = event.x - self.gutter.left, event.y - self.gutter.top
+        for line, start, end, c in self._spans:
+            if line == y and start <= x < end:
                 self.post_message(self.Picked(c))
 
 
 class MoveLog(VerticalScroll):
     """The moves so far, in notation and in words, newest at the bottom."""
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static(id="log-text")
 
     def show(self, log: Sequence[LogEntry], names: Sequence[str], ascii: bool) -> None:

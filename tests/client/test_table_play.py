@@ -173,3 +173,35 @@ def test_a_draw_offer_is_answered_by_the_bot() -> None:
         )
 
     run(app, body)
+
+
+def test_a_long_hand_wraps_and_clicks_still_find_the_card() -> None:
+    from cuttle_client.widgets import Hand
+    from textual.app import App, ComposeResult
+
+    from tests.rules.build import position
+
+    view = position(hand0="AC,2C,3C,4C,5C,6C,7C,8C,9C,TC,JC,QC", hand1="KC").view(0)
+    picked: list[int] = []
+
+    class HandApp(App[None]):
+        CSS = "Hand { width: 40; height: auto; }"
+
+        def compose(self) -> ComposeResult:
+            yield Hand(id="hand")
+
+        def on_hand_picked(self, event: Hand.Picked) -> None:
+            picked.append(event.card)
+
+    app = HandApp()
+
+    async def body(pilot: Pilot) -> None:
+        hand = app.query_one(Hand)
+        hand.show(view, 0, ascii=True, highlight=None)
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert lines[0].startswith("Hand 1:AC 2:2C") and lines[1].strip().startswith("8:8C")
+        await pilot.click("#hand", offset=(lines[1].index("9C"), 1))
+        assert picked == [view.hands[0][8]]
+
+    run(app, body)
