@@ -1,7 +1,8 @@
 """The ``cuttle`` command: each subcommand lives in its own module.
 
 A subcommand module has ``add_parser(subparsers)`` (which names the command) and
-``run(args) -> int``; register it in ``SUBCOMMANDS``.
+``run(args) -> int``; register it in ``SUBCOMMANDS``.  With no command, ``cuttle`` opens
+the terminal client's lobby.
 """
 
 from __future__ import annotations
@@ -10,12 +11,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from cuttle_client import cli_play
 from cuttle_protocol import cli_net
 
 from . import cli_lan, cli_record, cli_rules
 
 SUBCOMMANDS = {
     "rules": cli_rules,
+    "play": cli_play,
     "host": cli_net,
     "join": cli_net,
     "lan": cli_lan,
@@ -28,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cuttle", description="Cuttle, played peer to peer in the terminal."
     )
+    cli_play.add_display_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in dict.fromkeys(SUBCOMMANDS.values()):  # a module may serve several commands
         module.add_parser(sub)
@@ -37,10 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
     try:
+        if args.command is None:
+            return cli_play.run_lobby(args)
         return SUBCOMMANDS[args.command].run(args)
     except BrokenPipeError:  # output piped into a reader that stopped early (head)
         sys.stdout = None  # type: ignore[assignment]  # nothing more can be written

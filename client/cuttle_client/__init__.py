@@ -1,1 +1,14 @@
-"""cuttle_client: the Textual terminal client of cuttle-net."""
+"""cuttle_client: the Textual terminal client of cuttle-net.
+
+- ``controller``: the seam.  ``TableController`` is one player's seat (a view to draw,
+  ``submit`` for moves); ``PracticeController`` plays a bot in process.  Its docstring
+  says how a network controller plugs in.
+- ``trio_guest``: trio in guest mode on Textual's asyncio loop, for the network session.
+- ``app`` (``make_app``), ``lobby``, ``table``, ``modals``, ``widgets``: the screens;
+  ``cuttle.tcss`` is the one stylesheet.
+- ``choices``: the legal moves as a tree (card, use, target) and the question asked.
+- ``cardtext``: cards as styled text; ASCII with ``--ascii`` or ``CUTTLE_ASCII=1``.
+- ``cli_play``: ``cuttle play`` and ``cuttle`` alone (the lobby).
+
+Only ``app`` and the screen modules import textual; ``cli_play`` imports it when it runs.
+"""

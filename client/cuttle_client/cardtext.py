@@ -1,0 +1,39 @@
+"""Cards as styled text: rank and suit always in letters or glyphs, colour only a bonus."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from rich.text import Text
+
+from cuttle_net.cards import SUIT_OF, card_display
+
+RED_SUITS = (1, 2)  # diamonds, hearts
+
+
+def ascii_wanted(flag: bool = False) -> bool:
+    """ASCII cards when asked (``--ascii``) or when ``CUTTLE_ASCII`` is set to a true value."""
+    return flag or os.environ.get("CUTTLE_ASCII", "").lower() in ("1", "true", "yes")
+
+
+def card(c: int, ascii: bool) -> Text:
+    """``7♥`` (``7H`` in ASCII), red suits in red where colour is shown."""
+    return Text(card_display(c, ascii), style="bold red" if SUIT_OF[c] in RED_SUITS else "bold")
+
+
+def back(ascii: bool) -> Text:
+    """A face-down card."""
+    return Text("##" if ascii else "▒▒", style="dim")
+
+
+def cards(cs: Iterable[int], ascii: bool, sep: str = " ") -> Text:
+    return Text(sep).join(card(c, ascii) for c in cs)
+
+
+def ascii_text(text: str) -> str:
+    """Replace suit glyphs in prose (``7♥`` → ``7H``): a glyph always follows its rank."""
+    return text.translate(_GLYPH_TO_LETTER)
+
+
+_GLYPH_TO_LETTER = str.maketrans(dict(zip("♣♦♥♠", "CDHS", strict=True)))

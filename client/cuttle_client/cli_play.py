@@ -1,0 +1,66 @@
+"""``cuttle play``: a practice table against a bot; and ``cuttle`` alone: the lobby.
+
+Textual is imported only when the app runs, so the command-line parser stays light.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from cuttle_net.bots import BOTS
+from cuttle_net.rules import VARIANTS, Rules
+
+if TYPE_CHECKING:
+    from .app import Practice
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play against a bot in the terminal",
+        description="Open a practice table against a bot (keys: ? at the table).",
+    )
+    p.add_argument("--bot", choices=sorted(BOTS), default="greedy", help="the opponent")
+    p.add_argument("--rules", choices=("classic", "standard"), default="classic")
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        choices=VARIANTS,
+        metavar="NAME",
+        help=f"a variant switch, repeatable: {', '.join(VARIANTS)}",
+    )
+    p.add_argument("--seed", type=int, metavar="N", help="the deal (default: random)")
+    add_display_options(p)
+
+
+def add_display_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--ascii",
+        action="store_true",
+        help="suit letters instead of glyphs (also CUTTLE_ASCII=1); NO_COLOR is respected",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = Rules(standard=args.rules == "standard", variants=frozenset(args.variant))
+    except ValueError as e:
+        print(f"cuttle play: {e}")
+        return 2
+    from .app import Practice
+
+    return _run_app(args, Practice(args.bot, rules, args.seed))
+
+
+def run_lobby(args: argparse.Namespace) -> int:
+    return _run_app(args, None)
+
+
+def _run_app(args: argparse.Namespace, practice: Practice | None) -> int:
+    from .app import Settings, make_app
+    from .cardtext import ascii_wanted
+
+    make_app(Settings(ascii=ascii_wanted(args.ascii)), practice).run()
+    return 0

@@ -1,0 +1,267 @@
+"""The seam between the table screen and whatever runs the game.
+
+The table screen draws from ``TableController.view`` (one player's view, never the full
+game) and sends intended moves through ``submit``; it holds no game state of its own.
+A controller tells the screen that something changed through the ``TableHost`` it is
+attached to.
+
+Two implementations are planned:
+
+- ``PracticeController`` (here): the full game and a bot, in process.
+- A network controller (to come, wired to the session that joins engine, deck and wire).
+  It should subclass ``TableController`` and:
+
+  * keep ``self._view`` as its seat's view, updated with
+    ``view.apply(move, reveal=cards)`` from what the session reports, and append a
+    ``LogEntry`` per move (``self._record``) before calling ``self._changed()``;
+  * run the session as trio *guest* of Textual's asyncio loop
+    (``cuttle_client.trio_guest.TrioGuest``): trio's tasks then run on the UI thread, so
+    they may call ``self._changed()`` / ``self._end(...)`` directly;
+  * in ``submit``, call ``self.check(move)`` (raises ``IllegalMove`` with the rule's
+    words), set ``self.busy`` until the session confirms the move (the view changes only
+    then: a draw needs the deck protocol to show the card), and hand the move to trio with
+    ``guest.run_sync_soon(send_channel.send_nowait, move)`` — a trio memory channel read
+    by the session's writer task;
+  * report a dropped connection or a cheating peer with ``self._end(None, "why")``;
+  * ``close()`` cancels the trio run (``guest.cancel()``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from cuttle_net.bots import make_bot
+from cuttle_net.describe import describe
+from cuttle_net.engine import CHANCE, MAIN, Game, IllegalMove, Outcome
+from cuttle_net.explain import why_illegal
+from cuttle_net.moves import CONCEDE, Kind, Move
+from cuttle_net.rules import Rules
+
+
+class TableHost(Protocol):
+    """What a controller needs from the UI."""
+
+    def table_changed(self) -> None:
+        """The view, the log or the ending changed: redraw."""
+
+    def schedule(self, delay: float, callback: Callable[[], None]) -> object:
+        """Run ``callback`` on the UI's loop after ``delay`` seconds."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One move of the game as the player saw it."""
+
+    seat: int  # who made it: 0, 1, or CHANCE
+    move: Move
+    words: str  # the move in words, from the player's point of view
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the game ended, for this player; ``outcome`` is None if it stopped unfinished."""
+
+    outcome: Outcome | None
+    text: str
+
+
+class TableController:
+    """One player's seat at a table: the view to draw, and where moves go."""
+
+    seat: int
+    names: tuple[str, str]  # how to call each seat; ``names[seat]`` is "You"
+    rules: Rules
+    can_rematch: bool = False
+    busy: bool = False  # a move of ours is on its way and not yet confirmed
+
+    def __init__(self) -> None:
+        self._host: TableHost | None = None
+        self._view: Game | None = None
+        self.log: list[LogEntry] = []
+        self.ending: Ending | None = None
+
+    @property
+    def view(self) -> Game:
+        """The player's current view of the game."""
+        assert self._view is not None, "the controller has not started"
+        return self._view
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.seat
+
+    @property
+    def my_turn(self) -> bool:
+        """Is a decision of this player's pending (and none of theirs on its way)?"""
+        return self.ending is None and not self.busy and self.view.to_act == self.seat
+
+    def waiting_for(self) -> str | None:
+        """What the player waits for, in words ("the bot is thinking"), or None."""
+        return None
+
+    def attach(self, host: TableHost) -> None:
+        """Connect the UI, start (or resume) the game, and have it drawn."""
+        self._host = host
+        self.start()
+        self._changed()
+
+    def start(self) -> None:
+        """Begin the game once a host is attached."""
+
+    def close(self) -> None:
+        """The table is going away: stop any background work."""
+        self._host = None
+
+    def submit(self, move: Move) -> None:
+        """Play ``move`` for this player; raise ``IllegalMove`` saying why it is not allowed."""
+        raise NotImplementedError
+
+    def concede(self) -> None:
+        self.submit(CONCEDE)
+
+    def rematch(self) -> None:
+        """A new game with the dealer alternating (only if ``can_rematch``)."""
+        raise NotImplementedError
+
+    def check(self, move: Move) -> None:
+        """Raise ``IllegalMove`` unless this player may make ``move`` now (on the view alone)."""
+        if self.ending is not None:
+            raise IllegalMove(f"the game is over: {self.ending.text}")
+        if move.kind == Kind.CONCEDE:
+            return
+        v = self.view
+        if v.to_act != self.seat:
+            raise IllegalMove(f"it is not your decision: {self.waiting_for() or 'please wait'}")
+        if move.kind == Kind.OFFER_DRAW:
+            if v.phase != MAIN or v.offered:
+                raise IllegalMove("a draw may be offered once a turn, on your own turn")
+            return
+        if move not in v.legal_moves():
+            raise IllegalMove(why_illegal(v, move))
+
+    # -- for subclasses
+
+    def _record(self, seat: int, move: Move, before: Game) -> None:
+        words = describe(move, before, by=seat, names=self.names, you=self.seat)
+        self.log.append(LogEntry(seat, move, words))
+
+    def _changed(self) -> None:
+        if self._host is not None:
+            self._host.table_changed()
+
+    def _end(self, outcome: Outcome | None, reason: str = "") -> None:
+        """The game is over (``outcome``), or stopped unfinished for ``reason``."""
+        text = reason or ending_text(outcome, self.view, self.seat, self.names)
+        self.ending = Ending(outcome, text)
+        self._changed()
+
+
+def ending_text(outcome: Outcome | None, view: Game, seat: int, names: tuple[str, str]) -> str:
+    """The result in words, for the player at ``seat`` (``view`` is the final table)."""
+    if outcome is None:
+        return "the game stopped without a result"
+    other = names[1 - seat]
+    if outcome.reason == "goal":
+        w = outcome.winner
+        assert w is not None
+        goal = view.goal(w)
+        how = f"{view.score(w)} points, goal {goal}" if goal else "four kings"
+        return f"You win: {how}" if w == seat else f"{other} wins: {how}"
+    if outcome.winner is None:
+        if outcome.reason == "passes":
+            return "Drawn: three passes in a row with an empty draw pile"
+        return "Drawn by agreement"
+    if outcome.winner == seat:
+        return f"You win: {other} conceded"
+    return f"{other} wins: you conceded"
+
+
+class PracticeController(TableController):
+    """A game against a bot, in process: the controller holds the full game.
+
+    The bot plays from its own view after ``bot_delay`` seconds, so a person can follow;
+    random-fours discards are picked here (chance) from the seeded generator.
+    """
+
+    can_rematch = True
+
+    def __init__(
+        self,
+        bot: str = "greedy",
+        rules: Rules | None = None,
+        seed: int | None = None,
+        *,
+        seat: int = 0,
+        bot_delay: float = 0.6,
+    ) -> None:
+        super().__init__()
+        self.bot_name = bot
+        self._bot = make_bot(bot)
+        self.rules = rules or Rules()
+        self.bot_delay = bot_delay
+        self._deals = 0  # numbers the deals, so a bot timer from an old game does nothing
+        self._deal(seed if seed is not None else random.randrange(2**32), seat)
+
+    def _deal(self, seed: int, seat: int) -> None:
+        self.seed, self.seat = seed, seat
+        bot = f"{self.bot_name.capitalize()} bot"
+        self.names = ("You", bot) if seat == 0 else (bot, "You")
+        self._rng = random.Random(seed)
+        self.game = Game.deal(self.rules, seed=seed)
+        self._view = self.game.view(seat)
+        self.log = []
+        self.ending = None
+        self._deals += 1
+
+    def waiting_for(self) -> str | None:
+        if self.ending is None and self.view.to_act == self.opponent:
+            return f"{self.names[self.opponent]} is thinking…"
+        return None
+
+    def start(self) -> None:
+        self._advance()
+
+    def submit(self, move: Move) -> None:
+        self.check(move)
+        self._play(self.seat, move)
+        self._advance()
+
+    def rematch(self) -> None:
+        """A fresh deal with the dealer alternating: the seats swap (seat 1 deals)."""
+        self._deal((self.seed + 1) % 2**32, self.opponent)
+        self._advance()
+
+    def _play(self, seat: int, move: Move) -> None:
+        before = self._view
+        self.game.apply(move, by=None if seat == CHANCE else seat)
+        self._view = self.game.view(self.seat)
+        assert before is not None
+        self._record(seat, move, before)
+
+    def _advance(self) -> None:
+        """After a move: end the game, make the chance pick, or let the bot think."""
+        g = self.game
+        if g.outcome is not None:
+            self._end(g.outcome)
+            return
+        if g.to_act == CHANCE:
+            self._play(CHANCE, self._rng.choice(g.legal_moves()))
+            self._advance()
+            return
+        self._changed()
+        if g.to_act == self.opponent:
+            deal = self._deals
+            if self.bot_delay <= 0 or self._host is None:
+                self._bot_move(deal)
+            else:
+                self._host.schedule(self.bot_delay, lambda: self._bot_move(deal))
+
+    def _bot_move(self, deal: int) -> None:
+        g = self.game
+        if deal != self._deals or g.outcome is not None or g.to_act != self.opponent:
+            return  # a timer from an earlier deal, or the game moved on (a concession)
+        self._play(self.opponent, self._bot.choose(g.view(self.opponent), self._rng))
+        self._advance()

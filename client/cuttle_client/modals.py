@@ -1,0 +1,122 @@
+"""Overlays on the table: help, a yes/no question, the scrap pile, and the game's end."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from .cardtext import ascii_text
+
+HELP = """\
+[b]At the table[/b]
+  1-9          choose a card of your hand (or click it)
+  ↑ ↓  Enter   choose among the options below the hand
+  Esc          back one step (card ← use ← target)
+  d            draw a card (pass when the draw pile is empty)
+  : or m       type a move in notation, e.g. scuttle 9H 4C
+  s            browse the scrap pile
+  o            offer a draw          c   concede (asks first)
+  ?            this help             ctrl+q  quit
+
+[b]On the table[/b]
+  4♣/J♦   a point card with the jacks on it, bottom to top;
+          it counts for the side it is on
+  *       a card of yours your opponent knows;  ~  a frozen card
+  ▒▒ / ##  a card you cannot see
+  Cards read as rank then suit: T♥ is the ten of hearts (TH)."""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Close")]
+
+    def __init__(self, ascii: bool) -> None:
+        super().__init__()
+        self.ascii = ascii
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="help"):
+            yield Static(ascii_text(HELP).replace("▒▒ / ", "") if self.ascii else HELP)
+            yield Static("Esc or ? to close", classes="hint")
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question; Enter or y says yes, Esc or n says no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question)
+            with Horizontal(classes="buttons"):
+                yield Button("Yes (y)", id="yes", variant="error", compact=True)
+                yield Button("No (n)", id="no", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class ScrapScreen(ModalScreen[None]):
+    """The scrap pile, top first."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,s,q", "dismiss", "Close")]
+
+    def __init__(self, cards: Text, count: int) -> None:
+        super().__init__()
+        self.cards, self.count = cards, count
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="scrap"):
+            yield Static(f"[b]Scrap pile[/b] ({self.count} cards, top first)")
+            yield Static(self.cards)
+            yield Static("Esc to close", classes="hint")
+
+
+class GameOverScreen(ModalScreen[str]):
+    """The result and why; answers "rematch" or "lobby"."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "choose('rematch')", "Rematch"),
+        Binding("l,escape", "choose('lobby')", "Lobby"),
+    ]
+
+    def __init__(self, result: str, rematch: bool) -> None:
+        super().__init__()
+        self.result, self.rematch = result, rematch
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="game-over"):
+            yield Static("[b]Game over[/b]")
+            yield Static(self.result, id="result")
+            with Horizontal(classes="buttons"):
+                if self.rematch:
+                    yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
+                yield Button("Lobby (l)", id="lobby", compact=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "lobby")
+
+    def action_choose(self, answer: str) -> None:
+        if answer == "rematch" and not self.rematch:
+            return
+        self.dismiss(answer)

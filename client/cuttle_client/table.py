@@ -1,0 +1,255 @@
+"""The table screen: draws one player's view from a ``TableController`` and sends it moves.
+
+The only state kept here is the UI's: where the player is in the choice tree (card, use,
+target) and whether the game-over overlay is up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from cuttle_net.engine import IllegalMove
+from cuttle_net.moves import DRAW, OFFER_DRAW, PASS, Move, MoveSyntaxError, parse_move
+
+from . import cardtext
+from .choices import Choice, ask, choices
+from .controller import TableController
+from .modals import ConfirmScreen, GameOverScreen, HelpScreen, ScrapScreen
+from .widgets import Hand, Middle, MoveLog, Side
+
+
+class TableScreen(Screen[None]):
+    """A game in progress, from the player's seat."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help"),
+        Binding("d", "draw", "Draw"),
+        Binding("colon,m", "type_move", "Type move"),
+        Binding("s", "scrap", "Scrap"),
+        Binding("c", "concede", "Concede"),
+        Binding("o", "offer_draw", "Offer draw", show=False),
+        Binding("escape", "back", "Back", show=False),
+        *(Binding(str(n), f"card({n})", show=False) for n in range(1, 10)),
+    ]
+
+    def __init__(self, controller: TableController, ascii: bool, title: str) -> None:
+        super().__init__()
+        self.controller = controller
+        self.ascii = ascii
+        self.title_text = title
+        self._tree: list[Choice] = []
+        self._path: list[int] = []  # indexes into the choice tree
+        self._decision: tuple[int, int, int] | None = None
+        self._over_shown = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.title_text, id="title")
+        with Horizontal(id="body"):
+            with Vertical(id="board"):
+                yield Side(id="them", classes="side")
+                yield Middle(id="middle")
+                yield Side(id="me", classes="side")
+                yield Hand(id="hand")
+                yield Static(id="ask")
+                yield Static(id="error")
+                yield OptionList(id="actions")
+                yield Input(placeholder="a move, e.g. scuttle 9H 4C (Esc: cancel)", id="move-input")
+            yield MoveLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#move-input").display = False
+        self.query_one("#log").border_title = "Moves"
+        self.controller.attach(self)
+
+    def on_unmount(self) -> None:
+        self.controller.close()
+
+    # -- TableHost
+
+    def table_changed(self) -> None:
+        self.redraw()
+
+    def schedule(self, delay: float, callback: Callable[[], None]) -> object:
+        return self.set_timer(delay, callback)
+
+    # -- drawing
+
+    def redraw(self) -> None:
+        c = self.controller
+        view, me, names = c.view, c.seat, c.names
+        decision = (len(c.log), view.phase, c.my_turn)
+        if decision != self._decision:  # a new question: back to the top of the tree
+            self._decision, self._path = decision, []
+            self._tree = choices(view, me, names, self.ascii) if c.my_turn else []
+            self.query_one("#error", Static).display = False
+        self.query_one("#them", Side).show(view, c.opponent, me, names, self.ascii)
+        self.query_one("#middle", Middle).show(view, self.ascii)
+        self.query_one("#me", Side).show(view, me, me, names, self.ascii)
+        self.query_one("#log", MoveLog).show(c.log, names, self.ascii)
+        if c.ending is not None:
+            question = Text(c.ending.text, style="bold")
+        elif c.my_turn:
+            question = Text(ask(view, me, names, self.ascii), style="bold")
+        else:
+            question = Text(c.waiting_for() or "", style="italic")
+        self.query_one("#ask", Static).update(question)
+        self._fill_actions()
+        if c.ending is not None and not self._over_shown:
+            self._over_shown = True
+            self.app.push_screen(GameOverScreen(c.ending.text, c.can_rematch), self._after_game)
+
+    def _level(self) -> list[Choice]:
+        level = self._tree
+        for i in self._path:
+            level = list(level[i].children)
+        return level
+
+    def _fill_actions(self) -> None:
+        actions = self.query_one("#actions", OptionList)
+        level = self._level()
+        actions.set_options(Option(ch.label, disabled=not ch.enabled) for ch in level)
+        crumbs, walk = [], self._tree
+        for i in self._path:  # "9♥  points, scuttle" then "scuttle…" read "9♥ › scuttle"
+            crumbs.append(walk[i].label.split("  ")[0].removesuffix("…"))
+            walk = list(walk[i].children)
+        actions.border_title = " › ".join(["Choose", *crumbs]) if level else "Nothing to choose now"
+        actions.border_subtitle = "Esc: back" if self._path else ""
+        first = next((i for i, ch in enumerate(level) if ch.enabled), None)
+        actions.highlighted = first
+        self._show_hand(level[first].card if first is not None else None)
+        if level and not self.query_one("#move-input").display:
+            actions.focus()
+
+    def _show_hand(self, highlight: int | None) -> None:
+        c = self.controller
+        self.query_one("#hand", Hand).show(c.view, c.seat, self.ascii, highlight)
+
+    # -- choosing
+
+    @on(OptionList.OptionHighlighted, "#actions")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        level = self._level()
+        if 0 <= event.option_index < len(level):
+            self._show_hand(level[event.option_index].card)
+
+    @on(OptionList.OptionSelected, "#actions")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self._choose(event.option_index)
+
+    def _choose(self, index: int) -> None:
+        choice = self._level()[index]
+        if choice.move is not None:
+            self._submit(choice.move)
+        elif choice.children:
+            self._path.append(index)
+            self._fill_actions()
+
+    @on(Hand.Picked)
+    def _picked(self, event: Hand.Picked) -> None:
+        self._pick_card(event.card)
+
+    def action_card(self, n: int) -> None:
+        hand = self.controller.view.hands[self.controller.seat]
+        if n <= len(hand):
+            self._pick_card(hand[n - 1])
+
+    def _pick_card(self, card: int) -> None:
+        """Open the uses of ``card`` (or highlight the option about it)."""
+        self._path = []
+        self._fill_actions()
+        for i, ch in enumerate(self._tree):
+            if ch.card == card:
+                if not ch.enabled:
+                    self._error(ch.label)
+                elif ch.children:
+                    self._choose(i)
+                else:
+                    self.query_one("#actions", OptionList).highlighted = i
+                return
+        self._error("that card is not a choice now")
+
+    def action_back(self) -> None:
+        field = self.query_one("#move-input", Input)
+        if field.display:
+            field.display = False
+            self._fill_actions()
+        elif self._path:
+            self._path.pop()
+            self._fill_actions()
+
+    # -- moves
+
+    def _submit(self, move: Move) -> bool:
+        try:
+            self.controller.submit(move)
+        except IllegalMove as e:
+            self._error(f"{move}: {e}")
+            return False
+        return True
+
+    def _error(self, text: str) -> None:
+        shown = cardtext.ascii_text(text) if self.ascii else text
+        error = self.query_one("#error", Static)
+        error.update(Text(f"{'x' if self.ascii else '✗'} {shown}", style="bold red"))
+        error.display = True
+        self.app.bell()
+
+    def action_draw(self) -> None:
+        self._submit(DRAW if self.controller.view.deck else PASS)
+
+    def action_offer_draw(self) -> None:
+        self._submit(OFFER_DRAW)
+
+    def action_type_move(self) -> None:
+        field = self.query_one("#move-input", Input)
+        field.display = True
+        field.focus()
+
+    @on(Input.Submitted, "#move-input")
+    def _typed(self, event: Input.Submitted) -> None:
+        try:
+            move = parse_move(event.value)
+        except MoveSyntaxError as e:
+            self._error(str(e))
+            return
+        if self._submit(move):
+            event.input.value = ""
+            event.input.display = False
+            self._fill_actions()
+
+    # -- overlays
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.ascii))
+
+    def action_scrap(self) -> None:
+        scrap = self.controller.view.scrap
+        shown = cardtext.cards(reversed(scrap), self.ascii) if scrap else Text("empty")
+        self.app.push_screen(ScrapScreen(shown, len(scrap)))
+
+    def action_concede(self) -> None:
+        if self.controller.ending is not None:
+            return
+        other = self.controller.names[self.controller.opponent]
+        self.app.push_screen(
+            ConfirmScreen(f"Concede this game? {other} wins."),
+            lambda yes: self.controller.concede() if yes else None,
+        )
+
+    def _after_game(self, answer: str | None) -> None:
+        if answer == "rematch":
+            self._over_shown = False
+            self.controller.rematch()
+        else:
+            self.dismiss()

@@ -1,0 +1,74 @@
+"""Running the client under Textual's test harness from plain (sync) pytest tests.
+
+pytest-asyncio is not installed and pytest-trio's trio_mode stays off, so each UI test
+runs its async body with ``asyncio.run``: the same loop Textual uses in real life.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+from collections.abc import Awaitable, Callable, Iterator
+
+import textual.app
+from cuttle_client.app import CuttleApp, Practice, Settings, make_app
+from rich.console import Console
+from textual.app import App
+from textual.pilot import Pilot
+
+from cuttle_net.rules import Rules
+
+SIZE = (80, 24)
+
+
+def practice_app(
+    seed: int = 1, rules: str = "classic", bot: str = "greedy", ascii: bool = False
+) -> CuttleApp:
+    """A table against a bot that answers at once, on a fixed deal."""
+    return make_app(Settings(ascii=ascii, bot_delay=0), Practice(bot, Rules.parse(rules), seed))
+
+
+def run(app: App, body: Callable[[Pilot], Awaitable[None]], size: tuple[int, int] = SIZE) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await body(pilot)
+
+    with _quick_keys():
+        asyncio.run(main())
+
+
+async def _yield_once(min_sleep: float = 0, max_sleep: float = 1) -> None:
+    await asyncio.sleep(0)
+
+
+@contextlib.contextmanager
+def _quick_keys() -> Iterator[None]:
+    """Pilot waits for the process to look idle (tens of ms) after each key; whole games
+    press hundreds of keys.  ``Pilot.press`` still drains every widget's queue before it
+    returns (``_wait_for_screen``), which is what ordering needs."""
+    saved = textual.app.wait_for_idle
+    textual.app.wait_for_idle = _yield_once
+    try:
+        yield
+    finally:
+        textual.app.wait_for_idle = saved
+
+
+def screen_text(app: App) -> str:
+    """The screen as plain text, the way a person reads it."""
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), record=True, legacy_windows=False
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    return console.export_text()
+
+
+async def keys(pilot: Pilot, *names: str) -> None:
+    """Press keys, then let every message they caused be handled (screens, callbacks)."""
+    await pilot.press(*names)
+    await pilot.pause()

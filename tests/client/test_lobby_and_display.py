@@ -1,0 +1,96 @@
+"""The lobby, the command line, and cards readable without colour or suit glyphs."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+import pytest
+from cuttle_client import cli_play
+from cuttle_client.app import Practice, Settings, make_app
+from cuttle_client.lobby import NOT_YET
+from cuttle_client.table import TableScreen
+from textual.pilot import Pilot
+
+from cuttle_net import cli
+from cuttle_net.rules import Rules
+from tests.client.helpers import keys, practice_app, run, screen_text
+
+GLYPHS = re.compile("[♣♦♥♠]")
+
+
+def test_host_and_join_say_plainly_that_network_play_is_not_there_yet() -> None:
+    app = make_app(Settings(bot_delay=0))
+
+    async def body(pilot: Pilot) -> None:
+        assert "No games found on your network yet" in screen_text(app)
+        await keys(pilot, "h")
+        assert str(app.screen.query_one("#notice").render()) == f"Host: {NOT_YET}"
+        await pilot.click("#address")
+        await keys(pilot, *"10.0.0.2:7777", "enter")
+        assert str(app.screen.query_one("#notice").render()) == f"Join 10.0.0.2:7777: {NOT_YET}"
+
+    run(app, body)
+
+
+def test_practice_is_the_default_in_the_lobby() -> None:
+    app = make_app(Settings(bot_delay=0))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "enter")  # the practice button has the focus
+        assert isinstance(app.screen, TableScreen)
+        assert "practice against Greedy bot · classic" in screen_text(app)
+
+    run(app, body)
+
+
+def test_ascii_mode_shows_no_suit_glyphs() -> None:
+    app = practice_app(seed=7, ascii=True)
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "1")  # a card's uses, in words
+        await keys(pilot, "escape", "d")  # a move in the log
+        text = screen_text(app)
+        assert not GLYPHS.search(text), text
+        assert re.search(r"\b[A2-9TJQK][CDHS]\b", text)
+        await keys(pilot, "question_mark")
+        assert not GLYPHS.search(screen_text(app))
+
+    run(app, body)
+
+
+def test_cuttle_ascii_environment_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cuttle_client.cardtext import ascii_wanted
+
+    monkeypatch.setenv("CUTTLE_ASCII", "1")
+    assert ascii_wanted()
+    monkeypatch.setenv("CUTTLE_ASCII", "0")
+    assert not ascii_wanted() and ascii_wanted(True)
+
+
+def test_no_color_keeps_rank_and_suit_in_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = practice_app(seed=1)
+    assert app.no_color  # Textual then draws in monochrome
+
+    async def body(pilot: Pilot) -> None:
+        assert "Hand 1:A♥ 2:3♦ 3:6♥ 4:T♦ 5:K♦" in screen_text(app)
+
+    run(app, body)
+
+
+def test_command_line_opens_the_lobby_or_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[tuple[bool, Practice | None]] = []
+
+    def fake_run_app(args: argparse.Namespace, practice: Practice | None) -> int:
+        opened.append((args.ascii, practice))
+        return 0
+
+    monkeypatch.setattr(cli_play, "_run_app", fake_run_app)
+    assert cli.main([]) == 0
+    assert cli.main(["--ascii"]) == 0
+    args = ["play", "--bot", "random", "--rules", "standard", "--variant", "joker"]
+    assert cli.main([*args, "--seed", "3", "--ascii"]) == 0
+    assert opened[:2] == [(False, None), (True, None)]
+    assert opened[2] == (True, Practice("random", Rules.parse("standard+joker"), 3))
+    assert cli.main(["play", "--variant", "nine-frozen", "--variant", "nine-to-deck"]) == 2

@@ -1,0 +1,207 @@
+"""Whole games through the UI against a bot, by keys only, and the table's prompts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cuttle_client.modals import ConfirmScreen, GameOverScreen
+from cuttle_client.table import TableScreen
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from tests.client.helpers import keys, practice_app, run, screen_text
+
+
+def table(pilot: Pilot) -> TableScreen:
+    screen = pilot.app.screen_stack[2]
+    assert isinstance(screen, TableScreen)
+    return screen
+
+
+def error_text(pilot: Pilot) -> str:
+    error = pilot.app.screen.query_one("#error")
+    return str(error.render()) if error.display else ""
+
+
+async def play_by_keys(pilot: Pilot, rng: random.Random) -> None:
+    """Choose among the options with arrow keys and Enter, or a hand card by its number."""
+    t = table(pilot)
+    c = t.controller
+    for _ in range(3000):
+        for _ in range(100):  # a controller fed from elsewhere may take a moment
+            await pilot.pause()
+            if c.ending is not None or c.my_turn:
+                break
+        if c.ending is not None:
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, GameOverScreen)
+            return
+        assert c.my_turn
+        if rng.random() < 0.2 and c.view.hands[c.seat] and not t._path:
+            await keys(pilot, str(rng.randint(1, min(9, len(c.view.hands[c.seat])))))
+        options = t.query_one("#actions", OptionList)
+        enabled = [
+            i for i in range(options.option_count) if not options.get_option_at_index(i).disabled
+        ]
+        target = rng.choice(enabled)
+        await keys(
+            pilot, *(["up"] * options.option_count), *(["down"] * enabled.index(target)), "enter"
+        )
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed"), [("classic", 1), ("classic", 2), ("standard", 3), ("standard", 4)]
+)
+def test_a_whole_game_by_keys_then_a_rematch(rules: str, seed: int) -> None:
+    app = practice_app(seed=seed, rules=rules)
+
+    async def body(pilot: Pilot) -> None:
+        await play_by_keys(pilot, random.Random(seed))
+        c = table(pilot).controller
+        assert c.ending is not None
+        assert str(pilot.app.screen.query_one("#result").render()) == c.ending.text
+        await keys(pilot, "r")  # rematch: the dealer alternates, so the bot moves first
+        await pilot.pause()
+        assert c.ending is None and c.seat == 1 and c.log and c.log[0].seat == 0
+        await play_by_keys(pilot, random.Random(seed + 100))
+        await keys(pilot, "l")  # back to the lobby
+        await pilot.pause()
+        assert pilot.app.screen.id is None and "Practice against a bot" in screen_text(pilot.app)
+
+    run(app, body)
+
+
+def test_an_illegal_typed_move_is_explained_inline() -> None:
+    app = practice_app(seed=1)
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "colon")
+        await pilot.pause()
+        await keys(pilot, *"scuttle 3d 7h", "enter")
+        await pilot.pause()
+        assert error_text(pilot) == (
+            "✗ scuttle 3D 7H: 3♦ cannot scuttle 7♥: it is not a point card your opponent controls"
+        )
+        assert "✗ scuttle 3D 7H: 3♦ cannot" in screen_text(pilot.app)
+        await keys(pilot, *"x", "enter")  # still in the field: a syntax error is explained too
+        await pilot.pause()
+        assert error_text(pilot).startswith("✗ '7hx' is not a card")
+        field = pilot.app.screen.query_one("#move-input")
+        field.value = ""
+        await keys(pilot, *"points ah", "enter")
+        await pilot.pause()
+        c = table(pilot).controller
+        assert c.log[0].words == "you play A♥ for 1 point" and not field.display
+
+    run(app, body)
+
+
+def test_keys_on_a_card_open_its_uses_and_escape_goes_back() -> None:
+    app = practice_app(seed=1)
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "5")  # K♦
+        assert "play K♦ as a king: your goal is now 14" in screen_text(pilot.app)
+        await keys(pilot, "escape")
+        assert "draw a card" in screen_text(pilot.app)
+        await keys(pilot, "5", "enter")
+        c = table(pilot).controller
+        assert c.view.kings(c.seat) == 1
+
+    run(app, body)
+
+
+def test_conceding_asks_first() -> None:
+    app = practice_app(seed=1)
+
+    async def body(pilot: Pilot) -> None:
+        c = table(pilot).controller
+        await keys(pilot, "c")
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        await keys(pilot, "n")
+        await pilot.pause()
+        assert c.ending is None and isinstance(pilot.app.screen, TableScreen)
+        await keys(pilot, "c", "y")
+        await pilot.pause()
+        assert c.ending is not None and c.ending.text == "Greedy bot wins: you conceded"
+        assert isinstance(pilot.app.screen, GameOverScreen)
+
+    run(app, body)
+
+
+def test_help_and_scrap_overlays_open_and_close() -> None:
+    app = practice_app(seed=1)
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "question_mark")
+        assert "type a move in notation" in screen_text(pilot.app)
+        await keys(pilot, "escape", "s")
+        assert "Scrap pile" in screen_text(pilot.app)
+        await keys(pilot, "escape")
+        assert isinstance(pilot.app.screen, TableScreen)
+
+    run(app, body)
+
+
+def test_the_mouse_works_too() -> None:
+    app = practice_app(seed=1)
+
+    async def body(pilot: Pilot) -> None:
+        await pilot.click("#hand", offset=(9, 0))  # on "1:A♥" after "Hand "
+        await pilot.pause()
+        options = pilot.app.screen.query_one("#actions", OptionList)
+        assert options.border_title == "Choose › A♥"
+        await pilot.click("#actions", offset=(3, 1))  # the first option: points
+        await pilot.pause()
+        assert table(pilot).controller.log[0].words == "you play A♥ for 1 point"
+
+    run(app, body)
+
+
+def test_a_draw_offer_is_answered_by_the_bot() -> None:
+    app = practice_app(seed=1)
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "o")
+        words = [e.words for e in table(pilot).controller.log]
+        assert words == ["you offer a draw", "Greedy bot refuses the draw"]
+        await keys(pilot, "o")  # once a turn
+        assert (
+            error_text(pilot) == "✗ offer-draw: a draw may be offered once a turn, on your own turn"
+        )
+
+    run(app, body)
+
+
+def test_a_long_hand_wraps_and_clicks_still_find_the_card() -> None:
+    from cuttle_client.widgets import Hand
+    from textual.app import App, ComposeResult
+
+    from tests.rules.build import position
+
+    view = position(hand0="AC,2C,3C,4C,5C,6C,7C,8C,9C,TC,JC,QC", hand1="KC").view(0)
+    picked: list[int] = []
+
+    class HandApp(App[None]):
+        CSS = "Hand { width: 40; height: auto; }"
+
+        def compose(self) -> ComposeResult:
+            yield Hand(id="hand")
+
+        def on_hand_picked(self, event: Hand.Picked) -> None:
+            picked.append(event.card)
+
+    app = HandApp()
+
+    async def body(pilot: Pilot) -> None:
+        hand = app.query_one(Hand)
+        hand.show(view, 0, ascii=True, highlight=None)
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert lines[0].startswith("Hand 1:AC 2:2C") and lines[1].strip().startswith("8:8C")
+        await pilot.click("#hand", offset=(lines[1].index("9C"), 1))
+        assert picked == [view.hands[0][8]]
+
+    run(app, body)
