@@ -71,6 +71,11 @@ class SendDeck:
 
 
 @dataclass(frozen=True)
+class Dealt:
+    """The deal is done: ``view`` exists and the game begins."""
+
+
+@dataclass(frozen=True)
 class MovePlayed:
     """A move was applied to this seat's view (``seat`` made it; ``None`` for chance)."""
 
@@ -108,7 +113,7 @@ class Fault:
 @dataclass
 class Output:
     sends: list[SendMove | SendDeck] = field(default_factory=list)
-    events: list[MovePlayed | GameOver | Audited | Fault] = field(default_factory=list)
+    events: list[Dealt | MovePlayed | GameOver | Audited | Fault] = field(default_factory=list)
 
     def extend(self, other: Output) -> None:
         self.sends.extend(other.sends)
@@ -407,6 +412,7 @@ class GameSession:
             elif isinstance(event, OperationComplete):
                 if isinstance(event.op, ShuffleAndDeal):
                     self._dealt()
+                    out.events.append(Dealt())
                     out.extend(self._after_move())
                 elif self._pending is not None:
                     out.extend(self._next_op())

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import getpass
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
 
+from cuttle_protocol.netgame import GameSettings
+from cuttle_protocol.netplay import NetPlan
 from textual.app import App
 
 from cuttle_net.rules import CLASSIC, Rules
 
 from .controller import PracticeController, TableController
 from .lobby import LobbyScreen
+from .network import ConnectScreen, NetworkController
 from .table import TableScreen
 
 
@@ -17,6 +23,10 @@ from .table import TableScreen
 class Settings:
     ascii: bool = False  # suit letters instead of glyphs
     bot_delay: float = 0.6  # seconds before a bot's move shows, so a person can follow
+    # Browse the LAN from the lobby; CUTTLE_NO_LAN=1 turns it off (tests never multicast).
+    lan: bool = field(default_factory=lambda: os.environ.get("CUTTLE_NO_LAN") != "1")
+    data_dir: Path | None = None  # where game records go (default: the user's data dir)
+    config_dir: Path | None = None  # identity key and known peers (default: the user's)
 
 
 @dataclass(frozen=True)
@@ -26,6 +36,19 @@ class Practice:
     bot: str = "greedy"
     rules: Rules = CLASSIC
     seed: int | None = None
+
+
+@dataclass(frozen=True)
+class NetworkLaunch:
+    """A network game to open: how to meet the other player, and the game's timeouts."""
+
+    plan: NetPlan
+    settings: GameSettings = field(default_factory=GameSettings)
+
+
+def _player_name() -> str:
+    name = " ".join(getpass.getuser().split())[:32]
+    return name or "player"
 
 
 class CuttleApp(App[None]):
@@ -38,15 +61,49 @@ class CuttleApp(App[None]):
     CSS_PATH = "cuttle.tcss"
     TITLE = "cuttle"
 
-    def __init__(self, settings: Settings, table: TableController | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        table: TableController | None = None,
+        network: NetworkLaunch | None = None,
+    ) -> None:
         super().__init__()
         self.settings = settings
         self._first_table = table
+        self._first_network = network
 
     def on_mount(self) -> None:
-        self.push_screen(LobbyScreen())
+        self.push_screen(LobbyScreen(lan=self.settings.lan))
         if self._first_table is not None:
             self.open_table(self._first_table)
+        if self._first_network is not None:
+            self.open_network(self._first_network)
+
+    def on_lobby_screen_host_requested(self, event: LobbyScreen.HostRequested) -> None:
+        plan = NetPlan(
+            "host",
+            _player_name(),
+            rules=Rules.parse(event.rules),
+            announce=self.settings.lan,
+            config_dir=self.settings.config_dir,
+        )
+        self.open_network(NetworkLaunch(plan))
+
+    def on_lobby_screen_join_requested(self, event: LobbyScreen.JoinRequested) -> None:
+        plan = NetPlan(
+            "join", _player_name(), address=event.address, config_dir=self.settings.config_dir
+        )
+        self.open_network(NetworkLaunch(plan))
+
+    def open_network(self, launch: NetworkLaunch) -> None:
+        """Meet the other player on a connect screen, then play at a table."""
+        controller = NetworkController(launch.plan, launch.settings, self.settings.data_dir)
+
+        def dealt() -> None:
+            self.pop_screen()  # the connect screen
+            self.open_table(controller)
+
+        self.push_screen(ConnectScreen(controller, dealt))
 
     def on_lobby_screen_practice_requested(self, event: LobbyScreen.PracticeRequested) -> None:
         """From the lobby: a practice game on a random deal."""
@@ -62,11 +119,15 @@ class CuttleApp(App[None]):
         self.push_screen(TableScreen(controller, self.settings.ascii, title))
 
 
-def make_app(settings: Settings | None = None, practice: Practice | None = None) -> CuttleApp:
-    """The app, opening at the lobby, or at a practice table if ``practice`` is given."""
+def make_app(
+    settings: Settings | None = None,
+    practice: Practice | None = None,
+    network: NetworkLaunch | None = None,
+) -> CuttleApp:
+    """The app, opening at the lobby, a practice table, or a network game's connect screen."""
     settings = settings or Settings()
     table = None
     if practice is not None:
         p = practice
         table = PracticeController(p.bot, p.rules, p.seed, bot_delay=settings.bot_delay)
-    return CuttleApp(settings, table)
+    return CuttleApp(settings, table, network)

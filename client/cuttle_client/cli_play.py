@@ -12,7 +12,9 @@ from cuttle_net.bots import BOTS
 from cuttle_net.rules import VARIANTS, Rules
 
 if TYPE_CHECKING:
-    from .app import Practice
+    from cuttle_protocol.netplay import NetPlan
+
+    from .app import NetworkLaunch, Practice
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -58,9 +60,26 @@ def run_lobby(args: argparse.Namespace) -> int:
     return _run_app(args, None)
 
 
-def _run_app(args: argparse.Namespace, practice: Practice | None) -> int:
+def run_network(args: argparse.Namespace, plan: NetPlan) -> int:
+    """``cuttle host`` / ``cuttle join`` without ``--bot``: the table, over the network."""
+    from cuttle_protocol.netgame import GameSettings
+
+    from .app import NetworkLaunch
+
+    timeouts = GameSettings(move_timeout=args.move_timeout, reply_timeout=args.reply_timeout)
+    return _run_app(args, None, NetworkLaunch(plan, timeouts))
+
+
+def _run_app(
+    args: argparse.Namespace, practice: Practice | None, network: NetworkLaunch | None = None
+) -> int:
     from .app import Settings, make_app
     from .cardtext import ascii_wanted
 
-    make_app(Settings(ascii=ascii_wanted(args.ascii)), practice).run()
+    settings = Settings(
+        ascii=ascii_wanted(args.ascii),
+        data_dir=getattr(args, "data_dir", None),
+        config_dir=getattr(args, "config_dir", None),
+    )
+    make_app(settings, practice, network).run()
     return 0

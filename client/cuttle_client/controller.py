@@ -115,6 +115,10 @@ class TableController:
         """The table is going away: stop any background work."""
         self._host = None
 
+    async def aclose(self) -> None:
+        """``close``, then wait for background work to stop (the app may be exiting)."""
+        self.close()
+
     def submit(self, move: Move) -> None:
         """Play ``move`` for this player; raise ``IllegalMove`` saying why it is not allowed."""
         raise NotImplementedError

@@ -10,12 +10,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, ListView, Select, Static
+from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Select, Static
 
 from cuttle_net.bots import BOTS
 
-NOT_YET = "Network play is not available yet in this version: practise against a bot for now."
-LAN_HINT = "No games found on your network yet. LAN discovery is coming; join by address above."
+from .trio_guest import TrioGuest
+
+LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
+LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
 
 
 class LobbyScreen(Screen[None]):
@@ -34,6 +36,24 @@ class LobbyScreen(Screen[None]):
         def __init__(self, bot: str, rules: str) -> None:
             super().__init__()
             self.bot, self.rules = bot, rules
+
+    class HostRequested(Message):
+        """Host a game under these rules."""
+
+        def __init__(self, rules: str) -> None:
+            super().__init__()
+            self.rules = rules
+
+    class JoinRequested(Message):
+        """Join the game at ``address`` (HOST[:PORT])."""
+
+        def __init__(self, address: str) -> None:
+            super().__init__()
+            self.address = address
+
+    def __init__(self, lan: bool = True) -> None:
+        super().__init__()
+        self._lan = TrioGuest() if lan else None
 
     def compose(self) -> ComposeResult:
         yield Static("cuttle · the two-player combat card game", id="title")
@@ -68,6 +88,40 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#practice", Button).focus()
+        if self._lan is None:
+            self.query_one("#lan-hint", Static).update(LAN_OFF)
+        else:
+            self._lan.start(self._browse)
+
+    async def on_unmount(self) -> None:
+        if self._lan is not None:
+            await self._lan.aclose()
+
+    async def _browse(self) -> None:
+        """List the games announced on the LAN, live (trio, as a guest of this loop)."""
+        from cuttle_protocol import lan
+
+        try:
+            async with lan.browse() as live:
+                async for games in live:
+                    self._show_games(games)
+        except lan.LanUnavailable as e:
+            self.query_one("#lan-hint", Static).update(str(e))
+
+    def _show_games(self, games: list) -> None:
+        listing = self.query_one("#lan", ListView)
+        listing.clear()
+        for g in games:
+            a = g.announcement
+            seat = "seat free" if a.seat_free else "seat taken"
+            item = ListItem(Label(f"{a.name} · {g.address}:{g.port} · {a.rules.name} · {seat}"))
+            item.address = f"{g.address}:{g.port}"  # type: ignore[attr-defined]
+            listing.append(item)
+        self.query_one("#lan-hint", Static).update("" if games else LAN_HINT)
+
+    @on(ListView.Selected, "#lan")
+    def _join_found(self, event: ListView.Selected) -> None:
+        self.post_message(self.JoinRequested(event.item.address))  # type: ignore[attr-defined]
 
     @on(Button.Pressed, "#practice")
     def action_practice(self) -> None:
@@ -77,10 +131,13 @@ class LobbyScreen(Screen[None]):
 
     @on(Button.Pressed, "#host")
     def action_host(self) -> None:
-        self.query_one("#notice", Static).update(f"Host: {NOT_YET}")
+        self.post_message(self.HostRequested(str(self.query_one("#rules", Select).value)))
 
     @on(Button.Pressed, "#join")
     @on(Input.Submitted, "#address")
     def action_join(self) -> None:
-        address = self.query_one("#address", Input).value.strip() or "an address"
-        self.query_one("#notice", Static).update(f"Join {address}: {NOT_YET}")
+        address = self.query_one("#address", Input).value.strip()
+        if not address:
+            self.query_one("#notice", Static).update("Type the host's address first: HOST[:PORT]")
+            return
+        self.post_message(self.JoinRequested(address))

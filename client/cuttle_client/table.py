@@ -72,8 +72,8 @@ class TableScreen(Screen[None]):
         self.query_one("#log").border_title = "Moves"
         self.controller.attach(self)
 
-    def on_unmount(self) -> None:
-        self.controller.close()
+    async def on_unmount(self) -> None:
+        await self.controller.aclose()
 
     # -- TableHost
 

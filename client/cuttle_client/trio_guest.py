@@ -11,6 +11,7 @@ cancel scope wraps the trio function: ``cancel()`` ends the run, and ``on_done``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ class TrioGuest:
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
         self._pending: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        self._finished: asyncio.Event | None = None
         self.done = False
 
     def start(
@@ -36,6 +38,7 @@ class TrioGuest:
     ) -> None:
         """Start ``async_fn`` under trio; call from code running on the asyncio loop."""
         loop = asyncio.get_running_loop()
+        self._finished = asyncio.Event()
 
         async def main() -> Any:
             self._token = trio.lowlevel.current_trio_token()
@@ -48,6 +51,8 @@ class TrioGuest:
 
         def finished(result: outcome.Outcome) -> None:
             self.done = True
+            assert self._finished is not None
+            self._finished.set()
             on_done(result)
 
         trio.lowlevel.start_guest_run(
@@ -70,3 +75,12 @@ class TrioGuest:
     def cancel(self) -> None:
         """End the trio run through its cancel scope."""
         self.run_sync_soon(lambda: self._scope and self._scope.cancel())
+
+    async def aclose(self, patience: float = 5.0) -> None:
+        """Cancel the run and wait (on asyncio) until trio has finished unwinding, so the
+        loop never stops under a half-cancelled trio run."""
+        self.cancel()
+        if self._finished is not None and not self.done:
+            # If trio is stuck, give up waiting rather than hang the app.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._finished.wait(), patience)

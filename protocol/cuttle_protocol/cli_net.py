@@ -1,20 +1,18 @@
-"""``cuttle host`` and ``cuttle join``: play over TCP, headless with ``--bot``.
+"""``cuttle host`` and ``cuttle join``: play over TCP, in the terminal client or headless
+with ``--bot``.
 
-Heavy imports (trio, the session) happen inside ``run`` so that other commands stay quick.
+Heavy imports (trio, textual, the session) happen inside ``run`` so other commands stay quick.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import getpass
-import ipaddress
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from cuttle_net.rules import VARIANTS
+from cuttle_net.rules import VARIANTS, Rules
 
 COMMANDS = ("host", "join")
 
@@ -44,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     for p in (host, join):
         p.add_argument("--bot", metavar="NAME", help="let a bot play (random, greedy): headless")
         p.add_argument("--name", help="your name, shown to the other player")
-        p.add_argument("--games", type=int, default=1, help="games to play on this connection")
+        p.add_argument("--games", type=int, default=1, help="headless: games on this connection")
         p.add_argument(
             "--move-timeout",
             type=float,
@@ -61,16 +59,45 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         )
         p.add_argument("--config-dir", type=Path, help="identity key and known peers")
         p.add_argument("--data-dir", type=Path, help="where game records are saved")
+        p.add_argument("--ascii", action="store_true", help="suit letters instead of glyphs")
+
+
+def plan_from(args: argparse.Namespace) -> Any:
+    """The ``NetPlan`` the arguments describe; raise ``ValueError`` if they are wrong."""
+    from .netplay import NetPlan
+
+    name = args.name or getpass.getuser() or args.command
+    if args.command == "join":
+        return NetPlan(
+            "join",
+            name,
+            address=args.address,
+            config_dir=args.config_dir,
+            reply_timeout=args.reply_timeout,
+        )
+    rules = Rules(standard=args.rules == "standard", variants=frozenset(args.variant))
+    return NetPlan(
+        "host",
+        name,
+        port=args.port,
+        bind=args.bind,
+        rules=rules,
+        announce=not args.no_announce,
+        config_dir=args.config_dir,
+        reply_timeout=args.reply_timeout,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.bot:
-        print(
-            f"cuttle {args.command}: the terminal client cannot play over the network yet; "
-            "use --bot NAME for a headless game",
-            file=sys.stderr,
-        )
+    try:
+        plan = plan_from(args)
+    except ValueError as e:
+        print(f"cuttle {args.command}: {e}", file=sys.stderr)
         return 2
+    if not args.bot:
+        from cuttle_client.cli_play import run_network
+
+        return run_network(args, plan)
     import trio
 
     from cuttle_net.bots import make_bot
@@ -80,156 +107,51 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"cuttle {args.command}: {e}", file=sys.stderr)
         return 2
-    return trio.run(_main, args, bot)
+    return trio.run(_headless, args, plan, bot)
 
 
 def _say(text: str) -> None:
     print(f"cuttle: {text}", flush=True)
 
 
-async def _main(args: argparse.Namespace, bot: Any) -> int:
-    from .connection import LocalPlayer, Rules
-    from .identity import KnownPeers, default_config_dir, load_or_create_identity
-    from .trio_peer import ConnectionEnded, PeerSettings, connect, open_listener
+async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
+    from .netgame import GameSettings, play_match
+    from .netplay import keep_records, open_game_peer, seat_names
+    from .trio_peer import ConnectionEnded
 
-    config = args.config_dir or default_config_dir()
-    identity = load_or_create_identity(config)
     try:
-        me = LocalPlayer(args.name or getpass.getuser() or args.command, identity)
-    except ValueError as e:
-        print(f"cuttle {args.command}: --name: {e}", file=sys.stderr)
-        return 2
-    settings = PeerSettings(handshake_timeout=args.reply_timeout, reply_timeout=args.reply_timeout)
-    known = KnownPeers(config)
-    try:
-        if args.command == "host":
-            try:
-                listener = await open_listener(args.port, args.bind)
-            except OSError as e:
-                print(
-                    f"cuttle host: cannot listen on {args.bind}:{args.port}: {e.strerror}",
-                    file=sys.stderr,
-                )
-                return 1
-            host, port = listener.address
-            _say(f"hosting {_rules_name(args)} on {host}:{port} (port {port})")
-            _say(f"the other player runs: cuttle join ADDRESS:{port} (ADDRESS: this machine's)")
-            _say("waiting for a player...")
-            rules = Rules(args.rules, tuple(args.variant))
-            async with contextlib.AsyncExitStack() as announced:
-                if not args.no_announce and not ipaddress.ip_address(host).is_loopback:
-                    await _announce(announced, args, me.name, host, port)
-                async with listener.accept(me, rules, known_peers=known, settings=settings) as peer:
-                    await announced.aclose()  # the seat is taken: withdraw from the LAN
-                    await listener.aclose()
-                    return await _play(args, peer, me, identity, bot)
-        async with connect(
-            args.address, me, judge_rules=_judge, known_peers=known, settings=settings
-        ) as peer:
-            return await _play(args, peer, me, identity, bot)
+        async with open_game_peer(plan, _say) as (peer, identity):
+            settings = GameSettings(
+                move_timeout=args.move_timeout, reply_timeout=args.reply_timeout
+            )
+
+            def on_event(event: object) -> None:
+                from .netgame import GameStarted
+
+                if isinstance(event, GameStarted):
+                    role = "dealer" if event.session.seat == 1 else "first to play"
+                    _say(f"game {event.number + 1}: you are seat {event.session.seat} ({role})")
+
+            result = await play_match(
+                peer,
+                identity,
+                games=max(1, args.games),
+                bot=bot,
+                on_event=on_event,
+                settings=settings,
+            )
+            named = [(s, seat_names(s, plan.name, peer.info.peer_name)) for s in result.games]
     except ConnectionEnded as ended:
         _say(f"connection ended: {ended.message} ({ended.reason}, {ended.code})")
         return 1
-
-
-async def _announce(
-    stack: contextlib.AsyncExitStack, args: argparse.Namespace, name: str, host: str, port: int
-) -> None:
-    """Announce the game on the LAN for as long as ``stack`` stays open; a hint only."""
-    from cuttle_net.rules import Rules as EngineRules
-
-    from . import lan
-    from .lan_record import Announcement
-
-    rules = EngineRules(standard=args.rules == "standard", variants=frozenset(args.variant))
-    interfaces = None if host in ("0.0.0.0", "::") else [host]
-    try:
-        await stack.enter_async_context(
-            lan.announcing(Announcement(name, port, rules), interfaces=interfaces)
-        )
-        _say("announced on the LAN: 'cuttle lan' on another machine lists this game")
-    except lan.LanUnavailable as e:
-        _say(str(e))
-
-
-def _rules_name(args: argparse.Namespace) -> str:
-    return "+".join([args.rules, *sorted(args.variant)])
-
-
-def _judge(wire_rules: Any) -> str | None:
-    """The joiner plays any rule set and variants this engine knows."""
-    from cuttle_net.rules import Rules
-
-    try:
-        Rules(standard=wire_rules.rules == "standard", variants=frozenset(wire_rules.variants))
-    except ValueError as e:
-        return str(e)
-    return None if wire_rules.rules in ("classic", "standard") else "unknown rule set"
-
-
-async def _play(args: argparse.Namespace, peer: Any, me: Any, identity: Any, bot: Any) -> int:
-    from cuttle_net.record import build_record, default_data_dir, save_record
-
-    from .identity import Trust
-    from .netgame import GameSettings, GameStarted, play_match
-
-    info = peer.info
-    _say(f"connected to {info.peer_name} (key {info.peer_fingerprint}, {peer.trust})")
-    if peer.trust == Trust.CHANGED:
-        _say(
-            f"WARNING: {info.peer_name}'s identity key CHANGED since your last game: someone "
-            "may be impersonating them. Compare the code below with theirs before you trust it."
-        )
-    _say(f"compare this code with the other player's: {info.sas}")
-    names = {}
-
-    def on_event(event: object) -> None:
-        if isinstance(event, GameStarted):
-            seat = event.session.seat
-            names[event.number] = (me.name, info.peer_name)[:: 1 if seat == 0 else -1]
-            role = "dealer" if seat == 1 else "first to play"
-            _say(f"game {event.number + 1}: you are seat {seat} ({role})")
-
-    settings = GameSettings(move_timeout=args.move_timeout, reply_timeout=args.reply_timeout)
-    result = await play_match(
-        peer, identity, games=max(1, args.games), bot=bot, on_event=on_event, settings=settings
-    )
-    date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    clean = True
-    for number, session in enumerate(result.games):
-        seat_names = names[number]
-        ended = result.ended if number == len(result.games) - 1 else None
-        note = f"disconnected: {ended.message}" if ended is not None else ""
-        text = build_record(session, seat_names, date, note)
-        directory = (args.data_dir or default_data_dir()) / "games"
-        stem = f"{date}-{seat_names[0]}-vs-{seat_names[1]}-game{number + 1}"
-        path = save_record(text, directory, stem)
-        line, ok = _result_line(number, session, seat_names, note)
-        clean &= ok
+    except OSError as e:
+        _say(f"cannot listen on {plan.bind}:{plan.port}: {e.strerror or e}")
+        return 1
+    clean = bool(named)
+    for line, path, ok in keep_records(named, result.ended, args.data_dir):
         print(line, flush=True)
         _say(f"record saved: {path}")
-    if result.ended is not None and result.ended.code not in ("peer-quit",):
+        clean &= ok
+    if result.ended is not None and result.ended.code != "peer-quit":
         _say(f"connection ended: {result.ended.message}")
-    return 0 if clean and result.games else 1
-
-
-def _result_line(number: int, session: Any, names: tuple[str, str], note: str) -> tuple[str, bool]:
-    """One line, the same on both sides for a game that ended normally."""
-    head = f"result: game {number + 1}: {names[0]} (seat 0) vs {names[1]} (seat 1):"
-    fault = session.fault
-    if fault is not None:
-        return (
-            f"{head} stopped: seat {fault.culprit} ({names[fault.culprit]}) "
-            f"{fault.kind}: {fault.message}",
-            False,
-        )
-    outcome = session.outcome
-    if outcome is None:
-        return f"{head} unfinished: {note or 'the connection ended'}", False
-    if outcome.winner is None:
-        verdict = "drawn (" + {"passes": "three passes", "agreed": "agreed"}[outcome.reason] + ")"
-    else:
-        how = {"goal": "reached the goal", "concede": "the opponent conceded"}[outcome.reason]
-        verdict = f"{names[outcome.winner]} wins ({how})"
-    audit = "audit passed" if session.audit else "no audit"
-    return f"{head} {verdict}; {audit}", True
+    return 0 if clean else 1

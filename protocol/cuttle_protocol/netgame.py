@@ -81,7 +81,7 @@ async def play_match(
     bot: Bot | None = None,
     intents: trio.MemoryReceiveChannel[Move] | None = None,
     on_event: Callable[[object], None] = lambda event: None,
-    settings: GameSettings = GameSettings(),
+    settings: GameSettings | None = None,
     rng: random.Random | None = None,
 ) -> MatchResult:
     """Play up to ``games`` games on ``peer``; the host asks for each rematch.
@@ -90,6 +90,7 @@ async def play_match(
     ``bot`` the bot decides for us; otherwise moves come from ``intents``.  Every session
     event, ``GameStarted`` and ``Rejected`` go to ``on_event``.
     """
+    settings = settings or GameSettings()
     result = MatchResult()
     send_inbox, inbox = trio.open_memory_channel[tuple[str, Any]](64)
     rng = rng or random.Random()

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import re
+import socket
+import tempfile
+from pathlib import Path
 
 import pytest
 from cuttle_client import cli_play
 from cuttle_client.app import Practice, Settings, make_app
-from cuttle_client.lobby import NOT_YET
+from cuttle_client.lobby import LobbyScreen
+from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
 from textual.pilot import Pilot
 
@@ -19,16 +23,44 @@ from tests.client.helpers import keys, practice_app, run, screen_text
 GLYPHS = re.compile("[♣♦♥♠]")
 
 
-def test_host_and_join_say_plainly_that_network_play_is_not_there_yet() -> None:
-    app = make_app(Settings(bot_delay=0))
+def test_join_from_the_lobby_reports_a_refused_connection_plainly() -> None:
+    app = make_app(Settings(bot_delay=0, config_dir=Path(tempfile.mkdtemp())))
+    with socket.socket() as s:  # a loopback port with nobody listening
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
 
     async def body(pilot: Pilot) -> None:
-        assert "No games found on your network yet" in screen_text(app)
-        await keys(pilot, "h")
-        assert str(app.screen.query_one("#notice").render()) == f"Host: {NOT_YET}"
+        assert "LAN discovery is off" in screen_text(app)
+        await keys(pilot, "j")
+        assert "Type the host's address first" in str(app.screen.query_one("#notice").render())
         await pilot.click("#address")
-        await keys(pilot, *"10.0.0.2:7777", "enter")
-        assert str(app.screen.query_one("#notice").render()) == f"Join 10.0.0.2:7777: {NOT_YET}"
+        await keys(pilot, *f"127.0.0.1:{port}", "enter")
+        assert isinstance(app.screen, ConnectScreen)
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if "could not connect" in screen_text(app):
+                break
+        assert f"could not connect to 127.0.0.1:{port}" in screen_text(app)
+        await keys(pilot, "escape")
+        assert isinstance(app.screen, LobbyScreen)
+
+    run(app, body)
+
+
+def test_host_from_the_lobby_shows_where_to_join_and_can_be_cancelled() -> None:
+    app = make_app(Settings(bot_delay=0, config_dir=Path(tempfile.mkdtemp())))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "h")
+        assert isinstance(app.screen, ConnectScreen)
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if "waiting for a player" in screen_text(app) or "Cannot listen" in screen_text(app):
+                break
+        text = screen_text(app)
+        assert "cuttle join ADDRESS:4454" in text or "Cannot listen on 0.0.0.0:4454" in text
+        await keys(pilot, "escape")
+        assert isinstance(app.screen, LobbyScreen)
 
     run(app, body)
 

@@ -56,8 +56,13 @@ def test_both_sides_keep_the_same_game() -> None:
 
 @pytest.fixture(scope="module")
 def game() -> tuple[Link, str]:
-    link = played("standard", seed=5)
-    return link, build_record(link.sessions[0], ("ann", "bob"), DATE)
+    """A standard game in which some card was drawn or revealed (most are)."""
+    for seed in range(5, 60):
+        link = played("standard", seed=seed)
+        text = build_record(link.sessions[0], ("ann", "bob"), DATE)
+        if any(seen.seat0 or seen.seat1 for _, _, seen in parse_record(text).moves):
+            return link, text
+    raise AssertionError("no game showed a card")
 
 
 @pytest.mark.parametrize(
@@ -94,20 +99,22 @@ def test_a_changed_signature_is_caught(game) -> None:
 def test_a_resigned_changed_move_is_caught_by_its_players_signature(game) -> None:
     link, text = game
     record = parse_record(text)
-    i = next(i for i, e in enumerate(record.transcript) if e.kind == "move" and e.text == "draw")
+    i = next(i for i, e in enumerate(record.transcript) if e.kind == "move")
     e = record.transcript[i]
-    record.transcript[i] = TranscriptEntry("move", seat=e.seat, signature=e.signature, text="pass")
+    other = "pass" if e.text != "pass" else "draw"
+    record.transcript[i] = TranscriptEntry("move", seat=e.seat, signature=e.signature, text=other)
     report = verify_text(resign(link, record))
-    assert report.verdict == Verdict.INVALID and "signature of move 'pass'" in report.problem
+    assert report.verdict == Verdict.INVALID and f"signature of move '{other}'" in report.problem
 
 
 def test_a_resigned_changed_card_is_caught_by_the_replay(game) -> None:
     link, text = game
     record = parse_record(text)
-    i = next(i for i, (_, _, seen) in enumerate(record.moves) if seen.seat0)
+    i = next(i for i, (_, _, seen) in enumerate(record.moves) if seen.seat0 or seen.seat1)
     seat, move, seen = record.moves[i]
-    other_card = (seen.seat0[0] + 1) % 52
-    record.moves[i] = (seat, move, type(seen)((other_card,), seen.seat1))
+    shifted = tuple((c + 1) % 52 for c in seen.seat0 or seen.seat1)
+    changed = (shifted, seen.seat1) if seen.seat0 else (seen.seat0, shifted)
+    record.moves[i] = (seat, move, type(seen)(*changed))
     report = verify_text(resign(link, record))
     assert report.verdict == Verdict.INVALID and "the seats saw" in report.problem
 

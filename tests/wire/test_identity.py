@@ -75,7 +75,12 @@ def test_parse_address_refuses(text: str) -> None:
 
 
 # The I/O shell around the sans-I/O core: the only modules that may load trio.
-SHELL = ("cuttle_protocol.trio_peer", "cuttle_protocol.netgame", "cuttle_protocol.lan")
+SHELL = (
+    "cuttle_protocol.trio_peer",
+    "cuttle_protocol.netgame",
+    "cuttle_protocol.netplay",
+    "cuttle_protocol.lan",
+)
 
 
 def test_core_does_not_import_trio() -> None:

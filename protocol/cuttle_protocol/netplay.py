@@ -1,0 +1,160 @@
+"""Getting two players connected, and keeping their records: shared by ``cuttle host/join``
+and the terminal client.
+
+``open_game_peer`` does everything between "I want to host (or join)" and a handshaken
+peer: the identity key, listening (and announcing on the LAN) or connecting, trust on
+first use, and the short authentication code, reporting each step through ``say``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cuttle_net.record import build_record, default_data_dir, save_record
+from cuttle_net.rules import Rules as EngineRules
+from cuttle_net.session import GameSession
+
+from . import lan
+from .connection import LocalPlayer, Rules
+from .identity import KnownPeers, Trust, default_config_dir, load_or_create_identity
+from .lan_record import Announcement
+from .messages import MAX_NAME_LEN, display_safe
+from .trio_peer import ConnectionEnded, Peer, PeerSettings, connect, open_listener
+
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class NetPlan:
+    """How to meet the other player."""
+
+    mode: str  # "host" or "join"
+    name: str
+    address: str = ""  # join: HOST[:PORT]
+    port: int = 4454  # host: 0 for any free port
+    bind: str = "0.0.0.0"  # host
+    rules: EngineRules = field(default_factory=EngineRules)  # host: what it proposes
+    announce: bool = True  # host: on the LAN (never for a loopback address)
+    config_dir: Path | None = None
+    reply_timeout: float = 20.0
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("host", "join"):
+            raise ValueError(f"mode is host or join, not {self.mode!r}")
+        if not 1 <= len(self.name) <= MAX_NAME_LEN or display_safe(self.name) != self.name:
+            raise ValueError(
+                f"a player name is 1 to {MAX_NAME_LEN} printable characters, without leading, "
+                "trailing or repeated spaces"
+            )
+
+
+def judge_rules(wire: Rules) -> str | None:
+    """A joiner plays any rule set and variants this engine knows."""
+    if wire.rules not in ("classic", "standard"):
+        return f"unknown rule set {wire.rules!r}"
+    try:
+        EngineRules(standard=wire.rules == "standard", variants=frozenset(wire.variants))
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+@contextlib.asynccontextmanager
+async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[tuple[Peer, Any]]:
+    """A handshaken peer and our identity key; raises ``ConnectionEnded`` or ``OSError``."""
+    identity = load_or_create_identity(plan.config_dir or default_config_dir())
+    me = LocalPlayer(plan.name, identity)
+    known = KnownPeers(plan.config_dir or default_config_dir())
+    settings = PeerSettings(handshake_timeout=plan.reply_timeout, reply_timeout=plan.reply_timeout)
+    if plan.mode == "join":
+        say(f"connecting to {plan.address}…")
+        async with connect(
+            plan.address, me, judge_rules=judge_rules, known_peers=known, settings=settings
+        ) as peer:
+            _introduce(peer, say)
+            yield peer, identity
+        return
+    listener = await open_listener(plan.port, plan.bind)
+    host, port = listener.address
+    say(f"hosting {plan.rules.name} on {host}:{port} (port {port})")
+    say(f"the other player runs: cuttle join ADDRESS:{port} (ADDRESS: this machine's)")
+    wire_rules = Rules(
+        "standard" if plan.rules.standard else "classic", tuple(sorted(plan.rules.variants))
+    )
+    async with contextlib.AsyncExitStack() as announced:
+        if plan.announce and not ipaddress.ip_address(host).is_loopback:
+            interfaces = None if host in ("0.0.0.0", "::") else [host]
+            try:
+                await announced.enter_async_context(
+                    lan.announcing(Announcement(plan.name, port, plan.rules), interfaces=interfaces)
+                )
+                say("announced on the LAN: 'cuttle lan' on another machine lists this game")
+            except lan.LanUnavailable as e:
+                say(str(e))
+        say("waiting for a player…")
+        async with listener.accept(me, wire_rules, known_peers=known, settings=settings) as peer:
+            await announced.aclose()  # the seat is taken: withdraw from the LAN
+            await listener.aclose()
+            _introduce(peer, say)
+            yield peer, identity
+
+
+def _introduce(peer: Peer, say: Say) -> None:
+    info = peer.info
+    say(f"connected to {info.peer_name} (key {info.peer_fingerprint}, {peer.trust})")
+    if peer.trust == Trust.CHANGED:
+        say(
+            f"WARNING: {info.peer_name}'s identity key CHANGED since your last game: someone "
+            "may be impersonating them. Compare the code below with theirs before you trust it."
+        )
+    say(f"compare this code with the other player's: {info.sas}")
+
+
+def seat_names(session: GameSession, me: str, peer_name: str) -> tuple[str, str]:
+    return (me, peer_name) if session.seat == 0 else (peer_name, me)
+
+
+def keep_records(
+    games: list[tuple[GameSession, tuple[str, str]]],
+    ended: ConnectionEnded | None,
+    data_dir: Path | None,
+) -> list[tuple[str, Path, bool]]:
+    """Save each game's record; return (result line, path, ended by the rules) per game."""
+    date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    out = []
+    for number, (session, names) in enumerate(games):
+        last = number == len(games) - 1
+        note = f"disconnected: {ended.message}" if ended is not None and last else ""
+        text = build_record(session, names, date, note)
+        stem = f"{date}-{names[0]}-vs-{names[1]}-game{number + 1}"
+        path = save_record(text, (data_dir or default_data_dir()) / "games", stem)
+        line, ok = result_line(number, session, names, note)
+        out.append((line, path, ok))
+    return out
+
+
+def result_line(
+    number: int, session: GameSession, names: tuple[str, str], note: str
+) -> tuple[str, bool]:
+    """One line, the same on both sides for a game that ended by the rules."""
+    head = f"result: game {number + 1}: {names[0]} (seat 0) vs {names[1]} (seat 1):"
+    fault = session.fault
+    if fault is not None:
+        who = names[fault.culprit]
+        return f"{head} stopped: seat {fault.culprit} ({who}) {fault.kind}: {fault.message}", False
+    outcome = session.outcome
+    if outcome is None:
+        return f"{head} unfinished: {note or 'the connection ended'}", False
+    if outcome.winner is None:
+        verdict = "drawn (" + {"passes": "three passes", "agreed": "agreed"}[outcome.reason] + ")"
+    else:
+        how = {"goal": "reached the goal", "concede": "the opponent conceded"}[outcome.reason]
+        verdict = f"{names[outcome.winner]} wins ({how})"
+    audit = "audit passed" if session.audit else "no audit"
+    return f"{head} {verdict}; {audit}", True
