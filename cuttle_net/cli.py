@@ -1,8 +1,8 @@
 """The ``cuttle`` command: each subcommand lives in its own module.
 
-A subcommand module has ``add_parser(subparsers)`` (which names the command) and
-``run(args) -> int``; register it in ``SUBCOMMANDS``.  With no command, ``cuttle`` opens
-the terminal client's lobby.
+A subcommand module names its commands in ``COMMANDS``, adds their parsers in
+``add_parser(subparsers)`` and runs them in ``run(args) -> int``; list it in ``MODULES``.
+With no command, ``cuttle`` opens the terminal client's lobby.
 """
 
 from __future__ import annotations
@@ -16,15 +16,8 @@ from cuttle_protocol import cli_net
 
 from . import cli_lan, cli_record, cli_rules
 
-SUBCOMMANDS = {
-    "rules": cli_rules,
-    "play": cli_play,
-    "host": cli_net,
-    "join": cli_net,
-    "lan": cli_lan,
-    "verify": cli_record,
-    "export": cli_record,
-}
+MODULES = (cli_play, cli_net, cli_lan, cli_record, cli_rules)
+SUBCOMMANDS = {name: module for module in MODULES for name in module.COMMANDS}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cli_play.add_display_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in dict.fromkeys(SUBCOMMANDS.values()):  # a module may serve several commands
+    for module in MODULES:
         module.add_parser(sub)
     return parser
 

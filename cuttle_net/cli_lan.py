@@ -6,6 +6,8 @@ import argparse
 import sys
 import time
 
+COMMANDS = ("lan",)
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     lan = sub.add_parser(

@@ -1,4 +1,4 @@
-"""``cuttle verify`` and ``cuttle export``: game records from the command line."""
+"""``cuttle verify``, ``cuttle export`` and ``cuttle replay``: game records."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-COMMANDS = ("verify", "export")
+COMMANDS = ("verify", "export", "replay")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -19,6 +19,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "game was not audited.",
     )
     verify.add_argument("file", type=Path, metavar="FILE")
+    replay = sub.add_parser(
+        "replay",
+        help="step through a verified game in the terminal",
+        description="Step through a game record, every card face up (keys: → next, ← back, "
+        "g go to a move, q quit). Only a record that verifies, of an audited game.",
+    )
+    replay.add_argument("file", type=Path, metavar="FILE")
+    replay.add_argument("--ascii", action="store_true", help="suit letters instead of glyphs")
     export = sub.add_parser("export", help="write a game record as JSON")
     export.add_argument("file", type=Path, metavar="FILE")
     export.add_argument("--json", action="store_true", required=True, help="the format (JSON)")
@@ -39,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     text = _read(args.file)
     if text is None:
         return 2
+    if args.command == "replay":
+        return _replay(text, args.ascii)
     if args.command == "verify":
         report = verify_text(text)
         for line in report.lines:
@@ -58,6 +68,19 @@ def run(args: argparse.Namespace) -> int:
         return 2
     json.dump(_as_json(record), sys.stdout, indent=1)
     print()
+    return 0
+
+
+def _replay(text: str, ascii: bool) -> int:
+    from cuttle_client.cardtext import ascii_wanted
+    from cuttle_client.replay import Replay, ReplayApp
+
+    try:
+        replay = Replay(text)
+    except ValueError as e:
+        print(f"cuttle replay: {e}", file=sys.stderr)
+        return 1
+    ReplayApp(replay, ascii_wanted(ascii)).run()
     return 0
 
 

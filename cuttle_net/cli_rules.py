@@ -12,6 +12,8 @@ from .playout import perft, random_moves
 from .position import PositionError, format_position, parse_position
 from .rules import VARIANTS, Rules
 
+COMMANDS = ("rules",)
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     rules = sub.add_parser(

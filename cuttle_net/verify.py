@@ -44,6 +44,8 @@ class Report:
     verdict: Verdict = Verdict.VALID
     lines: list[str] = field(default_factory=list)  # what was checked, for people
     problem: str = ""  # the first failed check
+    order: list[int] | None = None  # the deal, top card first, once the audit revealed it
+    rules: Rules | None = None
 
     def fail(self, problem: str) -> Report:
         self.verdict, self.problem = Verdict.INVALID, problem
@@ -151,8 +153,9 @@ def verify_record(record: GameRecord, text: str) -> Report:
         return report
     report.lines.append("audit: both secrets revealed; the whole deck and every claim check")
     # 4. The whole game with full information.
+    report.order, report.rules = deck_order(observer), rules
     try:
-        game, steps = replay(rules, deck_order(observer), [(s, t) for s, t, _ in record.moves])
+        game, steps = replay(rules, report.order, [(s, t) for s, t, _ in record.moves])
     except (IllegalMove, MoveSyntaxError) as e:
         return report.fail(f"an illegal move: {e}")
     except ValueError as e:

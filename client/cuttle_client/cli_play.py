@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from .app import NetworkLaunch, Practice
 
 
+COMMANDS = ("play",)
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play",

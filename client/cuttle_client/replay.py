@@ -1,0 +1,131 @@
+"""``cuttle replay``: step through a verified game record, every card face up.
+
+Only a record that verifies is shown, and only an audited game can be: its audit revealed
+the deal, so both hands are known at every step.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from cuttle_net.describe import describe
+from cuttle_net.engine import CHANCE, Game
+from cuttle_net.moves import parse_move
+from cuttle_net.record import parse_record
+from cuttle_net.verify import Verdict, verify_text
+
+from .controller import LogEntry
+from .widgets import Hand, Middle, MoveLog, Side
+
+
+class Replay:
+    """A game's positions, move by move: ``states[k]`` is the table after ``k`` moves."""
+
+    def __init__(self, text: str) -> None:
+        report = verify_text(text)
+        if report.verdict != Verdict.VALID or report.order is None or report.rules is None:
+            why = {
+                Verdict.UNAUDITED: "the game was not audited, so its hidden cards were never "
+                "revealed; 'cuttle export --json' lists its moves",
+                Verdict.UNREADABLE: f"not a game record: {report.problem}",
+            }.get(report.verdict, f"the record does not verify: {report.problem}")
+            raise ValueError(why)
+        record = parse_record(text)
+        self.names = (record.tags["Seat0"], record.tags["Seat1"])
+        self.title = f"{self.names[0]} vs {self.names[1]} · {report.rules} · {record.tags['Date']}"
+        game = Game.deal(report.rules, order=report.order)
+        self.states = [game.copy()]
+        self.log: list[LogEntry] = []
+        for seat, text_move, _ in record.moves:
+            move = parse_move(text_move)
+            words = describe(move, game, by=CHANCE if seat is None else seat, names=self.names)
+            self.log.append(LogEntry(CHANCE if seat is None else seat, move, words))
+            game.play(move, by=seat)
+            self.states.append(game.copy())
+        self.outcome = game.outcome
+
+
+class ReplayScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Priority: the scrolling move log would take the arrow keys otherwise.
+        Binding("right,n,space", "step(1)", "Next", priority=True),
+        Binding("left,p", "step(-1)", "Back", priority=True),
+        Binding("home", "go(0)", "First", priority=True),
+        Binding("end", "go(-1)", "Last", priority=True),
+        Binding("g", "jump", "Go to move"),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, replay: Replay, ascii: bool) -> None:
+        super().__init__()
+        self.replay, self.ascii, self.at = replay, ascii, 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"cuttle · replay · {self.replay.title}", id="title")
+        with Horizontal(id="body"):
+            with Vertical(id="board"):
+                yield Side(id="them", classes="side")
+                yield Middle(id="middle")
+                yield Side(id="me", classes="side")
+                yield Hand(id="hand")
+                yield Static(id="ask")
+                # Disabled while hidden, so it never takes the keys meant for the bindings.
+            yield Input(placeholder="go to move number (Enter)", id="move-input", disabled=True)
+            yield MoveLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#move-input").display = False
+        self.query_one("#log").border_title = "Moves"
+        self.show()
+
+    def show(self) -> None:
+        r, k = self.replay, self.at
+        view, names = r.states[k], r.names
+        self.query_one("#them", Side).show(view, 1, 0, names, self.ascii)
+        self.query_one("#middle", Middle).show(view, self.ascii)
+        self.query_one("#me", Side).show(view, 0, 0, names, self.ascii)
+        self.query_one("#hand", Hand).show(view, 0, self.ascii, None)
+        self.query_one("#log", MoveLog).show(r.log[:k], names, self.ascii)
+        where = f"move {k} of {len(r.log)}"
+        if k == len(r.log) and r.outcome is not None:
+            where += f" · {r.outcome}"
+        self.query_one("#ask", Static).update(
+            f"{where} · {names[0]}'s hand below, every card face up"
+        )
+
+    def action_step(self, by: int) -> None:
+        self.at = max(0, min(len(self.replay.log), self.at + by))
+        self.show()
+
+    def action_go(self, k: int) -> None:
+        self.at = len(self.replay.log) if k < 0 else k
+        self.show()
+
+    def action_jump(self) -> None:
+        box = self.query_one("#move-input", Input)
+        box.value, box.display, box.disabled = "", True, False
+        box.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.input.display, event.input.disabled = False, True
+        if event.value.strip().isdigit():
+            self.action_go(min(int(event.value), len(self.replay.log)))
+
+
+class ReplayApp(App[None]):
+    CSS_PATH = "cuttle.tcss"
+    TITLE = "cuttle replay"
+
+    def __init__(self, replay: Replay, ascii: bool = False) -> None:
+        super().__init__()
+        self._replay, self._ascii = replay, ascii
+
+    def on_mount(self) -> None:
+        self.push_screen(ReplayScreen(self._replay, self._ascii))
