@@ -183,3 +183,12 @@ def test_the_commands_on_good_truncated_and_garbage_files(game, tmp_path: Path) 
             assert r.returncode in (1, 2), (path, command, r.stdout)
             assert "Traceback" not in r.stderr
             assert r.stdout.strip() or r.stderr.strip()
+
+
+def test_the_example_record_of_the_spec_verifies() -> None:
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "protocol" / "vectors" / "record" / "example.cuttle").read_text()
+    assert verify_text(text).verdict == Verdict.VALID
+    spec = (root / "SPEC.md").read_text()
+    for line in text.splitlines()[:12]:  # the header lines SPEC quotes whole
+        assert f"    {line}" in spec
