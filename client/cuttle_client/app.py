@@ -17,6 +17,7 @@ from .controller import PracticeController, TableController
 from .lobby import LobbyScreen
 from .network import ConnectScreen, NetworkController
 from .table import TableScreen
+from .trio_guest import TrioGuest
 
 
 @dataclass(frozen=True)
@@ -69,15 +70,20 @@ class CuttleApp(App[None]):
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.trio = TrioGuest()  # the app's one trio run: lobby browsing, network games
         self._first_table = table
         self._first_network = network
 
     def on_mount(self) -> None:
+        self.trio.start()
         self.push_screen(LobbyScreen(lan=self.settings.lan))
         if self._first_table is not None:
             self.open_table(self._first_table)
         if self._first_network is not None:
             self.open_network(self._first_network)
+
+    async def on_unmount(self) -> None:
+        await self.trio.aclose()
 
     def on_lobby_screen_host_requested(self, event: LobbyScreen.HostRequested) -> None:
         plan = NetPlan(
@@ -115,7 +121,7 @@ class CuttleApp(App[None]):
         if isinstance(controller, PracticeController):
             title = f"cuttle · practice against {other} · {controller.rules}"
         else:
-            title = f"cuttle · against {other} · {controller.rules}"
+            title = f"cuttle · against {other} · {controller.rules} · {controller.banner}"
         self.push_screen(TableScreen(controller, self.settings.ascii, title))
 
 

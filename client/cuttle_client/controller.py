@@ -14,8 +14,8 @@ Two implementations are planned:
   * keep ``self._view`` as its seat's view, updated with
     ``view.apply(move, reveal=cards)`` from what the session reports, and append a
     ``LogEntry`` per move (``self._record``) before calling ``self._changed()``;
-  * run the session as trio *guest* of Textual's asyncio loop
-    (``cuttle_client.trio_guest.TrioGuest``): trio's tasks then run on the UI thread, so
+  * run the session as a task of the app's trio run, a *guest* of Textual's asyncio loop
+    (``cuttle_client.trio_guest``): trio's tasks then run on the UI thread, so
     they may call ``self._changed()`` / ``self._end(...)`` directly;
   * in ``submit``, call ``self.check(move)`` (raises ``IllegalMove`` with the rule's
     words), set ``self.busy`` until the session confirms the move (the view changes only
@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from cuttle_net.bots import make_bot
 from cuttle_net.describe import describe
@@ -39,6 +39,9 @@ from cuttle_net.engine import CHANCE, MAIN, Game, IllegalMove, Outcome
 from cuttle_net.explain import why_illegal
 from cuttle_net.moves import CONCEDE, Kind, Move
 from cuttle_net.rules import Rules
+
+if TYPE_CHECKING:
+    from .trio_guest import TrioGuest
 
 
 class TableHost(Protocol):
@@ -49,6 +52,10 @@ class TableHost(Protocol):
 
     def schedule(self, delay: float, callback: Callable[[], None]) -> object:
         """Run ``callback`` on the UI's loop after ``delay`` seconds."""
+
+    @property
+    def trio(self) -> TrioGuest:
+        """The app's trio run, for controllers whose game runs under trio."""
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Se
 
 from cuttle_net.bots import BOTS
 
-from .trio_guest import TrioGuest
+from .trio_guest import GuestTask
 
 LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
 LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
@@ -53,7 +53,8 @@ class LobbyScreen(Screen[None]):
 
     def __init__(self, lan: bool = True) -> None:
         super().__init__()
-        self._lan = TrioGuest() if lan else None
+        self._lan = lan
+        self._browsing: GuestTask | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("cuttle · the two-player combat card game", id="title")
@@ -88,14 +89,14 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#practice", Button).focus()
-        if self._lan is None:
-            self.query_one("#lan-hint", Static).update(LAN_OFF)
+        if self._lan:
+            self._browsing = self.app.trio.start_task(self._browse)  # type: ignore[attr-defined]
         else:
-            self._lan.start(self._browse)
+            self.query_one("#lan-hint", Static).update(LAN_OFF)
 
     async def on_unmount(self) -> None:
-        if self._lan is not None:
-            await self._lan.aclose()
+        if self._browsing is not None:
+            await self._browsing.aclose()
 
     async def _browse(self) -> None:
         """List the games announced on the LAN, live (trio, as a guest of this loop)."""

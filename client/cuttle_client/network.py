@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import trio
+from cuttle_protocol.identity import Trust
 from cuttle_protocol.netgame import GameSettings, GameStarted, Rejected, play_match
 from cuttle_protocol.netplay import NetPlan, keep_records, open_game_peer, seat_names
 from cuttle_protocol.trio_peer import ConnectionEnded
@@ -26,7 +27,7 @@ from cuttle_net.moves import Move
 from cuttle_net.session import Audited, Dealt, Fault, GameOver, GameSession, MovePlayed
 
 from .controller import Ending, TableController
-from .trio_guest import TrioGuest
+from .trio_guest import GuestTask, TrioGuest
 
 
 class NetworkController(TableController):
@@ -43,24 +44,31 @@ class NetworkController(TableController):
         self.rules = plan.rules
         self.seat, self.names = 0, ("You", "the other player")
         self._peer_name = "the other player"
+        # Shown at the table all game long: the code to compare, and any warning on the key.
+        self.banner = ""
         self.status: list[str] = []  # the connection's story so far, for the connect screen
         self.session: GameSession | None = None
-        self._guest = TrioGuest()
+        self._guest: TrioGuest | None = None
+        self._task: GuestTask | None = None
         self._outbox, self._intents = trio.open_memory_channel[Move](16)
         self._on_status: Callable[[], None] = lambda: None
         self._on_ready: Callable[[], None] = lambda: None
 
     # -- the connection
 
-    def connect(self, on_status: Callable[[], None], on_ready: Callable[[], None]) -> None:
-        """Start meeting the other player; ``on_ready`` once the cards are dealt."""
+    def connect(
+        self, guest: TrioGuest, on_status: Callable[[], None], on_ready: Callable[[], None]
+    ) -> None:
+        """Start meeting the other player in ``guest``; ``on_ready`` once the cards are dealt."""
         self._on_status, self._on_ready = on_status, on_ready
-        self._guest.start(self._main)
+        self._guest, self._task = guest, guest.start_task(self._main)
 
     async def _main(self) -> None:
         try:
             async with open_game_peer(self.plan, self._say) as (peer, identity):
                 name = self._peer_name = peer.info.peer_name
+                changed = " · ⚠ THEIR KEY CHANGED" if peer.trust == Trust.CHANGED else ""
+                self.banner = f"code {peer.info.sas}{changed}"
                 result = await play_match(
                     peer,
                     identity,
@@ -143,14 +151,17 @@ class NetworkController(TableController):
         self.check(move)
         self.busy = True
         self._changed()
+        assert self._guest is not None
         self._guest.run_sync_soon(self._outbox.send_nowait, move)
 
     def close(self) -> None:
-        self._guest.cancel()
+        if self._task is not None:
+            self._task.cancel()
         super().close()
 
     async def aclose(self) -> None:
-        await self._guest.aclose()
+        if self._task is not None:
+            await self._task.aclose()
         super().close()
 
 
@@ -172,7 +183,7 @@ class ConnectScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.controller.connect(self._show_status, self._dealt)
+        self.controller.connect(self.app.trio, self._show_status, self._dealt)  # type: ignore[attr-defined]
 
     async def on_unmount(self) -> None:
         if not self._handed_over:  # cancelled, or the app is quitting

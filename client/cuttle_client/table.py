@@ -25,6 +25,7 @@ from . import cardtext
 from .choices import Choice, ask, choices
 from .controller import TableController
 from .modals import ConfirmScreen, GameOverScreen, HelpScreen, ScrapScreen
+from .trio_guest import TrioGuest
 from .widgets import Hand, Middle, MoveLog, Side
 
 
@@ -82,6 +83,10 @@ class TableScreen(Screen[None]):
 
     def schedule(self, delay: float, callback: Callable[[], None]) -> object:
         return self.set_timer(delay, callback)
+
+    @property
+    def trio(self) -> TrioGuest:
+        return self.app.trio  # type: ignore[attr-defined]
 
     # -- drawing
 

@@ -126,3 +126,50 @@ def test_command_line_opens_the_lobby_or_a_table(monkeypatch: pytest.MonkeyPatch
     assert opened[:2] == [(False, None), (True, None)]
     assert opened[2] == (True, Practice("random", Rules.parse("standard+joker"), 3))
     assert cli.main(["play", "--variant", "nine-frozen", "--variant", "nine-to-deck"]) == 2
+
+
+def test_lan_browsing_and_a_network_game_share_the_one_trio_run(monkeypatch) -> None:
+    """The lobby lists LAN games (zeroconf replaced: tests never multicast) while a join
+    runs beside it, both as tasks of the app's single trio run."""
+    from contextlib import asynccontextmanager
+
+    import trio
+    from cuttle_protocol import lan
+    from cuttle_protocol.lan_record import Announcement
+
+    game = lan.LanGame(
+        "Alice._cuttle._tcp.local.", Announcement("Alice", 4454, Rules()), ("127.0.0.1",), 0.0
+    )
+
+    @asynccontextmanager
+    async def fake_browse(**_):
+        async def updates():
+            yield [game]
+            await trio.sleep_forever()
+
+        yield updates()
+
+    monkeypatch.setattr(lan, "browse", fake_browse)
+    app = make_app(Settings(bot_delay=0, lan=True, config_dir=Path(tempfile.mkdtemp())))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    async def body(pilot: Pilot) -> None:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if "Alice · 127.0.0.1:4454 · classic · seat free" in screen_text(app):
+                break
+        assert "Alice · 127.0.0.1:4454 · classic · seat free" in screen_text(app)
+        await pilot.click("#address")
+        await keys(pilot, *f"127.0.0.1:{port}", "enter")
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if "could not connect" in screen_text(app):
+                break
+        assert f"could not connect to 127.0.0.1:{port}" in screen_text(app)
+        await keys(pilot, "escape")
+        assert "Alice" in screen_text(app)  # still browsing
+
+    run(app, body)
+    assert app.trio.done

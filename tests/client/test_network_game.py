@@ -72,6 +72,7 @@ def test_a_whole_game_in_the_client_against_a_headless_peer(tmp_path: Path) -> N
         table = app.screen
         c = table.controller
         await wait_until(pilot, lambda: "against bot · standard" in screen_text(app))
+        assert re.search(r"code \d{4} \d{4} \d{4} \d{4} \d{4}", screen_text(app))
         for _ in range(3000):
             await wait_until(pilot, lambda: c.ending is not None or c.my_turn)
             if c.ending is not None:

@@ -13,7 +13,7 @@ import random
 import trio
 from cuttle_client.app import CuttleApp, Settings
 from cuttle_client.controller import TableController
-from cuttle_client.trio_guest import TrioGuest
+from cuttle_client.trio_guest import GuestTask
 from textual.pilot import Pilot
 
 from cuttle_net.bots import make_bot
@@ -32,7 +32,7 @@ class RemoteController(TableController):
         self.seat, self.rules, self.names = 0, CLASSIC, ("You", "Peer")
         self._truth = Game.deal(CLASSIC, seed=seed)  # the peer's; the UI never sees it
         self._view = self._truth.view(0)
-        self._guest = TrioGuest()
+        self._task: GuestTask | None = None
         self._outbox, self._inbox = trio.open_memory_channel[Move](10)
         self._rng = random.Random(seed)
 
@@ -42,10 +42,13 @@ class RemoteController(TableController):
         return "waiting for the peer…" if self.view.to_act == 1 else None
 
     def start(self) -> None:
-        self._guest.start(self._peer)
+        assert self._host is not None
+        self._guest = self._host.trio
+        self._task = self._guest.start_task(self._peer)
 
     def close(self) -> None:
-        self._guest.cancel()
+        if self._task is not None:
+            self._task.cancel()
         super().close()
 
     def submit(self, move: Move) -> None:
@@ -89,4 +92,4 @@ def test_a_whole_game_through_a_trio_fed_controller() -> None:
         assert len(controller.log) > 5
 
     run(app, body)
-    assert controller._guest.done  # leaving the app cancelled the trio run
+    assert controller._task.done and app.trio.done  # leaving the app ended the trio run
