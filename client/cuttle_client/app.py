@@ -121,7 +121,9 @@ class CuttleApp(App[None]):
         if isinstance(controller, PracticeController):
             title = f"cuttle · practice against {other} · {controller.rules}"
         else:
-            title = f"cuttle · against {other} · {controller.rules} · {controller.banner}"
+            title = f"cuttle · against {other} · {controller.rules}"
+        if controller.banner:
+            title += f" · {controller.banner}"
         self.push_screen(TableScreen(controller, self.settings.ascii, title))
 
 

@@ -83,6 +83,7 @@ class TableController:
     rules: Rules
     can_rematch: bool = False
     busy: bool = False  # a move of ours is on its way and not yet confirmed
+    banner: str = ""  # shown beside the title all game long (e.g. the code to compare)
 
     def __init__(self) -> None:
         self._host: TableHost | None = None

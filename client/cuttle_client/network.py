@@ -44,8 +44,6 @@ class NetworkController(TableController):
         self.rules = plan.rules
         self.seat, self.names = 0, ("You", "the other player")
         self._peer_name = "the other player"
-        # Shown at the table all game long: the code to compare, and any warning on the key.
-        self.banner = ""
         self.status: list[str] = []  # the connection's story so far, for the connect screen
         self.session: GameSession | None = None
         self._guest: TrioGuest | None = None
