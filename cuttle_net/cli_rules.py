@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     def position_cmd(name: str, help: str) -> argparse.ArgumentParser:
         p = cmds.add_parser(name, help=help, description=help)
         p.add_argument("position", metavar="POSITION")
-        _rules_options(p)
+        add_rules_options(p)
         return p
 
     position_cmd("legal", "list the legal moves, one per line")
@@ -38,10 +38,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     pf.add_argument("depth", type=int, metavar="DEPTH")
     rnd = cmds.add_parser("random", help="play a whole random game and print it")
     rnd.add_argument("--seed", type=int, required=True, metavar="N")
-    _rules_options(rnd)
+    add_rules_options(rnd)
 
 
-def _rules_options(p: argparse.ArgumentParser) -> None:
+def add_rules_options(p: argparse.ArgumentParser) -> None:
+    """``--rules`` and ``--variant``, as every command that starts a game takes them."""
     p.add_argument("--rules", choices=("classic", "standard"), default="classic")
     p.add_argument(
         "--variant",
@@ -53,7 +54,8 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _rules(args: argparse.Namespace) -> Rules:
+def rules_from(args: argparse.Namespace) -> Rules:
+    """The rules ``add_rules_options`` read; ``ValueError`` for a bad combination."""
     return Rules(standard=args.rules == "standard", variants=frozenset(args.variant))
 
 
@@ -64,7 +66,7 @@ def _position(args: argparse.Namespace) -> Game:
         seed = text.partition(":")[2]
         if seed and not seed.isdigit():
             raise PositionError(f"start:{seed}: the seed is a whole number")
-        return Game.deal(_rules(args), seed=int(seed or 0))
+        return Game.deal(rules_from(args), seed=int(seed or 0))
     return parse_position(text)
 
 
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     cmd = args.rules_command
     if cmd == "random":
-        g = Game.deal(_rules(args), seed=args.seed)
+        g = Game.deal(rules_from(args), seed=args.seed)
         print(f"position {format_position(g)}")
         for actor, m in random_moves(g, random.Random(args.seed)):
             print(f"{'chance' if actor == CHANCE else actor} {m}")

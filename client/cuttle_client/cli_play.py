@@ -9,7 +9,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from cuttle_net.bots import BOTS
-from cuttle_net.rules import VARIANTS, Rules
+from cuttle_net.cli_rules import add_rules_options, rules_from
 
 if TYPE_CHECKING:
     from cuttle_protocol.netplay import NetPlan
@@ -27,15 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Open a practice table against a bot (keys: ? at the table).",
     )
     p.add_argument("--bot", choices=sorted(BOTS), default="greedy", help="the opponent")
-    p.add_argument("--rules", choices=("classic", "standard"), default="classic")
-    p.add_argument(
-        "--variant",
-        action="append",
-        default=[],
-        choices=VARIANTS,
-        metavar="NAME",
-        help=f"a variant switch, repeatable: {', '.join(VARIANTS)}",
-    )
+    add_rules_options(p)
     p.add_argument("--seed", type=int, metavar="N", help="the deal (default: random)")
     add_display_options(p)
 
@@ -50,7 +42,7 @@ def add_display_options(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = Rules(standard=args.rules == "standard", variants=frozenset(args.variant))
+        rules = rules_from(args)
     except ValueError as e:
         print(f"cuttle play: {e}")
         return 2

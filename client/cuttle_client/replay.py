@@ -21,7 +21,7 @@ from cuttle_net.record import parse_record
 from cuttle_net.verify import Verdict, verify_text
 
 from .controller import LogEntry
-from .widgets import Hand, Middle, MoveLog, Side
+from .widgets import Hand, MoveLog, board, show_board
 
 
 class Replay:
@@ -70,10 +70,7 @@ class ReplayScreen(Screen[None]):
         yield Static(f"cuttle · replay · {self.replay.title}", id="title")
         with Horizontal(id="body"):
             with Vertical(id="board"):
-                yield Side(id="them", classes="side")
-                yield Middle(id="middle")
-                yield Side(id="me", classes="side")
-                yield Hand(id="hand")
+                yield from board()
                 yield Static(id="ask")
                 # Disabled while hidden, so it never takes the keys meant for the bindings.
             yield Input(placeholder="go to move number (Enter)", id="move-input", disabled=True)
@@ -88,9 +85,7 @@ class ReplayScreen(Screen[None]):
     def show(self) -> None:
         r, k = self.replay, self.at
         view, names = r.states[k], r.names
-        self.query_one("#them", Side).show(view, 1, 0, names, self.ascii)
-        self.query_one("#middle", Middle).show(view, self.ascii)
-        self.query_one("#me", Side).show(view, 0, 0, names, self.ascii)
+        show_board(self, view, 0, names, self.ascii)
         self.query_one("#hand", Hand).show(view, 0, self.ascii, None)
         self.query_one("#log", MoveLog).show(r.log[:k], names, self.ascii)
         where = f"move {k} of {len(r.log)}"

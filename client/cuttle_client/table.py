@@ -26,7 +26,7 @@ from .choices import Choice, ask, choices
 from .controller import TableController
 from .modals import ConfirmScreen, GameOverScreen, HelpScreen, ScrapScreen
 from .trio_guest import TrioGuest
-from .widgets import Hand, Middle, MoveLog, Side
+from .widgets import Hand, MoveLog, board, show_board
 
 
 class TableScreen(Screen[None]):
@@ -57,10 +57,7 @@ class TableScreen(Screen[None]):
         yield Static(self.title_text, id="title")
         with Horizontal(id="body"):
             with Vertical(id="board"):
-                yield Side(id="them", classes="side")
-                yield Middle(id="middle")
-                yield Side(id="me", classes="side")
-                yield Hand(id="hand")
+                yield from board()
                 yield Static(id="ask")
                 yield Static(id="error")
                 yield OptionList(id="actions")
@@ -98,9 +95,7 @@ class TableScreen(Screen[None]):
             self._decision, self._path = decision, []
             self._tree = choices(view, me, names, self.ascii) if c.my_turn else []
             self.query_one("#error", Static).display = False
-        self.query_one("#them", Side).show(view, c.opponent, me, names, self.ascii)
-        self.query_one("#middle", Middle).show(view, self.ascii)
-        self.query_one("#me", Side).show(view, me, me, names, self.ascii)
+        show_board(self, view, me, names, self.ascii)
         self.query_one("#log", MoveLog).show(c.log, names, self.ascii)
         if c.ending is not None:
             question = Text(c.ending.text, style="bold")

@@ -3,13 +3,15 @@ game state (the hand remembers only where it drew each card, to map clicks back)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
+from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from cuttle_net.cards import RANK_OF
@@ -154,3 +156,18 @@ class MoveLog(VerticalScroll):
             t.append(f"\n  {words}", style="dim")
         self.query_one("#log-text", Static).update(t)
         self.scroll_end(animate=False)
+
+
+def board() -> Iterator[Widget]:
+    """The two sides, the middle and your hand: the table and the replay show the same."""
+    yield Side(id="them", classes="side")
+    yield Middle(id="middle")
+    yield Side(id="me", classes="side")
+    yield Hand(id="hand")
+
+
+def show_board(screen: Screen, view: Game, me: int, names: Sequence[str], ascii: bool) -> None:
+    """Draw ``view`` on the ``board()`` of ``screen``, from seat ``me`` (the hand aside)."""
+    screen.query_one("#them", Side).show(view, 1 - me, me, names, ascii)
+    screen.query_one("#middle", Middle).show(view, ascii)
+    screen.query_one("#me", Side).show(view, me, me, names, ascii)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cuttle_net.rules import VARIANTS, Rules
+from cuttle_net.cli_rules import add_rules_options, rules_from
 
 COMMANDS = ("host", "join")
 
@@ -25,15 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     host.add_argument("--port", type=int, default=4454, help="TCP port (0: any free port)")
     host.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on")
-    host.add_argument("--rules", choices=("classic", "standard"), default="classic")
-    host.add_argument(
-        "--variant",
-        action="append",
-        default=[],
-        choices=VARIANTS,
-        metavar="NAME",
-        help=f"a variant switch, repeatable: {', '.join(VARIANTS)}",
-    )
+    add_rules_options(host)
     host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
     join = sub.add_parser(
         "join", help="join a game at HOST[:PORT]", description="Connect to a host and play."
@@ -75,7 +67,7 @@ def plan_from(args: argparse.Namespace) -> Any:
             config_dir=args.config_dir,
             reply_timeout=args.reply_timeout,
         )
-    rules = Rules(standard=args.rules == "standard", variants=frozenset(args.variant))
+    rules = rules_from(args)
     return NetPlan(
         "host",
         name,
