@@ -904,11 +904,8 @@ class Game:
         return g
 
 
-_FROM_HAND = frozenset(
-    {Kind.POINTS, Kind.SCUTTLE, Kind.ONEOFF, Kind.PERMANENT, Kind.JACK}
-    | {Kind.COUNTER, Kind.DISCARD, Kind.BLOCK}
-)
-assert PLAY_KINDS <= _FROM_HAND
+# Moves that name cards leaving the mover's (or a 4's victim's) hand.
+_FROM_HAND = PLAY_KINDS | {Kind.COUNTER, Kind.DISCARD, Kind.BLOCK}
 
 
 class _Placeholders(list):

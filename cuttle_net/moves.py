@@ -74,8 +74,6 @@ _BY_VERB = {verb: kind for kind, verb in VERBS.items()}
 
 # Moves that put a card into play; after a 7 they are made with the revealed card.
 PLAY_KINDS = frozenset({Kind.POINTS, Kind.SCUTTLE, Kind.ONEOFF, Kind.PERMANENT, Kind.JACK})
-# Moves that are no part of the game tree: always available, never listed as legal.
-META_KINDS = frozenset({Kind.CONCEDE, Kind.OFFER_DRAW})
 
 
 class MoveSyntaxError(ValueError):

@@ -42,9 +42,10 @@ from .deck import (
     ShuffleAndDeal,
     SwapHands,
     TakeToHand,
+    UsageError,
 )
 from .deck.encoding import hash256
-from .engine import CHANCE, OVER, Game, IllegalMove, Outcome
+from .engine import CHANCE, OVER, Game, IllegalMove, Outcome, RevealError
 from .motions import Drawn, Exposed, HandOut, Motion, Revealed, Swapped, ToHand, ToTop
 from .moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
 from .rules import Rules
@@ -100,7 +101,8 @@ class Fault:
     """The game stopped because seat ``culprit`` broke the protocol or the rules.
 
     ``kind`` is stable: ``illegal_move``, ``bad_move_signature``, ``malformed_move``,
-    ``timeout``, or one of the deck protocol's cheat kinds.  ``evidence`` is what a third
+    ``timeout``, one of the deck protocol's cheat kinds, or ``internal_error`` (this side
+    lost its way: a bug, blamed on no one else).  ``evidence`` is what a third
     party needs to check it (the deck transcript, or the signed move).
     """
 
@@ -401,6 +403,8 @@ class GameSession:
             deck_out = call()
         except CheatDetected as cheat:
             return self._faulted(Fault(cheat.kind, cheat.culprit, cheat.detail, cheat.evidence))
+        except UsageError as e:  # our own side lost step: stop, saying so, rather than crash
+            return self._faulted(Fault("internal_error", self.seat, str(e)))
         out = Output(sends=[SendDeck(d) for d in deck_out.messages])
         for event in deck_out.events:
             if isinstance(event, CardsLearned) and self._pending is not None:
@@ -433,7 +437,10 @@ class GameSession:
             # The view learns what the deck showed it, except cards the move names itself.
             named = {m.card, m.target}
             reveal = [c for c in dict.fromkeys(p.learned) if c in p.unseen and c not in named]
-        self.view.apply(m, by=p.seat, reveal=reveal)
+        try:
+            self.view.apply(m, by=p.seat, reveal=reveal)
+        except (IllegalMove, RevealError) as e:  # cannot happen when both sides are sound
+            return self._faulted(Fault("internal_error", self.seat, f"{m}: {e}"))
         self.played.append((p.seat, m))
         out = Output(events=[MovePlayed(p.seat, m)])
         out.extend(self._after_move())
