@@ -19,6 +19,7 @@ from cuttle_protocol.state import Role
 from cuttle_protocol.trio_peer import ConnectionEnded, Peer, open_peer
 
 from cuttle_net.bots import RandomBot
+from cuttle_net.engine import MAIN
 from cuttle_net.moves import Kind, move
 from cuttle_net.record import build_record, parse_record
 from cuttle_net.session import Fault, GameSession, SendDeck, SendMove
@@ -42,17 +43,22 @@ async def cheat(peer: Peer, key: Ed25519PrivateKey, how: str) -> None:
                 await peer.send(DeckPayload(item.data))
 
     await carry(session.start())
-    while not session.my_turn:
-        message = await peer.receive()
-        if isinstance(message, WireMove):
-            await carry(session.receive_move(message.text, message.sig))
-        else:
-            await carry(session.receive_deck(message.data))
+    while True:
+        while not session.my_turn:
+            message = await peer.receive()
+            if isinstance(message, WireMove):
+                await carry(session.receive_move(message.text, message.sig))
+            else:
+                await carry(session.receive_deck(message.data))
+        from_hand = [m for m in session.view.legal_moves() if m.card >= 0]
+        if session.view.phase == MAIN and from_hand:
+            break
+        await carry(session.play(session.view.legal_moves()[0]))  # honest until our turn
     if how == "illegal":  # pass with cards left in the draw pile
         record = session._sign(move(Kind.PASS))
         await peer.send(WireMove(record.text, record.signature))
-    else:  # a point card, with our reveal's signature broken
-        out = session.play(next(m for m in session.view.legal_moves() if m.card >= 0))
+    else:  # a card from our hand, with our reveal's signature broken
+        out = session.play(from_hand[0])
         for item in out.sends:
             if isinstance(item, SendDeck):
                 item.data["sig"] = bytes(64)
