@@ -14,8 +14,8 @@ from typing import ClassVar
 
 import trio
 from cuttle_protocol.identity import Trust
-from cuttle_protocol.netgame import GameSettings, GameStarted, Rejected, play_match
-from cuttle_protocol.netplay import NetPlan, keep_records, open_game_peer, seat_names
+from cuttle_protocol.netgame import GameFinished, GameSettings, GameStarted, Rejected, play_match
+from cuttle_protocol.netplay import NetPlan, keep_record, open_game_peer, seat_names
 from cuttle_protocol.trio_peer import ConnectionEnded
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -24,14 +24,14 @@ from textual.widgets import Footer, Static
 
 from cuttle_net.engine import CHANCE
 from cuttle_net.moves import Move
-from cuttle_net.session import Audited, Dealt, Fault, GameOver, GameSession, MovePlayed
+from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
-from .controller import Ending, TableController
+from .controller import Ending, TableController, ending_text
 from .trio_guest import GuestTask, TrioGuest
 
 
 class NetworkController(TableController):
-    """This player's seat in a game against a person on another machine."""
+    """This player's seat in games against a person on another machine."""
 
     def __init__(
         self,
@@ -46,9 +46,12 @@ class NetworkController(TableController):
         self._peer_name = "the other player"
         self.status: list[str] = []  # the connection's story so far, for the connect screen
         self.session: GameSession | None = None
+        self.connected = False
+        self._asked_rematch = False
         self._guest: TrioGuest | None = None
         self._task: GuestTask | None = None
         self._outbox, self._intents = trio.open_memory_channel[Move](16)
+        self._decide, self._decisions = trio.open_memory_channel[bool](4)  # rematch answers
         self._on_status: Callable[[], None] = lambda: None
         self._on_ready: Callable[[], None] = lambda: None
 
@@ -64,38 +67,43 @@ class NetworkController(TableController):
     async def _main(self) -> None:
         try:
             async with open_game_peer(self.plan, self._say) as (peer, identity):
-                name = self._peer_name = peer.info.peer_name
+                self._peer_name = peer.info.peer_name
                 changed = " · ⚠ THEIR KEY CHANGED" if peer.trust == Trust.CHANGED else ""
                 self.banner = f"code {peer.info.sas}{changed}"
+                self.connected = True
                 result = await play_match(
                     peer,
                     identity,
+                    rematch=self._wants_rematch,
                     intents=self._intents,
                     on_event=self._on_event,
                     settings=self.settings,
                 )
-                games = [(s, seat_names(s, self.plan.name, name)) for s in result.games]
-                kept = keep_records(games, result.ended, self.data_dir)
-            saved = f" · record saved: {kept[-1][1]}" if kept else ""
-            if result.ended is not None and self.ending is None:
-                self._stop(f"The connection ended: {result.ended.message}{saved}")
-            elif self.ending is not None:
-                self.ending = Ending(self.ending.outcome, self.ending.text + saved)
-                self._changed()
+            self.connected = False
+            if result.ended is not None or self._asked_rematch:
+                self._left(f"{self._peer_name} has left")
         except ConnectionEnded as e:
-            self._stop(f"The connection ended: {e.message}")
+            self.connected = False
+            self._left(f"The connection ended: {e.message}")
         except OSError as e:
-            self._stop(f"Cannot listen on {self.plan.bind}:{self.plan.port}: {e.strerror or e}")
+            self._left(f"Cannot listen on {self.plan.bind}:{self.plan.port}: {e.strerror or e}")
+
+    async def _wants_rematch(self, played: int) -> bool:
+        return await self._decisions.receive()  # the player's choice on the game-over screen
 
     def _say(self, line: str) -> None:
         self.status.append(line)
         self._on_status()
 
-    def _stop(self, why: str) -> None:
+    def _left(self, why: str) -> None:
+        """No more games on this connection: say why where the player is looking."""
         if self._view is None:  # still on the connect screen
             self._say(why)
-        else:
+        elif self.ending is None:
             self._end(None, why)
+        else:
+            self.ending = Ending(self.ending.outcome, f"{self.ending.text} · {why}")
+            self._changed()
 
     def _on_event(self, event: object) -> None:
         if isinstance(event, GameStarted):
@@ -103,10 +111,12 @@ class NetworkController(TableController):
             self.seat, self.rules = event.session.seat, event.session.rules
             other = self._peer_name
             self.names = ("You", other) if self.seat == 0 else (other, "You")
+            self.log, self.ending, self.busy, self._asked_rematch = [], None, False, False
         elif isinstance(event, Dealt):
             assert self.session is not None and self.session.view is not None
             self._view = self.session.view.copy()
-            self._on_ready()
+            ready, self._on_ready = self._on_ready, self._changed  # the table opens once
+            ready()
         elif isinstance(event, MovePlayed):
             assert self.session is not None and self.session.view is not None
             before = self.view
@@ -115,30 +125,53 @@ class NetworkController(TableController):
             if event.seat == self.seat:
                 self.busy = False
             self._changed()
-        elif isinstance(event, GameOver):
-            self.busy = False
-            self._end(event.outcome)
-        elif isinstance(event, Audited) and self.ending is not None:
-            text = self.ending.text + " · audit passed: the deal was fair"
-            self.ending = Ending(self.ending.outcome, text)
-            self._changed()
-        elif isinstance(event, Fault):
-            who = "You" if event.culprit == self.seat else self.names[event.culprit]
-            self._end(
-                None, f"The game stopped: {who} broke the protocol ({event.kind}): {event.message}"
-            )
-        elif isinstance(event, Rejected):
+        elif isinstance(event, GameOver | Rejected):
             self.busy = False
             self._changed()
+        elif isinstance(event, GameFinished):
+            self._finished(event)
+
+    def _finished(self, event: GameFinished) -> None:
+        """Keep the record, and tell the player how the game ended and where it is kept."""
+        s = event.session
+        names = seat_names(s, self.plan.name, self._peer_name)
+        _, path, _ = keep_record(event.number, s, names, event.ended, self.data_dir)
+        if s.fault is not None:
+            who = "You" if s.fault.culprit == self.seat else self.names[s.fault.culprit]
+            text = f"The game stopped: {who} broke the protocol ({s.fault.kind}): {s.fault.message}"
+        elif s.outcome is None:
+            text = f"The connection ended: {event.ended.message if event.ended else 'unfinished'}"
+        else:
+            text = ending_text(s.outcome, self.view, self.seat, self.names)
+            if s.audit is not None:
+                text += " · audit passed: the deal was fair"
+        self._end(s.outcome if s.fault is None else None, f"{text} · record saved: {path}")
 
     # -- the table's side
+
+    @property
+    def can_rematch(self) -> bool:  # type: ignore[override]
+        ending = self.ending
+        return self.connected and ending is not None and ending.outcome is not None
+
+    def rematch(self) -> None:
+        """Ask for (host) or agree to (joiner) another game; the dealer alternates."""
+        self._asked_rematch = True
+        self.ending = None  # until the next deal, or until the other player declines
+        assert self._guest is not None
+        self._guest.run_sync_soon(self._decide.send_nowait, True)
+        self._changed()
 
     def waiting_for(self) -> str | None:
         if self.ending is not None:
             return None
+        if self._asked_rematch:
+            return f"waiting for {self._peer_name} to agree to a rematch…"
         if self.busy:
             return "sending your move…"
         session = self.session
+        if session is not None and session.outcome is not None:
+            return "checking the whole deal (the audit)…"
         if session is not None and session.waiting_for_peer == "move":
             return f"{self.names[self.opponent]} is thinking…"
         if session is not None and session.busy:

@@ -107,43 +107,47 @@ def _say(text: str) -> None:
 
 
 async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
-    from .netgame import GameSettings, play_match
-    from .netplay import keep_records, open_game_peer, seat_names
+    from .netgame import GameFinished, GameSettings, GameStarted, play_match, rematches
+    from .netplay import keep_record, open_game_peer, seat_names
     from .trio_peer import ConnectionEnded
 
+    clean = True
+    played = 0
     try:
         async with open_game_peer(plan, _say) as (peer, identity):
-            settings = GameSettings(
-                move_timeout=args.move_timeout, reply_timeout=args.reply_timeout
-            )
 
             def on_event(event: object) -> None:
-                from .netgame import GameStarted
-
+                nonlocal clean, played
                 if isinstance(event, GameStarted):
                     role = "dealer" if event.session.seat == 1 else "first to play"
                     _say(f"game {event.number + 1}: you are seat {event.session.seat} ({role})")
+                elif isinstance(event, GameFinished):
+                    names = seat_names(event.session, plan.name, peer.info.peer_name)
+                    line, path, ok = keep_record(
+                        event.number, event.session, names, event.ended, args.data_dir
+                    )
+                    print(line, flush=True)
+                    _say(f"record saved: {path}")
+                    clean &= ok
+                    played += 1
 
+            timeouts = GameSettings(
+                move_timeout=args.move_timeout, reply_timeout=args.reply_timeout
+            )
             result = await play_match(
                 peer,
                 identity,
-                games=max(1, args.games),
+                rematch=rematches(max(1, args.games)),
                 bot=bot,
                 on_event=on_event,
-                settings=settings,
+                settings=timeouts,
             )
-            named = [(s, seat_names(s, plan.name, peer.info.peer_name)) for s in result.games]
     except ConnectionEnded as ended:
         _say(f"connection ended: {ended.message} ({ended.reason}, {ended.code})")
         return 1
     except OSError as e:
         _say(f"cannot listen on {plan.bind}:{plan.port}: {e.strerror or e}")
         return 1
-    clean = bool(named)
-    for line, path, ok in keep_records(named, result.ended, args.data_dir):
-        print(line, flush=True)
-        _say(f"record saved: {path}")
-        clean &= ok
     if result.ended is not None and result.ended.code != "peer-quit":
         _say(f"connection ended: {result.ended.message}")
-    return 0 if clean else 1
+    return 0 if clean and played else 1

@@ -8,9 +8,10 @@ touched from one place.  Deadlines: ``move_timeout`` while the peer must decide,
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +52,16 @@ class GameStarted:
     session: GameSession
 
 
+@dataclass(frozen=True)
+class GameFinished:
+    """Nothing more will happen in game ``number``: over and audited, stopped by a fault, or
+    cut short because the connection ``ended``."""
+
+    number: int
+    session: GameSession
+    ended: ConnectionEnded | None
+
+
 @dataclass
 class MatchResult:
     games: list[GameSession] = field(default_factory=list)
@@ -73,24 +84,39 @@ def game_session_id(peer: Peer, number: int) -> bytes:
     return hash256("game", peer.info.session_id, number)
 
 
+Rematch = Callable[[int], Awaitable[bool]]
+"""Asked after each game (with the number of games played): play another one?  The host's
+answer decides whether it asks; the joiner's, once asked, whether it accepts."""
+
+
+def rematches(games: int) -> Rematch:
+    """The headless policy: exactly ``games`` games, if the other side agrees."""
+
+    async def wanted(played: int) -> bool:
+        return played < games
+
+    return wanted
+
+
 async def play_match(
     peer: Peer,
     identity: Any,
     *,
-    games: int = 1,
+    rematch: Rematch | None = None,
     bot: Bot | None = None,
     intents: trio.MemoryReceiveChannel[Move] | None = None,
     on_event: Callable[[object], None] = lambda event: None,
     settings: GameSettings | None = None,
     rng: random.Random | None = None,
 ) -> MatchResult:
-    """Play up to ``games`` games on ``peer``; the host asks for each rematch.
+    """Play games on ``peer`` until one side wants no more; the host asks for each rematch.
 
     ``identity`` is our Ed25519 private key (it signs the deck messages and moves).  With
     ``bot`` the bot decides for us; otherwise moves come from ``intents``.  Every session
-    event, ``GameStarted`` and ``Rejected`` go to ``on_event``.
+    event, ``GameStarted``, ``GameFinished`` and ``Rejected`` go to ``on_event``.
     """
     settings = settings or GameSettings()
+    rematch = rematch or rematches(1)
     result = MatchResult()
     send_inbox, inbox = trio.open_memory_channel[tuple[str, Any]](64)
     rng = rng or random.Random()
@@ -99,9 +125,10 @@ async def play_match(
         nursery.start_soon(_forward_peer, peer, send_inbox.clone())
         if intents is not None:
             nursery.start_soon(_forward_intents, intents, send_inbox.clone())
+        session: GameSession | None = None
         try:
-            for number in range(games):
-                if number and not await _rematch(peer, inbox, wanted=True):
+            for number in itertools.count():
+                if number and not await _rematch(peer, inbox, rematch, number):
                     break
                 session = GameSession(
                     seat_in_game(peer, number),
@@ -113,13 +140,14 @@ async def play_match(
                 result.games.append(session)
                 on_event(GameStarted(number, session))
                 await _play_game(peer, session, inbox, bot, rng, on_event, settings)
-                if session.fault is not None:
+                on_event(GameFinished(number, session, None))
+                session = None
+                if result.games[-1].fault is not None:
                     break
-            else:
-                if peer.info.role == Role.JOINER:
-                    await _decline_more(peer, inbox)
         except ConnectionEnded as ended:
             result.ended = ended
+            if session is not None:  # the connection ended during this game
+                on_event(GameFinished(len(result.games) - 1, session, ended))
         nursery.cancel_scope.cancel()
     return result
 
@@ -219,26 +247,21 @@ async def _close_for(peer: Peer, fault: Fault, me: int) -> None:
 
 
 async def _rematch(
-    peer: Peer, inbox: trio.MemoryReceiveChannel[tuple[str, Any]], wanted: bool
+    peer: Peer, inbox: trio.MemoryReceiveChannel[tuple[str, Any]], rematch: Rematch, played: int
 ) -> bool:
-    """Host: ask for another game; joiner: wait to be asked and answer."""
+    """Host: ask for another game if we want one; joiner: wait to be asked, then answer."""
     if peer.info.role == Role.HOST:
+        if not await rematch(played):
+            return False
         await peer.send(RematchRequest())
         answer = await _next_from_peer(inbox)
         return isinstance(answer, RematchAnswer) and answer.accept
     request = await _next_from_peer(inbox)
     if not isinstance(request, RematchRequest):
         return False
+    wanted = await rematch(played)
     await peer.send(RematchAnswer(wanted))
     return wanted
-
-
-async def _decline_more(peer: Peer, inbox: trio.MemoryReceiveChannel[tuple[str, Any]]) -> None:
-    """The joiner has played all it wanted: refuse a rematch if the host asks soon."""
-    with trio.move_on_after(1.0):
-        request = await _next_from_peer(inbox)
-        if isinstance(request, RematchRequest):
-            await peer.send(RematchAnswer(False))
 
 
 async def _next_from_peer(inbox: trio.MemoryReceiveChannel[tuple[str, Any]]) -> Message:
@@ -252,10 +275,12 @@ async def _next_from_peer(inbox: trio.MemoryReceiveChannel[tuple[str, Any]]) -> 
 
 __all__ = [
     "EndReason",
+    "GameFinished",
     "GameSettings",
     "GameStarted",
     "MatchResult",
     "Rejected",
     "game_rules",
     "play_match",
+    "rematches",
 ]

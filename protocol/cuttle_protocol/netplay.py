@@ -120,23 +120,22 @@ def seat_names(session: GameSession, me: str, peer_name: str) -> tuple[str, str]
     return (me, peer_name) if session.seat == 0 else (peer_name, me)
 
 
-def keep_records(
-    games: list[tuple[GameSession, tuple[str, str]]],
+def keep_record(
+    number: int,
+    session: GameSession,
+    names: tuple[str, str],
     ended: ConnectionEnded | None,
     data_dir: Path | None,
-) -> list[tuple[str, Path, bool]]:
-    """Save each game's record; return (result line, path, ended by the rules) per game."""
+) -> tuple[str, Path, bool]:
+    """Save game ``number``'s record; return its result line, where it went, and whether the
+    game ended by the rules."""
     date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    out = []
-    for number, (session, names) in enumerate(games):
-        last = number == len(games) - 1
-        note = f"disconnected: {ended.message}" if ended is not None and last else ""
-        text = build_record(session, names, date, note)
-        stem = f"{date}-{names[0]}-vs-{names[1]}-game{number + 1}"
-        path = save_record(text, (data_dir or default_data_dir()) / "games", stem)
-        line, ok = result_line(number, session, names, note)
-        out.append((line, path, ok))
-    return out
+    note = f"disconnected: {ended.message}" if ended is not None else ""
+    text = build_record(session, names, date, note)
+    stem = f"{date}-{names[0]}-vs-{names[1]}-game{number + 1}"
+    path = save_record(text, (data_dir or default_data_dir()) / "games", stem)
+    line, ok = result_line(number, session, names, note)
+    return line, path, ok
 
 
 def result_line(

@@ -29,7 +29,25 @@ async def wait_until(pilot: Pilot, condition, seconds: float = 20.0) -> None:
     raise AssertionError(f"timed out; the screen shows:\n{screen_text(pilot.app)}")
 
 
-def test_a_whole_game_in_the_client_against_a_headless_peer(tmp_path: Path) -> None:
+async def play_to_the_end(pilot: Pilot, rng: random.Random) -> None:
+    table = pilot.app.screen
+    c = table.controller
+    for _ in range(3000):
+        await wait_until(pilot, lambda: c.ending is not None or c.my_turn)
+        if c.ending is not None:
+            return
+        options = table.query_one("#actions", OptionList)
+        enabled = [
+            i for i in range(options.option_count) if not options.get_option_at_index(i).disabled
+        ]
+        target = rng.choice(enabled)
+        await keys(
+            pilot, *(["up"] * options.option_count), *(["down"] * enabled.index(target)), "enter"
+        )
+    raise AssertionError("the game did not end")
+
+
+def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None:
     plan = NetPlan(
         "host",
         "ann",
@@ -56,6 +74,8 @@ def test_a_whole_game_in_the_client_against_a_headless_peer(tmp_path: Path) -> N
                     f"127.0.0.1:{port}",
                     "--bot",
                     "random",
+                    "--games",
+                    "2",
                     "--name",
                     "bot",
                     "--config-dir",
@@ -69,36 +89,36 @@ def test_a_whole_game_in_the_client_against_a_headless_peer(tmp_path: Path) -> N
             )
         )
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
-        table = app.screen
-        c = table.controller
+        c = app.screen.controller
         await wait_until(pilot, lambda: "against bot · standard" in screen_text(app))
         assert re.search(r"code \d{4} \d{4} \d{4} \d{4} \d{4}", screen_text(app))
-        for _ in range(3000):
-            await wait_until(pilot, lambda: c.ending is not None or c.my_turn)
-            if c.ending is not None:
-                break
-            options = table.query_one("#actions", OptionList)
-            enabled = [
-                i
-                for i in range(options.option_count)
-                if not options.get_option_at_index(i).disabled
-            ]
-            target = rng.choice(enabled)
-            await keys(
-                pilot,
-                *(["up"] * options.option_count),
-                *(["down"] * enabled.index(target)),
-                "enter",
-            )
+        first_seat = c.seat
+        await play_to_the_end(pilot, rng)
         await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        await wait_until(pilot, lambda: "record saved" in c.ending.text)
-        assert c.ending.outcome is not None and "audit passed" in c.ending.text
+        over = str(app.screen.query_one("#result").render())
+        assert "audit passed" in over and "record saved" in over
+        await keys(pilot, "r")  # a rematch: the bot agrees, and the dealer alternates
+        await wait_until(pilot, lambda: c.ending is None and c.seat != first_seat and c.log == [])
+        await wait_until(
+            pilot,
+            lambda: (
+                c.session.view is not None
+                and c.view is not None
+                and c.view.turn >= 1
+                and not c.session.busy
+            ),
+        )
+        await play_to_the_end(pilot, rng)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await keys(pilot, "l")  # back to the lobby: the connection closes
 
     run(app, body)
     out, err = peer[0].communicate(timeout=60)
     assert peer[0].returncode == 0, out + err
-    (line,) = [x for x in out.splitlines() if x.startswith("result:")]
-    assert "audit passed" in line
-    (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
-    (theirs,) = (tmp_path / "bot" / "games").glob("*.cuttle")
-    assert parse_record(mine.read_text()).moves == parse_record(theirs.read_text()).moves
+    lines = [x for x in out.splitlines() if x.startswith("result:")]
+    assert len(lines) == 2 and all("audit passed" in x for x in lines)
+    mine = sorted((tmp_path / "ann" / "games").glob("*.cuttle"))
+    theirs = sorted((tmp_path / "bot" / "games").glob("*.cuttle"))
+    assert len(mine) == len(theirs) == 2
+    for a, b in zip(mine, theirs, strict=True):
+        assert parse_record(a.read_text()).moves == parse_record(b.read_text()).moves
