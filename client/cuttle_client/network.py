@@ -14,7 +14,15 @@ from typing import ClassVar
 
 import trio
 from cuttle_protocol.identity import Trust
-from cuttle_protocol.netgame import GameFinished, GameSettings, GameStarted, Rejected, play_match
+from cuttle_protocol.netgame import (
+    GameFinished,
+    GameSettings,
+    GameStarted,
+    Reconnected,
+    Reconnecting,
+    Rejected,
+    play_match,
+)
 from cuttle_protocol.netplay import NetPlan, keep_record, open_game_peer, seat_names
 from cuttle_protocol.trio_peer import ConnectionEnded
 from textual.app import ComposeResult
@@ -47,6 +55,7 @@ class NetworkController(TableController):
         self.status: list[str] = []  # the connection's story so far, for the connect screen
         self.session: GameSession | None = None
         self.connected = False
+        self.reconnecting = ""  # what to show while a lost connection is being won back
         self._asked_rematch = False
         self._guest: TrioGuest | None = None
         self._task: GuestTask | None = None
@@ -66,15 +75,17 @@ class NetworkController(TableController):
 
     async def _main(self) -> None:
         try:
-            async with open_game_peer(self.plan, self._say) as (peer, identity):
+            async with open_game_peer(self.plan, self._say) as conn:
+                peer = conn.peer
                 self._peer_name = peer.info.peer_name
                 changed = " · ⚠ THEIR KEY CHANGED" if peer.trust == Trust.CHANGED else ""
                 self.banner = f"code {peer.info.sas}{changed}"
                 self.connected = True
                 result = await play_match(
                     peer,
-                    identity,
+                    conn.identity,
                     rematch=self._wants_rematch,
+                    reconnect=conn.reconnect,
                     intents=self._intents,
                     on_event=self._on_event,
                     settings=self.settings,
@@ -130,6 +141,12 @@ class NetworkController(TableController):
             self._changed()
         elif isinstance(event, GameFinished):
             self._finished(event)
+        elif isinstance(event, Reconnecting):
+            self.reconnecting = f"connection lost ({event.why}): reconnecting…"
+            self._changed()
+        elif isinstance(event, Reconnected):
+            self.reconnecting = ""
+            self._changed()
 
     def _finished(self, event: GameFinished) -> None:
         """Keep the record, and tell the player how the game ended and where it is kept."""
@@ -165,6 +182,8 @@ class NetworkController(TableController):
     def waiting_for(self) -> str | None:
         if self.ending is not None:
             return None
+        if self.reconnecting:
+            return self.reconnecting
         if self._asked_rematch:
             return f"waiting for {self._peer_name} to agree to a rematch…"
         if self.busy:

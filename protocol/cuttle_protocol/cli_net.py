@@ -107,20 +107,33 @@ def _say(text: str) -> None:
 
 
 async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
-    from .netgame import GameFinished, GameSettings, GameStarted, play_match, rematches
+    from .netgame import (
+        GameFinished,
+        GameSettings,
+        GameStarted,
+        Reconnected,
+        Reconnecting,
+        play_match,
+        rematches,
+    )
     from .netplay import keep_record, open_game_peer, seat_names
     from .trio_peer import ConnectionEnded
 
     clean = True
     played = 0
     try:
-        async with open_game_peer(plan, _say) as (peer, identity):
+        async with open_game_peer(plan, _say) as conn:
+            peer = conn.peer
 
             def on_event(event: object) -> None:
                 nonlocal clean, played
                 if isinstance(event, GameStarted):
                     role = "dealer" if event.session.seat == 1 else "first to play"
                     _say(f"game {event.number + 1}: you are seat {event.session.seat} ({role})")
+                elif isinstance(event, Reconnecting):
+                    _say(f"connection lost ({event.why}): waiting for the other player to return")
+                elif isinstance(event, Reconnected):
+                    _say("reconnected: the game goes on")
                 elif isinstance(event, GameFinished):
                     names = seat_names(event.session, plan.name, peer.info.peer_name)
                     line, path, ok = keep_record(
@@ -136,8 +149,9 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
             )
             result = await play_match(
                 peer,
-                identity,
+                conn.identity,
                 rematch=rematches(max(1, args.games)),
+                reconnect=conn.reconnect,
                 bot=bot,
                 on_event=on_event,
                 settings=timeouts,

@@ -242,6 +242,20 @@ class RematchAnswer(Message):
 
 
 @dataclass(frozen=True)
+class Resume(Message):
+    """First message on a reconnection: how many game messages (`move`, `deck`) of game
+    number `game` the sender had received; the other side re-sends the rest (SPEC 4.6)."""
+
+    TYPE = "resume"
+    game: int
+    received: int
+
+    def validate(self) -> None:
+        _check_int(self.game, "game", 0, 2**32 - 1)
+        _check_int(self.received, "received", 0, 2**32 - 1)
+
+
+@dataclass(frozen=True)
 class Ping(Message):
     """Keepalive; the receiver answers with a `Pong` carrying the same `n`."""
 
@@ -288,12 +302,13 @@ CATALOGUE: dict[str, type[Message]] = {
         DeckPayload,
         RematchRequest,
         RematchAnswer,
+        Resume,
         Ping,
         Pong,
         Close,
     )
 }
-GAME_MESSAGES = frozenset({Move, DeckPayload, RematchRequest, RematchAnswer, Ping, Pong})
+GAME_MESSAGES = frozenset({Move, DeckPayload, RematchRequest, RematchAnswer, Resume, Ping, Pong})
 
 
 def message_from_wire(wire: object) -> Message:

@@ -4,10 +4,16 @@ One task owns the session.  Messages from the peer and intents from the local pl
 terminal client, or nothing when a bot plays) meet in one inbox, so the session is only ever
 touched from one place.  Deadlines: ``move_timeout`` while the peer must decide,
 ``reply_timeout`` while a deck-protocol step is due.
+
+A connection lost during a game (a reset, a silence) is not the end: with a ``reconnect``
+the link waits up to ``reconnect_window`` for the same player (same identity key) to come
+back, then both sides say how many game messages they received (``Resume``) and re-send the
+rest.  The sessions never notice.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import random
@@ -26,7 +32,7 @@ from cuttle_net.rules import Rules
 from cuttle_net.session import Fault, GameSession, Output, SendMove
 
 from .errors import ErrorCode
-from .messages import DeckPayload, Message, RematchAnswer, RematchRequest
+from .messages import DeckPayload, Message, RematchAnswer, RematchRequest, Resume
 from .messages import Move as WireMove
 from .state import Role
 from .trio_peer import ConnectionEnded, EndReason, Peer
@@ -36,6 +42,7 @@ from .trio_peer import ConnectionEnded, EndReason, Peer
 class GameSettings:
     move_timeout: float = 600.0  # seconds a player may take over one decision
     reply_timeout: float = 20.0  # seconds for a deck-protocol step (pure computation)
+    reconnect_window: float = 60.0  # seconds to get a lost connection back mid-game
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,18 @@ class Rejected:
 
     move: Move
     reason: str
+
+
+@dataclass(frozen=True)
+class Reconnecting:
+    """The connection was lost mid-game (``why``); waiting for the other player to return."""
+
+    why: str
+
+
+@dataclass(frozen=True)
+class Reconnected:
+    """The same player is back and the game goes on where it stopped."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +107,9 @@ Rematch = Callable[[int], Awaitable[bool]]
 """Asked after each game (with the number of games played): play another one?  The host's
 answer decides whether it asks; the joiner's, once asked, whether it accepts."""
 
+Reconnect = Callable[[float], contextlib.AbstractAsyncContextManager[Peer]]
+"""A fresh connection to the same player, before the given trio-clock deadline."""
+
 
 def rematches(games: int) -> Rematch:
     """The headless policy: exactly ``games`` games, if the other side agrees."""
@@ -98,11 +120,102 @@ def rematches(games: int) -> Rematch:
     return wanted
 
 
+class _Link:
+    """The connection to the other player, which a reconnection may replace mid-game.
+
+    It keeps the game messages (moves, deck messages) sent in the current game and counts
+    those received, so that a resumed connection can make up what was lost.
+    """
+
+    def __init__(
+        self,
+        peer: Peer,
+        nursery: trio.Nursery,
+        connections: contextlib.AsyncExitStack,
+        reconnect: Reconnect | None,
+        window: float,
+    ) -> None:
+        self.peer, self.nursery, self.connections = peer, nursery, connections
+        self.reconnect, self.window = reconnect, window
+        self.identity = peer.info.peer_identity
+        self._send_inbox, self.inbox = trio.open_memory_channel[tuple[str, Any]](64)
+        self.outbox: list[Message] = []
+        self.received = 0
+        nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
+
+    def forward_intents(self, intents: trio.MemoryReceiveChannel[Move]) -> None:
+        self.nursery.start_soon(_forward_intents, intents, self._send_inbox.clone())
+
+    def new_game(self) -> None:
+        self.outbox, self.received = [], 0
+
+    def resumable(self, ended: ConnectionEnded) -> bool:
+        lost = ended.reason in (EndReason.NETWORK_ERROR, EndReason.TIMEOUT)
+        return lost and self.reconnect is not None
+
+    async def send(self, message: Message) -> None:
+        if isinstance(message, WireMove | DeckPayload):
+            self.outbox.append(message)
+        try:
+            await self.peer.send(message)
+        except ConnectionEnded as ended:
+            if not self.resumable(ended):
+                raise
+            # Kept in the outbox; the reader reports the loss, and the resume re-sends it.
+
+    async def next_from_peer(self) -> Message:
+        while True:
+            source, item = await self.inbox.receive()
+            if source == "ended":
+                raise item
+            if source == "peer":
+                return item
+
+    async def resume(self, game: int) -> None:
+        """Get the same player back, and make up the game messages lost on the way."""
+        assert self.reconnect is not None
+        deadline = trio.current_time() + self.window
+        # Entered outside any cancel scope of ours: the new peer lives until the match ends.
+        peer = await self.connections.enter_async_context(self.reconnect(deadline))
+        with trio.move_on_at(deadline):
+            if peer.info.peer_identity != self.identity:
+                await peer.aclose(ErrorCode.BAD_KEY, "not the player of this game")
+                raise ConnectionEnded(
+                    EndReason.REMOTE_ERROR,
+                    ErrorCode.BAD_KEY,
+                    "a different player answered the reconnection",
+                )
+            self.peer = peer
+            self.nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
+            await peer.send(Resume(game, self.received))
+            theirs = await self.next_from_peer()
+            if (
+                not isinstance(theirs, Resume)
+                or theirs.game != game
+                or not (0 <= theirs.received <= len(self.outbox))
+            ):
+                await peer.aclose(ErrorCode.UNEXPECTED_MESSAGE, "a bad resume")
+                raise ConnectionEnded(
+                    EndReason.REMOTE_ERROR,
+                    ErrorCode.UNEXPECTED_MESSAGE,
+                    f"the reconnection did not resume game {game + 1}",
+                )
+            for message in self.outbox[theirs.received :]:
+                await peer.send(message)
+            return
+        raise ConnectionEnded(
+            EndReason.TIMEOUT,
+            ErrorCode.TIMEOUT,
+            f"the other player did not come back within {self.window:g} s",
+        )
+
+
 async def play_match(
     peer: Peer,
     identity: Any,
     *,
     rematch: Rematch | None = None,
+    reconnect: Reconnect | None = None,
     bot: Bot | None = None,
     intents: trio.MemoryReceiveChannel[Move] | None = None,
     on_event: Callable[[object], None] = lambda event: None,
@@ -112,42 +225,47 @@ async def play_match(
     """Play games on ``peer`` until one side wants no more; the host asks for each rematch.
 
     ``identity`` is our Ed25519 private key (it signs the deck messages and moves).  With
-    ``bot`` the bot decides for us; otherwise moves come from ``intents``.  Every session
-    event, ``GameStarted``, ``GameFinished`` and ``Rejected`` go to ``on_event``.
+    ``bot`` the bot decides for us; otherwise moves come from ``intents``.  ``reconnect``
+    (from ``netplay.open_game_peer``) lets a game survive a lost connection.  Every session
+    event, ``GameStarted``, ``GameFinished``, ``Reconnecting``, ``Reconnected`` and
+    ``Rejected`` go to ``on_event``.
     """
     settings = settings or GameSettings()
     rematch = rematch or rematches(1)
     result = MatchResult()
-    send_inbox, inbox = trio.open_memory_channel[tuple[str, Any]](64)
     rng = rng or random.Random()
     peer_key = Ed25519PublicKey.from_public_bytes(peer.info.peer_identity)
+    info = peer.info  # games keep the first connection's names and seats after a reconnection
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(_forward_peer, peer, send_inbox.clone())
-        if intents is not None:
-            nursery.start_soon(_forward_intents, intents, send_inbox.clone())
-        session: GameSession | None = None
-        try:
-            for number in itertools.count():
-                if number and not await _rematch(peer, inbox, rematch, number):
-                    break
-                session = GameSession(
-                    seat_in_game(peer, number),
-                    game_rules(peer),
-                    game_session_id(peer, number),
-                    identity,
-                    peer_key,
-                )
-                result.games.append(session)
-                on_event(GameStarted(number, session))
-                await _play_game(peer, session, inbox, bot, rng, on_event, settings)
-                on_event(GameFinished(number, session, None))
-                session = None
-                if result.games[-1].fault is not None:
-                    break
-        except ConnectionEnded as ended:
-            result.ended = ended
-            if session is not None:  # the connection ended during this game
-                on_event(GameFinished(len(result.games) - 1, session, ended))
+        # Inside the nursery, so that reconnected peers close before it does.
+        async with contextlib.AsyncExitStack() as connections:
+            link = _Link(peer, nursery, connections, reconnect, settings.reconnect_window)
+            if intents is not None:
+                link.forward_intents(intents)
+            session: GameSession | None = None
+            try:
+                for number in itertools.count():
+                    if number and not await _rematch(link, info.role, rematch, number):
+                        break
+                    session = GameSession(
+                        seat_in_game(peer, number),
+                        game_rules(peer),
+                        game_session_id(peer, number),
+                        identity,
+                        peer_key,
+                    )
+                    result.games.append(session)
+                    link.new_game()
+                    on_event(GameStarted(number, session))
+                    await _play_game(link, number, session, bot, rng, on_event, settings)
+                    on_event(GameFinished(number, session, None))
+                    session = None
+                    if result.games[-1].fault is not None:
+                        break
+            except ConnectionEnded as ended:
+                result.ended = ended
+                if session is not None:  # the connection ended during this game
+                    on_event(GameFinished(len(result.games) - 1, session, ended))
         nursery.cancel_scope.cancel()
     return result
 
@@ -170,9 +288,9 @@ async def _forward_intents(
 
 
 async def _play_game(
-    peer: Peer,
+    link: _Link,
+    number: int,
     session: GameSession,
-    inbox: trio.MemoryReceiveChannel[tuple[str, Any]],
     bot: Bot | None,
     rng: random.Random,
     on_event: Callable[[object], None],
@@ -183,9 +301,9 @@ async def _play_game(
             on_event(event)
         for item in out.sends:
             if isinstance(item, SendMove):
-                await peer.send(WireMove(item.text, item.signature))
+                await link.send(WireMove(item.text, item.signature))
             else:
-                await peer.send(DeckPayload(item.data))
+                await link.send(DeckPayload(item.data))
 
     await carry(session.start())
     while not session.finished:
@@ -196,20 +314,28 @@ async def _play_game(
         deadline = {"move": settings.move_timeout, "deck": settings.reply_timeout}.get(
             owed, math.inf
         )
+        source, item = "timeout", None
         with trio.move_on_after(deadline):
-            source, item = await inbox.receive()
+            source, item = await link.inbox.receive()
+        if source == "timeout":
+            await carry(session.timed_out())
+        elif source == "ended":
+            if not link.resumable(item):
+                raise item
+            on_event(Reconnecting(item.message))
+            await link.resume(number)  # outside any scope: the new peer outlives this turn
+            on_event(Reconnected())
+        else:
+            if source == "peer" and isinstance(item, WireMove | DeckPayload):
+                link.received += 1
             await carry(_dispatch(session, source, item, on_event))
-            continue
-        await carry(session.timed_out())
     if session.fault is not None:
-        await _close_for(peer, session.fault, session.seat)
+        await _close_for(link.peer, session.fault, session.seat)
 
 
 def _dispatch(
     session: GameSession, source: str, item: Any, on_event: Callable[[object], None]
 ) -> Output:
-    if source == "ended":
-        raise item
     if source == "local":
         try:
             return session.play(item)
@@ -246,31 +372,20 @@ async def _close_for(peer: Peer, fault: Fault, me: int) -> None:
     await peer.aclose(code, f"{fault.kind}: {fault.message}"[:200])
 
 
-async def _rematch(
-    peer: Peer, inbox: trio.MemoryReceiveChannel[tuple[str, Any]], rematch: Rematch, played: int
-) -> bool:
+async def _rematch(link: _Link, role: Role, rematch: Rematch, played: int) -> bool:
     """Host: ask for another game if we want one; joiner: wait to be asked, then answer."""
-    if peer.info.role == Role.HOST:
+    if role == Role.HOST:
         if not await rematch(played):
             return False
-        await peer.send(RematchRequest())
-        answer = await _next_from_peer(inbox)
+        await link.send(RematchRequest())
+        answer = await link.next_from_peer()
         return isinstance(answer, RematchAnswer) and answer.accept
-    request = await _next_from_peer(inbox)
+    request = await link.next_from_peer()
     if not isinstance(request, RematchRequest):
         return False
     wanted = await rematch(played)
-    await peer.send(RematchAnswer(wanted))
+    await link.send(RematchAnswer(wanted))
     return wanted
-
-
-async def _next_from_peer(inbox: trio.MemoryReceiveChannel[tuple[str, Any]]) -> Message:
-    while True:
-        source, item = await inbox.receive()
-        if source == "ended":
-            raise item
-        if source == "peer":
-            return item
 
 
 __all__ = [
@@ -279,6 +394,8 @@ __all__ = [
     "GameSettings",
     "GameStarted",
     "MatchResult",
+    "Reconnected",
+    "Reconnecting",
     "Rejected",
     "game_rules",
     "play_match",

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import math
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import trio
 
 from cuttle_net.record import build_record, default_data_dir, save_record
 from cuttle_net.rules import Rules as EngineRules
@@ -25,9 +28,10 @@ from .connection import LocalPlayer, Rules
 from .identity import KnownPeers, Trust, default_config_dir, load_or_create_identity
 from .lan_record import Announcement
 from .messages import MAX_NAME_LEN, display_safe
-from .trio_peer import ConnectionEnded, Peer, PeerSettings, connect, open_listener
+from .trio_peer import ConnectionEnded, EndReason, Peer, PeerSettings, connect, open_listener
 
 Say = Callable[[str], None]
+RETRY_EVERY = 1.0  # seconds between a joiner's attempts to reconnect
 
 
 @dataclass(frozen=True)
@@ -65,20 +69,54 @@ def judge_rules(wire: Rules) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Connected:
+    """A handshaken peer, our identity key, and how to reach the same player again."""
+
+    peer: Peer
+    identity: Any
+    # A fresh connection to the same place before a trio-clock deadline (host: the next
+    # joiner on our port; joiner: the host's address, retried): yields the new ``Peer``.
+    reconnect: Callable[[float], contextlib.AbstractAsyncContextManager[Peer]]
+
+
 @contextlib.asynccontextmanager
-async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[tuple[Peer, Any]]:
-    """A handshaken peer and our identity key; raises ``ConnectionEnded`` or ``OSError``."""
+async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
+    """Meet the other player; raises ``ConnectionEnded`` or ``OSError``."""
     identity = load_or_create_identity(plan.config_dir or default_config_dir())
     me = LocalPlayer(plan.name, identity)
     known = KnownPeers(plan.config_dir or default_config_dir())
     settings = PeerSettings(handshake_timeout=plan.reply_timeout, reply_timeout=plan.reply_timeout)
     if plan.mode == "join":
+
+        @contextlib.asynccontextmanager
+        async def again(deadline: float) -> AsyncIterator[Peer]:
+            while True:  # the host may take a moment to notice the loss and listen again
+                if trio.current_time() > deadline:
+                    raise ConnectionEnded(EndReason.TIMEOUT, "timeout", "the host is not back")
+                connected = False
+                try:
+                    async with connect(
+                        plan.address,
+                        me,
+                        judge_rules=judge_rules,
+                        known_peers=known,
+                        settings=settings,
+                    ) as peer:
+                        connected = True
+                        yield peer
+                        return
+                except ConnectionEnded:
+                    if connected:
+                        raise
+                await trio.sleep(RETRY_EVERY)
+
         say(f"connecting to {plan.address}…")
         async with connect(
             plan.address, me, judge_rules=judge_rules, known_peers=known, settings=settings
         ) as peer:
             _introduce(peer, say)
-            yield peer, identity
+            yield Connected(peer, identity, again)
         return
     listener = await open_listener(plan.port, plan.bind)
     host, port = listener.address
@@ -87,22 +125,32 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[tuple[Peer, A
     wire_rules = Rules(
         "standard" if plan.rules.standard else "classic", tuple(sorted(plan.rules.variants))
     )
-    async with contextlib.AsyncExitStack() as announced:
-        if plan.announce and not ipaddress.ip_address(host).is_loopback:
-            interfaces = None if host in ("0.0.0.0", "::") else [host]
-            try:
-                await announced.enter_async_context(
-                    lan.announcing(Announcement(plan.name, port, plan.rules), interfaces=interfaces)
-                )
-                say("announced on the LAN: 'cuttle lan' on another machine lists this game")
-            except lan.LanUnavailable as e:
-                say(str(e))
-        say("waiting for a player…")
-        async with listener.accept(me, wire_rules, known_peers=known, settings=settings) as peer:
-            await announced.aclose()  # the seat is taken: withdraw from the LAN
-            await listener.aclose()
-            _introduce(peer, say)
-            yield peer, identity
+
+    def accept_again(deadline: float = math.inf) -> contextlib.AbstractAsyncContextManager[Peer]:
+        return listener.accept(
+            me, wire_rules, known_peers=known, settings=settings, deadline=deadline
+        )
+
+    try:
+        async with contextlib.AsyncExitStack() as announced:
+            if plan.announce and not ipaddress.ip_address(host).is_loopback:
+                interfaces = None if host in ("0.0.0.0", "::") else [host]
+                try:
+                    await announced.enter_async_context(
+                        lan.announcing(
+                            Announcement(plan.name, port, plan.rules), interfaces=interfaces
+                        )
+                    )
+                    say("announced on the LAN: 'cuttle lan' on another machine lists this game")
+                except lan.LanUnavailable as e:
+                    say(str(e))
+            say("waiting for a player…")
+            async with accept_again() as peer:
+                await announced.aclose()  # the seat is taken: withdraw from the LAN
+                _introduce(peer, say)
+                yield Connected(peer, identity, accept_again)
+    finally:
+        await listener.aclose()  # kept open until now, for a reconnection
 
 
 def _introduce(peer: Peer, say: Say) -> None:

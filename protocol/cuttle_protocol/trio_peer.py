@@ -12,6 +12,7 @@ call raises one `ConnectionEnded` saying why. This is the only module that impor
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -367,8 +368,14 @@ class Listener:
         *,
         known_peers: KnownPeers | None = None,
         settings: PeerSettings | None = None,
+        deadline: float = math.inf,
     ) -> AsyncIterator[Peer]:
-        stream = await self._listener.accept()
+        """Wait (until the trio clock's ``deadline``) for a joiner, then handshake."""
+        stream = None
+        with trio.move_on_at(deadline):
+            stream = await self._listener.accept()
+        if stream is None:
+            raise ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, "nobody connected in time")
         async with open_peer(
             stream, Role.HOST, player, rules=rules, known_peers=known_peers, settings=settings
         ) as peer:

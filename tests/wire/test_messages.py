@@ -18,6 +18,7 @@ from cuttle_protocol.messages import (
     Propose,
     RematchAnswer,
     RematchRequest,
+    Resume,
     Reveal,
     message_from_wire,
 )
@@ -35,6 +36,7 @@ SAMPLES: list[Message] = [
     DeckPayload({"step": "shuffle", "cards": [b"\x01" * 32] * 52, "proof": {"n": 3}}),
     RematchRequest(),
     RematchAnswer(True),
+    Resume(0, 12),
     Ping(7),
     Pong(7),
     Close("peer-quit", "bye"),
