@@ -122,3 +122,16 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
     assert len(mine) == len(theirs) == 2
     for a, b in zip(mine, theirs, strict=True):
         assert parse_record(a.read_text()).moves == parse_record(b.read_text()).moves
+
+
+def test_the_table_says_when_the_connection_is_being_won_back() -> None:
+    from cuttle_client.network import NetworkController
+    from cuttle_protocol.netgame import Reconnected, Reconnecting
+
+    c = NetworkController(NetPlan("join", "ann", address="127.0.0.1:9"))
+    c._on_event(Reconnecting("the peer closed the connection mid-frame"))
+    assert c.waiting_for() == (
+        "connection lost (the peer closed the connection mid-frame): reconnecting…"
+    )
+    c._on_event(Reconnected())
+    assert c.waiting_for() is None
