@@ -26,7 +26,7 @@ CHEAT_KINDS = frozenset(
         "invalid_point",  # not a canonical point of the prime-order subgroup
         "key_commitment_mismatch",  # the key share differs from its commitment
         "bad_key_proof",  # the Schnorr proof of the key share fails
-        "bad_shuffle_proof",  # a cut-and-choose round does not open to its commitment
+        "bad_shuffle_proof",  # the shuffle argument does not verify
         "wrong_share",  # a decryption share's Chaum–Pedersen proof fails
         "share_for_other_position",  # the share and proof are for another card's position
         "reused_nonce",  # a proof repeats a commitment (would reveal the secret key)

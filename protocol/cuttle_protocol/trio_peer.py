@@ -7,7 +7,8 @@
 
 One reader task feeds the connection; writes go through one lock so frames leave in nonce
 order; a keepalive pings a silent peer. However the connection ends, every waiting or later
-call raises one `ConnectionEnded` saying why. This is the only module that imports trio.
+call raises one `ConnectionEnded` saying why. The sans-I/O core never imports trio; this
+module, `netgame`, `netplay` and `lan` are the shell around it.
 """
 
 from __future__ import annotations
