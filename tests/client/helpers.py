@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import random
 from collections.abc import Awaitable, Callable, Iterator
 
 import textual.app
@@ -16,6 +17,8 @@ from cuttle_client.app import CuttleApp, Practice, Settings, make_app
 from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import OptionList
 
 from cuttle_net.rules import Rules
 
@@ -72,3 +75,15 @@ async def keys(pilot: Pilot, *names: str) -> None:
     """Press keys, then let every message they caused be handled (screens, callbacks)."""
     await pilot.press(*names)
     await pilot.pause()
+
+
+async def choose_any_option(pilot: Pilot, table: Screen, rng: random.Random) -> None:
+    """Pick one of the enabled options under the hand by arrow keys and Enter."""
+    options = table.query_one("#actions", OptionList)
+    enabled = [
+        i for i in range(options.option_count) if not options.get_option_at_index(i).disabled
+    ]
+    target = rng.choice(enabled)
+    await keys(
+        pilot, *(["up"] * options.option_count), *(["down"] * enabled.index(target)), "enter"
+    )

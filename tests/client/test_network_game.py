@@ -14,11 +14,10 @@ from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
 from cuttle_protocol.netplay import NetPlan
 from textual.pilot import Pilot
-from textual.widgets import OptionList
 
 from cuttle_net.record import parse_record
 from cuttle_net.rules import Rules
-from tests.client.helpers import keys, run, screen_text
+from tests.client.helpers import choose_any_option, keys, run, screen_text
 
 
 async def wait_until(pilot: Pilot, condition, seconds: float = 20.0) -> None:
@@ -36,14 +35,7 @@ async def play_to_the_end(pilot: Pilot, rng: random.Random) -> None:
         await wait_until(pilot, lambda: c.ending is not None or c.my_turn)
         if c.ending is not None:
             return
-        options = table.query_one("#actions", OptionList)
-        enabled = [
-            i for i in range(options.option_count) if not options.get_option_at_index(i).disabled
-        ]
-        target = rng.choice(enabled)
-        await keys(
-            pilot, *(["up"] * options.option_count), *(["down"] * enabled.index(target)), "enter"
-        )
+        await choose_any_option(pilot, table, rng)
     raise AssertionError("the game did not end")
 
 

@@ -10,7 +10,7 @@ from cuttle_client.table import TableScreen
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from tests.client.helpers import keys, practice_app, run, screen_text
+from tests.client.helpers import choose_any_option, keys, practice_app, run, screen_text
 
 
 def table(pilot: Pilot) -> TableScreen:
@@ -40,14 +40,7 @@ async def play_by_keys(pilot: Pilot, rng: random.Random) -> None:
         assert c.my_turn
         if rng.random() < 0.2 and c.view.hands[c.seat] and not t._path:
             await keys(pilot, str(rng.randint(1, min(9, len(c.view.hands[c.seat])))))
-        options = t.query_one("#actions", OptionList)
-        enabled = [
-            i for i in range(options.option_count) if not options.get_option_at_index(i).disabled
-        ]
-        target = rng.choice(enabled)
-        await keys(
-            pilot, *(["up"] * options.option_count), *(["down"] * enabled.index(target)), "enter"
-        )
+        await choose_any_option(pilot, t, rng)
     raise AssertionError("the game did not end")
 
 
