@@ -36,6 +36,7 @@ import msgpack
 from .cards import card_text, parse_card
 from .deck.audit import deck_order
 from .deck.encoding import hash256
+from .ending import Ending, fault_ending, unfinished_ending
 from .motions import Disclosure
 from .session import GameSession, MoveRecord
 
@@ -139,12 +140,13 @@ def build_record(session: GameSession, names: tuple[str, str], date: str, note: 
     outcome = session.outcome
     fault = session.fault
     if fault is not None:
-        result, ending = "*", f"fault {fault.kind} by seat {fault.culprit}: {fault.message}"
+        end = fault_ending(fault.kind, fault.culprit, fault.message)
     elif outcome is not None:
-        result = "draw" if outcome.winner is None else str(outcome.winner)
-        ending = outcome.reason
+        end = Ending(outcome.reason)
     else:
-        result, ending = "*", note or "unfinished"
+        end = unfinished_ending(note or "the game stopped")
+    result = end.result(outcome.winner if outcome is not None else None)
+    ending = str(end)
     keys = [session.deck.public_keys[s].public_bytes_raw().hex() for s in (0, 1)]
     tags = {
         "Date": date,

@@ -1,0 +1,127 @@
+"""How a game ended, as a record's ``Ending`` tag states it (SPEC.md §5.2).
+
+    goal | passes | agreed                  the game ended by the rules
+    concede                                 a player conceded (the signed move says who)
+    fault KIND by seat S: DETAIL            seat S broke the rules or the protocol; S forfeits
+    closed by seat S: CODE "REASON"         seat S closed the connection: its claim, quoted
+    unfinished: DETAIL                      stopped with nobody to blame
+
+``Ending.result`` is the ``Result`` each form implies once the winner by the rules (or the
+conceding seat) is known.  The words after ``:`` are the signer's description, never a fact
+``cuttle verify`` relies on.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+RULES_ENDINGS = ("goal", "passes", "agreed")
+MAX_TEXT = 200  # characters of a detail or a quoted reason
+
+_FAULT = re.compile(r"fault ([a-z][a-z0-9_]*) by seat ([01]): (.*)", re.S)
+_CLOSED = re.compile(r'closed by seat ([01]): ([a-z][a-z0-9-]*) "(.*)"', re.S)
+_UNFINISHED = re.compile(r"unfinished: (.*)", re.S)
+
+
+class EndingError(ValueError):
+    """The text is not an ``Ending`` of SPEC.md §5.2; the message says why."""
+
+
+@dataclass(frozen=True)
+class Ending:
+    """``form`` is one of goal, passes, agreed, concede, fault, closed, unfinished.
+
+    ``seat``: the culprit of a fault, the seat that closed; ``code``: the fault kind or the
+    close code; ``text``: the detail, or the closing seat's reason.
+    """
+
+    form: str
+    seat: int | None = None
+    code: str = ""
+    text: str = ""
+
+    def __str__(self) -> str:
+        if self.form == "fault":
+            return f"fault {self.code} by seat {self.seat}: {self.text}"
+        if self.form == "closed":
+            return f'closed by seat {self.seat}: {self.code} "{self.text}"'
+        if self.form == "unfinished":
+            return f"unfinished: {self.text}"
+        return self.form
+
+    @property
+    def by_rules(self) -> bool:
+        return self.form in RULES_ENDINGS
+
+    def result(self, winner: int | None = None) -> str:
+        """The ``Result`` this ending implies: ``winner`` is the winning seat by the rules
+        (None for a draw) or the seat that did not concede."""
+        if self.form in RULES_ENDINGS or self.form == "concede":
+            return "draw" if winner is None else str(winner)
+        if self.form == "fault":
+            assert self.seat is not None
+            return str(1 - self.seat)
+        return "*"
+
+
+def clean_text(text: str) -> str:
+    """Words from a player (a detail, a peer's reason) made safe to write and show: control
+    characters become spaces, runs of spaces one, at most ``MAX_TEXT`` characters."""
+    chars = [" " if unicodedata.category(c).startswith("C") else c for c in text]
+    return re.sub(r" +", " ", "".join(chars)).strip()[:MAX_TEXT]
+
+
+def fault_ending(kind: str, culprit: int, detail: str) -> Ending:
+    return _checked(Ending("fault", culprit, kind, clean_text(detail)))
+
+
+def closed_ending(seat: int, code: str, reason: str) -> Ending:
+    """The peer at ``seat`` closed the connection with ``code`` and ``reason`` (its claim)."""
+    code = re.sub(r"[^a-z0-9-]", "", code.lower()) or "unknown"
+    if not code[0].isalpha():
+        code = "x" + code
+    return _checked(Ending("closed", seat, code, clean_text(reason)))
+
+
+def unfinished_ending(detail: str) -> Ending:
+    return _checked(Ending("unfinished", text=clean_text(detail)))
+
+
+def parse_ending(text: str) -> Ending:
+    """Read an ``Ending`` tag's value; raise ``EndingError`` unless it is well formed."""
+    if text in RULES_ENDINGS or text == "concede":
+        return Ending(text)
+    if m := _FAULT.fullmatch(text):
+        return _checked(Ending("fault", int(m[2]), m[1], m[3]))
+    if m := _CLOSED.fullmatch(text):
+        return _checked(Ending("closed", int(m[1]), m[2], m[3]))
+    if m := _UNFINISHED.fullmatch(text):
+        return _checked(Ending("unfinished", text=m[1]))
+    raise EndingError(
+        f"{text!r} is not an ending: goal, passes, agreed, concede, "
+        "'fault KIND by seat S: …', 'closed by seat S: CODE \"…\"' or 'unfinished: …'"
+    )
+
+
+def _checked(ending: Ending) -> Ending:
+    if ending.text != clean_text(ending.text):
+        raise EndingError(
+            f"the words of an ending are at most {MAX_TEXT} printable characters, "
+            "without control characters, leading, trailing or repeated spaces"
+        )
+    return ending
+
+
+__all__ = [
+    "MAX_TEXT",
+    "RULES_ENDINGS",
+    "Ending",
+    "EndingError",
+    "clean_text",
+    "closed_ending",
+    "fault_ending",
+    "parse_ending",
+    "unfinished_ending",
+]
