@@ -49,6 +49,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             metavar="S",
             help="seconds for a protocol step or the handshake",
         )
+        p.add_argument(
+            "--bot-delay",
+            type=float,
+            default=0.0,
+            metavar="S",
+            help="headless: seconds the bot waits before each move",
+        )
         p.add_argument("--config-dir", type=Path, help="identity key and known peers")
         p.add_argument("--data-dir", type=Path, help="where game records are saved")
         p.add_argument("--ascii", action="store_true", help="suit letters instead of glyphs")
@@ -107,6 +114,7 @@ def _say(text: str) -> None:
 
 
 async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
+    from .journal import JournalDamaged
     from .netgame import (
         GameFinished,
         GameSettings,
@@ -116,9 +124,25 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
         play_match,
         rematches,
     )
-    from .netplay import keep_record, open_game_peer, seat_names
+    from .netplay import journal_for, keep_record, open_game_peer, seat_names, unfinished_game
     from .trio_peer import ConnectionEnded
 
+    try:
+        unfinished = unfinished_game(plan, args.data_dir)
+    except JournalDamaged as e:
+        _say(
+            f"the unfinished game cannot be resumed: {e.why} (the journal is kept as {e.path}); "
+            "run the command again to start a new game"
+        )
+        return 1
+    resumed = None
+    if unfinished is not None:
+        resumed, plan = unfinished.replayed, unfinished.plan
+        h = resumed.header
+        _say(
+            f"resuming game {h.game + 1} against {h.peer_name} "
+            f"({len(resumed.session.played)} moves played) from {unfinished.plan.mode} journal"
+        )
     clean = True
     played = 0
     try:
@@ -145,7 +169,9 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
                     played += 1
 
             timeouts = GameSettings(
-                move_timeout=args.move_timeout, reply_timeout=args.reply_timeout
+                move_timeout=args.move_timeout,
+                reply_timeout=args.reply_timeout,
+                bot_delay=args.bot_delay,
             )
             result = await play_match(
                 peer,
@@ -155,6 +181,8 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
                 bot=bot,
                 on_event=on_event,
                 settings=timeouts,
+                journal=journal_for(plan, args.data_dir, conn),
+                resumed=resumed,
             )
     except ConnectionEnded as ended:
         _say(f"connection ended: {ended.message} ({ended.reason}, {ended.code})")

@@ -24,6 +24,7 @@ class ErrorCode(StrEnum):
     ILLEGAL_MOVE = "illegal-move"
     CHEAT_DETECTED = "cheat-detected"
     PEER_QUIT = "peer-quit"
+    AWAY = "away"  # the player left mid-game and may come back: a lost connection (4.6)
     INTERNAL_ERROR = "internal-error"
 
 

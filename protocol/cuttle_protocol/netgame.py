@@ -26,11 +26,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from cuttle_net.bots import Bot
 from cuttle_net.deck.encoding import hash256
+from cuttle_net.drbg import new_seed, seeded_rng
 from cuttle_net.engine import IllegalMove
 from cuttle_net.moves import Move
 from cuttle_net.rules import Rules
-from cuttle_net.session import Fault, GameSession, Output, SendMove
+from cuttle_net.session import Dealt, Fault, GameSession, MovePlayed, Output, SendMove
 
+from . import journal as jn
 from .errors import ErrorCode
 from .messages import DeckPayload, Message, RematchAnswer, RematchRequest, Resume
 from .messages import Move as WireMove
@@ -43,6 +45,7 @@ class GameSettings:
     move_timeout: float = 600.0  # seconds a player may take over one decision
     reply_timeout: float = 20.0  # seconds for a deck-protocol step (pure computation)
     reconnect_window: float = 60.0  # seconds to get a lost connection back mid-game
+    bot_delay: float = 0.0  # seconds a bot waits before each move (to watch it play)
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,8 @@ class _Link:
 
     def resumable(self, ended: ConnectionEnded) -> bool:
         lost = ended.reason in (EndReason.NETWORK_ERROR, EndReason.TIMEOUT)
-        return lost and self.reconnect is not None
+        away = ended.reason == EndReason.PEER_CLOSED and ended.code == ErrorCode.AWAY
+        return (lost or away) and self.reconnect is not None
 
     async def send(self, message: Message) -> None:
         if isinstance(message, WireMove | DeckPayload):
@@ -178,36 +182,68 @@ class _Link:
         # Entered outside any cancel scope of ours: the new peer lives until the match ends.
         peer = await self.connections.enter_async_context(self.reconnect(deadline))
         with trio.move_on_at(deadline):
-            if peer.info.peer_identity != self.identity:
-                await peer.aclose(ErrorCode.BAD_KEY, "not the player of this game")
-                raise ConnectionEnded(
-                    EndReason.REMOTE_ERROR,
-                    ErrorCode.BAD_KEY,
-                    "a different player answered the reconnection",
-                )
-            self.peer = peer
-            self.nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
-            await peer.send(Resume(game, self.received))
-            theirs = await self.next_from_peer()
-            if (
-                not isinstance(theirs, Resume)
-                or theirs.game != game
-                or not (0 <= theirs.received <= len(self.outbox))
-            ):
-                await peer.aclose(ErrorCode.UNEXPECTED_MESSAGE, "a bad resume")
-                raise ConnectionEnded(
-                    EndReason.REMOTE_ERROR,
-                    ErrorCode.UNEXPECTED_MESSAGE,
-                    f"the reconnection did not resume game {game + 1}",
-                )
-            for message in self.outbox[theirs.received :]:
-                await peer.send(message)
+            await self.take_back(peer, game)
             return
         raise ConnectionEnded(
             EndReason.TIMEOUT,
             ErrorCode.TIMEOUT,
             f"the other player did not come back within {self.window:g} s",
         )
+
+    async def take_back(self, peer: Peer, game: int) -> None:
+        """On a new connection from the same player: exchange ``resume`` and re-send what
+        the other side did not receive."""
+        if peer.info.peer_identity != self.identity:
+            await peer.aclose(ErrorCode.BAD_KEY, "not the player of this game")
+            raise ConnectionEnded(
+                EndReason.REMOTE_ERROR,
+                ErrorCode.BAD_KEY,
+                "a different player answered the reconnection",
+            )
+        if peer is not self.peer:
+            self.peer = peer
+            self.nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
+        await peer.send(Resume(game, self.received))
+        theirs = await self.next_from_peer()
+        if not isinstance(theirs, Resume):
+            await peer.aclose(ErrorCode.UNEXPECTED_MESSAGE, f"expected resume, got {theirs.TYPE}")
+            raise ConnectionEnded(
+                EndReason.REMOTE_ERROR,
+                ErrorCode.UNEXPECTED_MESSAGE,
+                f"the other player no longer has game {game + 1} (it sent {theirs.TYPE})",
+            )
+        if theirs.game != game or not (0 <= theirs.received <= len(self.outbox)):
+            await peer.aclose(ErrorCode.UNEXPECTED_MESSAGE, "a bad resume")
+            raise ConnectionEnded(
+                EndReason.REMOTE_ERROR,
+                ErrorCode.UNEXPECTED_MESSAGE,
+                f"the reconnection did not resume game {game + 1}",
+            )
+        for message in self.outbox[theirs.received :]:
+            await peer.send(message)
+
+
+@dataclass(frozen=True)
+class Match:
+    """What the games of a match derive from: the first connection's session id, our seat in
+    game 0 (it alternates), the rules, and the other player's identity key.  A reconnection
+    (or a restarted process) keeps them."""
+
+    session_id: bytes
+    first_seat: int
+    rules: Rules
+    peer_identity: bytes
+
+    @classmethod
+    def of(cls, peer: Peer) -> Match:
+        info = peer.info
+        return cls(info.session_id, seat_in_game(peer, 0), game_rules(peer), info.peer_identity)
+
+    def seat(self, number: int) -> int:
+        return self.first_seat if number % 2 == 0 else 1 - self.first_seat
+
+    def game_id(self, number: int) -> bytes:
+        return hash256("game", self.session_id, number)
 
 
 async def play_match(
@@ -221,6 +257,8 @@ async def play_match(
     on_event: Callable[[object], None] = lambda event: None,
     settings: GameSettings | None = None,
     rng: random.Random | None = None,
+    journal: jn.JournalWriter | None = None,
+    resumed: jn.Replayed | None = None,
 ) -> MatchResult:
     """Play games on ``peer`` until one side wants no more; the host asks for each rematch.
 
@@ -229,36 +267,84 @@ async def play_match(
     (from ``netplay.open_game_peer``) lets a game survive a lost connection.  Every session
     event, ``GameStarted``, ``GameFinished``, ``Reconnecting``, ``Reconnected`` and
     ``Rejected`` go to ``on_event``.
+
+    With ``journal`` each game is journaled as it goes (its randomness drawn from a seed kept
+    there), and removed once ``GameFinished`` was handled (the record saved).  ``resumed``
+    (a game replayed from its journal by a restarted process) is taken back first on
+    ``peer``, which must be the same player, with the ``resume`` exchange of SPEC 4.6.
     """
     settings = settings or GameSettings()
     rematch = rematch or rematches(1)
     result = MatchResult()
     rng = rng or random.Random()
-    peer_key = Ed25519PublicKey.from_public_bytes(peer.info.peer_identity)
-    info = peer.info  # games keep the first connection's names and seats after a reconnection
+    if resumed is not None:
+        h = resumed.header
+        match = Match(h.match, h.first_seat, h.rules, h.peer_identity)
+        first = h.game
+    else:
+        match, first = Match.of(peer), 0
+    peer_key = Ed25519PublicKey.from_public_bytes(match.peer_identity)
+    role = peer.info.role
     async with trio.open_nursery() as nursery:
         # Inside the nursery, so that reconnected peers close before it does.
         async with contextlib.AsyncExitStack() as connections:
             link = _Link(peer, nursery, connections, reconnect, settings.reconnect_window)
+            link.identity = match.peer_identity
             if intents is not None:
                 link.forward_intents(intents)
             session: GameSession | None = None
             try:
-                for number in itertools.count():
-                    if number and not await _rematch(link, info.role, rematch, number):
+                for number in itertools.count(first):
+                    if number != first and not await _rematch(link, role, rematch, number):
                         break
-                    session = GameSession(
-                        seat_in_game(peer, number),
-                        game_rules(peer),
-                        game_session_id(peer, number),
-                        identity,
-                        peer_key,
-                    )
-                    result.games.append(session)
                     link.new_game()
-                    on_event(GameStarted(number, session))
-                    await _play_game(link, number, session, bot, rng, on_event, settings)
+                    if resumed is not None and number == first:
+                        session = resumed.session
+                        result.games.append(session)
+                        on_event(GameStarted(number, session))
+                        _replay_events(session, on_event)
+                        link.outbox = [_wire(item) for item in resumed.sent]
+                        link.received = resumed.received
+                        if journal is not None:
+                            journal.resume(resumed.digest)
+                        await _take_back(link, peer, number, on_event)
+                    else:
+                        seed = new_seed()
+                        session = GameSession(
+                            match.seat(number),
+                            match.rules,
+                            match.game_id(number),
+                            identity,
+                            peer_key,
+                            rng=seeded_rng(seed),
+                        )
+                        if journal is not None:
+                            journal.begin_game(
+                                role=role.value,
+                                peer_name=peer.info.peer_name,
+                                peer_identity=match.peer_identity,
+                                match=match.session_id,
+                                first_seat=match.first_seat,
+                                rules=match.rules,
+                                game=number,
+                                seed=seed,
+                            )
+                        result.games.append(session)
+                        on_event(GameStarted(number, session))
+                    await _play_game(
+                        link,
+                        number,
+                        session,
+                        bot,
+                        rng,
+                        on_event,
+                        settings,
+                        journal,
+                        first=(resumed is None or number != first),
+                    )
                     on_event(GameFinished(number, session, None))
+                    if journal is not None:
+                        journal.remove()
                     session = None
                     if result.games[-1].fault is not None:
                         break
@@ -266,8 +352,40 @@ async def play_match(
                 result.ended = ended
                 if session is not None:  # the connection ended during this game
                     on_event(GameFinished(len(result.games) - 1, session, ended))
+                    if journal is not None:
+                        journal.remove()
+            finally:
+                if journal is not None:
+                    journal.close()
         nursery.cancel_scope.cancel()
     return result
+
+
+def _wire(item: SendMove | Any) -> Message:
+    if isinstance(item, SendMove):
+        return WireMove(item.text, item.signature)
+    return DeckPayload(item.data)
+
+
+def _replay_events(session: GameSession, on_event: Callable[[object], None]) -> None:
+    """Tell the shell about a game rebuilt from its journal: dealt, and the moves so far."""
+    if session.view is not None:
+        on_event(Dealt())
+    for seat, move in session.played:
+        on_event(MovePlayed(seat, move))
+
+
+async def _take_back(
+    link: _Link, peer: Peer, number: int, on_event: Callable[[object], None]
+) -> None:
+    """A restarted process: resume on the connection it made, or wait for the right player."""
+    on_event(Reconnecting("this side restarted"))
+    if peer.info.peer_identity == link.identity:
+        await link.take_back(peer, number)
+    else:
+        await peer.aclose(ErrorCode.BAD_KEY, "not the player of this game")
+        await link.resume(number)
+    on_event(Reconnected())
 
 
 async def _forward_peer(peer: Peer, out: trio.MemorySendChannel[tuple[str, Any]]) -> None:
@@ -295,20 +413,25 @@ async def _play_game(
     rng: random.Random,
     on_event: Callable[[object], None],
     settings: GameSettings,
+    journal: jn.JournalWriter | None = None,
+    *,
+    first: bool = True,
 ) -> None:
-    async def carry(out: Output) -> None:
+    async def carry(entry: list[Any] | None, out: Output) -> None:
+        if journal is not None and entry is not None:
+            journal.append(entry, out)  # on disk before anything it caused leaves
         for event in out.events:
             on_event(event)
         for item in out.sends:
-            if isinstance(item, SendMove):
-                await link.send(WireMove(item.text, item.signature))
-            else:
-                await link.send(DeckPayload(item.data))
+            await link.send(_wire(item))
 
-    await carry(session.start())
+    if first:
+        await carry(jn.START_INPUT, session.start())
     while not session.finished:
         if bot is not None and session.my_turn:
-            await carry(session.play(bot.choose(session.view, rng)))
+            await trio.sleep(settings.bot_delay)  # nothing else touches the session meanwhile
+            choice = bot.choose(session.view, rng)
+            await carry(jn.local_input(str(choice)), session.play(choice))
             continue
         owed = session.waiting_for_peer
         deadline = {"move": settings.move_timeout, "deck": settings.reply_timeout}.get(
@@ -318,7 +441,7 @@ async def _play_game(
         with trio.move_on_after(deadline):
             source, item = await link.inbox.receive()
         if source == "timeout":
-            await carry(session.timed_out())
+            await carry(jn.TIMEOUT_INPUT, session.timed_out())
         elif source == "ended":
             if not link.resumable(item):
                 raise item
@@ -328,25 +451,27 @@ async def _play_game(
         else:
             if source == "peer" and isinstance(item, WireMove | DeckPayload):
                 link.received += 1
-            await carry(_dispatch(session, source, item, on_event))
+            await carry(*_dispatch(session, source, item, on_event))
     if session.fault is not None:
         await _close_for(link.peer, session.fault, session.seat)
 
 
 def _dispatch(
     session: GameSession, source: str, item: Any, on_event: Callable[[object], None]
-) -> Output:
+) -> tuple[list[Any] | None, Output]:
+    """Hand one input to the session: the journal entry it makes (None: nothing to keep)
+    and what the session answered."""
     if source == "local":
         try:
-            return session.play(item)
+            return jn.local_input(str(item)), session.play(item)
         except (IllegalMove, RuntimeError) as e:
             on_event(Rejected(item, str(e)))
-            return Output()
+            return None, Output()
     if isinstance(item, WireMove):
-        return session.receive_move(item.text, item.sig)
+        return jn.move_input(item.text, item.sig), session.receive_move(item.text, item.sig)
     if isinstance(item, DeckPayload):
-        return session.receive_deck(item.data)
-    return Output(events=[_unexpected(session, item)])
+        return jn.deck_input(item.data), session.receive_deck(item.data)
+    return None, Output(events=[_unexpected(session, item)])
 
 
 def _unexpected(session: GameSession, item: Message) -> Fault:
@@ -393,6 +518,7 @@ __all__ = [
     "GameFinished",
     "GameSettings",
     "GameStarted",
+    "Match",
     "MatchResult",
     "Reconnected",
     "Reconnecting",

@@ -12,7 +12,7 @@ import contextlib
 import ipaddress
 import math
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,12 +26,23 @@ from cuttle_net.session import GameSession
 from . import lan
 from .connection import LocalPlayer, Rules
 from .identity import KnownPeers, Trust, default_config_dir, load_or_create_identity
+from .journal import (
+    JournalDamaged,
+    JournalWriter,
+    Place,
+    Replayed,
+    find_host_journal,
+    host_path,
+    join_path,
+    replay,
+)
 from .lan_record import Announcement
 from .messages import MAX_NAME_LEN, display_safe
 from .trio_peer import ConnectionEnded, EndReason, Peer, PeerSettings, connect, open_listener
 
 Say = Callable[[str], None]
 RETRY_EVERY = 1.0  # seconds between a joiner's attempts to reconnect
+RESUME_WINDOW = 60.0  # seconds a restarted joiner keeps trying to reach its host
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,9 @@ class NetPlan:
     announce: bool = True  # host: on the LAN (never for a loopback address)
     config_dir: Path | None = None
     reply_timeout: float = 20.0
+    # A restarted process taking its game back (SPEC 4.6): a joiner retries its first
+    # connection like a reconnection, for up to ``RESUME_WINDOW``; a host does not announce.
+    resuming: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in ("host", "join"):
@@ -78,6 +92,7 @@ class Connected:
     # A fresh connection to the same place before a trio-clock deadline (host: the next
     # joiner on our port; joiner: the host's address, retried): yields the new ``Peer``.
     reconnect: Callable[[float], contextlib.AbstractAsyncContextManager[Peer]]
+    listening: tuple[str, int] | None = None  # host: the address and port it listens on
 
 
 @contextlib.asynccontextmanager
@@ -112,9 +127,13 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 await trio.sleep(RETRY_EVERY)
 
         say(f"connecting to {plan.address}…")
-        async with connect(
-            plan.address, me, judge_rules=judge_rules, known_peers=known, settings=settings
-        ) as peer:
+        if plan.resuming:
+            first = again(trio.current_time() + RESUME_WINDOW)
+        else:
+            first = connect(
+                plan.address, me, judge_rules=judge_rules, known_peers=known, settings=settings
+            )
+        async with first as peer:
             _introduce(peer, say)
             yield Connected(peer, identity, again)
         return
@@ -133,7 +152,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
 
     try:
         async with contextlib.AsyncExitStack() as announced:
-            if plan.announce and not ipaddress.ip_address(host).is_loopback:
+            if plan.announce and not plan.resuming and not ipaddress.ip_address(host).is_loopback:
                 interfaces = None if host in ("0.0.0.0", "::") else [host]
                 try:
                     await announced.enter_async_context(
@@ -148,9 +167,58 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             async with accept_again() as peer:
                 await announced.aclose()  # the seat is taken: withdraw from the LAN
                 _introduce(peer, say)
-                yield Connected(peer, identity, accept_again)
+                yield Connected(peer, identity, accept_again, (host, port))
     finally:
         await listener.aclose()  # kept open until now, for a reconnection
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A game a killed process left unfinished, rebuilt from its journal, and the plan that
+    meets the same player again (the host's address; the port we listened on)."""
+
+    replayed: Replayed
+    plan: NetPlan
+
+
+def unfinished_game(plan: NetPlan, data_dir: Path | None) -> Unfinished | None:
+    """The game ``plan`` left unfinished, if its journal is there: ``cuttle join ADDR``
+    resumes the game joined at ADDR, ``cuttle host`` the one hosted on the same port (with
+    port 0: the latest).  A damaged journal is moved aside (``.damaged``) and reported by
+    raising ``JournalDamaged`` naming where it went."""
+    data_dir = data_dir or default_data_dir()
+    try:
+        if plan.mode == "join":
+            path: Path | None = join_path(data_dir, plan.address)
+        else:
+            path = find_host_journal(data_dir, plan.port)
+    except (ValueError, OSError):
+        return None  # no journal could be named for this address
+    if path is None or not path.exists():
+        return None
+    identity = load_or_create_identity(plan.config_dir or default_config_dir())
+    try:
+        replayed = replay(path, identity)
+    except JournalDamaged as e:
+        kept = path.with_suffix(".damaged")
+        path.replace(kept)
+        raise JournalDamaged(kept, e.why) from None
+    h = replayed.header
+    if plan.mode == "join":
+        return Unfinished(replayed, replace(plan, resuming=True))
+    again = replace(plan, resuming=True, port=h.port, bind=h.bind, rules=h.rules)
+    return Unfinished(replayed, again)
+
+
+def journal_for(plan: NetPlan, data_dir: Path | None, conn: Connected) -> JournalWriter:
+    """Where the games of this connection are journaled (under the data dir)."""
+    data_dir = data_dir or default_data_dir()
+    if plan.mode == "join":
+        path = join_path(data_dir, plan.address)
+        return JournalWriter(Place(path, plan.name, address=plan.address))
+    assert conn.listening is not None
+    bind, port = conn.listening
+    return JournalWriter(Place(host_path(data_dir, port), plan.name, bind=bind, port=port))
 
 
 def _introduce(peer: Peer, say: Say) -> None:

@@ -1,0 +1,421 @@
+"""The journal of a game in progress: what a killed process needs to resume it (SPEC 4.6).
+
+The session is deterministic given its randomness and its inputs, so the journal keeps
+neither the session nor what was sent, but what rebuilds both:
+
+- a header: who we are playing (the peer's identity key and name), the match (the first
+  connection's session id, our seat in game 0, the rules), where to meet again (the host's
+  address, or the port we listen on), the game number, and the **seed** from which all of
+  this side's randomness in the game is drawn (``cuttle_net.drbg``);
+- the inputs, in order: every move and deck message received from the peer, every local
+  decision, a timeout; each with a digest of everything the session had sent after it.
+
+Replaying the inputs into a fresh session gives the same session, the same messages sent
+(checked against the digests), and the count of messages received: what the `resume`
+exchange needs.  An input is journaled (and flushed to disk) before any message it causes
+leaves, so the peer never holds a message that the journal cannot reproduce.
+
+The file lives in ``<data dir>/journal/`` (mode 0700), is written 0600 (the seed is as
+secret as the deck key it yields), and is removed once the game's record is saved.
+
+File layout: records, each a 4-byte big-endian body length, the first 4 bytes of that
+length's SHA-256, the body's SHA-256, and the body (strict msgpack).  The first record is
+the header, written atomically (a temporary file renamed into place); the others are
+appended and fsynced one by one.  A torn last
+record (the process died while writing it, so nothing it caused was sent) is dropped; any
+other damage makes the journal unusable, with a message saying what is wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import struct
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from cuttle_net.drbg import seeded_rng
+from cuttle_net.identity_key import check_identity_key, identity_public_key
+from cuttle_net.rules import Rules
+from cuttle_net.session import GameSession, Output, SendDeck, SendMove
+
+from .address import parse_address
+from .codec import pack
+
+FORMAT = "cuttle-journal/1"
+_LENGTH = struct.Struct(">I")
+_CHECK = 4
+_HASH = 32
+_HEAD = _LENGTH.size + _CHECK + _HASH
+MAX_RECORD = 16 * 2**20  # far above any deck message; a bigger length is damage
+
+
+class JournalDamaged(Exception):
+    """The journal cannot be used: ``path`` and a message saying what is wrong."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(f"the journal {path} is damaged: {why}")
+        self.path = path
+        self.why = why
+
+
+@dataclass(frozen=True)
+class Header:
+    """The match and game a journal belongs to."""
+
+    role: str  # "host" or "joiner"
+    name: str  # ours
+    peer_name: str
+    peer_identity: bytes  # the peer's Ed25519 identity key: only it may take the seat back
+    match: bytes  # the first connection's session id (game session ids derive from it)
+    first_seat: int  # our seat in game 0 (the seat alternates game by game)
+    standard: bool
+    variants: tuple[str, ...]
+    address: str  # join: the host's HOST:PORT
+    bind: str  # host: the address and port we listened on
+    port: int
+    game: int  # the game in progress, from 0
+    seed: bytes  # all of our randomness in this game (secret)
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(standard=self.standard, variants=frozenset(self.variants))
+
+    @property
+    def seat(self) -> int:
+        return self.first_seat if self.game % 2 == 0 else 1 - self.first_seat
+
+    def session_id(self) -> bytes:
+        from cuttle_net.deck.encoding import hash256
+
+        return hash256("game", self.match, self.game)
+
+
+# --------------------------------------------------------------------- inputs
+
+
+def move_input(text: str, signature: bytes) -> list[Any]:
+    return ["move", text, signature]
+
+
+def deck_input(data: dict[str, Any]) -> list[Any]:
+    return ["deck", data]
+
+
+def local_input(move: str) -> list[Any]:
+    return ["local", move]
+
+
+TIMEOUT_INPUT = ["timeout"]
+START_INPUT = ["start"]
+
+
+def apply_input(session: GameSession, entry: list[Any]) -> Output:
+    """Feed one journaled input to ``session``, as the live game did."""
+    kind = entry[0]
+    if kind == "start":
+        return session.start()
+    if kind == "move":
+        return session.receive_move(entry[1], entry[2])
+    if kind == "deck":
+        return session.receive_deck(entry[1])
+    if kind == "local":
+        return session.play(entry[1])
+    if kind == "timeout":
+        return session.timed_out()
+    raise ValueError(f"unknown input {kind!r}")
+
+
+def from_peer(entry: list[Any]) -> bool:
+    return entry[0] in ("move", "deck")
+
+
+def _sent_digest(before: bytes, out: Output) -> bytes:
+    h = hashlib.sha256(before)
+    for item in out.sends:
+        wire = ["move", item.text, item.signature] if isinstance(item, SendMove) else item.data
+        h.update(pack(wire))
+    return h.digest()
+
+
+# ---------------------------------------------------------------------- paths
+
+
+def journal_dir(data_dir: Path) -> Path:
+    return data_dir / "journal"
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.-]+", "_", text)
+
+
+def join_path(data_dir: Path, address: str) -> Path:
+    """Where the journal of a game joined at ``address`` lives."""
+    host, port = parse_address(address)
+    return journal_dir(data_dir) / f"join-{_safe(host)}-{port}.journal"
+
+
+def host_path(data_dir: Path, port: int) -> Path:
+    return journal_dir(data_dir) / f"host-{port}.journal"
+
+
+def find_host_journal(data_dir: Path, port: int) -> Path | None:
+    """The journal of a game we hosted on ``port`` (0: on any port, the latest)."""
+    if port:
+        path = host_path(data_dir, port)
+        return path if path.exists() else None
+    found = sorted(journal_dir(data_dir).glob("host-*.journal"), key=lambda p: p.stat().st_mtime)
+    return found[-1] if found else None
+
+
+# ------------------------------------------------------------------- writing
+
+
+def _private_dir(directory: Path) -> None:
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(directory, 0o700)
+
+
+def _length(n: int) -> bytes:
+    """A record's length and its own check: a torn write can cut only the file's end, so a
+    length that does not check is damage, not a write in progress."""
+    length = _LENGTH.pack(n)
+    return length + hashlib.sha256(length).digest()[:_CHECK]
+
+
+def _record(value: Any) -> bytes:
+    body = pack(value)
+    return _length(len(body)) + hashlib.sha256(body).digest() + body
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a match's journal goes, who we are, and how to meet the peer again."""
+
+    path: Path
+    name: str
+    address: str = ""  # join: the host's HOST:PORT
+    bind: str = ""  # host: the address and port we listen on
+    port: int = 0
+
+
+class JournalWriter:
+    """Keeps one side's journal of the games of one match, at ``place.path``."""
+
+    def __init__(self, place: Place) -> None:
+        self.place = place
+        self.path = place.path
+        self._file: Any = None
+        self._sent = b""
+
+    def begin_game(
+        self,
+        *,
+        role: str,
+        peer_name: str,
+        peer_identity: bytes,
+        match: bytes,
+        first_seat: int,
+        rules: Rules,
+        game: int,
+        seed: bytes,
+    ) -> None:
+        """Start the journal of a game: the header replaces any earlier game's journal."""
+        p = self.place
+        self.begin(
+            Header(
+                role,
+                p.name,
+                peer_name,
+                peer_identity,
+                match,
+                first_seat,
+                rules.standard,
+                tuple(sorted(rules.variants)),
+                p.address,
+                p.bind,
+                p.port,
+                game,
+                seed,
+            )
+        )
+
+    def begin(self, header: Header) -> None:
+        """Start the journal of a game: the header replaces any earlier game's journal."""
+        self.close()
+        _private_dir(self.path.parent)
+        temporary = self.path.with_suffix(".tmp")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(_record(_header_wire(header)))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, self.path)
+        _fsync_dir(self.path.parent)
+        self._open(b"")
+
+    def resume(self, sent: bytes) -> None:
+        """Go on appending to the journal a replay was read from (``sent``: its digest)."""
+        self._open(sent)
+
+    def _open(self, sent: bytes) -> None:
+        self._file = open(self.path, "ab")  # noqa: SIM115 (kept open for the game)
+        self._sent = sent
+
+    def append(self, entry: list[Any], out: Output) -> None:
+        """Keep one input and what it made us send; on disk before any of it leaves."""
+        if self._file is None:
+            return
+        self._sent = _sent_digest(self._sent, out)
+        self._file.write(_record([*entry, self._sent]))
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def remove(self) -> None:
+        """The game's record is saved: its journal is no longer needed."""
+        self.close()
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+
+def _header_wire(h: Header) -> dict[str, Any]:
+    wire = asdict(h)
+    wire["variants"] = list(h.variants)
+    return {"format": FORMAT, **wire}
+
+
+# ------------------------------------------------------------------- reading
+
+
+@dataclass
+class Replayed:
+    """A game rebuilt from its journal."""
+
+    header: Header
+    session: GameSession
+    sent: list[SendMove | SendDeck]  # every game message we had sent, in order
+    received: int  # how many game messages we had received
+    digest: bytes  # of ``sent``, to go on journaling
+    torn: bool  # a torn last record was dropped
+
+
+def _records(data: bytes, path: Path) -> tuple[list[Any], bool]:
+    """Each record's value, and whether a torn last record was left out."""
+    values: list[Any] = []
+    at = 0
+    while at < len(data):
+        if len(data) - at < _LENGTH.size + _CHECK:
+            return values, True  # the last record was being written when the process died
+        (length,) = _LENGTH.unpack_from(data, at)
+        if data[at : at + _LENGTH.size + _CHECK] != _length(length) or length > MAX_RECORD:
+            raise JournalDamaged(path, f"the record at byte {at} has a damaged length")
+        end = at + _HEAD + length
+        if end > len(data):
+            return values, True
+        body = data[at + _HEAD : end]
+        if hashlib.sha256(body).digest() != data[end - length - _HASH : end - length]:
+            if end == len(data):
+                return values, True
+            raise JournalDamaged(path, f"the record at byte {at} does not match its checksum")
+        try:
+            values.append(msgpack.unpackb(body, raw=False, strict_map_key=True))
+        except (ValueError, msgpack.UnpackException) as e:
+            raise JournalDamaged(path, f"the record at byte {at} is not msgpack: {e}") from None
+        at = end
+    return values, False
+
+
+def read_header(path: Path) -> tuple[Header, list[list[Any]], bool]:
+    """The header and the inputs of the journal at ``path``, and whether a torn last record
+    was dropped.  Raises ``JournalDamaged``."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise JournalDamaged(path, e.strerror or str(e)) from None
+    records, torn = _records(data, path)
+    if not records:
+        raise JournalDamaged(path, "no header (empty or torn)")
+    header = _parse_header(records[0], path)
+    entries = []
+    for value in records[1:]:
+        if not isinstance(value, list) or not value or not isinstance(value[-1], bytes):
+            raise JournalDamaged(path, f"an input is not a list ending in a digest: {value!r:.60}")
+        entries.append(value)
+    return header, entries, torn
+
+
+def _parse_header(value: Any, path: Path) -> Header:
+    if not isinstance(value, dict) or value.get("format") != FORMAT:
+        raise JournalDamaged(path, f"not a {FORMAT} journal")
+    fields = {k: v for k, v in value.items() if k != "format"}
+    try:
+        header = Header(**fields)
+        header = Header(**{**fields, "variants": tuple(header.variants)})
+    except TypeError as e:
+        raise JournalDamaged(path, f"the header does not fit: {e}") from None
+    checks = [
+        (header.role in ("host", "joiner"), "role"),
+        (isinstance(header.seed, bytes) and len(header.seed) == 32, "seed"),
+        (isinstance(header.match, bytes) and len(header.match) == 32, "match"),
+        (header.first_seat in (0, 1), "first_seat"),
+        (isinstance(header.game, int) and 0 <= header.game < 2**32, "game"),
+        (isinstance(header.peer_identity, bytes), "peer_identity"),
+    ]
+    for ok, name in checks:
+        if not ok:
+            raise JournalDamaged(path, f"the header's {name} is not valid")
+    try:
+        check_identity_key(header.peer_identity)
+        header.rules  # noqa: B018 (validates the variants)
+    except ValueError as e:
+        raise JournalDamaged(path, str(e)) from None
+    return header
+
+
+def replay(path: Path, identity: Ed25519PrivateKey) -> Replayed:
+    """Rebuild the game journaled at ``path``; raise ``JournalDamaged`` if it cannot be."""
+    header, entries, torn = read_header(path)
+    session = GameSession(
+        header.seat,
+        header.rules,
+        header.session_id(),
+        identity,
+        identity_public_key(header.peer_identity),
+        rng=seeded_rng(header.seed),
+    )
+    sent: list[SendMove | SendDeck] = []
+    received = 0
+    digest = b""
+    for n, entry in enumerate(entries):
+        *entry, kept = entry
+        try:
+            out = apply_input(session, entry)
+        except (ValueError, RuntimeError, KeyError, TypeError, IndexError) as e:
+            why = f"input {n} ({entry[0]!r}) cannot be replayed: {e}"
+            raise JournalDamaged(path, why) from None
+        digest = _sent_digest(digest, out)
+        if digest != kept:
+            why = f"input {n} ({entry[0]!r}) does not give what was sent (another key or build?)"
+            raise JournalDamaged(path, why)
+        sent.extend(out.sends)
+        received += from_peer(entry)
+    return Replayed(header, session, sent, received, digest, torn)

@@ -1,0 +1,142 @@
+"""Kill one side of a real `cuttle host` / `cuttle join --bot` game mid-game, start it again,
+and time how long the game takes to go on (shared by the test and the benchmark)."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+WAIT = 90  # seconds: the bound on every process here
+BOT_DELAY = "0.15"  # slow enough that the kill falls mid-game
+
+
+@dataclass
+class Side:
+    """One `cuttle` process, its output lines read as they come (with their arrival time)."""
+
+    args: list[str]
+    proc: subprocess.Popen[str] = field(init=False)
+    lines: list[tuple[float, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "cuttle_net", *self.args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append((time.monotonic(), line.rstrip("\n")))
+
+    def wait_for(self, pattern: str, timeout: float = WAIT) -> tuple[float, str]:
+        deadline = time.monotonic() + timeout
+        exited = None
+        while time.monotonic() < deadline:
+            for at, line in list(self.lines):
+                if re.search(pattern, line):
+                    return at, line
+            if self.proc.poll() is not None:
+                exited = exited or time.monotonic()
+                if time.monotonic() > exited + 0.5:  # the reader caught the last lines
+                    break
+            time.sleep(0.02)
+        raise AssertionError(f"no line matching {pattern!r} in:\n{self.text}")
+
+    def finish(self) -> int:
+        return self.proc.wait(timeout=WAIT)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line for _, line in self.lines)
+
+    def kill(self) -> float:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=WAIT)
+        return time.monotonic()
+
+
+def host_args(tmp: Path) -> list[str]:
+    return [
+        "host",
+        "--port",
+        "0",
+        "--bind",
+        "127.0.0.1",
+        "--name",
+        "alice",
+        "--config-dir",
+        str(tmp / "a"),
+        "--data-dir",
+        str(tmp / "a"),
+        "--bot",
+        "random",
+        "--bot-delay",
+        BOT_DELAY,
+    ]
+
+
+def join_args(tmp: Path, port: int) -> list[str]:
+    return [
+        "join",
+        f"127.0.0.1:{port}",
+        "--name",
+        "bob",
+        "--config-dir",
+        str(tmp / "b"),
+        "--data-dir",
+        str(tmp / "b"),
+        "--bot",
+        "random",
+        "--bot-delay",
+        BOT_DELAY,
+    ]
+
+
+def wait_for_journal(directory: Path, inputs_bytes: int = 12_000) -> None:
+    """Until the game is well under way: its journal holds the deal and a few moves."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        found = list(directory.glob("*.journal")) if directory.exists() else []
+        if found and found[0].stat().st_size > inputs_bytes:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"no journal grew in {directory}")
+
+
+@dataclass
+class CrashRun:
+    sides: dict[str, Side]  # "host", "join": the survivor and the restarted process
+    resumed_after: float  # seconds from the kill to "the game goes on" on the restarted side
+
+
+def crash_and_resume(tmp: Path, victim: str) -> CrashRun:
+    """A game in which ``victim`` ("host" or "join") is SIGKILLed mid-game and restarted."""
+    host = Side(host_args(tmp))
+    port = int(host.wait_for(r"\(port (\d+)\)")[1].split("(port ")[1].rstrip(")"))
+    joiner = Side(join_args(tmp, port))
+    sides = {"host": host, "join": joiner}
+    wait_for_journal(tmp / ("a" if victim == "host" else "b") / "journal")
+    killed_at = sides[victim].kill()
+    again = Side(host_args(tmp) if victim == "host" else join_args(tmp, port))
+    sides[victim] = again
+    back_at, _ = again.wait_for("reconnected: the game goes on")
+    return CrashRun(sides, back_at - killed_at)
+
+
+def verify(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cuttle_net", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
