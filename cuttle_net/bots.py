@@ -8,10 +8,16 @@ never: chance is the deck protocol's job).  ``choose`` must return one of
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from .engine import COUNTER, OFFER, Game
 from .moves import ACCEPT_DRAW, DECLINE, REFUSE_DRAW, Move
+
+# Search effort of the levels, in iterations a decision (not seconds: a level plays the
+# same on every machine, and a seeded game is reproducible).
+MEDIUM_ITERATIONS = 300
+HARD_ITERATIONS = 1500
 
 
 class Bot(Protocol):
@@ -85,7 +91,32 @@ def _value(g: Game, me: int) -> float:
     return value
 
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+def _search(name: str, iterations: int) -> Callable[[], Bot]:
+    def make() -> Bot:
+        from .search import SearchBot
+
+        return SearchBot(name, iterations)
+
+    return make
+
+
+def _named(cls: type[RandomBot] | type[GreedyBot], name: str) -> Callable[[], Bot]:
+    def make() -> Bot:
+        bot = cls()
+        bot.name = name
+        return bot
+
+    return make
+
+
+# The levels (easy, medium, hard) first: the lobby lists them in this order.
+BOTS: dict[str, Callable[[], Bot]] = {
+    "easy": _named(GreedyBot, "easy"),
+    "medium": _search("medium", MEDIUM_ITERATIONS),
+    "hard": _search("hard", HARD_ITERATIONS),
+    "greedy": GreedyBot,
+    "random": RandomBot,
+}
 
 
 def make_bot(name: str) -> Bot:

@@ -26,7 +26,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="play against a bot in the terminal",
         description="Open a practice table against a bot (keys: ? at the table).",
     )
-    p.add_argument("--bot", choices=sorted(BOTS), default="greedy", help="the opponent")
+    p.add_argument(
+        "--bot",
+        choices=list(BOTS),
+        default="greedy",
+        help="the opponent: easy (greedy: one move ahead), medium or hard (search), random",
+    )
     add_rules_options(p)
     p.add_argument("--seed", type=int, metavar="N", help="the deal (default: random)")
     add_display_options(p)

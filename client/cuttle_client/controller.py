@@ -33,6 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+import trio
+
 from cuttle_net.bots import make_bot
 from cuttle_net.describe import describe
 from cuttle_net.engine import CHANCE, MAIN, Game, IllegalMove, Outcome
@@ -194,7 +196,9 @@ def ending_text(outcome: Outcome | None, view: Game, seat: int, names: tuple[str
 class PracticeController(TableController):
     """A game against a bot, in process: the controller holds the full game.
 
-    The bot plays from its own view after ``bot_delay`` seconds, so a person can follow;
+    The bot plays from its own view after ``bot_delay`` seconds, so a person can follow; a
+    search bot then thinks in a worker thread (``trio.to_thread``) so the table stays live
+    and says that it is thinking;
     random-fours discards are picked here (chance) from the seeded generator.
     """
 
@@ -275,5 +279,22 @@ class PracticeController(TableController):
         g = self.game
         if deal != self._deals or g.outcome is not None or g.to_act != self.opponent:
             return  # a timer from an earlier deal, or the game moved on (a concession)
-        self._play(self.opponent, self._bot.choose(g.view(self.opponent), self._rng))
+        view, rng = g.view(self.opponent), self._rng
+        if self._host is None or self.bot_delay <= 0 or not getattr(self._bot, "searches", False):
+            self._bot_moves(deal, self._bot.choose(view, rng))
+            return
+
+        async def think() -> None:  # off the UI thread: a search bot takes a while
+            move = await trio.to_thread.run_sync(
+                self._bot.choose, view, rng, abandon_on_cancel=True
+            )
+            self._bot_moves(deal, move)  # back on the UI thread (trio is its guest)
+
+        self._host.trio.start_task(think)
+
+    def _bot_moves(self, deal: int, move: Move) -> None:
+        g = self.game
+        if deal != self._deals or g.outcome is not None or g.to_act != self.opponent:
+            return  # the player conceded or asked for a new deal meanwhile
+        self._play(self.opponent, move)
         self._advance()

@@ -32,7 +32,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     join.add_argument("address", metavar="HOST[:PORT]")
     for p in (host, join):
-        p.add_argument("--bot", metavar="NAME", help="let a bot play (random, greedy): headless")
+        p.add_argument(
+            "--bot",
+            metavar="NAME",
+            help="let a bot play, headless: easy (greedy), medium, hard, random",
+        )
         p.add_argument("--name", help="your name, shown to the other player")
         p.add_argument("--games", type=int, default=1, help="headless: games on this connection")
         p.add_argument(

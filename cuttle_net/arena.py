@@ -1,0 +1,132 @@
+"""Bot against bot: many games, seats alternating, each bot fed only its own view.
+
+Games come in pairs on the same deal with the seats swapped, so luck of the deal cancels
+out.  Game ``i`` depends only on the seed and ``i`` (its deal, the chance picks and each
+bot's random generator), so a match gives the same results however it is split between
+processes.  Times are each decision's CPU time (``time.process_time``), counted only
+for decisions with more than one legal move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from .bots import make_bot
+from .engine import CHANCE, Game
+from .rules import Rules
+
+
+@dataclass
+class GameResult:
+    index: int
+    winner: int | None  # which bot (0: the first named, 1: the second) or None for a draw
+    times: tuple[list[float], list[float]]  # CPU seconds of each bot's real decisions
+
+
+def _game_seed(seed: int, index: int) -> int:
+    return random.Random(f"cuttle-arena {seed} {index}").getrandbits(63)
+
+
+def play_game(names: tuple[str, str], rules: Rules, seed: int, index: int) -> GameResult:
+    """Game ``index`` of a match: bot 0 sits at seat ``index % 2``; pairs share a deal."""
+    deal_seed = _game_seed(seed, index // 2)
+    rng_seed = _game_seed(seed, index)
+    g = Game.deal(rules, seed=deal_seed)
+    views = [g.view(0), g.view(1)]
+    seat_of = (index % 2, 1 - index % 2)  # seat_of[bot]
+    bot_at = {seat_of[b]: b for b in (0, 1)}
+    bots = [make_bot(n) for n in names]
+    rngs = [random.Random(rng_seed * 2 + b) for b in (0, 1)]
+    chance = random.Random(rng_seed)
+    times: tuple[list[float], list[float]] = ([], [])
+    while not g.is_over:
+        seat = g.to_act
+        if seat == CHANCE:
+            move = chance.choice(g.legal_moves())
+        else:
+            b = bot_at[seat]
+            view = views[seat]
+            forced = len(view.legal_moves()) == 1
+            start = time.process_time()
+            move = bots[b].choose(view.copy(), rngs[b])
+            if not forced:
+                times[b].append(time.process_time() - start)
+        learned = g.play(move)
+        for s in (0, 1):
+            views[s].apply(move, reveal=learned[s])
+    winner = g.outcome.winner  # type: ignore[union-attr]
+    return GameResult(index, None if winner is None else bot_at[winner], times)
+
+
+def _play_many(names: tuple[str, str], rules: Rules, seed: int, indices: list[int]) -> list:
+    return [play_game(names, rules, seed, i) for i in indices]
+
+
+def play_match(
+    names: tuple[str, str], rules: Rules, games: int, seed: int, jobs: int = 1
+) -> Iterator[GameResult]:
+    """Play ``games`` games; yield each result (in index order within a job's batch)."""
+    if jobs <= 1:
+        for i in range(games):
+            yield play_game(names, rules, seed, i)
+        return
+    batches = [list(range(j, games, jobs)) for j in range(jobs)]
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [pool.submit(_play_many, names, rules, seed, b) for b in batches if b]
+        for f in futures:
+            yield from f.result()
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% for z = 1.96)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def _p95(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, math.ceil(0.95 * len(s)) - 1)]
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    draws: int = 0
+    times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+
+    def add(self, r: GameResult) -> None:
+        self.games += 1
+        if r.winner is None:
+            self.draws += 1
+        else:
+            self.wins[r.winner] += 1
+        for b in (0, 1):
+            self.times[b].extend(r.times[b])
+
+    def line(self, names: tuple[str, str], b: int) -> str:
+        """One bot's line: its name, wins, draws, win rate with a 95% interval, times."""
+        lo, hi = wilson(self.wins[b], self.games)
+        rate = 100 * self.wins[b] / self.games if self.games else 0.0
+        t = self.times[b]
+        timing = (
+            f"time a decision median {statistics.median(t):.3f} s, p95 {_p95(t):.3f} s "
+            f"({len(t)} decisions)"
+            if t
+            else "no decisions"
+        )
+        return (
+            f"{names[b]}: {self.wins[b]} wins, {self.draws} draws of {self.games} games; "
+            f"win rate {rate:.1f}% (95% interval {100 * lo:.1f}-{100 * hi:.1f}%); {timing}"
+        )

@@ -1,0 +1,257 @@
+"""A search bot that sees only its own seat's view: information-set Monte Carlo tree search.
+
+Each iteration deals the cards hidden from the bot at random, consistently with its view
+(``sample_world``): the other hand's unseen cards and the unknown part of the draw pile
+come from ``view.unseen()`` and nothing else, so the bot cannot use a card it has not
+seen.  In that world it walks one shared tree of moves (single-observer ISMCTS: a child is
+chosen by UCB among the moves legal in this world, counting how often each was
+available), adds one node, plays a few plies with a cheap greedy-ish policy and scores the
+table with a heuristic (``evaluate``).  The move made most often from the root is played.
+
+The effort is a number of iterations, not a time, so a bot given the same view and the
+same random generator always decides the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import insort
+
+from .cards import RANK_OF
+from .engine import CHANCE, MAIN, OVER, UNKNOWN, Game
+from .moves import Kind, Move
+
+RANK = RANK_OF
+_UCB_C = 0.7  # exploration constant for rewards in [0, 1]
+EPSILON = 0.1  # how often a playout move is uniformly random
+
+
+def sample_world(view: Game, rng: random.Random, unseen: list[int] | None = None) -> Game:
+    """A full-information game that ``view``'s seat cannot tell from the real one.
+
+    The cards it has not seen (``view.unseen()``, or ``unseen`` if given: the same cards,
+    in card order) are shuffled into the other hand's hidden slots and the unknown places
+    of the draw pile; every card the view places stays where it is.
+    """
+    if view.viewer < 0:
+        raise ValueError("sample_world takes a player's view, not the full game")
+    cards = sorted(view.unseen()) if unseen is None else unseen[:]
+    g = view.copy()
+    o = 1 - view.viewer
+    rng.shuffle(cards)
+    n = g.hidden[o]
+    if n + g.deck.count(UNKNOWN) != len(cards) or g.hidden[view.viewer]:
+        raise ValueError("the view does not account for every card")
+    if n:
+        hand = g.hands[o]
+        for c in cards[:n]:
+            insort(hand, c)
+        g.hidden[o] = 0
+    if len(cards) > n:
+        rest = iter(cards[n:])
+        g.deck = [next(rest) if c == UNKNOWN else c for c in g.deck]
+    g.viewer = -1
+    return g
+
+
+# ------------------------------------------------------------------ evaluation
+
+
+def _progress(g: Game, s: int) -> float:
+    goal = g.goal(s)
+    return 1.0 if goal <= 0 else min(1.0, g.score(s) / goal)
+
+
+def _reach(g: Game, s: int) -> int:
+    """Points ``s`` could add in one move from its hand: its best point card or jack steal."""
+    best = 0
+    o = 1 - s
+    for c in g.hands[s]:
+        r = RANK[c]
+        if r <= 10:
+            if r > best:
+                best = r
+        elif r == 11 and g.points[o] and not g.queens(o):
+            steal = max(RANK[t] for t in g.points[o])
+            if steal > best:
+                best = steal
+    return best
+
+
+def evaluate(g: Game, seat: int) -> float:
+    """How good ``g`` looks for ``seat``, from 0 (lost) to 1 (won); 0.5 for a draw.
+
+    Progress towards the goal dominates; a player whose turn it is and who can reach the
+    goal with one card from hand has all but won; cards in hand, queens (protection) and
+    glasses (information) add a little.  Kings count through the goal they lower.
+    """
+    if g.phase == OVER:
+        w = g.outcome.winner  # type: ignore[union-attr]
+        return 0.5 if w is None else (1.0 if w == seat else 0.0)
+    if g.phase == MAIN:
+        p = g.player
+        if g.score(p) + _reach(g, p) >= g.goal(p):
+            return 0.92 if p == seat else 0.08
+    o = 1 - seat
+    pm, po = _progress(g, seat), _progress(g, o)
+    v = pm - po
+    v += 0.5 * (pm * pm - po * po)  # being close to the goal matters more than the gap
+    v += 0.04 * (g.hand_size(seat) - g.hand_size(o))
+    v += 0.1 * (min(g.queens(seat), 1) - min(g.queens(o), 1))
+    v += 0.04 * (g.has_glasses(seat) - g.has_glasses(o))
+    return 0.5 + 0.5 * math.tanh(1.5 * v)
+
+
+# ------------------------------------------------------------------ playouts
+
+
+def _quick(g: Game, m: Move, p: int) -> float:
+    """A cheap guess at how good move ``m`` is for ``p``, without playing it."""
+    k, c, t = m
+    if k == Kind.POINTS:
+        r = RANK[c]
+        if g.score(p) + r >= g.goal(p):
+            return 100.0
+        return 1.0 + r / 10
+    if k == Kind.SCUTTLE:
+        return 0.5 + (RANK[t] - RANK[c] * 0.5) / 5
+    if k == Kind.JACK:
+        return 1.0 + RANK[t] / 5
+    if k == Kind.PERMANENT:
+        r = RANK[c]
+        return 1.6 if r == 13 else 1.2 if r == 12 else 0.6
+    if k == Kind.ONEOFF:
+        r = RANK[c]
+        o = 1 - p
+        if r == 1:
+            return 0.3 + (g.score(o) - g.score(p)) / 5
+        if r == 2 or r == 9:
+            return 1.2 if _owner_of_permanent(g, t) == o else -1.0
+        if r == 6:
+            return 0.3 + 0.4 * (len(g.perms[o]) - len(g.perms[p]))
+        return 0.7
+    if k == Kind.COUNTER:
+        return 0.8
+    if k == Kind.DECLINE or k == Kind.DRAW:
+        return 0.5
+    return 0.4
+
+
+def _owner_of_permanent(g: Game, t: int) -> int:
+    """The seat that benefits from permanent ``t`` (a top jack: the stack's controller)."""
+    if RANK[t] != 11:
+        return 0 if t in g.perms[0] else 1
+    for b, jl in g.jacks.items():
+        if jl[-1] == t:
+            return g.controller(b)
+    return -1
+
+
+def _policy(g: Game, moves: list[Move], rng: random.Random) -> Move:
+    if len(moves) == 1:
+        return moves[0]
+    if rng.random() < EPSILON:
+        return moves[rng.randrange(len(moves))]
+    p = g.to_act
+    if p == CHANCE:
+        return moves[rng.randrange(len(moves))]
+    best, best_v = moves[0], -1e9
+    for m in moves:
+        v = _quick(g, m, p) + rng.random() * 0.3
+        if v > best_v:
+            best, best_v = m, v
+    return best
+
+
+def _rollout(g: Game, rng: random.Random, plies: int) -> None:
+    """Play ``plies`` decisions with the playout policy, then finish any open action."""
+    n = 0
+    while g.phase != OVER and (n < plies or (g.phase != MAIN and n < plies + 8)):
+        g.push(_policy(g, g._legal(), rng))
+        n += 1
+
+
+# ---------------------------------------------------------------------- tree
+
+
+class _Node:
+    __slots__ = ("avail", "children", "mover", "visits", "wins")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover  # the seat whose move led here (the reward is counted for it)
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.wins = 0.0
+        self.avail = 1
+
+
+class SearchBot:
+    """ISMCTS from the bot's own view, with a fixed number of iterations a decision."""
+
+    searches = True  # it thinks for a while: a UI runs it off its own thread
+
+    def __init__(self, name: str, iterations: int, plies: int = 4) -> None:
+        self.name = name
+        self.iterations = iterations
+        self.plies = plies
+
+    def choose(self, view: Game, rng: random.Random) -> Move:
+        if view.viewer < 0 or view.to_act != view.viewer:
+            raise ValueError("a bot decides from its own view, when its seat is to act")
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        me = view.viewer
+        rng = random.Random(rng.getrandbits(64))
+        root = _Node(1 - me)
+        plies = self.plies
+        unseen = sorted(view.unseen())
+        for _ in range(self.iterations):
+            world = sample_world(view, rng, unseen)
+            node = root
+            path = [root]
+            while world.phase != OVER:
+                legal = world._legal()
+                actor = world.to_act
+                children = node.children
+                if actor == CHANCE:
+                    m = legal[rng.randrange(len(legal))]
+                    child = children.get(m)
+                    if child is None:
+                        child = children[m] = _Node(actor)
+                    world.push(m)
+                    node = child
+                    path.append(node)
+                    continue
+                untried = [m for m in legal if m not in children]
+                if untried:
+                    m = untried[rng.randrange(len(untried))]
+                    child = children[m] = _Node(actor)
+                    world.push(m)
+                    path.append(child)
+                    break
+                best_v, child, m = -1.0, None, legal[0]
+                for mv in legal:
+                    ch = children[mv]
+                    ch.avail += 1
+                    v = ch.wins / ch.visits + _UCB_C * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if v > best_v:
+                        best_v, child, m = v, ch, mv
+                world.push(m)
+                node = child  # type: ignore[assignment]
+                path.append(node)
+            _rollout(world, rng, plies)
+            v0 = evaluate(world, 0)
+            for nd in path:
+                nd.visits += 1
+                nd.wins += v0 if nd.mover == 0 else 1.0 - v0
+        best = max(
+            moves,
+            key=lambda m: (
+                (root.children[m].visits, root.children[m].wins)
+                if m in root.children
+                else (-1, 0.0)
+            ),
+        )
+        return best
