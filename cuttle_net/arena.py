@@ -14,7 +14,6 @@ import random
 import statistics
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .bots import make_bot
@@ -76,6 +75,8 @@ def play_match(
         for i in range(games):
             yield play_game(names, rules, seed, i)
         return
+    from concurrent.futures import ProcessPoolExecutor  # imports sockets: only when needed
+
     batches = [list(range(j, games, jobs)) for j in range(jobs)]
     with ProcessPoolExecutor(jobs) as pool:
         futures = [pool.submit(_play_many, names, rules, seed, b) for b in batches if b]
