@@ -5,14 +5,39 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 
-from .engine import CHANCE, Game, IllegalMove
-from .moves import MoveSyntaxError
+from .engine import CHANCE, Game, IllegalMove, RevealError
+from .moves import CONCEDE, MoveSyntaxError, parse_move
 from .playout import perft, random_moves
 from .position import PositionError, format_position, parse_position
 from .rules import VARIANTS, Rules
 
 COMMANDS = ("rules",)
+
+MAX_SEED = 2**64 - 1
+# Perft grows about sevenfold a ply: depth 8 from a deal takes seconds, 10 minutes.
+MAX_PERFT_DEPTH = 10
+
+# Exit statuses (SPEC 1.9).
+OK, ILLEGAL, BAD_INPUT = 0, 1, 2
+
+
+def _whole_number(name: str, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from 0 to ``hi``, in ASCII digits."""
+
+    def read(text: str) -> int:
+        if not _number_in(text, hi):
+            raise argparse.ArgumentTypeError(
+                f"{name} is a whole number from 0 to {hi}, not {text!r}"
+            )
+        return int(text)
+
+    return read
+
+
+def _number_in(text: str, hi: int) -> bool:
+    return 0 < len(text) <= len(str(hi)) and text.isascii() and text.isdigit() and int(text) <= hi
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +46,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="the rules oracle: legal moves, play, perft, random games",
         description="Answer questions about Cuttle positions (notation: SPEC.md part 1). "
         "POSITION is a position in one quoted argument, '-' to read it from standard input, "
-        "or start[:SEED] for a fresh deal (with --rules/--variant).",
+        "or start[:SEED] for a fresh deal (with --rules/--variant). Exit status: 0 done, "
+        "1 an illegal move, 2 bad input.",
     )
     cmds = rules.add_subparsers(dest="rules_command", metavar="QUESTION", required=True)
 
@@ -29,15 +55,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         p = cmds.add_parser(name, help=help, description=help)
         p.add_argument("position", metavar="POSITION")
         add_rules_options(p)
+        # A position names its own rules: --rules/--variant are only checked against it.
+        p.set_defaults(rules=None)
         return p
 
     position_cmd("legal", "list the legal moves, one per line")
     play = position_cmd("play", "play moves and print the resulting position")
     play.add_argument("moves", nargs="*", metavar="MOVE", help="one quoted move each")
     pf = position_cmd("perft", "count the leaf nodes of the legal-move tree")
-    pf.add_argument("depth", type=int, metavar="DEPTH")
+    pf.add_argument(
+        "depth",
+        type=_whole_number("DEPTH", MAX_PERFT_DEPTH),
+        metavar="DEPTH",
+        help=f"plies, 0 to {MAX_PERFT_DEPTH}",
+    )
     rnd = cmds.add_parser("random", help="play a whole random game and print it")
-    rnd.add_argument("--seed", type=int, required=True, metavar="N")
+    rnd.add_argument("--seed", type=_whole_number("a seed", MAX_SEED), required=True, metavar="N")
     add_rules_options(rnd)
 
 
@@ -64,10 +97,18 @@ def _position(args: argparse.Namespace) -> Game:
     text = text.strip()
     if text == "start" or text.startswith("start:"):
         seed = text.partition(":")[2]
-        if seed and not seed.isdigit():
-            raise PositionError(f"start:{seed}: the seed is a whole number")
+        if seed and not _number_in(seed, MAX_SEED):
+            raise PositionError(f"start:{seed}: the seed is a whole number from 0 to {MAX_SEED}")
         return Game.deal(rules_from(args), seed=int(seed or 0))
-    return parse_position(text)
+    g = parse_position(text)
+    if args.rules is not None or args.variant:
+        asked = rules_from(args)
+        if asked != g.rules:
+            raise PositionError(
+                f"--rules/--variant say {asked.name}, but the position is played under "
+                f"{g.rules.name} (its first field); drop the options or fix the position"
+            )
+    return g
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         return _run(args)
     except (PositionError, ValueError) as e:
         print(f"cuttle rules: {e}", file=sys.stderr)
-        return 2
+        return BAD_INPUT
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -86,26 +127,27 @@ def _run(args: argparse.Namespace) -> int:
         for actor, m in random_moves(g, random.Random(args.seed)):
             print(f"{'chance' if actor == CHANCE else actor} {m}")
         print(f"result {g.outcome}")
-        return 0
+        return OK
     g = _position(args)
     if cmd == "legal":
         if g.is_over:
             print(f"cuttle rules: the game is over ({g.outcome})", file=sys.stderr)
-            return 0
+            return OK
         for m in g.legal_moves():
             print(m)
-        return 0
+        return OK
     if cmd == "perft":
-        if args.depth < 0:
-            print("cuttle rules: DEPTH is 0 or more", file=sys.stderr)
-            return 2
+        if g.viewer >= 0:
+            raise PositionError("perft counts the moves of a full position, not of a view")
         print(perft(g, args.depth))
-        return 0
+        return OK
     for i, text in enumerate(args.moves, 1):
         try:
-            g.apply(text)
-        except (IllegalMove, MoveSyntaxError) as e:
+            m = parse_move(text)
+            # The seat to act concedes; while chance acts (random-fours), the player.
+            g.apply(m, by=g.player if m == CONCEDE and g.to_act == CHANCE else None)
+        except (IllegalMove, MoveSyntaxError, RevealError) as e:
             print(f"cuttle rules: move {i} ({text}): {e}", file=sys.stderr)
-            return 1
+            return ILLEGAL if isinstance(e, IllegalMove) else BAD_INPUT
     print(format_position(g))
-    return 0
+    return OK

@@ -429,7 +429,7 @@ class Game:
         ph = self.phase
         p = self.player
         if k == Kind.CONCEDE:
-            self._finish(1 - self.to_act, "concede")
+            self._concede(1 - self.to_act)
         elif ph == MAIN:
             if k == _DRAW:
                 self.passes = 0
@@ -605,6 +605,13 @@ class Game:
             if self.frozen:
                 turn = self.turn
                 self.frozen = {c: last for c, last in self.frozen.items() if last >= turn}
+
+    def _concede(self, winner: int) -> None:
+        """Nothing pending takes effect; the cards that waited go to the scrap, in play order."""
+        self.scrap += self.chain
+        self.scrap += self.revealed
+        self.chain, self.target, self.revealed = [], NONE, []
+        self._finish(winner, "concede")
 
     def _finish(self, winner: int | None, reason: str) -> None:
         self.outcome = Outcome(winner, reason)
@@ -794,7 +801,7 @@ class Game:
         """
         m = self.check(m, by)
         if m.kind == Kind.CONCEDE:
-            self._finish(1 - (self.to_act if by is None else by), "concede")
+            self._concede(1 - (self.to_act if by is None else by))
             return
         cards = list(reveal)
         if self.viewer < 0:

@@ -44,7 +44,7 @@ def test_main_turn_card_then_use_then_target() -> None:
 
 
 def test_an_unplayable_card_is_shown_with_why() -> None:
-    g = position("standard", hand0="KH*,JC", hand1="2C", frozen="KH@3")
+    g = position("standard", turn=3, hand0="KH*,JC", hand1="2C", frozen="KH@3")
     tree = check(g)
     assert [ch.label for ch in tree if not ch.enabled] == [
         "JC  (no legal play now)",

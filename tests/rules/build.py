@@ -7,6 +7,7 @@ position is a complete, valid full-information position.
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 from cuttle_net.cards import ALL_CARDS, JOKER, card_text, parse_card
 from cuttle_net.engine import Game
@@ -18,7 +19,15 @@ def _names(text: str) -> list[str]:
     return [t for t in text.replace(",", " ").replace("/", " ").split() if t != "-"]
 
 
-def position(
+def position(rules: str = "classic", **fields: Any) -> Game:
+    """A full position (see ``position_text``), checked and parsed."""
+    text = position_text(rules, **fields)
+    g = parse_position(text)
+    assert format_position(g) == text, (text, format_position(g))
+    return g
+
+
+def position_text(
     rules: str = "classic",
     *,
     turn: int = 1,
@@ -35,8 +44,8 @@ def position(
     scrap: str = "",
     frozen: str = "-",
     rest_to: str = "deck",
-) -> Game:
-    """A full position; ``deck`` lists its top cards (``*`` marks known ones).
+) -> str:
+    """The text of a full position; ``deck`` lists its top cards (``*`` marks known ones).
 
     Unnamed cards go under the draw pile, or under the scrap with ``rest_to="scrap"``.
     """
@@ -78,9 +87,7 @@ def position(
             frozen,
         ]
     )
-    g = parse_position(text)
-    assert format_position(g) == text, (text, format_position(g))
-    return g
+    return text
 
 
 def moves(g: Game) -> set[str]:

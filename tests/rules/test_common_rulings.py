@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from cuttle_net.cards import parse_card
 from cuttle_net.engine import CHANCE, COUNTER, MAIN, OVER, PICK, SEVEN, Game, IllegalMove
 from cuttle_net.rules import Rules
 from tests.rules.build import cards, moves, play, position
@@ -234,7 +235,7 @@ def test_queen_shields_point_cards_from_jacks(rules: str) -> None:
 
 @BOTH
 def test_queen_shields_other_permanents_but_not_itself_from_twos_and_nines(rules: str) -> None:
-    g = position(rules, hand0="2S,9S", perms1="8C,QD,KH", points1="5H/JD", hand1="3C")
+    g = position(rules, hand0="2S*,9S*", perms1="8C,QD,KH", points1="5H/JD", hand1="3C")
     ms = moves(g)
     assert {"oneoff 2S QD", "oneoff 9S QD"} <= ms
     assert not {"oneoff 2S KH", "oneoff 2S 8C", "oneoff 2S JD", "oneoff 9S KH"} & ms
@@ -307,7 +308,7 @@ def test_nine_returns_a_jack_to_its_controller_and_passes_the_card_back(rules: s
 
 @BOTH
 def test_two_scraps_a_permanent_on_either_side(rules: str) -> None:
-    g = position(rules, hand0="2S", perms0="KD", perms1="8C", hand1="3C")
+    g = position(rules, hand0="2S*", perms0="KD", perms1="8C", hand1="3C")
     assert {"oneoff 2S KD", "oneoff 2S 8C"} <= moves(g)
     play(g, "oneoff 2S 8C", "decline")
     assert g.perms == [cards("KD"), []] and g.scrap[-2:] == cards("8C") + cards("2S")
@@ -337,7 +338,7 @@ def test_five_draws_two_or_the_last_one(rules: str) -> None:
 
 @BOTH
 def test_six_scraps_every_permanent_on_both_sides(rules: str) -> None:
-    g = position(rules, hand0="6S", perms0="8H,KD", perms1="QC,KS", hand1="3C")
+    g = position(rules, hand0="6S", perms0="8H,KD", perms1="QC,KS", hand1="3C*")
     play(g, "oneoff 6S", "decline")
     assert g.perms == [[], []] and set(cards("8H,KD,QC,KS")) <= set(g.scrap)
 
@@ -389,10 +390,12 @@ def test_goal_is_checked_after_the_action_resolves(rules: str) -> None:
 
 @BOTH
 def test_the_actor_is_checked_before_the_opponent(rules: str) -> None:
-    # Seat 1 already stands on its goal (a constructed position); seat 0 reaches its own.
-    g = play(
-        position(rules, hand0="2D", points0="TD,9C", points1="TS,TH,AC", hand1="3C"), "points 2D"
-    )
+    # No action can bring both seats to their goals, so build the state by hand: seat 1
+    # already stands on its goal; seat 0 reaches its own.
+    g = position(rules, hand0="2D", points0="TD,9C", points1="TS,TH", hand1="3C")
+    g.deck.remove(parse_card("AC"))
+    g.points[1].insert(0, parse_card("AC"))
+    g = play(g, "points 2D")
     assert g.outcome == (0, "goal")
 
 

@@ -69,13 +69,13 @@ def test_a_full_position_round_trips_with_every_field_in_use() -> None:
         phase="counter:2C>KH:2D",
         deck="5H*",
         hand0="3D*,9S",
-        hand1="TH,KS*",
+        hand1="TH*,KS*",
         points0="7C/JD/JS",
         points1="4H",
         perms0="8S,KH",
         perms1="QD",
         scrap="AS,AC",
-        frozen="KS@13",
+        frozen="KS@12",
     )
     text = format_position(g)
     assert format_position(parse_position(text)) == text

@@ -17,7 +17,8 @@ from tests.rules.build import cards, moves, play, position
 def test_goal_by_number_of_kings(rules: str, goals: tuple[int, ...]) -> None:
     kings = ["", "KC", "KC,KD", "KC,KD,KH", "KC,KD,KH,KS"]
     for n, goal in enumerate(goals):
-        assert position(rules, perms0=kings[n], hand0="3C").goal(0) == goal
+        over = "over:0:goal" if goal == 0 else "main"  # 0: the fourth king has already won
+        assert position(rules, perms0=kings[n], hand0="3C", phase=over).goal(0) == goal
 
 
 def test_standard_fourth_king_wins_at_once() -> None:
@@ -188,12 +189,12 @@ def test_random_fours_lets_chance_choose_the_discards(base: str) -> None:
 
 
 def test_eight_one_off_scraps_the_opponents_glasses() -> None:
-    g = position("classic+eight-one-off", hand0="8S", perms1="8C", perms0="8D", hand1="3C")
+    g = position("classic+eight-one-off", hand0="8S*", perms1="8C", perms0="8D", hand1="3C*")
     assert "oneoff 8S 8C" in moves(g) and "oneoff 8S 8D" not in moves(g)
     play(g, "oneoff 8S 8C", "decline")
     assert g.perms == [cards("8D"), []] and g.scrap[-2:] == cards("8C") + cards("8S")
-    assert "oneoff 8S 8C" not in moves(position("classic", hand0="8S", perms1="8C"))
-    guarded = position("classic+eight-one-off", hand0="8S", perms1="8C,QH", hand1="3C")
+    assert "oneoff 8S 8C" not in moves(position("classic", hand0="8S*", perms1="8C"))
+    guarded = position("classic+eight-one-off", hand0="8S*", perms1="8C,QH", hand1="3C")
     assert "oneoff 8S 8C" not in moves(guarded)  # a queen shields glasses from the 8 too
 
 
