@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol.connection import LocalPlayer, Rules
 from cuttle_protocol.netgame import GameStarted, play_match
 from cuttle_protocol.state import Role
-from cuttle_protocol.trio_peer import open_listener, open_peer
+from cuttle_protocol.trio_peer import Listener, open_listener, open_peer
 
 from cuttle_net.bots import RandomBot
 from cuttle_net.engine import Game
@@ -85,21 +85,17 @@ async def one_game() -> dict[str, object]:
 
         return on_event
 
-    listener = await open_listener(0, "127.0.0.1")
-    port = listener.address[1]
-
-    async def host() -> None:
+    async def host(listener: Listener) -> None:
         async with listener.accept(LocalPlayer("host", keys[0]), Rules("classic")) as peer:
             await play_match(peer, keys[0], bot=TimedBot(chosen[0], first[0]), on_event=watcher(0))
 
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(host)
+    async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as nursery:
+        nursery.start_soon(host, listener)
         timing["connect"] = time.perf_counter()
-        stream = CountingStream(await trio.open_tcp_stream("127.0.0.1", port))
+        stream = CountingStream(await trio.open_tcp_stream(*listener.address))
         async with open_peer(stream, Role.JOINER, LocalPlayer("joiner", keys[1])) as peer:
             timing["handshake"] = time.perf_counter()
             await play_match(peer, keys[1], bot=TimedBot(chosen[1], first[1]), on_event=watcher(1))
-    await listener.aclose()
     first_turn = min(first[0] + first[1])
     return {
         "handshake": timing["handshake"] - timing["connect"],

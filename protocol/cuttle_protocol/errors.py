@@ -25,6 +25,8 @@ class ErrorCode(StrEnum):
     CHEAT_DETECTED = "cheat-detected"
     PEER_QUIT = "peer-quit"
     AWAY = "away"  # the player left mid-game and may come back: a lost connection (4.6)
+    BUSY = "busy"  # the host cannot take this connection now; try again later (3.11)
+    WRONG_PLAYER = "wrong-player"  # a reconnection by another identity key (4.6)
     INTERNAL_ERROR = "internal-error"
 
 

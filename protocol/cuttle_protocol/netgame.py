@@ -110,8 +110,10 @@ Rematch = Callable[[int], Awaitable[bool]]
 """Asked after each game (with the number of games played): play another one?  The host's
 answer decides whether it asks; the joiner's, once asked, whether it accepts."""
 
-Reconnect = Callable[[float], contextlib.AbstractAsyncContextManager[Peer]]
-"""A fresh connection to the same player, before the given trio-clock deadline."""
+Reconnect = Callable[[float, bytes], contextlib.AbstractAsyncContextManager[Peer]]
+"""A fresh connection to the same player before the trio-clock deadline: only a peer with
+the identity key given (the first connection's) is let through.  Raises ``ConnectionEnded``
+(reason ``TIMEOUT``) if none came in time."""
 
 
 def rematches(games: int) -> Rematch:
@@ -176,30 +178,38 @@ class _Link:
                 return item
 
     async def resume(self, game: int) -> None:
-        """Get the same player back, and make up the game messages lost on the way."""
+        """Get the same player back, and make up the game messages lost on the way.
+
+        ``reconnect`` lets in only the player whose identity key opened the match (anyone
+        else is turned away before reaching here and the wait goes on) within the window;
+        then each side sends ``Resume`` and re-sends what the other did not receive
+        (SPEC 4.6).  A restarted process takes its game back with ``_take_back``.
+        """
         assert self.reconnect is not None
         deadline = trio.current_time() + self.window
-        # Entered outside any cancel scope of ours: the new peer lives until the match ends.
-        peer = await self.connections.enter_async_context(self.reconnect(deadline))
-        with trio.move_on_at(deadline):
-            await self.take_back(peer, game)
-            return
-        raise ConnectionEnded(
+        gone = ConnectionEnded(
             EndReason.TIMEOUT,
             ErrorCode.TIMEOUT,
             f"the other player did not come back within {self.window:g} s",
         )
+        try:
+            # Entered outside any cancel scope of ours: the new peer lives until the match ends.
+            peer = await self.connections.enter_async_context(
+                self.reconnect(deadline, self.identity)
+            )
+        except ConnectionEnded as ended:
+            if ended.reason is EndReason.TIMEOUT:
+                raise gone from None
+            raise
+        with trio.move_on_at(deadline):
+            await self.take_back(peer, game)
+            return
+        raise gone
 
     async def take_back(self, peer: Peer, game: int) -> None:
-        """On a new connection from the same player: exchange ``resume`` and re-send what
-        the other side did not receive."""
-        if peer.info.peer_identity != self.identity:
-            await peer.aclose(ErrorCode.BAD_KEY, "not the player of this game")
-            raise ConnectionEnded(
-                EndReason.REMOTE_ERROR,
-                ErrorCode.BAD_KEY,
-                "a different player answered the reconnection",
-            )
+        """On a new connection from the same player (the caller checked the identity key):
+        exchange ``resume`` and re-send what the other side did not receive."""
+        assert peer.info.peer_identity == self.identity
         if peer is not self.peer:
             self.peer = peer
             self.nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
@@ -383,7 +393,7 @@ async def _take_back(
     if peer.info.peer_identity == link.identity:
         await link.take_back(peer, number)
     else:
-        await peer.aclose(ErrorCode.BAD_KEY, "not the player of this game")
+        await peer.aclose(ErrorCode.WRONG_PLAYER, "not the player of this game")
         await link.resume(number)
     on_event(Reconnected())
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import math
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -25,6 +24,7 @@ from cuttle_net.session import GameSession
 
 from . import lan
 from .connection import LocalPlayer, Rules
+from .errors import ErrorCode
 from .identity import KnownPeers, Trust, default_config_dir, load_or_create_identity
 from .journal import (
     JournalDamaged,
@@ -61,6 +61,9 @@ class NetPlan:
     # A restarted process taking its game back (SPEC 4.6): a joiner retries its first
     # connection like a reconnection, for up to ``RESUME_WINDOW``; a host does not announce.
     resuming: bool = False
+    # With ``resuming``: the identity key of the other player of that game, the only one
+    # the first connection accepts (a host turns anyone else away and goes on waiting).
+    peer_identity: bytes | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in ("host", "join"):
@@ -89,9 +92,9 @@ class Connected:
 
     peer: Peer
     identity: Any
-    # A fresh connection to the same place before a trio-clock deadline (host: the next
-    # joiner on our port; joiner: the host's address, retried): yields the new ``Peer``.
-    reconnect: Callable[[float], contextlib.AbstractAsyncContextManager[Peer]]
+    # A fresh connection to the same player (the identity key given) before a trio-clock
+    # deadline (host: on our port; joiner: the host's address, redialled): the new ``Peer``.
+    reconnect: Callable[[float, bytes], contextlib.AbstractAsyncContextManager[Peer]]
     listening: tuple[str, int] | None = None  # host: the address and port it listens on
 
 
@@ -105,30 +108,31 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
     if plan.mode == "join":
 
         @contextlib.asynccontextmanager
-        async def again(deadline: float) -> AsyncIterator[Peer]:
-            while True:  # the host may take a moment to notice the loss and listen again
-                if trio.current_time() > deadline:
-                    raise ConnectionEnded(EndReason.TIMEOUT, "timeout", "the host is not back")
+        async def again(deadline: float, expect: bytes | None) -> AsyncIterator[Peer]:
+            # The host may take a moment to notice the loss (meanwhile it answers "busy"):
+            # dial until the same host (same identity key) takes us back, or the deadline.
+            while trio.current_time() < deadline:
+                left = deadline - trio.current_time()
+                attempt = replace(settings, handshake_timeout=min(left, settings.handshake_timeout))
                 connected = False
                 try:
                     async with connect(
-                        plan.address,
-                        me,
-                        judge_rules=judge_rules,
-                        known_peers=known,
-                        settings=settings,
+                        plan.address, me, judge_rules=judge_rules, settings=attempt
                     ) as peer:
-                        connected = True
-                        yield peer
-                        return
+                        if expect in (None, peer.info.peer_identity):
+                            connected = True
+                            yield peer
+                            return
+                        await peer.aclose(ErrorCode.WRONG_PLAYER, "not the host of this game")
                 except ConnectionEnded:
                     if connected:
                         raise
                 await trio.sleep(RETRY_EVERY)
+            raise ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, "the host is not back")
 
         say(f"connecting to {plan.address}…")
         if plan.resuming:
-            first = again(trio.current_time() + RESUME_WINDOW)
+            first = again(trio.current_time() + RESUME_WINDOW, plan.peer_identity)
         else:
             first = connect(
                 plan.address, me, judge_rules=judge_rules, known_peers=known, settings=settings
@@ -137,20 +141,23 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             _introduce(peer, say)
             yield Connected(peer, identity, again)
         return
-    listener = await open_listener(plan.port, plan.bind)
-    host, port = listener.address
-    say(f"hosting {plan.rules.name} on {host}:{port} (port {port})")
-    say(f"the other player runs: cuttle join ADDRESS:{port} (ADDRESS: this machine's)")
-    wire_rules = Rules(
-        "standard" if plan.rules.standard else "classic", tuple(sorted(plan.rules.variants))
-    )
-
-    def accept_again(deadline: float = math.inf) -> contextlib.AbstractAsyncContextManager[Peer]:
-        return listener.accept(
-            me, wire_rules, known_peers=known, settings=settings, deadline=deadline
+    async with open_listener(plan.port, plan.bind, log=say) as listener:
+        host, port = listener.address
+        say(f"hosting {plan.rules.name} on {host}:{port} (port {port})")
+        say(f"the other player runs: cuttle join ADDRESS:{port} (ADDRESS: this machine's)")
+        wire_rules = Rules(
+            "standard" if plan.rules.standard else "classic", tuple(sorted(plan.rules.variants))
         )
 
-    try:
+        def accept_again(
+            deadline: float, expect: bytes
+        ) -> contextlib.AbstractAsyncContextManager[Peer]:
+            # The listener stays open for the whole match: it refuses strangers as "busy"
+            # during play, and while we wait lets in only the player with this key.
+            return listener.accept(
+                me, wire_rules, settings=settings, deadline=deadline, expect=expect
+            )
+
         async with contextlib.AsyncExitStack() as announced:
             if plan.announce and not plan.resuming and not ipaddress.ip_address(host).is_loopback:
                 interfaces = None if host in ("0.0.0.0", "::") else [host]
@@ -164,12 +171,12 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 except lan.LanUnavailable as e:
                     say(str(e))
             say("waiting for a player…")
-            async with accept_again() as peer:
+            async with listener.accept(
+                me, wire_rules, known_peers=known, settings=settings, expect=plan.peer_identity
+            ) as peer:
                 await announced.aclose()  # the seat is taken: withdraw from the LAN
                 _introduce(peer, say)
                 yield Connected(peer, identity, accept_again, (host, port))
-    finally:
-        await listener.aclose()  # kept open until now, for a reconnection
 
 
 @dataclass(frozen=True)
@@ -205,8 +212,15 @@ def unfinished_game(plan: NetPlan, data_dir: Path | None) -> Unfinished | None:
         raise JournalDamaged(kept, e.why) from None
     h = replayed.header
     if plan.mode == "join":
-        return Unfinished(replayed, replace(plan, resuming=True))
-    again = replace(plan, resuming=True, port=h.port, bind=h.bind, rules=h.rules)
+        return Unfinished(replayed, replace(plan, resuming=True, peer_identity=h.peer_identity))
+    again = replace(
+        plan,
+        resuming=True,
+        peer_identity=h.peer_identity,
+        port=h.port,
+        bind=h.bind,
+        rules=h.rules,
+    )
     return Unfinished(replayed, again)
 
 
@@ -223,7 +237,8 @@ def journal_for(plan: NetPlan, data_dir: Path | None, conn: Connected) -> Journa
 
 def _introduce(peer: Peer, say: Say) -> None:
     info = peer.info
-    say(f"connected to {info.peer_name} (key {info.peer_fingerprint}, {peer.trust})")
+    trust = f", {peer.trust}" if peer.trust is not None else ""  # not asked on a resumption
+    say(f"connected to {info.peer_name} (key {info.peer_fingerprint}{trust})")
     if peer.trust == Trust.CHANGED:
         say(
             f"WARNING: {info.peer_name}'s identity key CHANGED since your last game: someone "

@@ -9,19 +9,26 @@ One reader task feeds the connection; writes go through one lock so frames leave
 order; a keepalive pings a silent peer. However the connection ends, every waiting or later
 call raises one `ConnectionEnded` saying why. The sans-I/O core never imports trio; this
 module, `netgame`, `netplay` and `lan` are the shell around it.
+
+A `Listener` keeps accepting for as long as it is open: every connection gets its own
+handshake, bounded in time and bytes, and whatever fails is closed and logged while the
+host goes on waiting (SPEC 3.11).
 """
 
 from __future__ import annotations
 
+import errno
+import ipaddress
 import math
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 import trio
 
+from . import codec
 from .address import DEFAULT_PORT, parse_address
 from .connection import (
     NEED_DATA,
@@ -32,7 +39,8 @@ from .connection import (
     Rules,
     RulesProposed,
 )
-from .errors import ErrorCode, LocalProtocolError, ProtocolError
+from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
+from .framing import encode_frame
 from .identity import KnownPeers, Trust
 from .messages import Close, Message, Ping, Pong, display_safe
 from .state import Role
@@ -45,7 +53,8 @@ CLOSE_GRACE = 1.0
 class PeerSettings:
     """Timeouts (seconds) and buffer sizes of a peer connection."""
 
-    handshake_timeout: float = 30.0
+    handshake_timeout: float = 20.0  # from the connection to the handshake's last message
+    handshake_bytes: int = 65_536  # the most a peer may send before the handshake completes
     reply_timeout: float = 20.0  # for a ping's answer, and for any write to complete
     keepalive_interval: float = 15.0  # silence after which we ping
     receive_chunk: int = 65_536
@@ -110,6 +119,7 @@ class Peer:
         self._inbox_in, self._inbox = trio.open_memory_channel[Message](settings.inbox_size)
         self._background = trio.CancelScope()
         self._last_heard = trio.current_time()
+        self._unread_allowance: float = settings.handshake_bytes  # unbounded once handshaken
         self.ended: ConnectionEnded | None = None
         self._ended_event = trio.Event()
         self._info: HandshakeComplete | None = None
@@ -188,9 +198,16 @@ class Peer:
             await self._flush()  # replies queued by the connection (pongs, handshake)
             if event is not NEED_DATA:
                 return event  # type: ignore[return-value]
-            data = await self._stream.receive_some(self._settings.receive_chunk)
+            chunk = min(self._settings.receive_chunk, self._unread_allowance)
+            if chunk <= 0:
+                limit = self._settings.handshake_bytes
+                message = f"more than {limit} bytes before the handshake completed"
+                self._conn.close(ErrorCode.FRAME_TOO_LARGE, message)
+                raise RemoteProtocolError(ErrorCode.FRAME_TOO_LARGE, message)
+            data = await self._stream.receive_some(chunk)
             if not data:
                 raise _PeerHungUp
+            self._unread_allowance -= len(data)
             self._last_heard = trio.current_time()
             self._conn.receive_data(data)
 
@@ -218,6 +235,7 @@ class Peer:
                 while True:
                     event = await self._next_event()
                     if isinstance(event, HandshakeComplete):
+                        self._unread_allowance = math.inf
                         return event
                     if isinstance(event, RulesProposed):
                         refusal = judge_rules(event.rules)
@@ -231,6 +249,8 @@ class Peer:
                         raise self.ended  # type: ignore[misc]
         except (ProtocolError, trio.TooSlowError, *_NETWORK_ERRORS) as exc:
             context = f"no complete handshake within {timeout:g} s"
+            if isinstance(exc, trio.TooSlowError):
+                self._conn.close(ErrorCode.TIMEOUT, context)  # said before we hang up
             await self._end(_ending_for(exc, self._conn, context))
             raise self.ended from exc  # type: ignore[misc]
 
@@ -277,6 +297,64 @@ def _peer_closed(close: Close) -> ConnectionEnded:
     return ConnectionEnded(EndReason.PEER_CLOSED, close.code, display_safe(close.reason))
 
 
+async def handshake(
+    stream: trio.abc.Stream,
+    role: Role,
+    player: LocalPlayer,
+    *,
+    rules: Rules | None = None,
+    judge_rules: Callable[[Rules], str | None] = accept_any_rules,
+    settings: PeerSettings | None = None,
+    random_bytes: Callable[[int], bytes] = os.urandom,
+) -> Peer:
+    """Handshake over `stream` and return the authenticated `Peer`, not yet reading.
+
+    Bounded by `settings.handshake_timeout` and `settings.handshake_bytes`. On failure the
+    peer is told why where the protocol allows (a `close`), the stream is closed and
+    `ConnectionEnded` raised; if cancelled, the peer is told we left. Then `running(peer)`.
+    """
+    conn = Connection(role, player, rules=rules, random_bytes=random_bytes)
+    peer = Peer(stream, conn, settings or PeerSettings())
+    try:
+        peer._info = await peer._handshake(judge_rules)
+    except BaseException:
+        await peer.aclose()  # a no-op if the handshake already ended it
+        raise
+    return peer
+
+
+@asynccontextmanager
+async def running(peer: Peer) -> AsyncIterator[Peer]:
+    """Read from and keep alive a handshaken `peer` for the block; close it on exit."""
+    async with _beside(peer._run_background):
+        try:
+            yield peer
+        finally:
+            with trio.CancelScope(shield=True):
+                await peer.aclose()
+
+
+@asynccontextmanager
+async def _beside(task: Callable[[], Awaitable[object]]) -> AsyncIterator[None]:
+    """Run `task` beside the caller's block, cancelled once the block is over.
+
+    `task` ends quietly, so a lone exception is the block's own: it comes back unwrapped,
+    as if no nursery were here.
+    """
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(task)
+            try:
+                yield
+            finally:
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) != 1:
+            raise
+        (exc,) = group.exceptions
+        raise exc from exc.__cause__
+
+
 @asynccontextmanager
 async def open_peer(
     stream: trio.abc.Stream,
@@ -295,26 +373,19 @@ async def open_peer(
     reason or None to accept. With `known_peers`, `peer.trust` tells whether the peer's key
     is new, known or CHANGED (warning the player is the caller's job).
     """
-    conn = Connection(role, player, rules=rules, random_bytes=random_bytes)
-    peer = Peer(stream, conn, settings or PeerSettings())
-    peer._info = await peer._handshake(judge_rules)
+    peer = await handshake(
+        stream,
+        role,
+        player,
+        rules=rules,
+        judge_rules=judge_rules,
+        settings=settings,
+        random_bytes=random_bytes,
+    )
     if known_peers is not None:
         peer.trust = known_peers.check(peer.info.peer_name, peer.info.peer_identity)
-    try:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(peer._run_background)
-            try:
-                yield peer
-            finally:
-                with trio.CancelScope(shield=True):
-                    await peer.aclose()
-    except BaseExceptionGroup as group:
-        # Our background tasks end quietly, so a lone exception is the caller's own: give it
-        # back unwrapped, as if no nursery were here.
-        if len(group.exceptions) != 1:
-            raise
-        (exc,) = group.exceptions
-        raise exc from exc.__cause__
+    async with running(peer):
+        yield peer
 
 
 @asynccontextmanager
@@ -349,11 +420,97 @@ async def connect(
         yield peer
 
 
-class Listener:
-    """A listening TCP socket; `accept` waits for a joiner and handshakes with it."""
+@dataclass(frozen=True)
+class ListenerLimits:
+    """What strangers may take from a listening host (SPEC 3.11): a flood from one address
+    or many costs a bounded number of file descriptors, bytes and handshakes."""
 
-    def __init__(self, listener: trio.SocketListener) -> None:
+    connections: int = 64  # held at once, not counting the game's: handshakes and refusals
+    pending: int = 32  # handshakes under way at once...
+    pending_per_address: int = 4  # ...and from one address (IPv6: one /64)
+    burst: int = 10  # connections one address may open in a row...
+    per_second: float = 2.0  # ...and then on average
+    addresses: int = 1024  # addresses remembered for the rate limit (the stalest go first)
+    refusal_timeout: float = 1.0  # seconds to deliver a refusal and see the peer hang up
+
+
+# accept() failures that mean "out of descriptors or memory for now": wait, then go on.
+_OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+_OUT_OF_RESOURCES_PAUSE = 0.1
+_REFUSAL_DRAIN = 65_536  # bytes read (and dropped) at most from a refused connection
+
+
+@dataclass
+class _Seat:
+    """The game's empty seat while `Listener.accept` waits; the first admitted peer takes it."""
+
+    player: LocalPlayer
+    rules: Rules
+    settings: PeerSettings
+    expect: bytes | None  # a reconnection: only this identity key may take the seat
+    filled: trio.Event = field(default_factory=trio.Event)
+    peer: Peer | None = None
+
+
+class _RateLimit:
+    """A token bucket per address: `burst` connections in a row, then `per_second`."""
+
+    def __init__(self, limits: ListenerLimits) -> None:
+        self._limits = limits
+        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+
+    def allow(self, address: str, now: float) -> bool:
+        burst, rate = self._limits.burst, self._limits.per_second
+        tokens, when = self._buckets.pop(address, (burst, now))
+        tokens = min(burst, tokens + (now - when) * rate)
+        allowed = tokens >= 1
+        self._buckets[address] = (tokens - allowed, now)  # re-inserted: the freshest last
+        while len(self._buckets) > self._limits.addresses:
+            del self._buckets[next(iter(self._buckets))]
+        return allowed
+
+
+def _rate_key(ip: str) -> str:
+    """Who a connection counts against: its IPv4 address, or its IPv6 /64 network (one
+    host usually holds a whole /64)."""
+    try:
+        address = ipaddress.ip_address(ip.split("%")[0])
+    except ValueError:
+        return ip
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def _refusal_frame(code: ErrorCode, reason: str) -> bytes:
+    """A plaintext `close`: what a host sends instead of its `hello` to a connection it
+    will not handshake with (SPEC 3.6)."""
+    return encode_frame(codec.pack(Close(code=str(code), reason=reason).to_wire()))
+
+
+class Listener:
+    """A listening TCP socket and the task that accepts on it for as long as it is open.
+
+    `accept` waits for a joiner: every incoming connection handshakes on its own, within
+    the `ListenerLimits`; the first to complete (and, for a reconnection, to show the
+    expected identity key) takes the seat. Connections that fail or are refused are closed
+    with a `close` saying why where the protocol allows, and logged; the wait goes on.
+    Outside `accept` (a game in progress) every connection is refused as `busy`.
+    """
+
+    def __init__(
+        self, listener: trio.SocketListener, limits: ListenerLimits, log: Callable[[str], None]
+    ) -> None:
         self._listener = listener
+        self._limits = limits
+        self._log = log
+        self._seat: _Seat | None = None
+        self._held = 0  # connections open here, handshaking or being refused
+        self._pending: dict[str, int] = {}  # handshakes under way, by rate key
+        self._rate = _RateLimit(limits)
+        self._throttled: set[str] = set()  # rate keys already logged as over their rate
 
     @property
     def address(self) -> tuple[str, int]:
@@ -370,26 +527,159 @@ class Listener:
         known_peers: KnownPeers | None = None,
         settings: PeerSettings | None = None,
         deadline: float = math.inf,
+        expect: bytes | None = None,
     ) -> AsyncIterator[Peer]:
-        """Wait (until the trio clock's ``deadline``) for a joiner, then handshake."""
-        stream = None
-        with trio.move_on_at(deadline):
-            stream = await self._listener.accept()
-        if stream is None:
+        """Wait (until the trio clock's `deadline`) for a joiner to complete a handshake.
+
+        With `expect` (a reconnection) only the player with that identity key is let in;
+        anyone else is refused with `wrong-player` and the wait goes on. `known_peers` is
+        consulted for the admitted peer only.
+        """
+        if self._seat is not None:
+            raise RuntimeError("this listener is already waiting for a player")
+        seat = _Seat(player, rules, settings or PeerSettings(), expect)
+        self._seat = seat
+        try:
+            with trio.move_on_at(deadline):
+                await seat.filled.wait()
+        except BaseException:
+            if seat.peer is not None:
+                with trio.CancelScope(shield=True):
+                    await seat.peer.aclose()
+            raise
+        finally:
+            self._seat = None
+        if seat.peer is None:
             raise ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, "nobody connected in time")
-        async with open_peer(
-            stream, Role.HOST, player, rules=rules, known_peers=known_peers, settings=settings
-        ) as peer:
+        peer = seat.peer
+        if known_peers is not None:
+            peer.trust = known_peers.check(peer.info.peer_name, peer.info.peer_identity)
+        async with running(peer):
             yield peer
 
-    async def aclose(self) -> None:
-        await self._listener.aclose()
+    # --- the accepting task --------------------------------------------------------------
+
+    async def _serve(self) -> None:
+        async with trio.open_nursery() as nursery:
+            while True:
+                try:
+                    stream = await self._listener.accept()
+                except OSError as exc:
+                    if exc.errno not in _OUT_OF_RESOURCES:
+                        raise
+                    self._log(f"cannot accept a connection for now: {exc.strerror or exc}")
+                    await trio.sleep(_OUT_OF_RESOURCES_PAUSE)
+                    continue
+                await self._dispatch(nursery, stream)
+
+    async def _dispatch(self, nursery: trio.Nursery, stream: trio.SocketStream) -> None:
+        """Handshake with a new connection, refuse it, or (past every bound) drop it."""
+        try:
+            ip, port, *_ = stream.socket.getpeername()
+        except OSError:  # already reset
+            await trio.aclose_forcefully(stream)
+            return
+        where = f"[{ip}]:{port}" if ":" in ip else f"{ip}:{port}"
+        key = _rate_key(ip)
+        limits = self._limits
+        if self._held >= limits.connections:
+            await trio.aclose_forcefully(stream)  # no room even to say why
+        elif not self._rate.allow(key, trio.current_time()):
+            if key not in self._throttled:
+                self._throttled.add(key)
+                self._log(f"{where}: too many connections from {key}: refusing them for now")
+            reason = "too many connections from your address: try again in a few seconds"
+            self._start(nursery, self._refuse, stream, None, where, ErrorCode.BUSY, reason)
+        elif self._seat is None:
+            reason = "a game is in progress here"
+            self._start(nursery, self._refuse, stream, key, where, ErrorCode.BUSY, reason)
+        elif (
+            sum(self._pending.values()) >= limits.pending
+            or self._pending.get(key, 0) >= limits.pending_per_address
+        ):
+            reason = "too many handshakes under way: try again in a few seconds"
+            self._start(nursery, self._refuse, stream, key, where, ErrorCode.BUSY, reason)
+        else:
+            self._throttled.discard(key)
+            self._pending[key] = self._pending.get(key, 0) + 1
+            self._start(nursery, self._greet, stream, key, where, self._seat)
+
+    def _start(self, nursery: trio.Nursery, task: Callable[..., Awaitable[None]], *args) -> None:
+        self._held += 1
+        nursery.start_soon(task, *args)
+
+    async def _refuse(
+        self, stream: trio.SocketStream, key: str | None, where: str, code: ErrorCode, reason: str
+    ) -> None:
+        """Send a plaintext `close` instead of our hello; wait a moment for the peer to hang
+        up (so that closing does not reset the connection before it reads why)."""
+        if key is not None:
+            self._log(f"{where}: refused ({code}: {reason})")
+        try:
+            with trio.move_on_after(self._limits.refusal_timeout):
+                await stream.send_all(_refusal_frame(code, reason))
+                await stream.send_eof()
+                discarded = 0
+                while discarded < _REFUSAL_DRAIN:
+                    data = await stream.receive_some(4096)
+                    if not data:
+                        break
+                    discarded += len(data)
+        except _NETWORK_ERRORS:
+            pass
+        finally:
+            self._held -= 1
+            await trio.aclose_forcefully(stream)
+
+    async def _greet(self, stream: trio.SocketStream, key: str, where: str, seat: _Seat) -> None:
+        """Handshake with one connection; give the seat to the first admissible peer."""
+        taken = False
+        try:
+            peer = await handshake(
+                stream, Role.HOST, seat.player, rules=seat.rules, settings=seat.settings
+            )
+            info = peer.info
+            who = f"{info.peer_name} (key {info.peer_fingerprint})"
+            if self._seat is not seat or seat.peer is not None:
+                code, reason = ErrorCode.BUSY, "the seat is no longer free"
+            elif seat.expect is not None and info.peer_identity != seat.expect:
+                code = ErrorCode.WRONG_PLAYER
+                reason = "this seat is kept for the player of the game in progress"
+            else:
+                seat.peer, taken = peer, True
+                seat.filled.set()
+                return
+            self._log(f"{where}: refused {who} ({code}: {reason})")
+            await peer.aclose(code, reason)
+        except ConnectionEnded as ended:
+            self._log(f"{where}: no handshake: {ended.message} ({ended.code})")
+        finally:
+            self._pending[key] -= 1
+            if not self._pending[key]:
+                del self._pending[key]
+            self._held -= 1
+            if not taken:
+                await trio.aclose_forcefully(stream)
 
 
-async def open_listener(port: int = DEFAULT_PORT, host: str = "0.0.0.0") -> Listener:
-    """Listen on `host:port` (port 0: any free port, see `Listener.address`).
+@asynccontextmanager
+async def open_listener(
+    port: int = DEFAULT_PORT,
+    host: str = "0.0.0.0",
+    *,
+    limits: ListenerLimits | None = None,
+    log: Callable[[str], None] = lambda line: None,
+) -> AsyncIterator[Listener]:
+    """Listen on `host:port` for the block (port 0: any free port, see `Listener.address`).
 
-    One socket only, so port 0 yields one port; pass host="::" to listen on IPv6.
+    One socket only, so port 0 yields one port; pass host="::" to listen on IPv6. `log`
+    receives one line for each connection refused or failed (and one per flooding address).
     """
-    (listener,) = await trio.open_tcp_listeners(port, host=host)
-    return Listener(listener)
+    (socket_listener,) = await trio.open_tcp_listeners(port, host=host)
+    listener = Listener(socket_listener, limits or ListenerLimits(), log)
+    try:
+        async with _beside(listener._serve):
+            yield listener
+    finally:
+        with trio.CancelScope(shield=True):
+            await socket_listener.aclose()

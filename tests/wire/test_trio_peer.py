@@ -27,6 +27,7 @@ from cuttle_protocol.messages import Accept
 from cuttle_protocol.trio_peer import (
     ConnectionEnded,
     EndReason,
+    Listener,
     Peer,
     PeerSettings,
     connect,
@@ -44,9 +45,9 @@ StreamPair = tuple[trio.abc.Stream, trio.abc.Stream]
 
 
 async def tcp_pair() -> StreamPair:
-    listener = await open_listener(0, "127.0.0.1")
-    client = await trio.open_tcp_stream(*listener.address)
-    server = await listener._listener.accept()
+    (listener,) = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    client = await trio.open_tcp_stream(*listener.socket.getsockname()[:2])
+    server = await listener.accept()
     await listener.aclose()
     return server, client
 
@@ -184,20 +185,19 @@ async def test_handshake_and_one_move_each_way(make_pair, tmp_path) -> None:
 @pytest.mark.trio
 async def test_listen_and_connect_by_address(tmp_path) -> None:
     pins = KnownPeers(tmp_path)
-    listener = await open_listener(0, "127.0.0.1")
-    host, port = listener.address
-    assert host == "127.0.0.1" and port > 0
     trust: list[Trust | None] = []
 
-    async def host_two_games() -> None:
+    async def host_two_games(listener: Listener) -> None:
         for _ in range(2):
             async with listener.accept(player("alice"), CLASSIC) as peer:
                 assert await peer.receive() == Move("concede", SIG)
 
     alice_again = player("bob")
     with trio.fail_after(LIMIT):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(host_two_games)
+        async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as nursery:
+            host, port = listener.address
+            assert host == "127.0.0.1" and port > 0
+            nursery.start_soon(host_two_games, listener)
             for _ in range(2):
                 async with connect(f"127.0.0.1:{port}", alice_again, known_peers=pins) as peer:
                     await peer.send(Move("concede", SIG))
@@ -205,7 +205,6 @@ async def test_listen_and_connect_by_address(tmp_path) -> None:
                     # Stay until the host has read the move and left.
                     with pytest.raises(ConnectionEnded):
                         await peer.receive()
-    await listener.aclose()
     # Each game the host showed a fresh key under the same name: pinning notices.
     assert trust == [Trust.NEW, Trust.CHANGED]
 
@@ -234,9 +233,8 @@ async def test_joiner_refuses_the_rules() -> None:
 
 @pytest.mark.trio
 async def test_connect_to_nothing_is_a_network_error() -> None:
-    listener = await open_listener(0, "127.0.0.1")
-    port = listener.address[1]
-    await listener.aclose()
+    async with open_listener(0, "127.0.0.1") as listener:
+        port = listener.address[1]
     with trio.fail_after(LIMIT), pytest.raises(ConnectionEnded) as info:
         async with connect(f"127.0.0.1:{port}", player("bob")):
             pass

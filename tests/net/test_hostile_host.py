@@ -1,0 +1,315 @@
+"""A real ``cuttle host`` against hostile connections: it survives them, stays small, and
+plays its game with the real joiner; mid-game, only that joiner can take the seat back."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import trio
+from cuttle_protocol.codec import unpack
+from cuttle_protocol.framing import FrameDecoder
+from cuttle_protocol.identity import KnownPeers, load_or_create_identity
+from cuttle_protocol.messages import Close, Hello, message_from_wire
+
+pytestmark = pytest.mark.slow
+
+WAIT = 60  # seconds: the bound on every process and step here
+FLOOD = 200  # simultaneous connections
+SOURCES = 20  # loopback addresses they come from (127.0.0.2...), so the rate limit alone
+# cannot turn them all away and the bounds on handshakes are what is tested
+HOST_FILES = 128  # the host runs with this many file descriptors at most
+GROWTH_BOUND = 32 * 2**20  # bytes the host may grow by (peak) during the flood
+
+
+def cuttle(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cuttle_net", *args]
+
+
+def limit_files() -> None:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(HOST_FILES, hard), hard))
+
+
+class Host:
+    """``cuttle host`` in the background, its output in a file we can poll."""
+
+    def __init__(self, tmp: Path, *extra: str) -> None:
+        self.log = tmp / "host.log"
+        self.dir = tmp / "a"
+        with self.log.open("w") as out:
+            self.process = subprocess.Popen(
+                cuttle(
+                    "host",
+                    "--port",
+                    "0",
+                    "--bind",
+                    "127.0.0.1",
+                    "--name",
+                    "alice",
+                    "--config-dir",
+                    str(self.dir),
+                    "--data-dir",
+                    str(self.dir),
+                    "--bot",
+                    "greedy",
+                    *extra,
+                ),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                text=True,
+                preexec_fn=limit_files,
+            )
+        self.port = int(self.wait_for(r"\(port (\d+)\)")[1])
+
+    def text(self) -> str:
+        return self.log.read_text()
+
+    def wait_for(self, pattern: str) -> re.Match[str]:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            found = re.search(pattern, self.text())
+            if found:
+                return found
+            assert self.process.poll() is None, f"the host exited:\n{self.text()}"
+            time.sleep(0.05)
+        raise AssertionError(f"the host never said {pattern!r}:\n{self.text()}")
+
+    async def async_wait_for(self, pattern: str) -> re.Match[str]:
+        return await trio.to_thread.run_sync(self.wait_for, pattern)
+
+    def memory(self, field: str) -> int:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(rf"^{field}:\s+(\d+) kB", status, re.M)[1]) * 1024
+
+    def finish(self) -> tuple[int, str]:
+        try:
+            self.process.wait(timeout=WAIT)
+        finally:
+            self.process.kill()
+        return self.process.returncode, self.text()
+
+
+def join(tmp: Path, port: int, who: str = "b", *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        cuttle(
+            "join",
+            f"127.0.0.1:{port}",
+            "--name",
+            "bob",
+            "--config-dir",
+            str(tmp / who),
+            "--data-dir",
+            str(tmp / who),
+            "--bot",
+            "random",
+            *extra,
+        ),
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+
+
+def verify_records(*dirs: Path) -> None:
+    for folder in dirs:
+        (record,) = (folder / "games").glob("*.cuttle")
+        verified = subprocess.run(
+            cuttle("verify", str(record)), capture_output=True, text=True, timeout=WAIT
+        )
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def enough_files_for(count: int) -> None:
+    """This process opens `count` sockets at once: raise its soft limit if needed."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = count + 256  # what pytest, trio and the subprocesses' pipes use besides
+    if soft < needed:
+        if hard != resource.RLIM_INFINITY and hard < needed:
+            pytest.skip(f"the file descriptor limit ({hard}) is below the {needed} needed")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+
+
+async def hostile(port: int, source: str, kind: str, release: trio.Event) -> list[object]:
+    """One hostile connection from `source`; the plaintext messages the host sent back."""
+    sock = trio.socket.socket()
+    await sock.bind((source, 0))
+    await sock.connect(("127.0.0.1", port))
+    stream = trio.SocketStream(sock)
+    received: list[object] = []
+    payload = {
+        "zeros": b"\0\0\0\0",
+        "http": b"GET / HTTP/1.1\r\nHost: cuttle\r\n\r\n",
+        "garbage": os.urandom(64),
+        # A frame within the 1 MiB limit whose body keeps coming (2 MiB of it).
+        "endless": (2**20).to_bytes(4, "big") + bytes(2 * 2**20),
+        "silent": b"",
+        "hang-up": b"",
+    }[kind]
+
+    async def push(cancel: trio.CancelScope) -> None:
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await stream.send_all(payload)
+        if kind == "silent":
+            await release.wait()  # silent until the whole flood has arrived
+            cancel.cancel()
+
+    async def read(cancel: trio.CancelScope) -> None:
+        decoder = FrameDecoder()
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            while data := await stream.receive_some(65536):
+                decoder.feed(data)
+                while (frame := decoder.next_frame()) is not None:
+                    received.append(message_from_wire(unpack(frame[1])))
+        cancel.cancel()
+
+    if kind != "hang-up":
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(push, nursery.cancel_scope)
+            nursery.start_soon(read, nursery.cancel_scope)
+    await trio.aclose_forcefully(stream)
+    return received
+
+
+@pytest.mark.trio
+async def test_a_host_survives_a_flood_and_then_plays_its_game(tmp_path: Path) -> None:
+    enough_files_for(FLOOD)
+    host = Host(tmp_path)
+    await trio.sleep(0.5)  # settled after start-up
+    before = host.memory("VmRSS")
+    kinds = ["zeros", "http", "garbage", "endless", "hang-up", "silent"]
+    answers: list[tuple[str, list[object]]] = []
+    release = trio.Event()
+
+    async def one(n: int) -> None:
+        kind = kinds[n % len(kinds)]
+        answers.append(
+            (kind, await hostile(host.port, f"127.0.0.{2 + n % SOURCES}", kind, release))
+        )
+
+    with trio.fail_after(WAIT):
+        async with trio.open_nursery() as nursery:
+            for n in range(FLOOD):
+                nursery.start_soon(one, n)
+            while len(answers) < FLOOD - FLOOD // len(kinds):  # all but the silent ones
+                await trio.sleep(0.05)
+            peak = host.memory("VmHWM")
+            release.set()
+    growth = peak - before
+    print(f"host RSS {before / 2**20:.1f} MiB before the flood, peak {peak / 2**20:.1f} MiB")
+    assert growth < GROWTH_BOUND
+    closes = [a[-1] for _, a in answers if a and isinstance(a[-1], Close)]
+    codes = {close.code for close in closes}
+    # Told why: the handshakes that failed, and the connections over a limit ("busy").
+    assert {"malformed-frame", "frame-too-large", "busy"} <= codes, codes
+    for kind, answer in answers:
+        assert all(isinstance(m, Hello) for m in answer[:-1]), (kind, answer)
+    assert host.process.poll() is None  # still there, still waiting
+    text = host.text()
+    assert "cannot accept" not in text  # never ran out of file descriptors
+    assert "Traceback" not in text
+
+    joined = join(tmp_path, host.port)
+    code, text = host.finish()
+    assert joined.returncode == 0 and code == 0, joined.stdout + joined.stderr + text
+    assert "audit passed" in joined.stdout
+    verify_records(host.dir, tmp_path / "b")
+
+
+async def cutting_proxy(target: int, state: dict, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """Forward to `target` while ``state["open"]``; cut the first connection once
+    ``state["cut_after"]`` bytes came back from the target; refuse (close at once) new
+    connections while closed."""
+    (listener,) = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    task_status.started(listener.socket.getsockname()[1])
+
+    async def handle(client: trio.SocketStream) -> None:
+        if not state["open"]:
+            await trio.aclose_forcefully(client)
+            return
+        first = "cut" not in state
+        server = await trio.open_tcp_stream("127.0.0.1", target)
+        async with trio.open_nursery() as nursery:
+
+            async def pump(src: trio.SocketStream, dst: trio.SocketStream, count: bool) -> None:
+                try:
+                    while data := await src.receive_some(4096):
+                        await dst.send_all(data)
+                        if count and first:
+                            state["back"] = state.get("back", 0) + len(data)
+                            if state["back"] > state["cut_after"]:
+                                state["cut"] = time.monotonic()
+                                state["open"] = False
+                                break
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(pump, client, server, False)
+            nursery.start_soon(pump, server, client, True)
+        await trio.aclose_forcefully(client)
+        await trio.aclose_forcefully(server)
+
+    await trio.serve_listeners(handle, [listener])
+
+
+@pytest.mark.trio
+async def test_mid_game_only_the_same_player_takes_the_seat_back(tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    state: dict = {"open": True, "cut_after": 6_000}
+    joiner_log = tmp_path / "joiner.log"
+    with trio.fail_after(2 * WAIT):
+        async with trio.open_nursery() as nursery:
+            proxy = await nursery.start(cutting_proxy, host.port, state)
+            with joiner_log.open("w") as out:
+                joiner = subprocess.Popen(
+                    cuttle(
+                        "join",
+                        f"127.0.0.1:{proxy}",
+                        "--name",
+                        "bob",
+                        "--config-dir",
+                        str(tmp_path / "b"),
+                        "--data-dir",
+                        str(tmp_path / "b"),
+                        "--bot",
+                        "random",
+                    ),
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            await host.async_wait_for("connection lost")
+            lost = time.monotonic()
+            # A silent stray, then a stranger called bob with another key, come first.
+            stray = await trio.open_tcp_stream("127.0.0.1", host.port)
+            stranger = await trio.to_thread.run_sync(join, tmp_path, host.port, "stranger")
+            assert stranger.returncode == 1
+            assert "kept for the player of the game in progress" in stranger.stdout
+            await host.async_wait_for("refused bob .*wrong-player")
+            state["open"] = True  # the real joiner's redialling now gets through
+            opened = time.monotonic()
+            await host.async_wait_for("reconnected: the game goes on")
+            resumed = time.monotonic()
+            joined = await trio.to_thread.run_sync(lambda: joiner.wait(WAIT))
+            code, text = await trio.to_thread.run_sync(host.finish)
+            nursery.cancel_scope.cancel()
+    print(
+        f"host noticed the cut after {lost - state['cut']:.2f} s; "
+        f"resumed {resumed - opened:.2f} s after the joiner could reach it again"
+    )
+    await trio.aclose_forcefully(stray)
+    out = joiner_log.read_text()
+    assert joined == 0 and code == 0, out + text
+    assert "reconnected: the game goes on" in out
+    assert "result:" in out and "unfinished" not in out and "unfinished" not in text
+    verify_records(host.dir, tmp_path / "b")
+    # The stranger never reached the game or the host's known peers.
+    bob = load_or_create_identity(tmp_path / "b").public_key().public_bytes_raw()
+    assert KnownPeers(host.dir).check("bob", bob).value == "known"

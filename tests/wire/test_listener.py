@@ -1,0 +1,236 @@
+"""The listener on loopback: every connection handshakes on its own, strangers are refused
+with a reason, and the host goes on waiting for its player."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from cuttle_protocol import Close, ErrorCode, KnownPeers, Move, Role
+from cuttle_protocol.codec import unpack
+from cuttle_protocol.framing import MAX_FRAME_SIZE, FrameDecoder
+from cuttle_protocol.messages import Hello, message_from_wire
+from cuttle_protocol.trio_peer import (
+    ConnectionEnded,
+    EndReason,
+    Listener,
+    ListenerLimits,
+    PeerSettings,
+    _rate_key,
+    connect,
+    open_listener,
+    open_peer,
+)
+from wire_helpers import CLASSIC, player
+
+SIG = bytes(range(64))
+LIMIT = 10
+FAST = PeerSettings(handshake_timeout=1.0, reply_timeout=1.0)
+
+
+async def raw_exchange(
+    port: int, send: bytes = b"", *, source: str = "127.0.0.1", hang_up: bool = False
+) -> list[object]:
+    """Connect from `source`, send `send`, read until the host hangs up; the plaintext
+    messages received (a frame we cannot decode is returned as its bytes)."""
+    sock = trio.socket.socket()
+    await sock.bind((source, 0))
+    await sock.connect(("127.0.0.1", port))
+    stream = trio.SocketStream(sock)
+    if send:
+        await stream.send_all(send)
+    if hang_up:
+        await stream.send_eof()
+    decoder, received = FrameDecoder(), []
+    try:
+        while data := await stream.receive_some(65536):
+            decoder.feed(data)
+            while (frame := decoder.next_frame()) is not None:
+                try:
+                    received.append(message_from_wire(unpack(frame[1])))
+                except Exception:
+                    received.append(frame[1])
+    except trio.BrokenResourceError:
+        pass  # reset: the host dropped us
+    await stream.aclose()
+    return received
+
+
+async def wait_for_player(listener: Listener, **options) -> list[object]:
+    """Host side: wait for a player; return what it sent once in (a move), or the ending."""
+    try:
+        async with listener.accept(player("alice"), CLASSIC, settings=FAST, **options) as peer:
+            return [peer.info.peer_name, await peer.receive()]
+    except ConnectionEnded as ended:
+        return [ended]
+
+
+async def join_and_move(port: int, who=None) -> str:
+    async with connect(f"127.0.0.1:{port}", who or player("bob"), settings=FAST) as peer:
+        await peer.send(Move("draw", SIG))
+        with pytest.raises(ConnectionEnded):
+            await peer.receive()  # until the host leaves
+        return peer.info.peer_name
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize(
+    "hostile, code",
+    [
+        (b"\0\0\0\0", "malformed-frame"),
+        (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "frame-too-large"),
+        (b"\0\0\0\x05\xc1\xc1\xc1\xc1\xc1", "malformed-frame"),
+        (b"", None),  # connects and hangs up at once
+    ],
+    ids=["zero-length", "http", "garbage", "hang-up"],
+)
+async def test_a_hostile_connection_is_told_why_and_the_host_waits_on(
+    hostile: bytes, code: str | None
+) -> None:
+    lines: list[str] = []
+    with trio.fail_after(LIMIT):
+        async with open_listener(0, "127.0.0.1", log=lines.append) as listener:
+            port = listener.address[1]
+            async with trio.open_nursery() as nursery:
+                result: list[object] = []
+
+                async def host() -> None:
+                    result.extend(await wait_for_player(listener))
+
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                got = await raw_exchange(port, hostile, hang_up=not hostile)
+                assert isinstance(got[0], Hello)  # the host spoke first, as always
+                if code is not None:
+                    assert isinstance(got[-1], Close) and got[-1].code == code
+                assert await join_and_move(port) == "alice"
+    assert result == ["bob", Move("draw", SIG)]
+    assert any("no handshake" in line for line in lines), lines
+
+
+@pytest.mark.trio
+async def test_a_silent_connection_is_closed_with_timeout_while_the_player_gets_in() -> None:
+    with trio.fail_after(LIMIT):
+        async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as nursery:
+            port = listener.address[1]
+            silent: list[object] = []
+            result: list[object] = []
+
+            async def host() -> None:
+                result.extend(await wait_for_player(listener))
+
+            async def stay_silent() -> None:
+                silent.extend(await raw_exchange(port))
+
+            nursery.start_soon(host)
+            await trio.sleep(0.05)
+            nursery.start_soon(stay_silent)
+            await trio.sleep(0.05)
+            await join_and_move(port)  # handshakes beside the silent one
+    assert result == ["bob", Move("draw", SIG)]
+    assert isinstance(silent[0], Hello)
+    assert isinstance(silent[-1], Close) and silent[-1].code == "timeout"
+    assert "within 1 s" in silent[-1].reason
+
+
+@pytest.mark.trio
+async def test_during_a_game_connections_are_refused_as_busy() -> None:
+    with trio.fail_after(LIMIT):
+        async with open_listener(0, "127.0.0.1") as listener:
+            port = listener.address[1]
+            got = await raw_exchange(port)
+            with pytest.raises(ConnectionEnded) as info:
+                await join_and_move(port)
+    assert [type(m) for m in got] == [Close] and got[0].code == "busy"  # no hello at all
+    assert (info.value.reason, info.value.code) == (EndReason.PEER_CLOSED, ErrorCode.BUSY)
+    assert info.value.message == "a game is in progress here"
+
+
+@pytest.mark.trio
+async def test_a_reconnection_lets_in_only_the_same_player(tmp_path) -> None:
+    bob, stranger = player("bob"), player("bob")  # the same name, another key
+    pins = KnownPeers(tmp_path)
+    lines: list[str] = []
+    with trio.fail_after(LIMIT):
+        async with open_listener(0, "127.0.0.1", log=lines.append) as listener:
+            port = listener.address[1]
+            async with trio.open_nursery() as nursery:
+                result: list[object] = []
+                key = bob.identity.public_key().public_bytes_raw()
+
+                async def host() -> None:
+                    result.extend(await wait_for_player(listener, expect=key, known_peers=pins))
+
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                async with connect(f"127.0.0.1:{port}", stranger, settings=FAST) as peer:
+                    # Authenticated first (the key is what the host judges), then refused.
+                    with pytest.raises(ConnectionEnded) as refused:
+                        await peer.receive()
+                assert await join_and_move(port, bob) == "alice"
+    assert result == ["bob", Move("draw", SIG)]
+    assert (refused.value.code, refused.value.reason) == ("wrong-player", EndReason.PEER_CLOSED)
+    assert "kept for the player" in refused.value.message
+    assert any("refused bob" in line and "wrong-player" in line for line in lines)
+    # The stranger never reached the known peers: bob's real key is what got pinned.
+    assert pins.check("bob", key).value == "known"
+
+
+@pytest.mark.trio
+async def test_nobody_in_time_is_a_timeout() -> None:
+    with trio.fail_after(LIMIT):
+        async with open_listener(0, "127.0.0.1") as listener:
+            result = await wait_for_player(listener, deadline=trio.current_time() + 0.2)
+    assert isinstance(result[0], ConnectionEnded) and result[0].reason is EndReason.TIMEOUT
+
+
+@pytest.mark.trio
+async def test_too_many_bytes_before_the_handshake_completes() -> None:
+    ours, theirs = trio.testing.memory_stream_pair()
+    settings = PeerSettings(handshake_bytes=1000)
+
+    # A frame within the 1 MiB limit whose body never ends.
+    await theirs.send_all(MAX_FRAME_SIZE.to_bytes(4, "big") + b"\x00" * 5000)
+    with trio.fail_after(LIMIT), pytest.raises(ConnectionEnded) as info:
+        async with open_peer(ours, Role.HOST, player("alice"), rules=CLASSIC, settings=settings):
+            pass
+    assert (info.value.reason, info.value.code) == (EndReason.REMOTE_ERROR, "frame-too-large")
+    assert "more than 1000 bytes before the handshake completed" in info.value.message
+
+
+@pytest.mark.trio
+async def test_a_flood_from_one_address_is_rate_limited_and_others_still_get_in() -> None:
+    limits = ListenerLimits(burst=3, per_second=0.01, pending_per_address=2)
+    lines: list[str] = []
+    with trio.fail_after(LIMIT):
+        async with open_listener(0, "127.0.0.1", limits=limits, log=lines.append) as listener:
+            port = listener.address[1]
+            async with trio.open_nursery() as nursery:
+                result: list[object] = []
+                flood: list[list[object]] = []
+
+                async def host() -> None:
+                    result.extend(await wait_for_player(listener))
+
+                async def one(n: int) -> None:
+                    flood.append(await raw_exchange(port, source="127.0.0.2"))
+
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                async with trio.open_nursery() as flooding:
+                    for n in range(8):
+                        flooding.start_soon(one, n)
+                    await trio.sleep(0.5)
+                    # While the flood's handshakes hang, another address still gets in.
+                    assert await join_and_move(port) == "alice"
+    assert result == ["bob", Move("draw", SIG)]
+    busy = [m[0].reason for m in flood if isinstance(m[0], Close) and m[0].code == "busy"]
+    assert len(busy) == 6, flood  # two handshakes; one more allowed by the rate, then none
+    assert busy.count("too many handshakes under way: try again in a few seconds") == 1
+    assert sum("too many connections from" in line for line in lines) == 1  # logged once
+
+
+def test_rate_keys_group_an_ipv6_host_by_its_64() -> None:
+    assert _rate_key("2001:db8:1:2:aaaa::1") == _rate_key("2001:db8:1:2:bbbb::9")
+    assert _rate_key("2001:db8:1:2::1") != _rate_key("2001:db8:1:3::1")
+    assert _rate_key("::ffff:192.0.2.7") == _rate_key("192.0.2.7") == "192.0.2.7"
+    assert _rate_key("fe80::1%eth0") == "fe80::/64"
