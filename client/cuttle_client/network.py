@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import trio
-from cuttle_protocol.identity import Trust
+from cuttle_protocol.identity import ConfigError, Trust
 from cuttle_protocol.netgame import (
     GameFinished,
     GameSettings,
@@ -96,6 +96,8 @@ class NetworkController(TableController):
         except ConnectionEnded as e:
             self.connected = False
             self._left(f"The connection ended: {e.message}")
+        except ConfigError as e:
+            self._left(f"Cannot use the config directory: {e}")
         except OSError as e:
             self._left(f"Cannot listen on {self.plan.bind}:{self.plan.port}: {e.strerror or e}")
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from ..identity_key import BadIdentityKey, identity_public_key
 from . import audit
 from . import shuffle as sh
 from .audit import seed_commitment
@@ -39,7 +40,13 @@ def _private_key(key: Ed25519PrivateKey | bytes) -> Ed25519PrivateKey:
 
 
 def _public_key(key: Ed25519PublicKey | bytes) -> Ed25519PublicKey:
-    return key if isinstance(key, Ed25519PublicKey) else Ed25519PublicKey.from_public_bytes(key)
+    """The peer's identity key, refused if small-order or non-canonical (a key for which one
+    signature verifies everything would make its deck messages worthless)."""
+    raw = key.public_bytes_raw() if isinstance(key, Ed25519PublicKey) else key
+    try:
+        return identity_public_key(raw)
+    except BadIdentityKey as exc:
+        raise UsageError(f"the peer's identity key is refused: {exc}") from None
 
 
 class DeckPeer(DeckState):

@@ -18,7 +18,13 @@ from .connection import (
 from .crypto import fingerprint
 from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .framing import MAX_FRAME_SIZE
-from .identity import KnownPeers, Trust, default_config_dir, load_or_create_identity
+from .identity import (
+    ConfigError,
+    KnownPeers,
+    Trust,
+    default_config_dir,
+    load_or_create_identity,
+)
 from .messages import (
     Close,
     DeckPayload,
@@ -38,6 +44,7 @@ __all__ = [
     "NEED_DATA",
     "PROTOCOL_VERSIONS",
     "Close",
+    "ConfigError",
     "Connection",
     "DeckPayload",
     "ErrorCode",

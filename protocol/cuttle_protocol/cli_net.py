@@ -118,6 +118,7 @@ def _say(text: str) -> None:
 
 
 async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
+    from .identity import ConfigError
     from .journal import JournalDamaged
     from .netgame import (
         GameFinished,
@@ -191,6 +192,9 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
     except ConnectionEnded as ended:
         _say(f"connection ended: {ended.message} ({ended.reason}, {ended.code})")
         return 1
+    except ConfigError as e:
+        _say(f"cannot use the config directory: {e}")
+        return 2
     except OSError as e:
         _say(f"cannot listen on {plan.bind}:{plan.port}: {e.strerror or e}")
         return 1

@@ -23,6 +23,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
+from cuttle_net.identity_key import BadIdentityKey, identity_public_key
+
 from . import codec, crypto
 from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .framing import FrameDecoder, encode_frame
@@ -341,10 +343,15 @@ class Connection:
         self._version = max(common)
         self._peer_hello = hello
         try:
-            self._peer_key = Ed25519PublicKey.from_public_bytes(hello.identity)
+            self._peer_key = identity_public_key(hello.identity)
+        except BadIdentityKey as exc:
+            raise RemoteProtocolError(ErrorCode.BAD_KEY, f"identity key refused: {exc}") from None
+        try:
             shared = self._ephemeral.exchange(X25519PublicKey.from_public_bytes(hello.ephemeral))
         except ValueError:
-            raise RemoteProtocolError(ErrorCode.BAD_KEY, "unusable public key") from None
+            raise RemoteProtocolError(
+                ErrorCode.BAD_KEY, "ephemeral key refused: a low-order X25519 point"
+            ) from None
         bodies = (self._hello_body, body)
         host_body, joiner_body = bodies if self.role is Role.HOST else bodies[::-1]
         self._transcript = crypto.transcript_hash(host_body, joiner_body)

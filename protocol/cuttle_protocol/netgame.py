@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trio
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from cuttle_net.bots import Bot
 from cuttle_net.deck.encoding import hash256
 from cuttle_net.drbg import new_seed, seeded_rng
 from cuttle_net.engine import IllegalMove
+from cuttle_net.identity_key import identity_public_key
 from cuttle_net.moves import Move
 from cuttle_net.rules import Rules
 from cuttle_net.session import Dealt, Fault, GameSession, MovePlayed, Output, SendMove
@@ -293,7 +293,7 @@ async def play_match(
         first = h.game
     else:
         match, first = Match.of(peer), 0
-    peer_key = Ed25519PublicKey.from_public_bytes(match.peer_identity)
+    peer_key = identity_public_key(match.peer_identity)  # checked at hello
     role = peer.info.role
     async with trio.open_nursery() as nursery:
         # Inside the nursery, so that reconnected peers close before it does.

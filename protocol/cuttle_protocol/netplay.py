@@ -138,7 +138,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 plan.address, me, judge_rules=judge_rules, known_peers=known, settings=settings
             )
         async with first as peer:
-            _introduce(peer, say)
+            _introduce(peer, known, say)
             yield Connected(peer, identity, again)
         return
     async with open_listener(plan.port, plan.bind, log=say) as listener:
@@ -175,7 +175,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 me, wire_rules, known_peers=known, settings=settings, expect=plan.peer_identity
             ) as peer:
                 await announced.aclose()  # the seat is taken: withdraw from the LAN
-                _introduce(peer, say)
+                _introduce(peer, known, say)
                 yield Connected(peer, identity, accept_again, (host, port))
 
 
@@ -235,14 +235,20 @@ def journal_for(plan: NetPlan, data_dir: Path | None, conn: Connected) -> Journa
     return JournalWriter(Place(host_path(data_dir, port), plan.name, bind=bind, port=port))
 
 
-def _introduce(peer: Peer, say: Say) -> None:
+def _introduce(peer: Peer, known: KnownPeers, say: Say) -> None:
     info = peer.info
     trust = f", {peer.trust}" if peer.trust is not None else ""  # not asked on a resumption
     say(f"connected to {info.peer_name} (key {info.peer_fingerprint}{trust})")
     if peer.trust == Trust.CHANGED:
         say(
-            f"WARNING: {info.peer_name}'s identity key CHANGED since your last game: someone "
-            "may be impersonating them. Compare the code below with theirs before you trust it."
+            f"WARNING: {info.peer_name}'s identity key CHANGED since your last game (it was "
+            f"{known.fingerprint_of(info.peer_name)}): someone may be impersonating them. "
+            "Compare the code below with theirs before you trust it."
+        )
+    elif peer.trust == Trust.RENAMED:
+        say(
+            f"note: this is the key of the player you know as "
+            f"{known.name_of(info.peer_identity)}, now calling themselves {info.peer_name}"
         )
     say(f"compare this code with the other player's: {info.sas}")
 

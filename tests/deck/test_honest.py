@@ -176,6 +176,26 @@ def test_usage_errors_are_local_and_clear():
         t.peers[0].timed_out()  # nothing is due from the peer
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [bytes([1]) + bytes(31), (1 + 2**255 - 19).to_bytes(32, "little")],
+    ids=["small-order", "non-canonical"],
+)
+def test_a_peer_key_that_proves_nothing_is_refused(raw: bytes) -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
+
+    from cuttle_net.deck import DeckPeer
+
+    me = Ed25519PrivateKey.generate()
+    # As raw bytes, and as a key object (which `cryptography` builds from these bytes).
+    for key in (raw, Ed25519PublicKey.from_public_bytes(raw)):
+        with pytest.raises(UsageError, match="identity key is refused"):
+            DeckPeer(0, bytes(32), me, key)
+
+
 def _walk(value, seen):
     if isinstance(value, bytes):
         seen.add(value)

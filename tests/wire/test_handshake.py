@@ -258,6 +258,26 @@ def test_low_order_ephemeral_key_is_refused() -> None:
     expect_error(joiner, tampered, ErrorCode.BAD_KEY)
 
 
+SMALL_ORDER_KEY = bytes([1]) + bytes(31)  # the neutral point: one signature fits all
+NON_CANONICAL_KEY = (1 + 2**255 - 19).to_bytes(32, "little")  # y + p instead of y
+
+
+@pytest.mark.parametrize(
+    ("identity", "why"),
+    [(SMALL_ORDER_KEY, "small-order"), (NON_CANONICAL_KEY, "non-canonical")],
+    ids=["small-order", "non-canonical"],
+)
+def test_identity_key_that_proves_nothing_is_refused(identity: bytes, why: str) -> None:
+    host, joiner = make_pair()
+    (hello,) = split_frames(host.data_to_send())
+    tampered = encode_frame(pack(unpack(hello[4:]) | {"identity": identity}))
+    joiner.data_to_send()  # its own hello
+    expect_error(joiner, tampered, ErrorCode.BAD_KEY)
+    close = close_sent(joiner)
+    assert close.code == "bad-key" and "identity key refused" in close.reason
+    assert why in close.reason
+
+
 def after_hellos() -> tuple[Connection, Connection, list[bytes]]:
     """A fixed pair whose hellos were exchanged, and the host's next frames (auth, propose)."""
     host, joiner = fixed_pair()

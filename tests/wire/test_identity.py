@@ -2,30 +2,42 @@
 
 from __future__ import annotations
 
+import json
+import os
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol import (
     DEFAULT_PORT,
+    ConfigError,
     KnownPeers,
     Trust,
     default_config_dir,
+    fingerprint,
     load_or_create_identity,
     parse_address,
 )
+from cuttle_protocol.identity import write_private
+
+from cuttle_net.identity_key import BadIdentityKey
 
 
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
+def key() -> bytes:
+    return Ed25519PrivateKey.generate().public_key().public_bytes_raw()
+
+
 def test_identity_created_once_and_private(tmp_path: Path) -> None:
     config = tmp_path / "cuttle-net"
     key = load_or_create_identity(config)
-    (pem,) = config.iterdir()
+    (pem,) = config.iterdir()  # no temporary file left behind
     assert mode(pem) == 0o600 and mode(config) == 0o700
     again = load_or_create_identity(config)
     assert again.public_key().public_bytes_raw() == key.public_key().public_bytes_raw()
@@ -33,8 +45,60 @@ def test_identity_created_once_and_private(tmp_path: Path) -> None:
 
 def test_identity_file_of_another_kind_is_refused(tmp_path: Path) -> None:
     (tmp_path / "identity.pem").write_text("not a key")
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError, match=r"identity\.pem"):
         load_or_create_identity(tmp_path)
+
+
+def test_too_open_config_dir_and_files_are_tightened(tmp_path: Path) -> None:
+    config = tmp_path / "cuttle-net"
+    load_or_create_identity(config)
+    KnownPeers(config).check("bob", key())
+    config.chmod(0o777)
+    (config / "identity.pem").chmod(0o666)
+    (config / "known_peers.json").chmod(0o644)
+    load_or_create_identity(config)
+    KnownPeers(config).check("bob", key())
+    assert mode(config) == 0o700
+    assert {mode(f) for f in config.iterdir()} == {0o600}
+
+
+def test_new_files_are_private_whatever_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0)
+    try:
+        KnownPeers(tmp_path / "c").check("bob", key())
+    finally:
+        os.umask(old)
+    assert mode(tmp_path / "c") == 0o700 and mode(tmp_path / "c" / "known_peers.json") == 0o600
+
+
+def test_config_dir_of_another_user_is_refused(tmp_path: Path) -> None:
+    if os.getuid() != 0:
+        pytest.skip("needs root to give a directory to another user")
+    config = tmp_path / "theirs"
+    config.mkdir(mode=0o777)
+    os.chown(config, 12345, 12345)
+    with pytest.raises(ConfigError, match="another user"):
+        load_or_create_identity(config)
+    assert list(config.iterdir()) == []
+
+
+def test_a_symlinked_key_file_is_refused(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.pem"
+    elsewhere.write_text("planted")
+    config = tmp_path / "c"
+    config.mkdir(mode=0o700)
+    (config / "identity.pem").symlink_to(elsewhere)
+    with pytest.raises(ConfigError, match="symlink"):
+        load_or_create_identity(config)
+
+
+def test_writing_never_follows_or_clobbers(tmp_path: Path) -> None:
+    path = tmp_path / "file"
+    assert write_private(path, b"first", replace=False)
+    assert not write_private(path, b"second", replace=False)  # another process was first
+    assert path.read_bytes() == b"first"
+    assert write_private(path, b"third") and path.read_bytes() == b"third"
+    assert [p.name for p in tmp_path.iterdir()] == ["file"]
 
 
 def test_config_dir_follows_xdg() -> None:
@@ -44,14 +108,77 @@ def test_config_dir_follows_xdg() -> None:
 
 def test_trust_on_first_use(tmp_path: Path) -> None:
     pins = KnownPeers(tmp_path)
-    first, second = b"\x01" * 32, b"\x02" * 32
+    first, second = key(), key()
     assert pins.check("bob", first) is Trust.NEW
     assert pins.check("bob", first) is Trust.KNOWN
     assert pins.check("bob", second) is Trust.CHANGED
     assert pins.check("bob", second) is Trust.CHANGED  # not silently replaced
+    assert pins.fingerprint_of("bob") == fingerprint(first)
     pins.remember("bob", second)
     assert KnownPeers(tmp_path).check("bob", second) is Trust.KNOWN
+    assert KnownPeers(tmp_path).check("bob", first) is Trust.CHANGED  # the name moved on
     assert mode(pins.path) == 0o600
+
+
+def test_a_known_key_under_a_new_name_is_renamed(tmp_path: Path) -> None:
+    pins = KnownPeers(tmp_path)
+    bob, carol = key(), key()
+    assert pins.check("bob", bob) is Trust.NEW
+    assert pins.check("carol", carol) is Trust.NEW
+    assert pins.check("robert", bob) is Trust.RENAMED
+    assert pins.name_of(bob) == "bob"  # kept until the player accepts the new name
+    # A known key claiming a name that belongs to another key: the name's key changed.
+    assert pins.check("carol", bob) is Trust.CHANGED
+    pins.remember("robert", bob)
+    assert pins.check("robert", bob) is Trust.KNOWN
+    assert pins.check("bob", bob) is Trust.RENAMED
+
+
+def test_a_man_in_the_middle_under_a_new_name_is_not_new_to_the_key(tmp_path: Path) -> None:
+    # Issue 11: by name, an impostor with a fresh name showed as "new". By key, the real
+    # peer's key under its usual name is KNOWN, and the impostor's key is a NEW player:
+    # not mistaken for the known one.
+    pins = KnownPeers(tmp_path)
+    bob = key()
+    pins.check("bob", bob)
+    assert pins.check("bob2", key()) is Trust.NEW
+    assert pins.check("bob", bob) is Trust.KNOWN
+
+
+def test_bad_keys_never_enter_the_store(tmp_path: Path) -> None:
+    pins = KnownPeers(tmp_path)
+    small_order = bytes([1]) + bytes(31)
+    with pytest.raises(BadIdentityKey):
+        pins.check("bob", small_order)
+    with pytest.raises(BadIdentityKey):
+        pins.remember("bob", small_order)
+    assert not pins.path.exists()
+
+
+def test_version_1_store_is_read_and_migrated(tmp_path: Path) -> None:
+    bob = key()
+    old = {
+        "version": 1,
+        "peers": {
+            "bob": {"key": bob.hex(), "fingerprint": fingerprint(bob)},
+            "evil": {"key": (bytes([1]) + bytes(31)).hex(), "fingerprint": "x"},
+        },
+    }
+    (tmp_path / "known_peers.json").write_text(json.dumps(old))
+    pins = KnownPeers(tmp_path)
+    assert pins.check("bob", bob) is Trust.KNOWN
+    assert pins.check("evil", key()) is Trust.NEW  # the small-order entry was dropped
+    document = json.loads(pins.path.read_text())
+    assert document["version"] == 2
+    assert document["peers"][fingerprint(bob)] == {"key": bob.hex(), "name": "bob"}
+
+
+@pytest.mark.parametrize("text", ["{", "[]", '{"version": 9, "peers": {}}', '{"peers": 1}'])
+def test_a_broken_store_is_a_clear_error_and_is_kept(tmp_path: Path, text: str) -> None:
+    (tmp_path / "known_peers.json").write_text(text)
+    with pytest.raises(ConfigError, match=r"known_peers\.json"):
+        KnownPeers(tmp_path).check("bob", key())
+    assert (tmp_path / "known_peers.json").read_text() == text
 
 
 @pytest.mark.parametrize(
