@@ -86,7 +86,10 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
         assert re.search(r"code \d{4} \d{4} \d{4} \d{4} \d{4}", screen_text(app))
         first_seat = c.seat
         await play_to_the_end(pilot, rng)
-        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        # The screen is pushed before its widgets are mounted: wait for the result itself.
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, GameOverScreen) and app.screen.query("#result")
+        )
         over = str(app.screen.query_one("#result").render())
         assert "audit passed" in over and "record saved" in over
         await keys(pilot, "r")  # a rematch: the bot agrees, and the dealer alternates
