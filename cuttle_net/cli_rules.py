@@ -146,8 +146,15 @@ def _run(args: argparse.Namespace) -> int:
             m = parse_move(text)
             # The seat to act concedes; while chance acts (random-fours), the player.
             g.apply(m, by=g.player if m == CONCEDE and g.to_act == CHANCE else None)
-        except (IllegalMove, MoveSyntaxError, RevealError) as e:
+        except (IllegalMove, MoveSyntaxError) as e:
             print(f"cuttle rules: move {i} ({text}): {e}", file=sys.stderr)
             return ILLEGAL if isinstance(e, IllegalMove) else BAD_INPUT
+        except RevealError:
+            print(
+                f"cuttle rules: move {i} ({text}): it shows the viewer a card this view "
+                "cannot know; play it on the full position",
+                file=sys.stderr,
+            )
+            return BAD_INPUT
     print(format_position(g))
     return OK

@@ -115,6 +115,13 @@ def test_perft_refuses_a_view() -> None:
     assert r.returncode == 2 and "not of a view" in r.stderr
 
 
+def test_a_view_cannot_play_a_move_that_shows_it_a_card() -> None:
+    view = format_position(Game.deal(seed=1).view(0))
+    r = cuttle("play", view, "draw")
+    assert r.returncode == 2 and "move 1 (draw): it shows the viewer a card" in r.stderr
+    assert cuttle("play", view, "points AH").returncode == 0
+
+
 def test_random_seeds_are_whole_numbers_from_zero() -> None:
     zero = cuttle("random", "--seed", "0")
     assert zero.returncode == 0 and zero.stdout.startswith("position classic ")
