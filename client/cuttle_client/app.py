@@ -15,9 +15,12 @@ from cuttle_net.rules import CLASSIC, Rules
 
 from .controller import PracticeController, TableController
 from .lobby import LobbyScreen
+from .modals import LeaveScreen
 from .network import ConnectScreen, NetworkController
 from .table import TableScreen
 from .trio_guest import TrioGuest
+
+QUIT_GRACE = 10.0  # seconds a quitting client waits for its record to be saved
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,34 @@ class CuttleApp(App[None]):
 
     async def on_unmount(self) -> None:
         await self.trio.aclose()
+
+    async def action_quit(self) -> None:
+        """ctrl+q: during a network game, ask first: concede it, leave it, or stay."""
+        game = next(
+            (
+                s.controller
+                for s in self.screen_stack
+                if isinstance(s, TableScreen)
+                and isinstance(s.controller, NetworkController)
+                and s.controller.game_in_progress
+            ),
+            None,
+        )
+        if game is None:
+            self.exit()
+            return
+        if any(isinstance(s, LeaveScreen) for s in self.screen_stack):
+            return  # already asking
+
+        def answer(choice: str | None) -> None:
+            if choice in ("concede", "leave") and game.game_in_progress:
+                game.quit_game(choice == "concede", self.exit)
+                self.set_timer(QUIT_GRACE, self.exit)  # should the record never come
+            elif choice in ("concede", "leave"):
+                self.exit()  # the game ended meanwhile: its record is saved
+
+        other = game.names[game.opponent]
+        self.push_screen(LeaveScreen(other, game.settings.reconnect_window), answer)
 
     def on_lobby_screen_host_requested(self, event: LobbyScreen.HostRequested) -> None:
         plan = NetPlan(

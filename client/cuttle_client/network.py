@@ -14,16 +14,27 @@ from typing import ClassVar
 
 import trio
 from cuttle_protocol.identity import ConfigError, Trust
+from cuttle_protocol.journal import JournalDamaged
 from cuttle_protocol.netgame import (
+    LEAVE,
     GameFinished,
     GameSettings,
     GameStarted,
+    Leave,
     Reconnected,
     Reconnecting,
     Rejected,
+    Resumed,
     play_match,
 )
-from cuttle_protocol.netplay import NetPlan, keep_record, open_game_peer, seat_names
+from cuttle_protocol.netplay import (
+    NetPlan,
+    journal_for,
+    keep_record,
+    open_game_peer,
+    seat_names,
+    unfinished_game,
+)
 from cuttle_protocol.trio_peer import ConnectionEnded
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -31,10 +42,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from cuttle_net.engine import CHANCE
-from cuttle_net.moves import Move
+from cuttle_net.moves import CONCEDE, Move
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
-from .controller import Ending, TableController, ending_text
+from .controller import Ending, LogEntry, TableController, ending_text
 from .trio_guest import GuestTask, TrioGuest
 
 
@@ -59,10 +70,11 @@ class NetworkController(TableController):
         self._asked_rematch = False
         self._guest: TrioGuest | None = None
         self._task: GuestTask | None = None
-        self._outbox, self._intents = trio.open_memory_channel[Move](16)
+        self._outbox, self._intents = trio.open_memory_channel[Move | Leave](16)
         self._decide, self._decisions = trio.open_memory_channel[bool](4)  # rematch answers
         self._on_status: Callable[[], None] = lambda: None
         self._on_ready: Callable[[], None] = lambda: None
+        self._on_saved: Callable[[], None] | None = None  # quitting: once the record is kept
 
     # -- the connection
 
@@ -74,6 +86,25 @@ class NetworkController(TableController):
         self._guest, self._task = guest, guest.start_task(self._main)
 
     async def _main(self) -> None:
+        try:
+            unfinished = unfinished_game(self.plan, self.data_dir)
+        except JournalDamaged as e:
+            self._left(
+                f"The unfinished game cannot be resumed: {e.why} (its journal is kept as "
+                f"{e.path}). Start again for a new game."
+            )
+            return
+        except ConfigError as e:
+            self._left(f"Cannot use the config directory: {e}")
+            return
+        resumed = None
+        if unfinished is not None:
+            resumed, self.plan = unfinished.replayed, unfinished.plan
+            h = resumed.header
+            self._say(
+                f"resuming game {h.game + 1} against {h.peer_name} "
+                f"({len(resumed.session.played)} moves played)"
+            )
         try:
             async with open_game_peer(self.plan, self._say) as conn:
                 peer = conn.peer
@@ -89,6 +120,8 @@ class NetworkController(TableController):
                     intents=self._intents,
                     on_event=self._on_event,
                     settings=self.settings,
+                    journal=journal_for(self.plan, self.data_dir, conn),
+                    resumed=resumed,
                 )
             self.connected = False
             if result.ended is not None or self._asked_rematch:
@@ -130,6 +163,15 @@ class NetworkController(TableController):
             self._view = self.session.view.copy()
             ready, self._on_ready = self._on_ready, self._changed  # the table opens once
             ready()
+        elif isinstance(event, Resumed) and event.session.view is not None:
+            # Rebuilt from the journal: the moves so far, in notation (their views are gone).
+            self._view = event.session.view.copy()
+            self.log = [
+                LogEntry(CHANCE if seat is None else seat, m, str(m))
+                for seat, m in event.session.played
+            ]
+            ready, self._on_ready = self._on_ready, self._changed
+            ready()
         elif isinstance(event, MovePlayed):
             assert self.session is not None and self.session.view is not None
             before = self.view
@@ -165,6 +207,23 @@ class NetworkController(TableController):
             if s.audit is not None:
                 text += " · audit passed: the deal was fair"
         self._end(s.outcome if s.fault is None else None, f"{text} · record saved: {path}")
+        if self._on_saved is not None:
+            self._on_saved()
+
+    # -- quitting mid-game
+
+    @property
+    def game_in_progress(self) -> bool:
+        """A game is being played: quitting must concede or leave it."""
+        s = self.session
+        return self.connected and s is not None and self.ending is None and not s.finished
+
+    def quit_game(self, concede: bool, then: Callable[[], None]) -> None:
+        """Concede (the game ends, lost) or leave (the other side waits for us to come back:
+        the journal is kept); ``then`` once the record is saved."""
+        self._on_saved = then
+        assert self._guest is not None
+        self._guest.run_sync_soon(self._outbox.send_nowait, CONCEDE if concede else LEAVE)
 
     # -- the table's side
 

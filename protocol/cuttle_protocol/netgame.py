@@ -30,7 +30,7 @@ from cuttle_net.engine import IllegalMove
 from cuttle_net.identity_key import identity_public_key
 from cuttle_net.moves import Move
 from cuttle_net.rules import Rules
-from cuttle_net.session import Dealt, Fault, GameSession, MovePlayed, Output, SendMove
+from cuttle_net.session import Fault, GameSession, Output, SendMove
 
 from . import journal as jn
 from .errors import ErrorCode
@@ -66,6 +66,23 @@ class Reconnecting:
 @dataclass(frozen=True)
 class Reconnected:
     """The same player is back and the game goes on where it stopped."""
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """Game ``number`` was rebuilt from its journal (``session.played`` so far): a restarted
+    process takes it back."""
+
+    number: int
+    session: GameSession
+
+
+class Leave:
+    """An intent: the local player leaves mid-game without conceding (close ``away``); the
+    journal is kept, and the other side waits for a reconnection as for a drop."""
+
+
+LEAVE = Leave()
 
 
 @dataclass(frozen=True)
@@ -148,7 +165,7 @@ class _Link:
         self.received = 0
         nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
 
-    def forward_intents(self, intents: trio.MemoryReceiveChannel[Move]) -> None:
+    def forward_intents(self, intents: trio.MemoryReceiveChannel[Move | Leave]) -> None:
         self.nursery.start_soon(_forward_intents, intents, self._send_inbox.clone())
 
     def new_game(self) -> None:
@@ -263,7 +280,7 @@ async def play_match(
     rematch: Rematch | None = None,
     reconnect: Reconnect | None = None,
     bot: Bot | None = None,
-    intents: trio.MemoryReceiveChannel[Move] | None = None,
+    intents: trio.MemoryReceiveChannel[Move | Leave] | None = None,
     on_event: Callable[[object], None] = lambda event: None,
     settings: GameSettings | None = None,
     rng: random.Random | None = None,
@@ -312,7 +329,7 @@ async def play_match(
                         session = resumed.session
                         result.games.append(session)
                         on_event(GameStarted(number, session))
-                        _replay_events(session, on_event)
+                        on_event(Resumed(number, session))
                         link.outbox = [_wire(item) for item in resumed.sent]
                         link.received = resumed.received
                         if journal is not None:
@@ -362,7 +379,8 @@ async def play_match(
                 result.ended = ended
                 if session is not None:  # the connection ended during this game
                     on_event(GameFinished(len(result.games) - 1, session, ended))
-                    if journal is not None:
+                    left = ended.reason == EndReason.LOCAL_CLOSED and ended.code == ErrorCode.AWAY
+                    if journal is not None and not left:  # leaving keeps it, to come back
                         journal.remove()
             finally:
                 if journal is not None:
@@ -377,19 +395,11 @@ def _wire(item: SendMove | Any) -> Message:
     return DeckPayload(item.data)
 
 
-def _replay_events(session: GameSession, on_event: Callable[[object], None]) -> None:
-    """Tell the shell about a game rebuilt from its journal: dealt, and the moves so far."""
-    if session.view is not None:
-        on_event(Dealt())
-    for seat, move in session.played:
-        on_event(MovePlayed(seat, move))
-
-
 async def _take_back(
     link: _Link, peer: Peer, number: int, on_event: Callable[[object], None]
 ) -> None:
     """A restarted process: resume on the connection it made, or wait for the right player."""
-    on_event(Reconnecting("this side restarted"))
+    on_event(Reconnecting("resuming after a restart"))
     if peer.info.peer_identity == link.identity:
         await link.take_back(peer, number)
     else:
@@ -408,7 +418,7 @@ async def _forward_peer(peer: Peer, out: trio.MemorySendChannel[tuple[str, Any]]
 
 
 async def _forward_intents(
-    intents: trio.MemoryReceiveChannel[Move], out: trio.MemorySendChannel[tuple[str, Any]]
+    intents: trio.MemoryReceiveChannel[Move | Leave], out: trio.MemorySendChannel[tuple[str, Any]]
 ) -> None:
     async with out:
         async for move in intents:
@@ -458,6 +468,9 @@ async def _play_game(
             on_event(Reconnecting(item.message))
             await link.resume(number)  # outside any scope: the new peer outlives this turn
             on_event(Reconnected())
+        elif source == "local" and isinstance(item, Leave):
+            await link.peer.aclose(ErrorCode.AWAY, "the other player left; they may come back")
+            raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.AWAY, "you left the game")
         else:
             if source == "peer" and isinstance(item, WireMove | DeckPayload):
                 link.received += 1
@@ -524,15 +537,18 @@ async def _rematch(link: _Link, role: Role, rematch: Rematch, played: int) -> bo
 
 
 __all__ = [
+    "LEAVE",
     "EndReason",
     "GameFinished",
     "GameSettings",
     "GameStarted",
+    "Leave",
     "Match",
     "MatchResult",
     "Reconnected",
     "Reconnecting",
     "Rejected",
+    "Resumed",
     "game_rules",
     "play_match",
     "rematches",

@@ -1,0 +1,139 @@
+"""ctrl+q during a network game asks first; conceding and leaving each end the game truthfully
+on both sides, and a client that left resumes the game from its journal when started again."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from cuttle_client.app import NetworkLaunch, Settings, make_app
+from cuttle_client.modals import GameOverScreen, LeaveScreen
+from cuttle_client.table import TableScreen
+from cuttle_protocol.netplay import NetPlan
+from textual.pilot import Pilot
+
+from cuttle_net.record import parse_record
+from tests.client.helpers import choose_any_option, keys, run, screen_text
+from tests.client.test_network_game import play_to_the_end, wait_until
+from tests.net.crash import Side
+
+
+def bot_host(tmp: Path) -> tuple[Side, int]:
+    """A headless host (a bot) for the client to join."""
+    host = Side(
+        [
+            "host",
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--name",
+            "bot",
+            "--config-dir",
+            str(tmp / "bot"),
+            "--data-dir",
+            str(tmp / "bot"),
+            "--bot",
+            "random",
+            "--bot-delay",
+            "0.05",
+        ]
+    )
+    port = int(host.wait_for(r"\(port (\d+)\)")[1].split("(port ")[1].rstrip(")"))
+    return host, port
+
+
+def client(tmp: Path, port: int):
+    plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp / "ann")
+    return make_app(Settings(data_dir=tmp / "ann"), network=NetworkLaunch(plan))
+
+
+async def at_the_table(pilot: Pilot) -> None:
+    """Until both players have moved (the client plays whatever it may)."""
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
+    table = pilot.app.screen
+    c, rng = table.controller, random.Random(1)
+    while len(c.session.played) < 2:
+        await wait_until(pilot, lambda: c.my_turn or len(c.session.played) >= 2)
+        if c.my_turn and len(c.session.played) < 2:
+            await choose_any_option(pilot, table, rng)
+    await wait_until(pilot, lambda: not c.busy)
+
+
+def records(directory: Path) -> list:
+    return [parse_record(p.read_text()) for p in sorted(directory.glob("*.cuttle"))]
+
+
+def test_ctrl_q_asks_and_staying_changes_nothing(tmp_path: Path) -> None:
+    host, port = bot_host(tmp_path)
+    app = client(tmp_path, port)
+
+    async def body(pilot: Pilot) -> None:
+        await at_the_table(pilot)
+        await keys(pilot, "ctrl+q")
+        assert isinstance(app.screen, LeaveScreen)
+        assert "Quit during a game?" in screen_text(app)
+        await keys(pilot, "escape")  # stay
+        assert isinstance(app.screen, TableScreen) and app.is_running
+        await keys(pilot, "ctrl+q", "c")  # concede: the app closes once the record is kept
+        await wait_until(pilot, lambda: not app.is_running)
+
+    run(app, body)
+    assert host.finish() == 0
+    assert "bot wins (the opponent conceded)" in host.text
+    (mine,) = records(tmp_path / "ann" / "games")
+    (theirs,) = records(tmp_path / "bot" / "games")
+    assert [m[:2] for m in mine.moves] == [m[:2] for m in theirs.moves]
+    assert mine.moves[-1][1] == "concede" and mine.tags["Ending"] == theirs.tags["Ending"]
+
+
+def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
+    host, port = bot_host(tmp_path)
+    app = client(tmp_path, port)
+
+    async def leave(pilot: Pilot) -> None:
+        await at_the_table(pilot)
+        await keys(pilot, "ctrl+q", "l")
+        await wait_until(pilot, lambda: not app.is_running)
+
+    run(app, leave)
+    # The leaver kept an unfinished record and the journal; the other side waits for it.
+    (left,) = (tmp_path / "ann" / "games").glob("*.cuttle")
+    assert "you left the game" in left.read_text()
+    assert list((tmp_path / "ann" / "journal").glob("*.journal"))
+    host.wait_for("waiting for the other player to return")
+    assert "left; they may come back" in host.text
+
+    again = client(tmp_path, port)  # the same command again: the game goes on
+
+    async def come_back(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(again.screen, TableScreen))
+        c = again.screen.controller
+        assert c.log, "the moves before leaving are in the log"
+        await wait_until(pilot, lambda: c.reconnecting == "")
+        await play_to_the_end(pilot, random.Random(3))
+        await wait_until(pilot, lambda: isinstance(again.screen, GameOverScreen))
+        assert "record saved" in str(again.screen.query_one("#result").render())
+        await keys(pilot, "l")
+
+    run(again, come_back)
+    assert host.finish() == 0, host.text
+    assert not list((tmp_path / "ann" / "journal").glob("*.journal"))
+    finals = [r for r in records(tmp_path / "ann" / "games") if "you left" not in str(r.tags)]
+    (theirs,) = records(tmp_path / "bot" / "games")
+    assert finals and [m[:2] for m in finals[-1].moves] == [m[:2] for m in theirs.moves]
+    verified = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cuttle_net",
+            "verify",
+            str(sorted((tmp_path / "bot" / "games").glob("*"))[0]),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert verified.returncode == 0, verified.stdout
