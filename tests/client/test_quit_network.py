@@ -13,6 +13,7 @@ from cuttle_client.modals import GameOverScreen, LeaveScreen
 from cuttle_client.table import TableScreen
 from cuttle_protocol.netplay import NetPlan
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from cuttle_net.record import parse_record
 from tests.client.helpers import choose_any_option, keys, run, screen_text
@@ -55,9 +56,15 @@ async def at_the_table(pilot: Pilot) -> None:
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
     table = pilot.app.screen
     c, rng = table.controller, random.Random(1)
+    await wait_until(pilot, lambda: table.is_mounted and table.query("#actions"))
+
+    def may_choose() -> bool:
+        options = table.query_one("#actions", OptionList).options
+        return c.my_turn and any(not o.disabled for o in options)
+
     while len(c.session.played) < 2:
-        await wait_until(pilot, lambda: c.my_turn or len(c.session.played) >= 2)
-        if c.my_turn and len(c.session.played) < 2:
+        await wait_until(pilot, lambda: may_choose() or len(c.session.played) >= 2)
+        if len(c.session.played) < 2:
             await choose_any_option(pilot, table, rng)
     await wait_until(pilot, lambda: not c.busy)
 
@@ -114,7 +121,10 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
         assert c.log, "the moves before leaving are in the log"
         await wait_until(pilot, lambda: c.reconnecting == "")
         await play_to_the_end(pilot, random.Random(3))
-        await wait_until(pilot, lambda: isinstance(again.screen, GameOverScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(again.screen, GameOverScreen) and again.screen.query("#result"),
+        )
         assert "record saved" in str(again.screen.query_one("#result").render())
         await keys(pilot, "l")
 
