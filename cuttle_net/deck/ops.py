@@ -179,7 +179,12 @@ def op_from_wire(data: Any) -> Op:
     values = []
     for parse, arg in zip(fields, args, strict=True):
         if parse is None:  # the card list of reveal_hand
-            if not isinstance(arg, list) or len(arg) > 53 or arg != sorted(set(arg)):
+            if (
+                not isinstance(arg, list)
+                or len(arg) > 53
+                or not all(type(c) is int for c in arg)  # before sorting: dicts do not hash
+                or arg != sorted(set(arg))
+            ):
                 raise WireError("op: cards must be a sorted list of distinct cards")
             values.append(tuple(_card(c) for c in arg))
         else:
