@@ -140,6 +140,9 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
             "run the command again to start a new game"
         )
         return 1
+    except ConfigError as e:
+        _say(f"cannot use the config directory: {e}")
+        return 2
     resumed = None
     if unfinished is not None:
         resumed, plan = unfinished.replayed, unfinished.plan
