@@ -33,10 +33,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _read(path: Path) -> str | None:
+    from .record import MAX_RECORD_BYTES
+
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"cuttle: cannot read {path}: {e}", file=sys.stderr)
+        data = path.read_bytes()
+    except OSError as e:
+        print(f"cuttle: cannot read {path}: {e.strerror or e}", file=sys.stderr)
+        return None
+    if len(data) > MAX_RECORD_BYTES:
+        print(
+            f"cuttle: {path} is not a game record: over {MAX_RECORD_BYTES} bytes", file=sys.stderr
+        )
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        print(
+            f"cuttle: {path} is not a game record: not UTF-8 text (byte {e.start})",
+            file=sys.stderr,
+        )
         return None
 
 
@@ -57,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             Verdict.VALID: "valid: every check holds",
             Verdict.INVALID: f"INVALID: {report.problem}",
             Verdict.UNREADABLE: f"not a game record: {report.problem}",
-            Verdict.UNAUDITED: f"incomplete: {report.problem}",
+            Verdict.UNAUDITED: f"valid as far as it goes: {report.problem}",
         }[report.verdict]
         print(f"verdict: {verdict}")
         return int(report.verdict)

@@ -56,6 +56,7 @@ PHASE_NAMES = ("main", "counter", "discard", "pick", "seven", "block", "offer", 
 CHANCE = 2  # to_act when nobody decides: random-fours picks the discards at random
 NOBODY = -1  # to_act when the game is over
 UNKNOWN = -2  # a card of the draw pile that this view cannot see
+SPECTATOR = 2  # the viewer of a game seen from outside: both hands hidden
 
 RANK = RANK_OF
 _DRAW, _PASS = Kind.DRAW, Kind.PASS
@@ -193,6 +194,14 @@ class Game:
         g = cls.empty(rules, viewer=seat)
         g.hands[seat] = sorted(hand)
         g.hidden[1 - seat] = (5, 6)[1 - seat]
+        g.deck = [UNKNOWN] * (rules.deck_size - 11)
+        return g
+
+    @classmethod
+    def spectator_view(cls, rules: Rules) -> Game:
+        """A fresh deal as a third party sees it: every card hidden until shown to both."""
+        g = cls.empty(rules, viewer=SPECTATOR)
+        g.hidden = [5, 6]
         g.deck = [UNKNOWN] * (rules.deck_size - 11)
         return g
 
@@ -690,11 +699,12 @@ class Game:
         h[0], h[1] = h[1], h[0]
         k[0], k[1] = k[1], k[0]
         v = self.viewer
-        if v >= 0:  # a view: the hand it receives was hidden from it
-            learned[v] = [self._learn() for _ in range(k[v])]
-            for c in learned[v]:
-                insort(h[v], c)
-            k[v] = 0
+        # A view learns the hand it receives; a spectator both (the swap shows them to both).
+        for s in (0, 1) if v == SPECTATOR else (v,) if v >= 0 else ():
+            learned[s] = [self._learn() for _ in range(k[s])]
+            for c in learned[s]:
+                insort(h[s], c)
+            k[s] = 0
         if self._journal is not None:
             self._journal.append(Swapped((tuple(learned[0]), tuple(learned[1]))))
         self.known = [set(h[0]), set(h[1])]  # each player held the other's new hand
@@ -785,7 +795,7 @@ class Game:
             who = "chance" if actor == CHANCE else f"seat {actor}"
             raise IllegalMove(f"it is not seat {by}'s decision: {who} decides now")
         work = self
-        if self.viewer >= 0 and self.hidden[1 - self.viewer]:
+        if self.viewer >= 0 and (self.hidden[0] or self.hidden[1]):
             work = self.copy()
             work._materialize(m)
         legal = work.can_offer_draw if m.kind == Kind.OFFER_DRAW else m in work._legal()
@@ -933,6 +943,7 @@ __all__ = [
     "CONCEDE",
     "NOBODY",
     "PHASE_NAMES",
+    "SPECTATOR",
     "UNKNOWN",
     "Disclosure",
     "Game",

@@ -1,11 +1,11 @@
 """Game records: a versioned text file that keeps everything needed to check a game.
 
-    [Format "cuttle-record/1"]
-    [Rules "classic"]
-    ...tags...
+    [Format "cuttle-record/2"]
+    [Date "2026-11-21T12:00:00Z"]
+    ...the other tags, in the order of TAGS...
 
     1. 0 draw
-    2. 1 points 7H
+    2. 1 points 7H | 1:9C
     ...
 
     [Transcript]
@@ -14,10 +14,12 @@
     move <seat> <base64 sig> <text>   a signed move (SPEC.md 4.2)
 
 A move line may end with ``| 0:7H,9C 1:5H``: the cards each seat saw for the first time
-by that move (known for audited games).  The ``Signature`` tag signs every other line.
+by that move (audited games), in ascending card order.  The ``Signature`` tag signs every
+other line.  A record is exactly the text ``GameRecord.to_text`` writes for its content:
+the only changes that read the same are CRLF line ends and a missing final newline.
 
 SPEC.md part 5 defines the format.  Reading a record never trusts it: ``parse_record``
-raises ``RecordError`` saying which line is wrong.
+raises ``RecordError`` saying which line is wrong; ``cuttle_net.verify`` checks the rest.
 """
 
 from __future__ import annotations
@@ -40,15 +42,41 @@ from .ending import Ending, fault_ending, unfinished_ending
 from .motions import Disclosure
 from .session import GameSession, MoveRecord
 
-FORMAT = "cuttle-record/1"
+FORMAT = "cuttle-record/2"
 MAX_RECORD_BYTES = 16 * 2**20
-_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) "((?:[^"\\]|\\.)*)"\]')
-_MOVE = re.compile(r"(\d+)\. (0|1|chance) ([^|]*[^| ])(?: \| (.+))?")
+TAGS = (
+    "Format",
+    "Date",
+    "Rules",
+    "Seat0",
+    "Seat0Key",
+    "Seat1",
+    "Seat1Key",
+    "Dealer",
+    "Connection",
+    "Game",
+    "Session",
+    "Result",
+    "Ending",
+    "Audit",
+    "Signer",
+    "Signature",
+)
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) "((?:[^"\\]|\\["\\])*)"\]')
+_MOVE = re.compile(r"([1-9][0-9]*)\. (0|1|chance) ([^|]*[^| ])(?: \| (.+))?")
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 _SEEN = re.compile(r"([01]):((?:[0-9AJKQT][CDHSK],)*[0-9AJKQT][CDHSK])")
 
 
 class RecordError(ValueError):
-    """The text is not a valid game record; the message names the line."""
+    """The text is not a valid game record; the message names the line.
+
+    ``unreadable``: not a record of this format at all (``cuttle verify`` exit 2), rather
+    than a record with a wrong line in it (exit 1)."""
+
+    def __init__(self, message: str, unreadable: bool = False) -> None:
+        super().__init__(message)
+        self.unreadable = unreadable
 
 
 @dataclass(frozen=True)
@@ -68,12 +96,11 @@ class GameRecord:
     transcript: list[TranscriptEntry] = field(default_factory=list)
 
     def to_text(self) -> str:
-        lines = [f'[Format "{FORMAT}"]']
-        lines += [f'[{k} "{_escape(v)}"]' for k, v in self.tags.items() if k != "Format"]
+        lines = [f'[{k} "{_escape(self.tags[k])}"]' for k in TAGS if k in self.tags]
         lines.append("")
         for n, (seat, text, seen) in enumerate(self.moves, 1):
             noted = " ".join(
-                f"{s}:{','.join(card_text(c) for c in cards)}"
+                f"{s}:{','.join(card_text(c) for c in sorted(cards))}"
                 for s, cards in enumerate(seen)
                 if cards
             )
@@ -88,45 +115,87 @@ class GameRecord:
         return "\n".join(lines) + "\n"
 
 
+def record_lines(text: str) -> list[str]:
+    """The lines of a record: CRLF or LF line ends, the final one optional."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def parse_record(text: str) -> GameRecord:
     """Read a record; raise ``RecordError`` naming the first bad line."""
     if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"a record is at most {MAX_RECORD_BYTES} bytes")
+        raise RecordError(f"a record is at most {MAX_RECORD_BYTES} bytes", unreadable=True)
+    lines = record_lines(text)
+    control = _CONTROL.search("\n".join(lines))
+    if control:
+        line = text[: control.start()].replace("\r\n", "\n").count("\n") + 1
+        raise RecordError(
+            f"line {line}: control character {control[0]!r}", unreadable="\0" in control[0]
+        )
+    first = _TAG.fullmatch(lines[0]) if lines else None
+    if not first or first[1] != "Format":
+        raise RecordError(
+            f'not a game record: the first line must be [Format "{FORMAT}"]', unreadable=True
+        )
+    if first[2] != FORMAT:
+        raise RecordError(f"a {first[2]!r} record: this program reads {FORMAT}", unreadable=True)
     record = GameRecord()
-    section = "tags"
-    for number, line in enumerate(text.splitlines(), 1):
-        where = f"line {number}"
-        if not line.strip():
-            if section == "tags" and record.tags:
-                section = "moves"
-            continue
-        if line == "[Transcript]":
-            section = "transcript"
-            continue
-        if section == "tags":
-            m = _TAG.fullmatch(line)
-            if not m:
-                raise RecordError(f'{where}: expected a tag like [Name "value"]')
-            if m[1] in record.tags:
-                raise RecordError(f"{where}: tag {m[1]} given twice")
-            record.tags[m[1]] = _unescape(m[2])
-        elif section == "moves":
-            m = _MOVE.fullmatch(line)
-            if not m or int(m[1]) != len(record.moves) + 1:
-                raise RecordError(
-                    f"{where}: expected move {len(record.moves) + 1} as 'N. SEAT MOVE'"
-                )
-            record.moves.append((None if m[2] == "chance" else int(m[2]), m[3], _seen(m[4], where)))
-        else:
-            record.transcript.append(_entry(line, where))
-    if record.tags.get("Format") != FORMAT:
-        raise RecordError(f'not a {FORMAT} record (the first tag must be [Format "{FORMAT}"])')
+    n = 0
+    for n, line in enumerate(lines, 1):
+        if line == "":
+            break
+        _tag(record.tags, line, f"line {n}")
+    else:
+        raise RecordError("the record ends inside its tags")
+    missing = [k for k in TAGS if k not in record.tags]
+    if missing:
+        raise RecordError(f"line {n}: the tags end before {missing[0]}")
+    i = n
+    while i < len(lines) and lines[i] != "":
+        where = f"line {i + 1}"
+        m = _MOVE.fullmatch(lines[i])
+        if not m or int(m[1]) != len(record.moves) + 1:
+            raise RecordError(f"{where}: expected move {len(record.moves) + 1} as 'N. SEAT MOVE'")
+        record.moves.append((None if m[2] == "chance" else int(m[2]), m[3], _seen(m[4], where)))
+        i += 1
+    if i + 1 >= len(lines) or lines[i + 1] != "[Transcript]":
+        raise RecordError(f"line {i + 2}: expected a blank line, then [Transcript]")
+    for j in range(i + 2, len(lines)):
+        record.transcript.append(_entry(lines[j], f"line {j + 1}"))
+    _canonical(record, lines)
     return record
+
+
+def _tag(tags: dict[str, str], line: str, where: str) -> None:
+    m = _TAG.fullmatch(line)
+    if not m:
+        raise RecordError(f'{where}: expected a tag like [Name "value"]')
+    name = m[1]
+    if name not in TAGS:
+        raise RecordError(f"{where}: unknown tag {name}")
+    if name in tags:
+        raise RecordError(f"{where}: tag {name} given twice")
+    expected = TAGS[len(tags)]
+    if name != expected:
+        raise RecordError(f"{where}: tag {name} out of order: {expected} comes here")
+    tags[name] = _unescape(m[2])
+
+
+def _canonical(record: GameRecord, lines: list[str]) -> None:
+    """One text per record: anything the writer would write differently is an error."""
+    written = record.to_text().split("\n")[:-1]
+    for n, (got, want) in enumerate(zip(lines, written, strict=False), 1):
+        if got != want:
+            raise RecordError(f"line {n} is not written as this format writes it: {want[:60]!r}")
+    if len(lines) != len(written):
+        raise RecordError(f"the record has {len(lines)} lines, its content {len(written)}")
 
 
 def record_digest(text: str) -> bytes:
     """What the ``Signature`` tag signs: every line of the record but that tag's."""
-    kept = [line for line in text.splitlines() if not line.startswith("[Signature ")]
+    kept = [line for line in record_lines(text) if not line.startswith("[Signature ")]
     return hash256("record", "\n".join(kept))
 
 
@@ -145,21 +214,23 @@ def build_record(session: GameSession, names: tuple[str, str], date: str, note: 
         end = Ending(outcome.reason)
     else:
         end = unfinished_ending(note or "the game stopped")
-    result = end.result(outcome.winner if outcome is not None else None)
-    ending = str(end)
-    keys = [session.deck.public_keys[s].public_bytes_raw().hex() for s in (0, 1)]
+    header = session.header
     tags = {
+        "Format": FORMAT,
         "Date": date,
-        "Rules": session.rules.name,
+        "Rules": header.rules.name,
         "Seat0": names[0],
-        "Seat0Key": keys[0],
+        "Seat0Key": header.keys[0].hex(),
         "Seat1": names[1],
-        "Seat1Key": keys[1],
+        "Seat1Key": header.keys[1].hex(),
         "Dealer": "1",
-        "Session": session.session_id.hex(),
-        "Result": result,
-        "Ending": ending,
+        "Connection": header.connection.hex(),
+        "Game": str(header.game),
+        "Session": header.session_id.hex(),
+        "Result": end.result(outcome.winner if outcome is not None else None),
+        "Ending": str(end),
         "Audit": session.audit.hex() if session.audit else "none",
+        "Signer": str(session.seat),
     }
     moves = [(seat, str(m), Disclosure((), ())) for seat, m in session.played]
     if session.audit is not None:
@@ -174,7 +245,6 @@ def build_record(session: GameSession, names: tuple[str, str], date: str, note: 
             transcript.append(_move_entry(signed.pop(0)))
         transcript.append(TranscriptEntry(kind, data))
     transcript += [_move_entry(r) for r in signed]
-    tags["Signer"] = str(session.seat)
     unsigned = GameRecord(tags, moves, transcript).to_text()
     signature = session.sign(record_digest(unsigned)).hex()
     return GameRecord({**tags, "Signature": signature}, moves, transcript).to_text()
@@ -223,7 +293,7 @@ def _b64(data: bytes) -> str:
 
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _unescape(value: str) -> str:

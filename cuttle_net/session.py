@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from .deck import (
     Audit,
@@ -46,9 +46,10 @@ from .deck import (
 )
 from .deck.encoding import hash256
 from .engine import CHANCE, OVER, Game, IllegalMove, Outcome, RevealError
+from .header import GameHeader
+from .identity_key import identity_public_key
 from .motions import Drawn, Exposed, HandOut, Motion, Revealed, Swapped, ToHand, ToTop
 from .moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
-from .rules import Rules
 
 NO_DECK_HEAD = bytes(32)  # a concession is not bound to the deck chain (it may cut an op short)
 
@@ -190,19 +191,20 @@ class GameSession:
     def __init__(
         self,
         seat: int,
-        rules: Rules,
-        session_id: bytes,
+        header: GameHeader,
         signing_key: Ed25519PrivateKey,
-        peer_key: Ed25519PublicKey,
         *,
         rng: Callable[[int], bytes] = os.urandom,
     ) -> None:
+        if signing_key.public_key().public_bytes_raw() != header.keys[seat]:
+            raise ValueError(f"the signing key is not seat {seat}'s key in the game header")
         self.seat = seat
         self.peer = 1 - seat
-        self.rules = rules
-        self.session_id = session_id
+        self.header = header
+        self.rules = rules = header.rules
+        self.session_id = session_id = header.session_id
         self._key = signing_key
-        self._peer_key = peer_key
+        self._peer_key = peer_key = identity_public_key(header.keys[1 - seat])
         self.deck = DeckPeer(
             seat,
             session_id,

@@ -1,35 +1,66 @@
-"""Check a game record without trusting either player.
+"""Check a game record without trusting either player (SPEC.md §5.3).
 
 What is checked, in order:
-1. the record's own signature (by the seat that saved it) over every line;
-2. the deck-protocol transcript, message by message, as a third party (``DeckState``):
-   signatures, the hash chain, both shuffle arguments, every decryption share and claim,
-   and the audit;
-3. every move's signature, chained to the moves before it and to the deck transcript;
-4. with the audit's secrets, the whole game replayed with full information: each move
-   legal, the deck operations run being exactly those each move required, the cards noted
-   as seen at each step, and the result.
-A game that was not audited (a concession, a fault, a lost connection) can be checked only
-as far as 1–3: its hidden cards were never revealed.
+1. the header: every tag well formed, both identity keys usable, and the game's session id
+   the hash of the game header (connection, game number, rules, both keys), so that every
+   signature of either player in the transcript covers the header;
+2. the record's own signature, by the seat that saved it;
+3. the transcript, entry by entry, as a third party: the deck protocol (``DeckState``:
+   signatures, hash chain, shuffle arguments, shares, claims, audit), every move's signature
+   and chain, and the game replayed on public information (a spectator's view: both hands
+   hidden but what was shown), so that each move is legal as far as public information
+   goes and the deck operations are exactly those the moves required;
+4. the moves section against that replay, and the ending against where the transcript
+   stops: a result by the rules is recomputed, a concession is the signed move, a fault
+   either has its evidence in the transcript or is the signer's claim, checked against
+   who owed the next step;
+5. after an audit, the whole game with full information: each move legal, the cards each
+   seat saw, and the result.
+A game that was not audited is checked as far as 1–4 go, and the report says what stays
+unproven.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from enum import IntEnum
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from .deck import CheatDetected, DeckState, Op, RandomPick, UsageError, WireError, op_from_wire
+from .cards import card_text
+from .deck import (
+    Audit,
+    AuditPassed,
+    CardsLearned,
+    CheatDetected,
+    DeckState,
+    Op,
+    OperationComplete,
+    RandomPick,
+    ShuffleAndDeal,
+    UsageError,
+    WireError,
+    op_from_wire,
+)
 from .deck.audit import deck_order
 from .deck.encoding import hash256
-from .engine import CHANCE, Game, IllegalMove
+from .deck.errors import CHEAT_KINDS
+from .ending import Ending, EndingError, parse_ending
+from .engine import CHANCE, OVER, Game, IllegalMove, RevealError
+from .header import GameHeader
+from .identity_key import BadIdentityKey, identity_public_key
 from .motions import Disclosure
-from .moves import MoveSyntaxError, parse_move
-from .record import GameRecord, RecordError, record_digest
+from .moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
+from .record import GameRecord, RecordError, parse_record, record_digest
 from .rules import Rules
 from .session import NO_DECK_HEAD, deck_plan
+
+_DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+_HEX = re.compile(r"[0-9a-f]*")
+# Fault kinds the transcript itself proves, when the culprit's signature is on the message.
+_UNSIGNED_CHEATS = {"bad_signature"}  # a message that fails its signature is anyone's
 
 
 class Verdict(IntEnum):
@@ -43,13 +74,18 @@ class Verdict(IntEnum):
 class Report:
     verdict: Verdict = Verdict.VALID
     lines: list[str] = field(default_factory=list)  # what was checked, for people
-    problem: str = ""  # the first failed check
+    problem: str = ""  # the first failed check, or what an unaudited game leaves unproven
     order: list[int] | None = None  # the deal, top card first, once the audit revealed it
     rules: Rules | None = None
+    moves: list[tuple[int | None, str]] = field(default_factory=list)  # the replayed moves
 
     def fail(self, problem: str) -> Report:
         self.verdict, self.problem = Verdict.INVALID, problem
         return self
+
+
+class Invalid(Exception):
+    """A check failed; the message says which."""
 
 
 @dataclass(frozen=True)
@@ -82,123 +118,514 @@ def replay(
     return g, steps
 
 
-def verify_record(record: GameRecord, text: str) -> Report:
-    report = Report()
-    tags = record.tags
+# ----------------------------------------------------------------- the header
+
+
+def read_header(tags: dict[str, str]) -> GameHeader:
+    """The game header the tags state; raise ``Invalid`` saying which tag is wrong."""
+    for s in (0, 1):
+        name = tags[f"Seat{s}"]
+        if not 1 <= len(name) <= 32 or name != " ".join(name.split()) or _hidden(name):
+            raise Invalid(f"Seat{s}: a name is 1 to 32 printable characters")
+    if not _DATE.fullmatch(tags["Date"]):
+        raise Invalid("Date: expected YYYY-MM-DDThh:mm:ssZ")
     try:
         rules = Rules.parse(tags["Rules"])
-        keys = [
-            Ed25519PublicKey.from_public_bytes(bytes.fromhex(tags[f"Seat{s}Key"])) for s in (0, 1)
-        ]
-        session_id = bytes.fromhex(tags["Session"])
-        signer = int(tags["Signer"])
-        signature = bytes.fromhex(tags["Signature"])
-    except (KeyError, ValueError) as e:
-        return report.fail(f"the header is incomplete or malformed: {e}")
-    # 1. The record as saved.
+    except ValueError as e:
+        raise Invalid(f"Rules: {e}") from None
+    if rules.name != tags["Rules"]:
+        raise Invalid(f"Rules: written {rules.name!r} (variants sorted)")
+    keys = []
+    for s in (0, 1):
+        try:
+            raw = _hex(tags, f"Seat{s}Key", 32)
+            identity_public_key(raw)
+        except BadIdentityKey as e:
+            raise Invalid(f"Seat{s}Key: {e}") from None
+        keys.append(raw)
+    if tags["Dealer"] != "1":
+        raise Invalid("Dealer: seat 1 deals every game (SPEC part 4)")
+    game = tags["Game"]
+    if not re.fullmatch(r"[1-9][0-9]{0,8}", game):
+        raise Invalid("Game: the game's number on its connection, from 1")
+    connection = _hex(tags, "Connection", None)
     try:
-        keys[signer].verify(signature, record_digest(text))
-    except (InvalidSignature, IndexError):
-        return report.fail(
+        header = GameHeader(connection, int(game), rules, (keys[0], keys[1]))
+    except ValueError as e:
+        raise Invalid(f"the game header: {e}") from None
+    if _hex(tags, "Session", 32) != header.session_id:
+        raise Invalid(
+            "Session: not the hash of the game header (connection, game, rules, keys): "
+            "a header tag was changed"
+        )
+    if tags["Result"] not in ("0", "1", "draw", "*"):
+        raise Invalid("Result: 0, 1, draw or *")
+    if tags["Signer"] not in ("0", "1"):
+        raise Invalid(f"Signer: the seat that saved the record, 0 or 1, not {tags['Signer']!r}")
+    if tags["Audit"] != "none":
+        _hex(tags, "Audit", 32)
+    _hex(tags, "Signature", 64)
+    return header
+
+
+def _hex(tags: dict[str, str], name: str, size: int | None) -> bytes:
+    value = tags[name]
+    if not _HEX.fullmatch(value) or len(value) % 2:
+        raise Invalid(f"{name}: expected lowercase hex")
+    raw = bytes.fromhex(value)
+    if size is not None and len(raw) != size:
+        raise Invalid(f"{name}: expected {size} bytes")
+    return raw
+
+
+def _hidden(text: str) -> bool:
+    return any(unicodedata.category(c)[0] in "CZ" and c != " " for c in text)
+
+
+# ---------------------------------------------------- the game on public information
+
+
+@dataclass
+class _Pending:
+    """A move (or chance's pick) whose deck operations are running."""
+
+    seat: int | None
+    move: Move | None
+    ops: list[Op]
+    unseen: set[int]
+    learned: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Where the transcript stops.
+
+    ``kind``: ``audited``; ``conceded`` (``seat`` conceded); ``cheat`` (the deck protocol
+    caught ``seat``: ``fault`` its kind, ``signed`` whether the culprit's signature is on
+    the evidence); ``illegal`` (``seat``'s signed move breaks the rules on public
+    information); ``owed`` (``seat`` owed the next step: ``what`` says which).
+    """
+
+    kind: str
+    seat: int | None = None
+    fault: str = ""
+    what: str = ""
+    signed: bool = True
+
+
+class PublicGame:
+    """The transcript walked as a third party sees it: the deck observer, the move chain
+    and a spectator's view of the game."""
+
+    def __init__(self, header: GameHeader) -> None:
+        self.sid = header.session_id
+        self.rules = header.rules
+        self.keys = [identity_public_key(k) for k in header.keys]
+        self.deck = DeckState(self.sid, self.keys, self.rules.deck_size)
+        self.view: Game | None = None
+        self.head = hash256("moves", self.sid)
+        self.signed = 0  # moves signed
+        self.signers: set[int] = set()  # seats whose signature the transcript carries
+        self.pending: _Pending | None = None
+        self.played: list[tuple[int | None, str]] = []
+        self.stop: Stop | None = None  # set once nothing may follow
+
+    # --------------------------------------------------------------- entries
+
+    def take(self, kind: str, data, seat: int = -1, signature: bytes = b"", text: str = ""):
+        if self.stop is not None:
+            if self.stop.kind in ("cheat", "illegal"):  # the game stopped there: say why
+                raise Invalid(f"{_describe(self.stop)}; yet the transcript goes on")
+            raise Invalid(f"nothing may follow: the game stopped ({_describe(self.stop)})")
+        if kind == "op":
+            self._op(data)
+        elif kind == "msg":
+            self._msg(data)
+        else:
+            self._move(seat, signature, text)
+
+    def _op(self, data) -> None:
+        try:
+            op = op_from_wire(data)
+        except WireError as e:
+            raise Invalid(f"not an operation: {e}") from None
+        want = self.next_op()
+        if want is None or op.to_wire() != want.to_wire():
+            raise Invalid(
+                f"the operation {op.to_wire()} is not what the game requires here "
+                f"({'nothing' if want is None else want.to_wire()})"
+            )
+        if self.pending is not None and self.pending.ops:
+            self.pending.ops.pop(0)
+        self._deck(lambda: self.deck.begin(op))
+
+    def _msg(self, data) -> None:
+        if self.deck.op is None:
+            raise Invalid("a deck message while no operation runs")
+        sender = self.deck.plan[self.deck.step_i].sender if self.deck.awaiting_peer() else None
+        self._deck(lambda: self.deck.receive(data))
+        if sender is not None:
+            self.signers.add(sender)
+
+    def _deck(self, call) -> None:
+        try:
+            out = call()
+        except CheatDetected as cheat:
+            last = self.deck.log[-1] if self.deck.log else None
+            signed = cheat.kind not in _UNSIGNED_CHEATS and last is not None and last[0] == "msg"
+            self.stop = Stop("cheat", cheat.culprit, cheat.kind, cheat.detail, signed)
+            return
+        except (UsageError, WireError) as e:
+            raise Invalid(str(e)) from None
+        for event in out.events:
+            if isinstance(event, CardsLearned) and self.pending is not None:
+                self.pending.learned.extend(event.cards)
+            elif isinstance(event, AuditPassed):
+                self.stop = Stop("audited")
+            elif isinstance(event, OperationComplete):
+                if isinstance(event.op, ShuffleAndDeal):
+                    self.view = Game.spectator_view(self.rules)
+                    self._after_move()
+                elif self.pending is not None and not self.pending.ops:
+                    self._finish_move()
+
+    def _move(self, seat: int, signature: bytes, text: str) -> None:
+        try:
+            m = parse_move(text)
+        except MoveSyntaxError as e:
+            raise Invalid(f"move {text!r} by seat {seat}: {e}") from None
+        conceding = m.kind == Kind.CONCEDE
+        deck_head = NO_DECK_HEAD if conceding else self.deck.head
+        digest = hash256("move", self.sid, self.signed, self.head, deck_head, seat, text)
+        try:
+            self.keys[seat].verify(signature, digest)
+        except InvalidSignature:
+            raise Invalid(
+                f"the signature of move {text!r} by seat {seat} does not check "
+                "(the move, its seat or its place was changed)"
+            ) from None
+        self.head, self.signed = digest, self.signed + 1
+        self.signers.add(seat)
+        if conceding:
+            if self.view is not None and self.view.phase != OVER:
+                self.view.apply(CONCEDE, by=seat)
+            self.played.append((seat, text))
+            self.stop = Stop("conceded", seat)
+            return
+        try:
+            if self.view is None or self.deck.op is not None or self.pending is not None:
+                raise IllegalMove("it came while the deck protocol was running")
+            self.view.check(m, by=seat)
+        except IllegalMove as e:
+            self.stop = Stop("illegal", seat, "illegal_move", f"{text}: {e}")
+            return
+        self.pending = _Pending(seat, m, deck_plan(self.view.motions(m)), self.view.unseen())
+        if not self.pending.ops:
+            self._finish_move()
+
+    # ----------------------------------------------------------- the game itself
+
+    def next_op(self) -> Op | None:
+        """The deck operation the game requires next, if none is running."""
+        if self.deck.op is not None:
+            return None
+        if self.view is None:
+            return None if self.deck.dealt else ShuffleAndDeal()
+        if self.pending is not None:
+            return self.pending.ops[0] if self.pending.ops else None
+        if self.view.phase == OVER and not self.deck.audited:
+            return Audit()
+        return None
+
+    def _after_move(self) -> None:
+        view = self.view
+        assert view is not None
+        if view.phase != OVER and view.to_act == CHANCE:
+            victim = 1 - view.player
+            pick = RandomPick(victim, min(2, view.hand_size(victim)))
+            self.pending = _Pending(None, None, [pick], view.unseen())
+
+    def _finish_move(self) -> None:
+        p, view = self.pending, self.view
+        assert p is not None and view is not None
+        self.pending = None
+        m = p.move
+        if m is None:  # chance's pick is known now
+            m = move(Kind.DISCARD, *sorted(p.learned))
+            reveal: list[int] = []
+        else:
+            named = {m.card, m.target}
+            reveal = [c for c in dict.fromkeys(p.learned) if c in p.unseen and c not in named]
+        try:
+            view.apply(m, by=p.seat, reveal=reveal)
+        except (IllegalMove, RevealError) as e:
+            raise Invalid(f"move {m} does not fit what the deck showed: {e}") from None
+        self.played.append((p.seat, str(m)))
+        self._after_move()
+
+    # --------------------------------------------------------------- the end
+
+    def finish(self) -> Stop:
+        """Where the transcript stopped; ``Invalid`` if it was cut short of a step the
+        writer would have taken itself."""
+        if self.stop is not None:
+            return self.stop
+        want = self.next_op()
+        if want is not None:
+            raise Invalid(
+                f"the transcript stops before the operation {want.to_wire()}, which both "
+                "players begin at once: it was cut"
+            )
+        if self.deck.awaiting_peer():
+            step = self.deck.plan[self.deck.step_i]
+            self.stop = Stop("owed", step.sender, what=f"the deck message {step.name}")
+        else:
+            assert self.view is not None and self.view.phase != OVER
+            self.stop = Stop("owed", self.view.to_act, what="a move")
+        return self.stop
+
+    def unseen_summary(self) -> str:
+        """Which cards a third party never saw, and where they are."""
+        view = self.view
+        if view is None:
+            return "the deal was never completed: no card was ever shown"
+        places = [(f"seat {s}'s hand", view.hidden[s]) for s in (0, 1)]
+        pile = sum(1 for c in view.deck if c < 0)
+        places.append(("the draw pile", pile))
+        where = ", ".join(f"{n} in {p}" for p, n in places if n)
+        total = sum(n for _, n in places)
+        return f"{total} cards were never shown ({where or 'none'})"
+
+
+# ---------------------------------------------------------------- the verdict
+
+
+def verify_record(record: GameRecord, text: str) -> Report:
+    report = Report()
+    try:
+        _verify(record, text, report)
+    except Invalid as e:
+        return report.fail(str(e))
+    return report
+
+
+def _verify(record: GameRecord, text: str, report: Report) -> None:
+    tags = record.tags
+    header = read_header(tags)
+    try:
+        ending = parse_ending(tags["Ending"])
+    except EndingError as e:
+        raise Invalid(f"Ending: {e}") from None
+    signer = int(tags["Signer"])
+    keys = [identity_public_key(k) for k in header.keys]
+    try:
+        keys[signer].verify(bytes.fromhex(tags["Signature"]), record_digest(text))
+    except InvalidSignature:
+        raise Invalid(
             f"the record's signature by seat {signer} does not match its content: "
             "a line was changed, added, removed or moved"
-        )
-    report.lines.append(f"record signed by seat {signer} ({tags.get(f'Seat{signer}', '?')}): ok")
-    # 2 and 3. The transcript.
-    observer = DeckState(session_id, keys, rules.deck_size)
-    head = hash256("moves", session_id)
-    tokens: list[tuple] = []
-    signed = messages = 0
-    for n, entry in enumerate(record.transcript, 1):
+        ) from None
+    report.rules = header.rules
+    report.lines.append(f"record signed by seat {signer} ({tags[f'Seat{signer}']}): ok")
+    # The transcript.
+    game = PublicGame(header)
+    for n, e in enumerate(record.transcript, 1):
         try:
-            if entry.kind == "op":
-                op = op_from_wire(entry.data)
-                observer.begin(op)
-                tokens.append(("op", op.to_wire()))
-            elif entry.kind == "msg":
-                observer.receive(entry.data)
-                messages += 1
-            else:
-                deck_head = NO_DECK_HEAD if entry.text == "concede" else observer.head
-                digest = hash256(
-                    "move", session_id, signed, head, deck_head, entry.seat, entry.text
-                )
-                keys[entry.seat].verify(entry.signature, digest)
-                head = digest
-                signed += 1
-                tokens.append(("move", entry.seat, entry.text))
-        except CheatDetected as cheat:
-            return report.fail(
-                f"transcript entry {n}: seat {cheat.culprit} cheated ({cheat.kind}): {cheat.detail}"
-            )
-        except InvalidSignature:
-            return report.fail(
-                f"transcript entry {n}: the signature of move {entry.text!r} "
-                f"by seat {entry.seat} does not check"
-            )
-        except (WireError, UsageError) as e:
-            return report.fail(f"transcript entry {n}: {e}")
+            game.take(e.kind, e.data, e.seat, e.signature, e.text)
+        except Invalid as problem:
+            raise Invalid(f"transcript entry {n}: {problem}") from None
+    stop = game.finish()
+    messages = sum(1 for e in record.transcript if e.kind == "msg")
+    both = game.signers == {0, 1}
     report.lines.append(
-        f"deck protocol: {messages} messages, every signature, proof and share checks"
+        f"game header (game {header.game} of connection {tags['Connection'][:12]}…, "
+        f"{header.rules.name}, seat 0 and seat 1's keys; seat 1 deals): "
+        + (
+            "signed by both players"
+            if both
+            else "signed by "
+            + (f"seat {min(game.signers)} only" if game.signers else "nobody but the record")
+        )
     )
-    report.lines.append(f"moves: {signed} signed moves, chained in order")
-    audited = None not in observer.secrets and observer.audited
+    report.lines.append(
+        f"deck protocol: {messages} messages; every signature, chain link, proof and share checks"
+    )
+    report.lines.append(
+        f"moves: {game.signed} signed moves, chained in order; each legal on public "
+        "information; the deck operations are exactly those the moves required"
+    )
+    played = [(seat, t) for seat, t, _ in record.moves]
+    if played != game.played:
+        at = next(
+            (i for i, (a, b) in enumerate(zip(played, game.played, strict=False)) if a != b),
+            min(len(played), len(game.played)),
+        )
+        raise Invalid(
+            f"the moves section differs from the signed transcript at move {at + 1} "
+            f"({len(played)} moves listed, {len(game.played)} played)"
+        )
+    report.moves = played
+    claims = _check_ending(tags, ending, stop, game, signer)
+    report.lines.append(f"ending: {tags['Ending']}; result {tags['Result']}")
+    report.lines += claims
+    audited = stop.kind == "audited"
     if not audited:
+        if tags["Audit"] != "none":
+            raise Invalid("Audit: the transcript holds no complete audit, so it must be none")
+        if any(seen.seat0 or seen.seat1 for _, _, seen in record.moves):
+            raise Invalid("the moves note seen cards, which only an audit can show")
         report.verdict = Verdict.UNAUDITED
         report.problem = (
-            "the game was not audited, so the cards never shown cannot be checked: "
-            "the deal and every card shown were checked, the rules only as far as "
-            "the signed moves go"
+            f"never audited: {game.unseen_summary()}; the audit's re-check of the whole "
+            "deck with both secrets was not made"
         )
-        return report
+        return
+    digest = game.deck.verdict_digest
+    assert digest is not None
+    if tags["Audit"] != digest.hex():
+        raise Invalid("Audit: not the verdict digest both players signed in the audit")
     report.lines.append("audit: both secrets revealed; the whole deck and every claim check")
-    # 4. The whole game with full information.
-    report.order, report.rules = deck_order(observer), rules
+    _full_replay(record, game, report)
+
+
+def _check_ending(
+    tags: dict[str, str], ending: Ending, stop: Stop, game: PublicGame, signer: int
+) -> list[str]:
+    """Check the Ending and Result against where the transcript stopped; return what is
+    the signer's claim rather than proven."""
+    view = game.view
+    outcome = view.outcome if view is not None else None
+    result = tags["Result"]
+    form = ending.form
+    claims: list[str] = []
+    if ending.by_rules:
+        if stop.kind != "audited":
+            raise Invalid(
+                f"Ending {form}: a game that ends by the rules is audited, and this "
+                "transcript holds no complete audit"
+            )
+        assert outcome is not None
+        if outcome.reason != form:
+            raise Invalid(f"Ending {form}: the game ended by {outcome.reason}")
+        expected = ending.result(outcome.winner)
+    elif form == "concede":
+        if stop.kind != "conceded":
+            raise Invalid(
+                "Ending concede: the transcript does not end with a signed concede "
+                f"(it stops: {_describe(stop)})"
+            )
+        assert stop.seat is not None
+        expected = ending.result(1 - stop.seat)
+    elif form == "fault":
+        seat, kind = ending.seat, ending.code
+        assert seat is not None
+        if (kind == "internal_error") != (seat == signer):
+            raise Invalid(
+                f"Ending: a fault by seat {seat} in seat {signer}'s record "
+                + (
+                    "must be internal_error (the signer's own)"
+                    if seat == signer
+                    else "cannot be internal_error"
+                )
+            )
+        if stop.kind == "cheat" or (kind in CHEAT_KINDS and kind != "timeout"):
+            if (stop.kind, stop.seat, stop.fault) != ("cheat", seat, kind):
+                raise Invalid(
+                    f"Ending: {kind} by seat {seat}, but the transcript stops: {_describe(stop)}"
+                )
+            if not stop.signed:
+                claims.append(
+                    f"the last message is not signed by seat {seat}: that it came from "
+                    f"seat {seat} is seat {signer}'s claim"
+                )
+        elif kind == "illegal_move" and stop.kind == "illegal":
+            if stop.seat != seat:
+                raise Invalid(f"Ending: the illegal move is seat {stop.seat}'s, not seat {seat}'s")
+        elif stop.kind == "illegal":
+            raise Invalid(f"Ending: {kind}, but the transcript stops: {_describe(stop)}")
+        elif kind == "illegal_move":
+            if stop.kind != "owed" or not game.pending or game.pending.seat != seat:
+                raise Invalid(
+                    f"Ending: an illegal move by seat {seat}, but the transcript "
+                    f"stops: {_describe(stop)}"
+                )
+            claims.append(
+                f"seat {seat}'s last move is legal on public information: that it was illegal "
+                f"(by the cards in hand) is seat {signer}'s claim"
+            )
+        elif kind == "timeout":
+            if stop.kind != "owed" or stop.seat != seat:
+                raise Invalid(
+                    f"Ending: a timeout of seat {seat}, but the transcript stops: {_describe(stop)}"
+                )
+            claims.append(f"seat {seat}'s silence is seat {signer}'s claim")
+        elif stop.kind in ("audited", "conceded"):
+            raise Invalid(f"Ending: {kind}, but the transcript stops: {_describe(stop)}")
+        else:
+            claims.append(
+                f"the fault ({kind}) is seat {signer}'s claim: the record holds no evidence of it"
+            )
+        expected = ending.result()
+    else:
+        if form == "closed" and ending.seat == signer:
+            raise Invalid("Ending: the record's own signer cannot be the peer that closed")
+        if stop.kind in ("audited", "conceded", "cheat", "illegal"):
+            raise Invalid(f"Ending {form}: but the transcript stops: {_describe(stop)}")
+        if form == "closed":
+            claims.append(f"seat {ending.seat}'s words, as seat {signer} heard them: {ending.text}")
+        expected = ending.result()
+    if result != expected:
+        raise Invalid(f"Result {result}: the ending {tags['Ending']!r} gives {expected}")
+    return claims
+
+
+def _describe(stop: Stop) -> str:
+    if stop.kind == "owed":
+        return f"seat {stop.seat} owed {stop.what}"
+    if stop.kind == "cheat":
+        return f"seat {stop.seat} broke the deck protocol ({stop.fault}): {stop.what}"
+    if stop.kind == "illegal":
+        return f"seat {stop.seat}'s move is illegal: {stop.what}"
+    if stop.kind == "conceded":
+        return f"seat {stop.seat} conceded"
+    return "the audit is complete"
+
+
+def _full_replay(record: GameRecord, game: PublicGame, report: Report) -> None:
+    report.order = order = deck_order(game.deck)
     try:
-        game, steps = replay(rules, report.order, [(s, t) for s, t, _ in record.moves])
-    except (IllegalMove, MoveSyntaxError) as e:
-        return report.fail(f"an illegal move: {e}")
-    except ValueError as e:
-        return report.fail(f"the replay failed: {e}")
-    expected: list[tuple] = [("op", ["deal"])]
-    for step in steps:
-        if step.seat is not None:
-            expected.append(("move", step.seat, step.text))
-        expected += [("op", op.to_wire()) for op in step.ops]
-    expected.append(("op", ["audit"]))
-    for i, (want, got) in enumerate(zip(expected, tokens, strict=False)):
-        if want != got:
-            return report.fail(
-                f"transcript step {i + 1}: the game required {want}, the record has {got}"
-            )
-    if len(expected) != len(tokens):
-        return report.fail(
-            f"the transcript has {len(tokens)} steps; the moves require {len(expected)}"
-        )
+        final, steps = replay(game.rules, order, report.moves)
+    except (IllegalMove, MoveSyntaxError, ValueError) as e:
+        raise Invalid(f"with every card known, an illegal move: {e}") from None
     for n, (step, (_, _, seen)) in enumerate(zip(steps, record.moves, strict=True), 1):
-        if seen != step.seen:
-            return report.fail(
-                f"move {n} ({step.text}): the record says the seats saw {seen}, "
-                f"the game shows {step.seen}"
+        want = Disclosure(*(tuple(sorted(cards)) for cards in step.seen))
+        got = Disclosure(*(tuple(sorted(cards)) for cards in seen))
+        if got != want:
+            shown = " ".join(
+                f"{s}:{','.join(card_text(c) for c in cards)}" for s, cards in enumerate(want)
             )
-    outcome = game.outcome
-    result = "*" if outcome is None else "draw" if outcome.winner is None else str(outcome.winner)
-    if (tags.get("Result"), tags.get("Ending")) != (result, outcome.reason if outcome else None):
-        return report.fail(
-            f"the header claims {tags.get('Result')}/{tags.get('Ending')}, the game ended {outcome}"
-        )
-    report.lines.append(f"rules: {len(steps)} moves replayed, each legal; {outcome}")
-    return report
+            raise Invalid(f"move {n} ({step.text}): the seats saw {shown or 'nothing new'}")
+    report.lines.append(
+        f"with every card known: {len(steps)} moves replayed, each legal; {final.outcome}"
+    )
 
 
 def verify_text(text: str) -> Report:
     try:
-        from .record import parse_record
-
         record = parse_record(text)
     except RecordError as e:
-        return Report(Verdict.UNREADABLE, problem=str(e))
+        verdict = Verdict.UNREADABLE if e.unreadable else Verdict.INVALID
+        return Report(verdict, problem=str(e))
     return verify_record(record, text)
 
 
-__all__ = ["Report", "Step", "Verdict", "replay", "verify_record", "verify_text"]
+__all__ = [
+    "PublicGame",
+    "Report",
+    "Step",
+    "Verdict",
+    "read_header",
+    "replay",
+    "verify_record",
+    "verify_text",
+]

@@ -41,7 +41,8 @@ import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.drbg import seeded_rng
-from cuttle_net.identity_key import check_identity_key, identity_public_key
+from cuttle_net.header import GameHeader
+from cuttle_net.identity_key import check_identity_key
 from cuttle_net.rules import Rules
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
@@ -91,10 +92,11 @@ class Header:
     def seat(self) -> int:
         return self.first_seat if self.game % 2 == 0 else 1 - self.first_seat
 
-    def session_id(self) -> bytes:
-        from cuttle_net.deck.encoding import hash256
-
-        return hash256("game", self.match, self.game)
+    def game_header(self, identity: Ed25519PrivateKey) -> GameHeader:
+        """The game's header (SPEC 4.1), with our key and the peer's in seat order."""
+        mine = identity.public_key().public_bytes_raw()
+        keys = (mine, self.peer_identity) if self.seat == 0 else (self.peer_identity, mine)
+        return GameHeader(self.match, self.game + 1, self.rules, keys)
 
 
 # --------------------------------------------------------------------- inputs
@@ -395,12 +397,7 @@ def replay(path: Path, identity: Ed25519PrivateKey) -> Replayed:
     """Rebuild the game journaled at ``path``; raise ``JournalDamaged`` if it cannot be."""
     header, entries, torn = read_header(path)
     session = GameSession(
-        header.seat,
-        header.rules,
-        header.session_id(),
-        identity,
-        identity_public_key(header.peer_identity),
-        rng=seeded_rng(header.seed),
+        header.seat, header.game_header(identity), identity, rng=seeded_rng(header.seed)
     )
     sent: list[SendMove | SendDeck] = []
     received = 0

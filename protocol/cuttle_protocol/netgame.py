@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.bots import Bot
-from cuttle_net.deck.encoding import hash256
 from cuttle_net.drbg import new_seed, seeded_rng
 from cuttle_net.engine import IllegalMove
-from cuttle_net.identity_key import identity_public_key
+from cuttle_net.header import GameHeader
 from cuttle_net.moves import Move
 from cuttle_net.rules import Rules
 from cuttle_net.session import Fault, GameSession, Output, SendMove
@@ -117,10 +117,6 @@ def seat_in_game(peer: Peer, number: int) -> int:
     info = peer.info
     deals_first = info.first_dealer == info.role
     return 1 if deals_first == (number % 2 == 0) else 0
-
-
-def game_session_id(peer: Peer, number: int) -> bytes:
-    return hash256("game", peer.info.session_id, number)
 
 
 Rematch = Callable[[int], Awaitable[bool]]
@@ -269,8 +265,12 @@ class Match:
     def seat(self, number: int) -> int:
         return self.first_seat if number % 2 == 0 else 1 - self.first_seat
 
-    def game_id(self, number: int) -> bytes:
-        return hash256("game", self.session_id, number)
+    def header(self, number: int, identity: Ed25519PrivateKey) -> GameHeader:
+        """Game ``number``'s header (SPEC 4.1): our key and the peer's in seat order."""
+        mine = identity.public_key().public_bytes_raw()
+        seat = self.seat(number)
+        keys = (mine, self.peer_identity) if seat == 0 else (self.peer_identity, mine)
+        return GameHeader(self.session_id, number + 1, self.rules, keys)
 
 
 async def play_match(
@@ -310,7 +310,6 @@ async def play_match(
         first = h.game
     else:
         match, first = Match.of(peer), 0
-    peer_key = identity_public_key(match.peer_identity)  # checked at hello
     role = peer.info.role
     async with trio.open_nursery() as nursery:
         # Inside the nursery, so that reconnected peers close before it does.
@@ -339,10 +338,8 @@ async def play_match(
                         seed = new_seed()
                         session = GameSession(
                             match.seat(number),
-                            match.rules,
-                            match.game_id(number),
+                            match.header(number, identity),
                             identity,
-                            peer_key,
                             rng=seeded_rng(seed),
                         )
                         if journal is not None:

@@ -5,15 +5,13 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol.connection import LocalPlayer, Rules
 from cuttle_protocol.messages import DeckPayload
 from cuttle_protocol.messages import Move as WireMove
 from cuttle_protocol.netgame import (
-    game_rules,
-    game_session_id,
+    Match,
     play_match,
-    seat_in_game,
 )
 from cuttle_protocol.state import Role
 from cuttle_protocol.trio_peer import ConnectionEnded, Peer, open_peer
@@ -27,13 +25,8 @@ from cuttle_net.session import Fault, GameSession, SendDeck, SendMove
 
 async def cheat(peer: Peer, key: Ed25519PrivateKey, how: str) -> None:
     """Play honestly until our first decision, then cheat ``how``."""
-    session = GameSession(
-        seat_in_game(peer, 0),
-        game_rules(peer),
-        game_session_id(peer, 0),
-        key,
-        Ed25519PublicKey.from_public_bytes(peer.info.peer_identity),
-    )
+    match = Match.of(peer)
+    session = GameSession(match.seat(0), match.header(0, key), key)
 
     async def carry(out) -> None:
         for item in out.sends:

@@ -10,6 +10,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.bots import make_bot
+from cuttle_net.header import GameHeader
 from cuttle_net.rules import Rules
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
@@ -22,10 +23,9 @@ class Link:
         bots=("random", "random"),
     ) -> None:
         keys = [Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()]
-        sid = os.urandom(32)
-        self.sessions = [
-            GameSession(s, rules, sid, keys[s], keys[1 - s].public_key()) for s in (0, 1)
-        ]
+        raw = tuple(k.public_key().public_bytes_raw() for k in keys)
+        self.header = GameHeader(os.urandom(32), 1, rules, raw)
+        self.sessions = [GameSession(s, self.header, keys[s]) for s in (0, 1)]
         self.inbox: list[deque[Any]] = [deque(), deque()]
         self.events: list[list[Any]] = [[], []]
         self.bots = [make_bot(b) for b in bots]

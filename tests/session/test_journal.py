@@ -43,9 +43,7 @@ class Side:
             seed=self.seed,
         )
         header = jn.read_header(path)[0]
-        self.session = GameSession(
-            seat, rules, header.session_id(), key, peer_key.public_key(), rng=seeded_rng(self.seed)
-        )
+        self.session = GameSession(seat, header.game_header(key), key, rng=seeded_rng(self.seed))
         self.sent: list = []
         self.received = 0
 
