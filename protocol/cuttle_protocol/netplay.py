@@ -41,7 +41,9 @@ from .messages import MAX_NAME_LEN, display_safe
 from .trio_peer import ConnectionEnded, EndReason, Peer, PeerSettings, connect, open_listener
 
 Say = Callable[[str], None]
-RETRY_EVERY = 1.0  # seconds between a joiner's attempts to reconnect
+RETRY_EVERY = 1.0  # seconds between a joiner's attempts to reconnect, after the first few
+FIRST_RETRY = 0.1  # ...which come sooner (doubling up to RETRY_EVERY): a host that lost the
+# connection at the same moment is often just not waiting yet ("busy")
 RESUME_WINDOW = 60.0  # seconds a restarted joiner keeps trying to reach its host
 
 
@@ -111,6 +113,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
         async def again(deadline: float, expect: bytes | None) -> AsyncIterator[Peer]:
             # The host may take a moment to notice the loss (meanwhile it answers "busy"):
             # dial until the same host (same identity key) takes us back, or the deadline.
+            pause = FIRST_RETRY
             while trio.current_time() < deadline:
                 left = deadline - trio.current_time()
                 attempt = replace(settings, handshake_timeout=min(left, settings.handshake_timeout))
@@ -127,7 +130,8 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 except ConnectionEnded:
                     if connected:
                         raise
-                await trio.sleep(RETRY_EVERY)
+                await trio.sleep(pause)
+                pause = min(2 * pause, RETRY_EVERY)
             raise ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, "the host is not back")
 
         say(f"connecting to {plan.address}…")
