@@ -240,7 +240,8 @@ def build_record(session: GameSession, names: tuple[str, str], date: str, note: 
         moves = [(step.seat, step.text, step.seen) for step in steps]
     transcript: list[TranscriptEntry] = []
     signed = list(session.records)
-    for i, (kind, data) in enumerate(session.deck.transcript()):
+    deck = session.deck.transcript()[: session.deck_cut]
+    for i, (kind, data) in enumerate(deck):
         while signed and signed[0].deck_at <= i:
             transcript.append(_move_entry(signed.pop(0)))
         transcript.append(TranscriptEntry(kind, data))

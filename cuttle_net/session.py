@@ -215,6 +215,10 @@ class GameSession:
         )
         self.view: Game | None = None
         self.records: list[MoveRecord] = []  # the signed moves, both seats'
+        # Where the record's deck transcript ends, if a concession voided moves of ours
+        # whose deck operations had begun (SPEC 5.1): the deck log's length when the first
+        # voided move was signed.
+        self.deck_cut: int | None = None
         self.played: list[tuple[int | None, Move]] = []  # every applied move (chance: None)
         self.fault: Fault | None = None
         self.audit: bytes | None = None

@@ -519,16 +519,15 @@ def _check_ending(
     elif form == "fault":
         seat, kind = ending.seat, ending.code
         assert seat is not None
-        if (kind == "internal_error") != (seat == signer):
+        if seat == signer and kind not in ("internal_error", "timeout"):
             raise Invalid(
-                f"Ending: a fault by seat {seat} in seat {signer}'s record "
-                + (
-                    "must be internal_error (the signer's own)"
-                    if seat == signer
-                    else "cannot be internal_error"
-                )
+                f"Ending: seat {signer}'s record blames seat {signer} itself for {kind}: only "
+                "internal_error and timeout can be the signer's own"
             )
+        if kind == "internal_error" and seat != signer:
+            raise Invalid("Ending: internal_error is only ever the signer's own")
         if stop.kind == "cheat" or (kind in CHEAT_KINDS and kind != "timeout"):
+            # A deck-protocol fault: its evidence is the transcript's last message.
             if (stop.kind, stop.seat, stop.fault) != ("cheat", seat, kind):
                 raise Invalid(
                     f"Ending: {kind} by seat {seat}, but the transcript stops: {_describe(stop)}"
@@ -538,32 +537,25 @@ def _check_ending(
                     f"the last message is not signed by seat {seat}: that it came from "
                     f"seat {seat} is seat {signer}'s claim"
                 )
-        elif kind == "illegal_move" and stop.kind == "illegal":
-            if stop.seat != seat:
-                raise Invalid(f"Ending: the illegal move is seat {stop.seat}'s, not seat {seat}'s")
         elif stop.kind == "illegal":
-            raise Invalid(f"Ending: {kind}, but the transcript stops: {_describe(stop)}")
-        elif kind == "illegal_move":
-            if stop.kind != "owed" or not game.pending or game.pending.seat != seat:
+            if (kind, seat) != ("illegal_move", stop.seat):
                 raise Invalid(
-                    f"Ending: an illegal move by seat {seat}, but the transcript "
-                    f"stops: {_describe(stop)}"
+                    f"Ending: {kind} by seat {seat}, but the transcript stops: {_describe(stop)}"
                 )
-            claims.append(
-                f"seat {seat}'s last move is legal on public information: that it was illegal "
-                f"(by the cards in hand) is seat {signer}'s claim"
-            )
+        elif stop.kind != "owed":
+            raise Invalid(f"Ending: {kind}, but the transcript stops: {_describe(stop)}")
         elif kind == "timeout":
-            if stop.kind != "owed" or stop.seat != seat:
+            if stop.seat != seat:
                 raise Invalid(
                     f"Ending: a timeout of seat {seat}, but the transcript stops: {_describe(stop)}"
                 )
-            claims.append(f"seat {seat}'s silence is seat {signer}'s claim")
-        elif stop.kind in ("audited", "conceded"):
-            raise Invalid(f"Ending: {kind}, but the transcript stops: {_describe(stop)}")
-        else:
+            if seat != signer:
+                claims.append(f"seat {seat}'s silence is seat {signer}'s claim")
+        elif seat != signer:  # a fault the record holds no evidence of
             claims.append(
-                f"the fault ({kind}) is seat {signer}'s claim: the record holds no evidence of it"
+                f"the fault ({kind} by seat {seat}) is seat {signer}'s claim: the record holds "
+                "no evidence of it (the cards behind an illegal move, a bad signature or frame "
+                "are not kept)"
             )
         expected = ending.result()
     else:
