@@ -22,14 +22,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     replay = sub.add_parser(
         "replay",
         help="step through a verified game in the terminal",
-        description="Step through a game record, every card face up (keys: → next, ← back, "
-        "g go to a move, q quit). Only a record that verifies, of an audited game.",
+        description="Step through a game record (keys: → next, ← back, g go to a move, "
+        "q quit). Only a record that verifies: an audited game with every card face up, "
+        "one never audited as far as it is known.",
     )
     replay.add_argument("file", type=Path, metavar="FILE")
     replay.add_argument("--ascii", action="store_true", help="suit letters instead of glyphs")
     export = sub.add_parser("export", help="write a game record as JSON")
     export.add_argument("file", type=Path, metavar="FILE")
-    export.add_argument("--json", action="store_true", required=True, help="the format (JSON)")
+    export.add_argument("--json", action="store_true", help="the format: JSON (the default)")
 
 
 def _read(path: Path) -> str | None:

@@ -78,6 +78,9 @@ class Report:
     order: list[int] | None = None  # the deal, top card first, once the audit revealed it
     rules: Rules | None = None
     moves: list[tuple[int | None, str]] = field(default_factory=list)  # the replayed moves
+    # What a third party sees: the table after the deal and after each move (both hands
+    # hidden but what was shown), for replaying a game that was never audited.
+    public: list[Game] = field(default_factory=list)
 
     def fail(self, problem: str) -> Report:
         self.verdict, self.problem = Verdict.INVALID, problem
@@ -228,6 +231,7 @@ class PublicGame:
         self.signers: set[int] = set()  # seats whose signature the transcript carries
         self.pending: _Pending | None = None
         self.played: list[tuple[int | None, str]] = []
+        self.states: list[Game] = []  # the view after the deal, then after each move
         self.stop: Stop | None = None  # set once nothing may follow
 
     # --------------------------------------------------------------- entries
@@ -285,6 +289,7 @@ class PublicGame:
             elif isinstance(event, OperationComplete):
                 if isinstance(event.op, ShuffleAndDeal):
                     self.view = Game.spectator_view(self.rules)
+                    self.states.append(self.view.copy())
                     self._after_move()
                 elif self.pending is not None and not self.pending.ops:
                     self._finish_move()
@@ -309,6 +314,7 @@ class PublicGame:
         if conceding:
             if self.view is not None and self.view.phase != OVER:
                 self.view.apply(CONCEDE, by=seat)
+                self.states.append(self.view.copy())
             self.played.append((seat, text))
             self.stop = Stop("conceded", seat)
             return
@@ -361,6 +367,7 @@ class PublicGame:
         except (IllegalMove, RevealError) as e:
             raise Invalid(f"move {m} does not fit what the deck showed: {e}") from None
         self.played.append((p.seat, str(m)))
+        self.states.append(view.copy())
         self._after_move()
 
     # --------------------------------------------------------------- the end
@@ -464,7 +471,7 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
             f"the moves section differs from the signed transcript at move {at + 1} "
             f"({len(played)} moves listed, {len(game.played)} played)"
         )
-    report.moves = played
+    report.moves, report.public = played, game.states
     claims = _check_ending(tags, ending, stop, game, signer)
     report.lines.append(f"ending: {tags['Ending']}; result {tags['Result']}")
     report.lines += claims

@@ -1,7 +1,8 @@
-"""``cuttle replay``: step through a verified game record, every card face up.
+"""``cuttle replay``: step through a verified game record.
 
-Only a record that verifies is shown, and only an audited game can be: its audit revealed
-the deal, so both hands are known at every step.
+Only a record that verifies is shown.  An audited game's audit revealed the deal, so both
+hands are known at every step; a game never audited is shown as far as it is known, the
+cards never shown face down.
 """
 
 from __future__ import annotations
@@ -25,30 +26,44 @@ from .widgets import Hand, MoveLog, board, show_board
 
 
 class Replay:
-    """A game's positions, move by move: ``states[k]`` is the table after ``k`` moves."""
+    """A game's positions, move by move: ``states[k]`` is the table after ``k`` moves.
+
+    An audited game is shown with every card face up; one that was never audited (a
+    concession, a fault) as a third party sees it: the cards never shown stay hidden.
+    """
 
     def __init__(self, text: str) -> None:
         report = verify_text(text)
-        if report.verdict != Verdict.VALID or report.order is None or report.rules is None:
+        audited = report.verdict == Verdict.VALID and report.order is not None
+        if not audited and report.verdict != Verdict.UNAUDITED:
             why = {
-                Verdict.UNAUDITED: "the game was not audited, so its hidden cards were never "
-                "revealed; 'cuttle export --json' lists its moves",
                 Verdict.UNREADABLE: f"not a game record: {report.problem}",
             }.get(report.verdict, f"the record does not verify: {report.problem}")
             raise ValueError(why)
+        assert report.rules is not None
         record = parse_record(text)
         self.names = (record.tags["Seat0"], record.tags["Seat1"])
         self.title = f"{self.names[0]} vs {self.names[1]} · {report.rules} · {record.tags['Date']}"
-        game = Game.deal(report.rules, order=report.order)
-        self.states = [game.copy()]
+        self.face_up = audited
+        if audited:
+            game = Game.deal(report.rules, order=report.order)
+            self.states = [game.copy()]
+        else:
+            self.states = report.public[:1] or [Game.spectator_view(report.rules)]
         self.log: list[LogEntry] = []
-        for seat, text_move, _ in record.moves:
+        for k, (seat, text_move, _) in enumerate(record.moves):
             move = parse_move(text_move)
-            words = describe(move, game, by=CHANCE if seat is None else seat, names=self.names)
+            before = self.states[-1]
+            words = describe(move, before, by=CHANCE if seat is None else seat, names=self.names)
             self.log.append(LogEntry(CHANCE if seat is None else seat, move, words))
-            game.play(move, by=seat)
-            self.states.append(game.copy())
-        self.outcome = game.outcome
+            if audited:
+                game.play(move, by=seat)
+                self.states.append(game.copy())
+            else:  # the public table after the move (a concession during the deal: none)
+                self.states.append(report.public[k + 1] if k + 1 < len(report.public) else before)
+        self.outcome = self.states[-1].outcome
+        if not audited and self.outcome is None and record.tags["Result"] != "*":
+            self.outcome = record.tags["Ending"]  # a forfeit: the record says how it ended
 
 
 class ReplayScreen(Screen[None]):
@@ -91,9 +106,14 @@ class ReplayScreen(Screen[None]):
         where = f"move {k} of {len(r.log)}"
         if k == len(r.log) and r.outcome is not None:
             where += f" · {r.outcome}"
-        self.query_one("#ask", Static).update(
-            f"{where} · {names[0]}'s hand below, every card face up"
-        )
+        if r.face_up:
+            shown = f"{names[0]}'s hand below, every card face up"
+        else:
+            shown = (
+                f"never audited: cards never shown stay hidden ({names[0]}: "
+                f"{view.hidden[0]}, {names[1]}: {view.hidden[1]})"
+            )
+        self.query_one("#ask", Static).update(f"{where} · {shown}")
 
     def action_step(self, by: int) -> None:
         self.at = max(0, min(len(self.replay.log), self.at + by))

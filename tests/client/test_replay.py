@@ -51,7 +51,25 @@ def test_stepping_forward_back_and_jumping(record_text: str) -> None:
     run(app, body, size=(100, 30))
 
 
-def test_a_tampered_or_unaudited_record_is_not_replayed(record_text: str, tmp_path: Path) -> None:
+def test_an_unaudited_game_is_replayed_as_far_as_it_is_known() -> None:
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "protocol" / "vectors" / "record" / "example-conceded.cuttle").read_text()
+    replay = Replay(text)
+    assert not replay.face_up and replay.outcome is not None
+    app = ReplayApp(replay)
+    n = len(replay.log)
+    hidden = replay.states[0].hidden
+
+    async def body(pilot: Pilot) -> None:
+        assert f"move 0 of {n}" in screen_text(app)
+        assert f"never audited: cards never shown stay hidden (ann: {hidden[0]}" in screen_text(app)
+        await keys(pilot, "end")
+        assert f"move {n} of {n}" in screen_text(app) and "conceded" in screen_text(app)
+
+    run(app, body, size=(100, 30))
+
+
+def test_a_tampered_record_is_not_replayed(record_text: str, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="does not verify"):
         Replay(record_text.replace('[Seat0 "ann"]', '[Seat0 "eve"]'))
     with pytest.raises(ValueError, match="not a game record"):

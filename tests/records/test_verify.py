@@ -170,7 +170,8 @@ def test_the_commands_on_good_truncated_and_garbage_files(game, tmp_path: Path) 
     good.write_text(text)
     ok = cuttle("verify", str(good))
     assert ok.returncode == 0 and "verdict: valid" in ok.stdout
-    exported = cuttle("export", str(good), "--json")
+    exported = cuttle("export", str(good))  # JSON is the default
+    assert cuttle("export", str(good), "--json").stdout == exported.stdout
     data = json.loads(exported.stdout)
     assert exported.returncode == 0 and data["tags"]["Rules"] == "standard"
     assert [m["move"] for m in data["moves"]] == [m for _, m, _ in parse_record(text).moves]
@@ -179,11 +180,14 @@ def test_the_commands_on_good_truncated_and_garbage_files(game, tmp_path: Path) 
     garbage = tmp_path / "garbage.cuttle"
     garbage.write_bytes(bytes(range(256)) * 4)
     for path in (truncated, garbage, tmp_path / "missing.cuttle"):
-        for command in (("verify", str(path)), ("export", str(path), "--json")):
+        for command in (("verify", str(path)), ("export", str(path)), ("replay", str(path))):
             r = cuttle(*command)
             assert r.returncode in (1, 2), (path, command, r.stdout)
             assert "Traceback" not in r.stderr
             assert r.stdout.strip() or r.stderr.strip()
+    binary = cuttle("verify", str(garbage))
+    assert binary.returncode == 2 and "not a game record: not UTF-8 text" in binary.stderr
+    assert "codec" not in binary.stderr
 
 
 def test_the_example_records_are_up_to_date_and_quoted_by_the_spec() -> None:
