@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         for line in report.lines:
             print(f"  {line}")
         verdict = {
-            Verdict.VALID: "valid: every check holds",
+            Verdict.VALID: "valid: every check holds"
+            + (" (a practice game: see above what it cannot prove)" if report.practice else ""),
             Verdict.INVALID: f"INVALID: {report.problem}",
             Verdict.UNREADABLE: f"not a game record: {report.problem}",
             Verdict.UNAUDITED: f"valid as far as it goes: {report.problem}",

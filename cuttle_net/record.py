@@ -40,6 +40,7 @@ from .deck.audit import deck_order
 from .deck.encoding import hash256
 from .ending import Ending, fault_ending, unfinished_ending
 from .motions import Disclosure
+from .rules import Rules
 from .session import GameSession, MoveRecord
 
 FORMAT = "cuttle-record/2"
@@ -61,6 +62,18 @@ TAGS = (
     "Audit",
     "Signer",
     "Signature",
+)
+# A practice game against a bot, dealt and played on one machine (SPEC 5.5).
+PRACTICE_TAGS = (
+    "Format",
+    "Practice",
+    "Date",
+    "Rules",
+    "Seat0",
+    "Seat1",
+    "Deal",
+    "Result",
+    "Ending",
 )
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) "((?:[^"\\]|\\["\\])*)"\]')
 _MOVE = re.compile(r"([1-9][0-9]*)\. (0|1|chance) ([^|]*[^| ])(?: \| (.+))?")
@@ -96,7 +109,7 @@ class GameRecord:
     transcript: list[TranscriptEntry] = field(default_factory=list)
 
     def to_text(self) -> str:
-        lines = [f'[{k} "{_escape(self.tags[k])}"]' for k in TAGS if k in self.tags]
+        lines = [f'[{k} "{_escape(self.tags[k])}"]' for k in tag_order(self.tags) if k in self.tags]
         lines.append("")
         for n, (seat, text, seen) in enumerate(self.moves, 1):
             noted = " ".join(
@@ -149,7 +162,7 @@ def parse_record(text: str) -> GameRecord:
         _tag(record.tags, line, f"line {n}")
     else:
         raise RecordError("the record ends inside its tags")
-    missing = [k for k in TAGS if k not in record.tags]
+    missing = [k for k in tag_order(record.tags) if k not in record.tags]
     if missing:
         raise RecordError(f"line {n}: the tags end before {missing[0]}")
     i = n
@@ -173,14 +186,54 @@ def _tag(tags: dict[str, str], line: str, where: str) -> None:
     if not m:
         raise RecordError(f'{where}: expected a tag like [Name "value"]')
     name = m[1]
-    if name not in TAGS:
+    order = PRACTICE_TAGS if name == "Practice" and len(tags) == 1 else tag_order(tags)
+    if name not in order:
         raise RecordError(f"{where}: unknown tag {name}")
     if name in tags:
         raise RecordError(f"{where}: tag {name} given twice")
-    expected = TAGS[len(tags)]
+    if len(tags) >= len(order):
+        raise RecordError(f"{where}: tag {name} after the last tag")
+    expected = order[len(tags)]
     if name != expected:
         raise RecordError(f"{where}: tag {name} out of order: {expected} comes here")
     tags[name] = _unescape(m[2])
+
+
+def tag_order(tags: Mapping[str, str]) -> tuple[str, ...]:
+    """The tags a record has, in order: a practice record's, or a game's."""
+    return PRACTICE_TAGS if "Practice" in tags else TAGS
+
+
+def is_practice(record: GameRecord) -> bool:
+    return "Practice" in record.tags
+
+
+def build_practice_record(
+    rules: Rules,
+    order: list[int],
+    moves: list[tuple[int | None, str]],
+    names: tuple[str, str],
+    bot: str,
+    date: str,
+) -> str:
+    """The record of a practice game: the deal in the open, the moves, how it ended."""
+    from .verify import replay
+
+    game, _ = replay(rules, order, moves)
+    outcome = game.outcome
+    end = Ending(outcome.reason) if outcome is not None else unfinished_ending("left unfinished")
+    tags = {
+        "Format": FORMAT,
+        "Practice": bot,
+        "Date": date,
+        "Rules": rules.name,
+        "Seat0": names[0],
+        "Seat1": names[1],
+        "Deal": " ".join(card_text(c) for c in order),
+        "Result": end.result(outcome.winner if outcome is not None else None),
+        "Ending": str(end),
+    }
+    return GameRecord(tags, [(s, t, Disclosure((), ())) for s, t in moves]).to_text()
 
 
 def _canonical(record: GameRecord, lines: list[str]) -> None:

@@ -29,7 +29,7 @@ from enum import IntEnum
 
 from cryptography.exceptions import InvalidSignature
 
-from .cards import card_text
+from .cards import card_text, parse_card
 from .deck import (
     Audit,
     AuditPassed,
@@ -53,7 +53,7 @@ from .header import GameHeader
 from .identity_key import BadIdentityKey, identity_public_key
 from .motions import Disclosure
 from .moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
-from .record import GameRecord, RecordError, parse_record, record_digest
+from .record import GameRecord, RecordError, is_practice, parse_record, record_digest
 from .rules import Rules
 from .session import NO_DECK_HEAD, deck_plan
 
@@ -81,6 +81,7 @@ class Report:
     # What a third party sees: the table after the deal and after each move (both hands
     # hidden but what was shown), for replaying a game that was never audited.
     public: list[Game] = field(default_factory=list)
+    practice: bool = False  # a practice game (SPEC 5.5): dealt and played on one machine
 
     def fail(self, problem: str) -> Report:
         self.verdict, self.problem = Verdict.INVALID, problem
@@ -417,6 +418,9 @@ def verify_record(record: GameRecord, text: str) -> Report:
 
 
 def _verify(record: GameRecord, text: str, report: Report) -> None:
+    if is_practice(record):
+        _verify_practice(record, report)
+        return
     tags = record.tags
     header = read_header(tags)
     try:
@@ -576,6 +580,59 @@ def _check_ending(
     if result != expected:
         raise Invalid(f"Result {result}: the ending {tags['Ending']!r} gives {expected}")
     return claims
+
+
+def _verify_practice(record: GameRecord, report: Report) -> None:
+    """A practice game: one machine dealt it and held every card (SPEC 5.5)."""
+    tags, report.practice = record.tags, True
+    for s in (0, 1):
+        name = tags[f"Seat{s}"]
+        if not 1 <= len(name) <= 32 or name != " ".join(name.split()) or _hidden(name):
+            raise Invalid(f"Seat{s}: a name is 1 to 32 printable characters")
+    if not _DATE.fullmatch(tags["Date"]):
+        raise Invalid("Date: expected YYYY-MM-DDThh:mm:ssZ")
+    if not re.fullmatch(r"[a-z][a-z0-9-]{0,31}", tags["Practice"]):
+        raise Invalid("Practice: the bot's name")
+    try:
+        rules = Rules.parse(tags["Rules"])
+        order = [parse_card(c) for c in tags["Deal"].split(" ")]
+    except ValueError as e:
+        raise Invalid(f"the header: {e}") from None
+    if rules.name != tags["Rules"]:
+        raise Invalid(f"Rules: written {rules.name!r} (variants sorted)")
+    if record.transcript or any(seen.seat0 or seen.seat1 for _, _, seen in record.moves):
+        raise Invalid("a practice record has no transcript and no seen notes")
+    report.rules, report.order = rules, order
+    report.moves = [(seat, t) for seat, t, _ in record.moves]
+    try:
+        game, _ = replay(rules, order, report.moves)
+    except (IllegalMove, MoveSyntaxError, ValueError) as e:
+        raise Invalid(f"an illegal move: {e}") from None
+    outcome = game.outcome
+    try:
+        ending = parse_ending(tags["Ending"])
+    except EndingError as e:
+        raise Invalid(f"Ending: {e}") from None
+    if outcome is not None:
+        if ending.form != outcome.reason:
+            raise Invalid(f"Ending: the game ended by {outcome.reason}")
+        expected = ending.result(outcome.winner)
+    elif ending.form != "unfinished":
+        raise Invalid(f"Ending {ending.form}: the game is not over")
+    else:
+        expected = "*"
+    if tags["Result"] != expected:
+        raise Invalid(f"Result {tags['Result']}: the game gives {expected}")
+    report.lines.append(
+        f"practice game against the {tags['Practice']} bot, {rules.name}: "
+        f"{len(report.moves)} moves replayed on the deal the record states, each legal; "
+        f"{outcome or 'unfinished'}"
+    )
+    report.lines.append(
+        "a practice deal proves nothing more: one machine shuffled it and held every card, "
+        "so nothing shows that the deal was random or that the player could not see the "
+        "bot's hand; there are no signatures (anyone can write such a record)"
+    )
 
 
 def _describe(stop: Stop) -> str:

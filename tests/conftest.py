@@ -1,6 +1,10 @@
 """Test-wide settings."""
 
 import os
+import tempfile
 
 # Tests never send to the real network: the client's lobby must not browse the LAN.
 os.environ["CUTTLE_NO_LAN"] = "1"
+
+# Records of practice and network games never land in the user's own data directory.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="cuttle-tests-data-")

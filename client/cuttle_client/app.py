@@ -32,6 +32,12 @@ class Settings:
     data_dir: Path | None = None  # where game records go (default: the user's data dir)
     config_dir: Path | None = None  # identity key and known peers (default: the user's)
 
+    def games(self) -> Path:
+        """Where game records are saved, practice games' too."""
+        from cuttle_net.record import default_data_dir
+
+        return (self.data_dir or default_data_dir()) / "games"
+
 
 @dataclass(frozen=True)
 class Practice:
@@ -145,7 +151,11 @@ class CuttleApp(App[None]):
     def on_lobby_screen_practice_requested(self, event: LobbyScreen.PracticeRequested) -> None:
         """From the lobby: a practice game on a random deal."""
         rules = Rules.parse(event.rules)
-        self.open_table(PracticeController(event.bot, rules, bot_delay=self.settings.bot_delay))
+        self.open_table(
+            PracticeController(
+                event.bot, rules, bot_delay=self.settings.bot_delay, records=self.settings.games()
+            )
+        )
 
     def open_table(self, controller: TableController) -> None:
         other = controller.names[controller.opponent]
@@ -168,5 +178,7 @@ def make_app(
     table = None
     if practice is not None:
         p = practice
-        table = PracticeController(p.bot, p.rules, p.seed, bot_delay=settings.bot_delay)
+        table = PracticeController(
+            p.bot, p.rules, p.seed, bot_delay=settings.bot_delay, records=settings.games()
+        )
     return CuttleApp(settings, table, network)

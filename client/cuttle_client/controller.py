@@ -28,18 +28,23 @@ Two implementations are planned:
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import trio
 
 from cuttle_net.bots import make_bot
+from cuttle_net.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER
 from cuttle_net.describe import describe
 from cuttle_net.engine import CHANCE, MAIN, Game, IllegalMove, Outcome
 from cuttle_net.explain import why_illegal
 from cuttle_net.moves import CONCEDE, Kind, Move
+from cuttle_net.record import build_practice_record, save_record
 from cuttle_net.rules import Rules
 
 if TYPE_CHECKING:
@@ -212,8 +217,11 @@ class PracticeController(TableController):
         *,
         seat: int = 0,
         bot_delay: float = 0.6,
+        records: Path | None = None,
     ) -> None:
         super().__init__()
+        self.records = records  # where each finished game's record is saved (SPEC 5.5)
+        self.saved: Path | None = None
         self.bot_name = bot
         self._bot = make_bot(bot)
         self.rules = rules or Rules()
@@ -226,7 +234,12 @@ class PracticeController(TableController):
         bot = f"{self.bot_name.capitalize()} bot"
         self.names = ("You", bot) if seat == 0 else (bot, "You")
         self._rng = random.Random(seed)
-        self.game = Game.deal(self.rules, seed=seed)
+        # The deal Game.deal(seed=...) makes, kept for the game's record.
+        self.order = list(ALL_CARDS_WITH_JOKER if self.rules.joker else ALL_CARDS)
+        random.Random(seed).shuffle(self.order)
+        self.game = Game.deal(self.rules, order=self.order)
+        self.moves: list[tuple[int | None, str]] = []
+        self.saved = None
         self._view = self.game.view(seat)
         self.log = []
         self.ending = None
@@ -253,6 +266,7 @@ class PracticeController(TableController):
     def _play(self, seat: int, move: Move) -> None:
         before = self._view
         self.game.apply(move, by=None if seat == CHANCE else seat)
+        self.moves.append((None if seat == CHANCE else seat, str(move)))
         self._view = self.game.view(self.seat)
         assert before is not None
         self._record(seat, move, before)
@@ -261,6 +275,7 @@ class PracticeController(TableController):
         """After a move: end the game, make the chance pick, or let the bot think."""
         g = self.game
         if g.outcome is not None:
+            self._save()
             self._end(g.outcome)
             return
         if g.to_act == CHANCE:
@@ -274,6 +289,17 @@ class PracticeController(TableController):
                 self._bot_move(deal)
             else:
                 self._host.schedule(self.bot_delay, lambda: self._bot_move(deal))
+
+    def _save(self) -> None:
+        """Keep the finished game as a practice record (it proves only what SPEC 5.5 says)."""
+        if self.records is None or self.saved is not None:
+            return
+        date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        text = build_practice_record(
+            self.rules, self.order, self.moves, self.names, self.bot_name, date
+        )
+        with contextlib.suppress(OSError):  # not worth an error: the table shows the result
+            self.saved = save_record(text, self.records, f"{date}-practice-{self.bot_name}")
 
     def _bot_move(self, deal: int) -> None:
         g = self.game
