@@ -1,16 +1,16 @@
 """The sans-I/O connection: bytes in, events out; messages in, bytes out.
 
     conn = Connection(Role.JOINER, me)
-    transport.write(conn.data_to_send())          # our hello
+    transport.write(conn.data_to_send())          # the joiner's commitment
     conn.receive_data(transport.read())
     while (event := conn.next_event()) is not NEED_DATA:
         ...                                       # RulesProposed, HandshakeComplete, Move...
         transport.write(conn.data_to_send())
 
-The connection runs the whole handshake itself (key exchange, signatures, coin flip); the
-caller only answers `RulesProposed` (joiner) and then exchanges game messages with `send`.
-Everything to write, replies included, collects in one buffer so frames leave in the order
-their nonces were assigned.
+The connection runs the whole handshake itself (commitment, key exchange, signatures, coin
+flip); the caller only answers `RulesProposed` (joiner) and then exchanges game messages
+with `send`. Everything to write, replies included, collects in one buffer so frames leave
+in the order their nonces were assigned.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cuttle_net.identity_key import BadIdentityKey, identity_public_key
 
 from . import codec, crypto
+from .coinflip import FlipBook, FlipMemoryError, FlipMismatch
 from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .framing import FrameDecoder, encode_frame
 from .messages import (
@@ -38,18 +39,19 @@ from .messages import (
     Accept,
     Auth,
     Close,
+    Commit,
+    Flip,
     Hello,
     Message,
     Ping,
     Pong,
     Propose,
-    Reveal,
     display_safe,
     message_from_wire,
 )
-from .state import Phase, Role, State, next_state, phase
+from .state import INITIAL, Phase, Role, State, next_state, phase
 
-PROTOCOL_VERSIONS: tuple[int, ...] = (1,)
+PROTOCOL_VERSIONS: tuple[int, ...] = (2,)
 """The wire protocol versions this implementation speaks."""
 
 
@@ -130,20 +132,23 @@ class Connection:
         rules: Rules | None = None,
         versions: tuple[int, ...] = PROTOCOL_VERSIONS,
         caps: tuple[str, ...] = (),
+        flips: FlipBook | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
     ) -> None:
-        """`rules` is required of the host; `random_bytes` is injectable for test vectors."""
+        """`rules` is required of the host; `flips` remembers coin flips across connections
+        (none: this connection's alone); `random_bytes` is injectable for test vectors."""
         if (rules is None) != (role is Role.JOINER):
             raise ValueError("the host, and only the host, proposes rules")
         self.role = role
         self._player = player
         self._rules = rules
+        self._flips = flips or FlipBook()
         self._ephemeral = X25519PrivateKey.from_private_bytes(random_bytes(KEY_SIZE))
-        self._coin_value = random_bytes(KEY_SIZE)
+        self._coin_value = random_bytes(KEY_SIZE)  # used unless a remembered flip replays
         self._decoder = FrameDecoder()
         self._outgoing = bytearray()
-        self.our_state = State.HELLO
-        self.their_state = State.HELLO
+        self.our_state = INITIAL[role]
+        self.their_state = INITIAL[role.other]
         self._error: ProtocolError | None = None
         self._sealer: crypto.FrameSealer | None = None
         self._opener: crypto.FrameOpener | None = None
@@ -152,17 +157,22 @@ class Connection:
         self._transcript = b""
         self._secrets: crypto.SessionSecrets | None = None
         self._version = 0
-        self._their_commit = b""
+        self._their_commit = b""  # host: the joiner's hello, then its coin commitment
+        self._their_value = b""  # joiner: the host's coin value
+        self._complete: HandshakeComplete | None = None  # joiner: due once it accepts
+        self._code_exposed = False
+        self._identity = player.identity.public_key().public_bytes_raw()
         self._hello = Hello(
             versions=versions,
             caps=caps,
             role=role.value,
             name=player.name,
-            identity=player.identity.public_key().public_bytes_raw(),
+            identity=self._identity,
             ephemeral=self._ephemeral.public_key().public_bytes_raw(),
         )
         self._hello_body = codec.pack(self._hello.to_wire())
-        self._send(self._hello, self._hello_body)
+        if role is Role.JOINER:
+            self._send(Commit(hello=crypto.hello_commitment(self._hello_body)))
 
     # --- state -------------------------------------------------------------------------
 
@@ -180,6 +190,15 @@ class Connection:
         """The error that ended this connection, if one did."""
         return self._error
 
+    @property
+    def code_exposed(self) -> bool:
+        """Host: our hello went out, so the joiner can compute the code of this attempt.
+
+        A handshake that then fails was one try at matching the code (SPEC 3.5): a host
+        should count such attempts and tell its player.
+        """
+        return self._code_exposed
+
     # --- bytes in, events out ----------------------------------------------------------
 
     def receive_data(self, data: bytes) -> None:
@@ -191,6 +210,9 @@ class Connection:
         """The next event, or NEED_DATA. A `Close` from the peer is returned as an event."""
         if self._error is not None:
             raise self._error
+        if self._complete is not None:
+            complete, self._complete = self._complete, None
+            return complete
         try:
             while self.their_state is not State.CLOSED:
                 frame = self._decoder.next_frame()
@@ -226,11 +248,11 @@ class Connection:
             self._send(Close(code=str(code), reason=reason[:MAX_TEXT_LEN]))
 
     def accept_rules(self) -> None:
-        """Joiner: agree to the proposed rules (commits to, then reveals, our coin value)."""
+        """Joiner: agree to the proposed rules, opening our coin-flip commitment; the
+        handshake is then complete (`next_event` returns `HandshakeComplete`)."""
         self._require_pending_proposal()
-        commit = crypto.commitment(self.role, self._transcript, self._coin_value)
-        self._send(Accept(commit=commit))
-        self._send(Reveal(value=self._coin_value))
+        self._send(Accept(value=self._coin_value))
+        self._complete = self._completion(self._their_value)
 
     def refuse_rules(self, reason: str) -> None:
         """Joiner: refuse the proposed rules; this closes the connection."""
@@ -283,7 +305,7 @@ class Connection:
         except RemoteProtocolError as exc:
             if exc.code is not ErrorCode.DECRYPT_FAILED or self.their_state is not State.AUTH:
                 raise
-            # A peer that could not use our hello has no keys, so it closes in plaintext.
+            # A host that could not use our hello has no keys, so it closes in plaintext.
             try:
                 message = message_from_wire(codec.unpack(body))
             except RemoteProtocolError:
@@ -296,6 +318,10 @@ class Connection:
         peer = self.role.other
         target = next_state(peer, self.their_state, type(message), self.our_state)
         if target is None:
+            if type(message) is Hello and self.their_state is State.COMMIT:
+                self._check_versions(message)  # an older joiner opens with its hello
+            if type(message) is Commit and self.role is Role.JOINER:
+                raise RemoteProtocolError(ErrorCode.ROLE_CONFLICT, "both sides are joiners")
             raise RemoteProtocolError(
                 ErrorCode.UNEXPECTED_MESSAGE,
                 f"{message.TYPE} is not allowed from the {peer.value} in state"
@@ -305,19 +331,20 @@ class Connection:
         if self.our_state is State.CLOSED:
             return None  # we already said goodbye; whatever crossed it is moot
         match message:
+            case Commit():
+                self._their_commit = message.hello
+                self._send(self._hello, self._hello_body)
+                self._code_exposed = True
             case Hello():
                 self._on_hello(message, body)
             case Auth():
                 self._on_auth(message)
+            case Flip():
+                self._on_flip(message)
             case Propose():
-                self._rules = Rules(message.rules, message.variants)
-                self._their_commit = message.commit
-                return RulesProposed(self._rules)
+                return self._on_propose(message)
             case Accept():
-                self._their_commit = message.commit
-                self._send(Reveal(value=self._coin_value))
-            case Reveal():
-                return self._on_reveal(message)
+                return self._on_accept(message)
             case Ping():
                 self._send(Pong(n=message.n))
                 return None
@@ -328,11 +355,7 @@ class Connection:
                 return message
         return None
 
-    def _on_hello(self, hello: Hello, body: bytes) -> None:
-        if hello.role != self.role.other.value:
-            raise RemoteProtocolError(
-                ErrorCode.ROLE_CONFLICT, f"both sides claim to be the {self.role.value}"
-            )
+    def _check_versions(self, hello: Hello) -> None:
         common = set(hello.versions) & set(self._hello.versions)
         if not common:
             raise RemoteProtocolError(
@@ -341,7 +364,18 @@ class Connection:
                 f" {sorted(self._hello.versions)}",
             )
         self._version = max(common)
-        self._peer_hello = hello
+
+    def _on_hello(self, hello: Hello, body: bytes) -> None:
+        if self.role is Role.HOST and crypto.hello_commitment(body) != self._their_commit:
+            raise RemoteProtocolError(
+                ErrorCode.BAD_REVEAL,
+                "the joiner's hello is not the one it committed to: someone may be in the middle",
+            )
+        if hello.role != self.role.other.value:
+            raise RemoteProtocolError(
+                ErrorCode.ROLE_CONFLICT, f"both sides claim to be the {self.role.value}"
+            )
+        self._check_versions(hello)
         try:
             self._peer_key = identity_public_key(hello.identity)
         except BadIdentityKey as exc:
@@ -352,18 +386,25 @@ class Connection:
             raise RemoteProtocolError(
                 ErrorCode.BAD_KEY, "ephemeral key refused: a low-order X25519 point"
             ) from None
-        bodies = (self._hello_body, body)
-        host_body, joiner_body = bodies if self.role is Role.HOST else bodies[::-1]
-        self._transcript = crypto.transcript_hash(host_body, joiner_body)
+        self._peer_hello = hello
+        hellos = (self._hello, hello)
+        host_hello, joiner_hello = hellos if self.role is Role.HOST else hellos[::-1]
+        self._transcript = crypto.transcript_hash(host_hello, joiner_hello)
         self._secrets = crypto.derive_secrets(shared, self._transcript)
+        if self.role is Role.JOINER:
+            self._send(self._hello, self._hello_body)  # the opening, still in plaintext
         self._sealer = crypto.FrameSealer(self._secrets.sending_key(self.role))
         self._opener = crypto.FrameOpener(self._secrets.receiving_key(self.role))
         signature = self._player.identity.sign(crypto.auth_message(self.role, self._transcript))
         self._send(Auth(signature=signature))
-        if self.role is Role.HOST:
-            assert self._rules is not None
-            commit = crypto.commitment(self.role, self._transcript, self._coin_value)
-            self._send(Propose(self._rules.rules, self._rules.variants, commit))
+        if self.role is Role.JOINER:
+            # Remembered before we commit: the same host gets the same flip (coinflip.py).
+            try:
+                self._coin_value = self._flips.joiner_value(hello.identity, self._coin_value)
+            except FlipMemoryError as exc:
+                raise LocalProtocolError(ErrorCode.INTERNAL_ERROR, str(exc)) from None
+            commit = crypto.coin_commitment(hello.identity, self._identity, self._coin_value)
+            self._send(Flip(commit=commit))
 
     def _on_auth(self, auth: Auth) -> None:
         assert self._peer_key is not None
@@ -377,25 +418,59 @@ class Connection:
                 "the peer's handshake signature does not verify: someone may be in the middle",
             ) from None
 
-    def _on_reveal(self, reveal: Reveal) -> HandshakeComplete:
-        expected = crypto.commitment(self.role.other, self._transcript, reveal.value)
-        if expected != self._their_commit:
-            raise RemoteProtocolError(
-                ErrorCode.BAD_REVEAL, "the peer's coin-flip value does not match its commitment"
+    def _peer_identity(self) -> bytes:
+        assert self._peer_hello is not None
+        return self._peer_hello.identity
+
+    def _on_flip(self, flip: Flip) -> None:
+        assert self._rules is not None
+        self._their_commit = flip.commit
+        try:
+            self._coin_value = self._flips.host_value(
+                self._peer_identity(), flip.commit, self._coin_value
             )
-        values = (self._coin_value, reveal.value)
-        host_value, joiner_value = values if self.role is Role.HOST else values[::-1]
+        except FlipMismatch as exc:
+            raise RemoteProtocolError(ErrorCode.FLIP_MISMATCH, str(exc)) from None
+        except FlipMemoryError as exc:
+            raise LocalProtocolError(ErrorCode.INTERNAL_ERROR, str(exc)) from None
+        self._send(Propose(self._rules.rules, self._rules.variants, self._coin_value))
+
+    def _on_propose(self, propose: Propose) -> RulesProposed:
+        try:
+            self._flips.joiner_saw(self._peer_identity(), propose.value)
+        except FlipMismatch as exc:
+            raise RemoteProtocolError(ErrorCode.FLIP_MISMATCH, str(exc)) from None
+        except FlipMemoryError as exc:
+            raise LocalProtocolError(ErrorCode.INTERNAL_ERROR, str(exc)) from None
+        self._rules = Rules(propose.rules, propose.variants)
+        self._their_value = propose.value
+        return RulesProposed(self._rules)
+
+    def _on_accept(self, accept: Accept) -> HandshakeComplete:
+        commit = crypto.coin_commitment(self._identity, self._peer_identity(), accept.value)
+        if commit != self._their_commit:
+            raise RemoteProtocolError(
+                ErrorCode.BAD_REVEAL, "the joiner's coin-flip value does not match its commitment"
+            )
+        return self._completion(accept.value)
+
+    def _completion(self, their_value: bytes) -> HandshakeComplete:
+        """What both sides agree on, given the peer's coin value."""
         assert self._peer_hello is not None and self._secrets is not None
         assert self._rules is not None
+        peer = self._peer_hello
+        keys, values = (self._identity, peer.identity), (self._coin_value, their_value)
+        if self.role is Role.JOINER:  # host first
+            keys, values = keys[::-1], values[::-1]
         return HandshakeComplete(
             role=self.role,
             version=self._version,
-            caps=frozenset(self._hello.caps) & frozenset(self._peer_hello.caps),
+            caps=frozenset(self._hello.caps) & frozenset(peer.caps),
             rules=self._rules,
-            peer_name=display_safe(self._peer_hello.name),
-            peer_identity=self._peer_hello.identity,
-            peer_fingerprint=crypto.fingerprint(self._peer_hello.identity),
+            peer_name=display_safe(peer.name),
+            peer_identity=peer.identity,
+            peer_fingerprint=crypto.fingerprint(peer.identity),
             session_id=self._secrets.session_id,
             sas=self._secrets.sas,
-            first_dealer=crypto.first_dealer(self._transcript, host_value, joiner_value),
+            first_dealer=crypto.first_dealer(*keys, *values),
         )

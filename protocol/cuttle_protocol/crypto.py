@@ -1,6 +1,7 @@
-"""The handshake's cryptography: transcript hash, key schedule, SAS, coin flip, frame AEAD.
+"""The handshake's cryptography: commitments, transcript hash, key schedule, SAS, coin flip,
+frame AEAD.
 
-Every byte string here is specified in SPEC.md 3.3-3.4 so other implementations can match it.
+Every byte string here is specified in SPEC.md 3.5 so other implementations can match it.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from .errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from .framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
+from .messages import Hello
 from .state import Role
 
-DOMAIN = b"cuttle-net/1"
+DOMAIN = b"cuttle-net/2"
 TAG_SIZE = 16
-SAS_GROUPS = 5
+SAS_DIGITS = 6
+SAS_BYTES = 8  # 2^64 values reduced modulo 10^6: the bias is below 2^-40
 
 
 def _u32(n: int) -> bytes:
@@ -32,15 +35,38 @@ def _label(*parts: bytes) -> bytes:
     return b"\x00".join((DOMAIN, *parts))
 
 
-def transcript_hash(host_hello: bytes, joiner_hello: bytes) -> bytes:
-    """SHA-256 over both hello frame bodies, exactly as sent, host's first."""
+def _field(data: bytes) -> bytes:
+    return _u32(len(data)) + data
+
+
+def hello_fields(hello: Hello) -> bytes:
+    """The checked fields of a hello, length-prefixed: what the transcript covers.
+
+    Unknown fields (ignored by this version) and the encoding the sender chose are left
+    out, so nothing unvalidated or unbounded can change the code.
+    """
+    return b"".join(
+        (
+            _field(b"".join(struct.pack(">H", v) for v in hello.versions)),
+            _field(b"\x00".join(cap.encode() for cap in hello.caps)),
+            _field(hello.role.encode()),
+            _field(hello.name.encode()),
+            _field(hello.identity),
+            _field(hello.ephemeral),
+        )
+    )
+
+
+def transcript_hash(host_hello: Hello, joiner_hello: Hello) -> bytes:
+    """SHA-256 over both hellos' checked fields, host's first."""
     return hashlib.sha256(
-        _label(b"transcript")
-        + _u32(len(host_hello))
-        + host_hello
-        + _u32(len(joiner_hello))
-        + joiner_hello
+        _label(b"transcript") + hello_fields(host_hello) + hello_fields(joiner_hello)
     ).digest()
+
+
+def hello_commitment(joiner_hello_body: bytes) -> bytes:
+    """The joiner's first frame: a hash of the hello body it will send once it has the host's."""
+    return hashlib.sha256(_label(b"hello") + b"\x00" + joiner_hello_body).digest()
 
 
 def _hkdf(shared_secret: bytes, transcript: bytes, label: bytes, length: int) -> bytes:
@@ -71,14 +97,14 @@ def derive_secrets(shared_secret: bytes, transcript: bytes) -> SessionSecrets:
         host_to_joiner=_hkdf(shared_secret, transcript, b"key host to joiner", 32),
         joiner_to_host=_hkdf(shared_secret, transcript, b"key joiner to host", 32),
         session_id=_hkdf(shared_secret, transcript, b"session id", 32),
-        sas=format_sas(_hkdf(shared_secret, transcript, b"sas", 2 * SAS_GROUPS)),
+        sas=format_sas(_hkdf(shared_secret, transcript, b"sas", SAS_BYTES)),
     )
 
 
 def format_sas(raw: bytes) -> str:
-    """Groups of four digits, one per two bytes (big-endian, modulo 10000)."""
-    groups = [int.from_bytes(raw[i : i + 2], "big") % 10_000 for i in range(0, len(raw), 2)]
-    return " ".join(f"{g:04d}" for g in groups)
+    """Six digits in two groups of three: the big-endian integer modulo 10^6."""
+    digits = f"{int.from_bytes(raw, 'big') % 10**SAS_DIGITS:06d}"
+    return f"{digits[:3]} {digits[3:]}"
 
 
 def auth_message(role: Role, transcript: bytes) -> bytes:
@@ -86,17 +112,18 @@ def auth_message(role: Role, transcript: bytes) -> bytes:
     return _label(b"auth", role.value.encode()) + b"\x00" + transcript
 
 
-def commitment(role: Role, transcript: bytes, value: bytes) -> bytes:
-    """The coin-flip commitment; the role stops a peer from echoing our own commitment."""
-    return hashlib.sha256(
-        _label(b"coin", role.value.encode()) + b"\x00" + transcript + value
-    ).digest()
+def coin_commitment(host_key: bytes, joiner_key: bytes, value: bytes) -> bytes:
+    """The joiner's coin-flip commitment: bound to both identity keys, not to one connection,
+    so a reconnection can replay the same flip."""
+    return hashlib.sha256(_label(b"coin") + b"\x00" + host_key + joiner_key + value).digest()
 
 
-def first_dealer(transcript: bytes, host_value: bytes, joiner_value: bytes) -> Role:
-    """Who deals the first game: decided by both revealed values, fair if either is random."""
+def first_dealer(
+    host_key: bytes, joiner_key: bytes, host_value: bytes, joiner_value: bytes
+) -> Role:
+    """Who deals the first game: decided by both values, fair if either is random."""
     digest = hashlib.sha256(
-        _label(b"dealer") + b"\x00" + transcript + host_value + joiner_value
+        _label(b"dealer") + b"\x00" + host_key + joiner_key + host_value + joiner_value
     ).digest()
     return Role.HOST if digest[0] & 1 == 0 else Role.JOINER
 

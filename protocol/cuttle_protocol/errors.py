@@ -19,6 +19,7 @@ class ErrorCode(StrEnum):
     BAD_SIGNATURE = "bad-signature"
     DECRYPT_FAILED = "decrypt-failed"
     BAD_REVEAL = "bad-reveal"
+    FLIP_MISMATCH = "flip-mismatch"
     RULES_REFUSED = "rules-refused"
     TIMEOUT = "timeout"
     ILLEGAL_MOVE = "illegal-move"

@@ -74,7 +74,8 @@ class Message:
     """Base of every message; `TYPE` is its "t" value on the wire."""
 
     TYPE: ClassVar[str]
-    # Hello alone ignores unknown keys, so later versions can extend it (SPEC.md 3.5).
+    # The first frames (commit, hello) ignore unknown keys, so later versions can extend
+    # them and still meet this one (SPEC.md 3.10).
     IGNORES_UNKNOWN_KEYS: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
@@ -120,8 +121,21 @@ class Message:
 
 
 @dataclass(frozen=True)
+class Commit(Message):
+    """The joiner's first frame, in plaintext: a hash of the hello it will send once it has
+    the host's, so neither hello can be chosen after seeing the other (SPEC.md 3.6)."""
+
+    TYPE = "commit"
+    IGNORES_UNKNOWN_KEYS = True  # the first frame, like hello: later versions may extend it
+    hello: bytes
+
+    def validate(self) -> None:
+        _check_bytes(self.hello, "hello", KEY_SIZE)
+
+
+@dataclass(frozen=True)
 class Hello(Message):
-    """Each side's first frame, sent in plaintext."""
+    """Each side's key-exchange frame, sent in plaintext."""
 
     TYPE = "hello"
     IGNORES_UNKNOWN_KEYS = True
@@ -156,36 +170,36 @@ class Auth(Message):
 
 
 @dataclass(frozen=True)
+class Flip(Message):
+    """The joiner's coin-flip commitment (who deals first)."""
+
+    TYPE = "flip"
+    commit: bytes
+
+    def validate(self) -> None:
+        _check_bytes(self.commit, "commit", KEY_SIZE)
+
+
+@dataclass(frozen=True)
 class Propose(Message):
-    """The host's rules for the game, and its coin-flip commitment."""
+    """The host's rules for the game, and its coin-flip value."""
 
     TYPE = "propose"
     rules: str
     variants: tuple[str, ...]
-    commit: bytes
+    value: bytes
 
     def validate(self) -> None:
         _check_token(self.rules, "rules")
         _check_tokens(self.variants, "variants", MAX_LIST_LEN)
-        _check_bytes(self.commit, "commit", KEY_SIZE)
+        _check_bytes(self.value, "value", KEY_SIZE)
 
 
 @dataclass(frozen=True)
 class Accept(Message):
-    """The joiner agrees to the proposed rules, and commits to its coin-flip value."""
+    """The joiner agrees to the proposed rules, and opens its coin-flip commitment."""
 
     TYPE = "accept"
-    commit: bytes
-
-    def validate(self) -> None:
-        _check_bytes(self.commit, "commit", KEY_SIZE)
-
-
-@dataclass(frozen=True)
-class Reveal(Message):
-    """The sender's coin-flip value."""
-
-    TYPE = "reveal"
     value: bytes
 
     def validate(self) -> None:
@@ -293,11 +307,12 @@ class Close(Message):
 CATALOGUE: dict[str, type[Message]] = {
     m.TYPE: m
     for m in (
+        Commit,
         Hello,
         Auth,
+        Flip,
         Propose,
         Accept,
-        Reveal,
         Move,
         DeckPayload,
         RematchRequest,

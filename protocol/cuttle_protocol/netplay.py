@@ -25,7 +25,7 @@ from cuttle_net.session import GameSession
 from . import lan
 from .connection import LocalPlayer, Rules
 from .errors import ErrorCode
-from .identity import KnownPeers, Trust, default_config_dir, load_or_create_identity
+from .identity import FlipStore, KnownPeers, Trust, default_config_dir, load_or_create_identity
 from .journal import (
     JournalDamaged,
     JournalWriter,
@@ -106,6 +106,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
     identity = load_or_create_identity(plan.config_dir or default_config_dir())
     me = LocalPlayer(plan.name, identity)
     known = KnownPeers(plan.config_dir or default_config_dir())
+    flips = FlipStore(plan.config_dir or default_config_dir())
     settings = PeerSettings(handshake_timeout=plan.reply_timeout, reply_timeout=plan.reply_timeout)
     if plan.mode == "join":
 
@@ -120,7 +121,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 connected = False
                 try:
                     async with connect(
-                        plan.address, me, judge_rules=judge_rules, settings=attempt
+                        plan.address, me, judge_rules=judge_rules, flips=flips, settings=attempt
                     ) as peer:
                         if expect in (None, peer.info.peer_identity):
                             connected = True
@@ -139,7 +140,12 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             first = again(trio.current_time() + RESUME_WINDOW, plan.peer_identity)
         else:
             first = connect(
-                plan.address, me, judge_rules=judge_rules, known_peers=known, settings=settings
+                plan.address,
+                me,
+                judge_rules=judge_rules,
+                known_peers=known,
+                flips=flips,
+                settings=settings,
             )
         async with first as peer:
             _introduce(peer, known, say)
@@ -159,7 +165,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             # The listener stays open for the whole match: it refuses strangers as "busy"
             # during play, and while we wait lets in only the player with this key.
             return listener.accept(
-                me, wire_rules, settings=settings, deadline=deadline, expect=expect
+                me, wire_rules, flips=flips, settings=settings, deadline=deadline, expect=expect
             )
 
         async with contextlib.AsyncExitStack() as announced:
@@ -176,7 +182,12 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                     say(str(e))
             say("waiting for a player…")
             async with listener.accept(
-                me, wire_rules, known_peers=known, settings=settings, expect=plan.peer_identity
+                me,
+                wire_rules,
+                known_peers=known,
+                flips=flips,
+                settings=settings,
+                expect=plan.peer_identity,
             ) as peer:
                 await announced.aclose()  # the seat is taken: withdraw from the LAN
                 _introduce(peer, known, say)

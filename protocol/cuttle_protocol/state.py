@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum, StrEnum
 
-from .messages import GAME_MESSAGES, Accept, Auth, Close, Hello, Message, Propose, Reveal
+from .messages import GAME_MESSAGES, Accept, Auth, Close, Commit, Flip, Hello, Message, Propose
 
 
 class Role(StrEnum):
@@ -23,14 +23,18 @@ class Role(StrEnum):
 class State(Enum):
     """What the next frame from one side may be."""
 
+    COMMIT = "commit"
     HELLO = "hello"
     AUTH = "auth"
+    FLIP = "flip"
     PROPOSE = "propose"
     ACCEPT = "accept"
-    REVEAL = "reveal"
     GAME = "game"
     CLOSED = "closed"
     ERROR = "error"
+
+
+INITIAL: dict[Role, State] = {Role.HOST: State.HELLO, Role.JOINER: State.COMMIT}
 
 
 class Phase(Enum):
@@ -46,26 +50,32 @@ TRANSITIONS: dict[Role, dict[State, dict[type[Message], State]]] = {
     Role.HOST: {
         State.HELLO: {Hello: State.AUTH},
         State.AUTH: {Auth: State.PROPOSE},
-        State.PROPOSE: {Propose: State.REVEAL},
-        State.REVEAL: {Reveal: State.GAME},
+        State.PROPOSE: {Propose: State.GAME},
         State.GAME: _GAME,
     },
     Role.JOINER: {
+        State.COMMIT: {Commit: State.HELLO},
         State.HELLO: {Hello: State.AUTH},
-        State.AUTH: {Auth: State.ACCEPT},
-        State.ACCEPT: {Accept: State.REVEAL},
-        State.REVEAL: {Reveal: State.GAME},
+        State.AUTH: {Auth: State.FLIP},
+        State.FLIP: {Flip: State.ACCEPT},
+        State.ACCEPT: {Accept: State.GAME},
         State.GAME: _GAME,
     },
 }
 """sender's role -> sender's state -> message kind -> sender's next state. `Close` is allowed
 in every state listed here and leads to CLOSED."""
 
+_AFTER_HOST_HELLO = frozenset({State.AUTH, State.PROPOSE, State.GAME})
+
 PEER_STATES_REQUIRED: dict[tuple[Role, type[Message]], frozenset[State]] = {
-    # The joiner accepts only rules it has been sent...
-    (Role.JOINER, Accept): frozenset({State.REVEAL, State.GAME}),
-    # ...and the host reveals only once the joiner is committed.
-    (Role.HOST, Reveal): frozenset({State.REVEAL, State.GAME}),
+    # The host shows its hello only to a joiner committed to its own...
+    (Role.HOST, Hello): frozenset({State.HELLO}),
+    # ...which opens it only once it has the host's.
+    (Role.JOINER, Hello): _AFTER_HOST_HELLO,
+    # The host gives its coin value only for the joiner's commitment...
+    (Role.HOST, Propose): frozenset({State.ACCEPT}),
+    # ...and the joiner accepts only rules it has been sent.
+    (Role.JOINER, Accept): frozenset({State.GAME}),
 }
 """(sender, kind) -> the states the *other* side must have reached before it may be sent."""
 

@@ -30,6 +30,7 @@ import trio
 
 from . import codec
 from .address import DEFAULT_PORT, parse_address
+from .coinflip import FlipBook
 from .connection import (
     NEED_DATA,
     Connection,
@@ -78,6 +79,9 @@ class ConnectionEnded(Exception):
         self.reason = reason
         self.code = code
         self.message = message
+        self.code_attempt = False
+        """Host: the handshake failed after our hello went out, so this was one try at
+        matching the code (SPEC 3.5). A host counts these and tells its player."""
 
 
 class _PeerHungUp(Exception):
@@ -253,6 +257,9 @@ class Peer:
                 self._conn.close(ErrorCode.TIMEOUT, context)  # said before we hang up
             await self._end(_ending_for(exc, self._conn, context))
             raise self.ended from exc  # type: ignore[misc]
+        finally:
+            if self.ended is not None:
+                self.ended.code_attempt = self._conn.code_exposed
 
     async def _run_background(self) -> None:
         with self._background:
@@ -304,6 +311,7 @@ async def handshake(
     *,
     rules: Rules | None = None,
     judge_rules: Callable[[Rules], str | None] = accept_any_rules,
+    flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
     random_bytes: Callable[[int], bytes] = os.urandom,
 ) -> Peer:
@@ -312,8 +320,10 @@ async def handshake(
     Bounded by `settings.handshake_timeout` and `settings.handshake_bytes`. On failure the
     peer is told why where the protocol allows (a `close`), the stream is closed and
     `ConnectionEnded` raised; if cancelled, the peer is told we left. Then `running(peer)`.
+    With `flips` (e.g. `identity.FlipStore`), a new connection replays the last coin flip
+    with the same peer (SPEC 3.5).
     """
-    conn = Connection(role, player, rules=rules, random_bytes=random_bytes)
+    conn = Connection(role, player, rules=rules, flips=flips, random_bytes=random_bytes)
     peer = Peer(stream, conn, settings or PeerSettings())
     try:
         peer._info = await peer._handshake(judge_rules)
@@ -364,6 +374,7 @@ async def open_peer(
     rules: Rules | None = None,
     judge_rules: Callable[[Rules], str | None] = accept_any_rules,
     known_peers: KnownPeers | None = None,
+    flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
     random_bytes: Callable[[int], bytes] = os.urandom,
 ) -> AsyncIterator[Peer]:
@@ -371,7 +382,8 @@ async def open_peer(
 
     The host passes `rules`; the joiner may pass `judge_rules`, which returns a refusal
     reason or None to accept. With `known_peers`, `peer.trust` tells whether the peer's key
-    is new, known or CHANGED (warning the player is the caller's job).
+    is new, known, CHANGED or RENAMED (warning the player is the caller's job). With
+    `flips` (e.g. `identity.FlipStore`), a reconnection replays an unfinished coin flip.
     """
     peer = await handshake(
         stream,
@@ -379,6 +391,7 @@ async def open_peer(
         player,
         rules=rules,
         judge_rules=judge_rules,
+        flips=flips,
         settings=settings,
         random_bytes=random_bytes,
     )
@@ -395,6 +408,7 @@ async def connect(
     *,
     judge_rules: Callable[[Rules], str | None] = accept_any_rules,
     known_peers: KnownPeers | None = None,
+    flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
 ) -> AsyncIterator[Peer]:
     """Join the game hosted at `HOST[:PORT]` (port 4454 by default)."""
@@ -415,6 +429,7 @@ async def connect(
         player,
         judge_rules=judge_rules,
         known_peers=known_peers,
+        flips=flips,
         settings=settings,
     ) as peer:
         yield peer
@@ -448,6 +463,7 @@ class _Seat:
     rules: Rules
     settings: PeerSettings
     expect: bytes | None  # a reconnection: only this identity key may take the seat
+    flips: FlipBook | None
     filled: trio.Event = field(default_factory=trio.Event)
     peer: Peer | None = None
 
@@ -511,6 +527,9 @@ class Listener:
         self._pending: dict[str, int] = {}  # handshakes under way, by rate key
         self._rate = _RateLimit(limits)
         self._throttled: set[str] = set()  # rate keys already logged as over their rate
+        self.code_attempts = 0
+        """Handshakes that failed after our hello went out: each was one try at matching
+        the code (SPEC 3.11); the log says so at each."""
 
     @property
     def address(self) -> tuple[str, int]:
@@ -525,6 +544,7 @@ class Listener:
         rules: Rules,
         *,
         known_peers: KnownPeers | None = None,
+        flips: FlipBook | None = None,
         settings: PeerSettings | None = None,
         deadline: float = math.inf,
         expect: bytes | None = None,
@@ -537,7 +557,7 @@ class Listener:
         """
         if self._seat is not None:
             raise RuntimeError("this listener is already waiting for a player")
-        seat = _Seat(player, rules, settings or PeerSettings(), expect)
+        seat = _Seat(player, rules, settings or PeerSettings(), expect, flips)
         self._seat = seat
         try:
             with trio.move_on_at(deadline):
@@ -636,7 +656,12 @@ class Listener:
         taken = False
         try:
             peer = await handshake(
-                stream, Role.HOST, seat.player, rules=seat.rules, settings=seat.settings
+                stream,
+                Role.HOST,
+                seat.player,
+                rules=seat.rules,
+                flips=seat.flips,
+                settings=seat.settings,
             )
             info = peer.info
             who = f"{info.peer_name} (key {info.peer_fingerprint})"
@@ -652,7 +677,11 @@ class Listener:
             self._log(f"{where}: refused {who} ({code}: {reason})")
             await peer.aclose(code, reason)
         except ConnectionEnded as ended:
-            self._log(f"{where}: no handshake: {ended.message} ({ended.code})")
+            tried = ""
+            if ended.code_attempt:
+                self.code_attempts += 1
+                tried = f"; it saw our hello: try {self.code_attempts} at this game's code"
+            self._log(f"{where}: no handshake: {ended.message} ({ended.code}){tried}")
         finally:
             self._pending[key] -= 1
             if not self._pending[key]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from cuttle_protocol.codec import unpack
 from cuttle_protocol.framing import FrameDecoder
-from cuttle_protocol.messages import Close, Hello, message_from_wire
+from cuttle_protocol.messages import Close, message_from_wire
 
 from cuttle_net.record import parse_record
 from cuttle_net.rules import VARIANTS
@@ -145,12 +145,13 @@ def test_a_silent_connection_is_told_timeout_and_the_host_waits_on(tmp_path: Pat
             received = b""
             while data := s.recv(4096):  # until the host hangs up
                 received += data
-        # Its hello, then a plaintext close saying why (no keys yet: the peer sent nothing).
+        # A plaintext close saying why (no keys: the peer never sent its commitment, so the
+        # host never showed its hello).
         decoder = FrameDecoder()
         decoder.feed(received)
         frames = [message_from_wire(unpack(body)) for _, body in iter(decoder.next_frame, None)]
-        assert [type(m) for m in frames] == [Hello, Close]
-        assert frames[1].code == "timeout" and "within 1 s" in frames[1].reason
+        assert [type(m) for m in frames] == [Close]
+        assert frames[0].code == "timeout" and "within 1 s" in frames[0].reason
         time.sleep(0.5)
         assert host.poll() is None  # still waiting for its player
     finally:

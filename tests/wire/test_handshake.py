@@ -25,11 +25,12 @@ from cuttle_protocol import (
 )
 from cuttle_protocol.codec import pack, unpack
 from cuttle_protocol.framing import MAX_FRAME_SIZE, encode_frame
-from cuttle_protocol.messages import Accept, Reveal
+from cuttle_protocol.messages import Accept
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from wire_helpers import (
     CLASSIC,
+    counter_random,
     deliver,
     drain,
     fixed_pair,
@@ -60,13 +61,13 @@ def test_handshake_agrees_on_everything() -> None:
     host, joiner = make_pair()
     h, j = handshake(host, joiner)
     assert (h.role, j.role) == (Role.HOST, Role.JOINER)
-    assert h.sas == j.sas and len(h.sas.split()) == 5
-    assert all(len(group) == 4 and group.isdigit() for group in h.sas.split())
+    assert h.sas == j.sas and len(h.sas.split()) == 2
+    assert all(len(group) == 3 and group.isdigit() for group in h.sas.split())
     assert h.session_id == j.session_id and len(h.session_id) == 32
     assert h.first_dealer is j.first_dealer
     assert h.rules == j.rules == CLASSIC
     assert (h.peer_name, j.peer_name) == ("bob", "alice")
-    assert h.version == j.version == 1
+    assert h.version == j.version == 2
     assert host.phase is joiner.phase is Phase.GAME
 
 
@@ -74,13 +75,14 @@ def test_handshake_fed_byte_by_byte() -> None:
     host, joiner = fixed_pair()
     conns = {Role.HOST: host, Role.JOINER: joiner}
     completed = []
-    for sender in (Role.HOST, Role.JOINER, Role.HOST, Role.JOINER, Role.HOST):
+    for sender in (Role.JOINER, Role.HOST, Role.JOINER, Role.HOST, Role.JOINER):
         receiver = conns[sender.other]
         for byte in conns[sender].data_to_send():
             receiver.receive_data(bytes([byte]))
             for event in drain(receiver):
                 if isinstance(event, RulesProposed):
                     receiver.accept_rules()
+                    completed += drain(receiver)
                 completed += [event] if isinstance(event, HandshakeComplete) else []
     assert [c.sas for c in completed] == [handshake(*fixed_pair())[0].sas] * 2
 
@@ -140,42 +142,65 @@ def test_capabilities_and_versions_negotiated() -> None:
 
 
 def test_version_mismatch_closes_in_plaintext_on_both_sides() -> None:
-    host = Connection(Role.HOST, player("a"), rules=CLASSIC, versions=(2,))
-    joiner = Connection(Role.JOINER, player("b"), versions=(1,))
-    host_hello = host.data_to_send()
-    expect_error(host, joiner.data_to_send(), ErrorCode.VERSION_MISMATCH)
-    expect_error(joiner, host_hello, ErrorCode.VERSION_MISMATCH)
-    assert "versions [2]" in close_sent(joiner).reason
+    host = Connection(Role.HOST, player("a"), rules=CLASSIC, versions=(3,))
+    joiner = Connection(Role.JOINER, player("b"), versions=(2,))
+    deliver(joiner, host)  # the commitment
+    expect_error(joiner, host.data_to_send(), ErrorCode.VERSION_MISMATCH)
+    assert "versions [3]" in close_sent(joiner).reason
+
+
+def test_a_version_1_joiner_is_told_the_versions_differ() -> None:
+    # Version 1 joiners open with their hello, not a commitment.
+    old = Connection(Role.JOINER, player("b"), versions=(1,))
+    version_1_hello = encode_frame(old._hello_body)
+    host, _ = make_pair()
+    expect_error(host, version_1_hello, ErrorCode.VERSION_MISMATCH)
+    assert "versions [1]" in close_sent(host).reason
 
 
 def test_peer_learns_why_its_hello_was_refused() -> None:
     host, joiner = make_pair()
+    deliver(joiner, host)
     host_hello = host.data_to_send()
-    (joiner_hello,) = split_frames(joiner.data_to_send())
+    joiner.receive_data(host_hello)
+    assert drain(joiner) == []
+    joiner_hello, *_ = split_frames(joiner.data_to_send())
     mangled = unpack(joiner_hello[4:]) | {"name": "x" * 40}
     expect_error(host, encode_frame(pack(mangled)), ErrorCode.MALFORMED_MESSAGE)
     # The host has no keys, so its Close is plaintext; the joiner already derived keys.
-    joiner.receive_data(host_hello + host.data_to_send())
+    joiner.receive_data(host.data_to_send())
     (close,) = drain(joiner)
     assert close.code == "malformed-message" and "name" in close.reason
     assert joiner.phase is Phase.CLOSED
 
 
-def exchange_hellos(a: Connection, b: Connection) -> None:
-    a_hello, b_hello = a.data_to_send(), b.data_to_send()
-    a.receive_data(b_hello)
-    b.receive_data(a_hello)
-    assert drain(a) == drain(b) == []
+def to_hellos(host: Connection, joiner: Connection) -> list[bytes]:
+    """Commitment and host hello delivered; return the joiner's next frames (hello, auth,
+    flip), not yet delivered."""
+    assert deliver(joiner, host) == []
+    assert deliver(host, joiner) == []
+    return split_frames(joiner.data_to_send())
 
 
-def test_two_hosts_conflict() -> None:
+def test_two_hosts_wait_and_two_joiners_conflict() -> None:
     a = Connection(Role.HOST, player("a"), rules=CLASSIC)
     b = Connection(Role.HOST, player("b"), rules=CLASSIC)
-    expect_error(a, b.data_to_send(), ErrorCode.ROLE_CONFLICT)
+    assert a.data_to_send() == b.data_to_send() == b""  # each waits for a commitment
+    c, d = Connection(Role.JOINER, player("c")), Connection(Role.JOINER, player("d"))
+    expect_error(c, d.data_to_send(), ErrorCode.ROLE_CONFLICT)
+
+
+def test_hello_claiming_the_wrong_role_conflicts() -> None:
+    host, joiner = make_pair()
+    deliver(joiner, host)
+    (hello,) = split_frames(host.data_to_send())
+    tampered = encode_frame(pack(unpack(hello[4:]) | {"role": "joiner"}))
+    expect_error(joiner, tampered, ErrorCode.ROLE_CONFLICT)
 
 
 def test_joiner_refuses_the_rules() -> None:
     host, joiner = make_pair()
+    deliver(joiner, host)
     deliver(host, joiner)
     deliver(joiner, host)
     (proposed,) = deliver(host, joiner)
@@ -210,13 +235,13 @@ def test_coin_flip_outcomes_seen() -> None:
     assert {Role.HOST, Role.JOINER} == OUTCOMES
 
 
-def test_wrong_reveal_is_a_remote_error() -> None:
+def test_wrong_coin_value_is_a_remote_error() -> None:
     host, joiner = make_pair()
-    deliver(host, joiner)
-    deliver(joiner, host)
-    deliver(host, joiner)
-    joiner._send(Accept(commit=b"\x00" * 32))
-    joiner._send(Reveal(value=b"\x01" * 32))
+    for _ in range(2):
+        deliver(joiner, host)
+        deliver(host, joiner)
+    joiner._coin_value = b"\x01" * 32  # open with another value than committed
+    joiner.accept_rules()
     expect_error(host, joiner.data_to_send(), ErrorCode.BAD_REVEAL)
     assert "commitment" in deliver(host, joiner)[-1].reason
 
@@ -231,14 +256,14 @@ HELLO_TAMPERING = {
     "name": ("mallory", None),
     "identity": (Ed25519PrivateKey.generate().public_key().public_bytes_raw(), None),
     "ephemeral": (b"\x09" + b"\x00" * 31, None),
-    "future-field": ("ignored, but hashed", None),
 }
 
 
 @pytest.mark.parametrize("field", HELLO_TAMPERING)
-def test_tampered_hello_field_is_caught(field: str) -> None:
+def test_tampered_host_hello_field_is_caught(field: str) -> None:
     value, code = HELLO_TAMPERING[field]
     host, joiner = make_pair()
+    deliver(joiner, host)
     (hello,) = split_frames(host.data_to_send())
     tampered = encode_frame(pack(unpack(hello[4:]) | {field: value}))
     if code is not None:
@@ -251,11 +276,31 @@ def test_tampered_hello_field_is_caught(field: str) -> None:
     expect_error(host, joiner.data_to_send(), ErrorCode.DECRYPT_FAILED)
 
 
-def test_low_order_ephemeral_key_is_refused() -> None:
+@pytest.mark.parametrize("field", [*HELLO_TAMPERING, "future-field"])
+def test_joiner_hello_changed_after_the_commitment_is_refused(field: str) -> None:
+    # A man in the middle who sees the host's hello cannot then change the joiner's: the
+    # host checks it against the commitment the joiner sent before it saw anything.
+    changes = {name: value for name, (value, _) in HELLO_TAMPERING.items()}
+    value = (changes | {"role": "host", "future-field": "anything"})[field]
     host, joiner = make_pair()
+    joiner_hello, *rest = to_hellos(host, joiner)
+    changed = unpack(joiner_hello[4:]) | {field: value}
+    expect_error(host, encode_frame(pack(changed)) + b"".join(rest), ErrorCode.BAD_REVEAL)
+    assert "committed" in close_sent(host).reason
+
+
+def test_unknown_first_frame_fields_are_accepted_and_do_not_change_the_code() -> None:
+    reference, _ = handshake(*fixed_pair())
+    host, joiner = fixed_pair()
+    (commit,) = split_frames(joiner.data_to_send())
+    host.receive_data(encode_frame(pack(unpack(commit[4:]) | {"later": [b"\x00" * 99]})))
+    assert drain(host) == []
     (hello,) = split_frames(host.data_to_send())
-    tampered = encode_frame(pack(unpack(hello[4:]) | {"ephemeral": bytes(32)}))
-    expect_error(joiner, tampered, ErrorCode.BAD_KEY)
+    extended = unpack(hello[4:]) | {"future-field": "x" * 5000, "more": [1, {"a": b"z"}]}
+    joiner.receive_data(encode_frame(pack(extended)))
+    h, j = handshake(host, joiner)
+    assert h.sas == j.sas == reference.sas
+    assert h.session_id == j.session_id == reference.session_id
 
 
 SMALL_ORDER_KEY = bytes([1]) + bytes(31)  # the neutral point: one signature fits all
@@ -269,9 +314,9 @@ NON_CANONICAL_KEY = (1 + 2**255 - 19).to_bytes(32, "little")  # y + p instead of
 )
 def test_identity_key_that_proves_nothing_is_refused(identity: bytes, why: str) -> None:
     host, joiner = make_pair()
+    deliver(joiner, host)
     (hello,) = split_frames(host.data_to_send())
     tampered = encode_frame(pack(unpack(hello[4:]) | {"identity": identity}))
-    joiner.data_to_send()  # its own hello
     expect_error(joiner, tampered, ErrorCode.BAD_KEY)
     close = close_sent(joiner)
     assert close.code == "bad-key" and "identity key refused" in close.reason
@@ -281,6 +326,7 @@ def test_identity_key_that_proves_nothing_is_refused(identity: bytes, why: str) 
 def after_hellos() -> tuple[Connection, Connection, list[bytes]]:
     """A fixed pair whose hellos were exchanged, and the host's next frames (auth, propose)."""
     host, joiner = fixed_pair()
+    deliver(joiner, host)
     deliver(host, joiner)
     deliver(joiner, host)
     return host, joiner, split_frames(host.data_to_send())
@@ -321,13 +367,14 @@ def test_errors_are_reported_to_the_peer_encrypted() -> None:
 def test_valid_frame_out_of_phase() -> None:
     host, joiner = make_pair()
     handshake(host, joiner)
-    host._queue(Accept(commit=b"\x00" * 32))  # bypass our own checks, as a rogue peer would
+    host._queue(Accept(value=b"\x00" * 32))  # bypass our own checks, as a rogue peer would
     expect_error(joiner, host.data_to_send(), ErrorCode.UNEXPECTED_MESSAGE)
 
 
 def test_game_message_during_handshake() -> None:
     host, joiner = fixed_pair()
-    exchange_hellos(host, joiner)
+    host.receive_data(b"".join(to_hellos(host, joiner)))
+    assert drain(host) == []
     # Rewind the host's sealer so a Move takes the place (and nonce) of its Auth.
     host._outgoing.clear()
     host._sealer = crypto.FrameSealer(host._secrets.sending_key(Role.HOST))
@@ -364,17 +411,18 @@ def relay_handshake(
 ) -> tuple[HandshakeComplete | None, HandshakeComplete | None]:
     """Mallory runs a joiner towards the host and a host towards the joiner."""
     done: dict[str, HandshakeComplete] = {}
-    for _ in range(4):
+    for _ in range(5):
         for a, b, label in (
             (host, mallory_joiner, "mj"),
             (mallory_joiner, host, "host"),
             (joiner, mallory_host, "mh"),
             (mallory_host, joiner, "joiner"),
         ):
-            for event in deliver(a, b):
+            for event in deliver(a, b) + drain(b):
                 if isinstance(event, RulesProposed):
                     b.accept_rules()
-                elif isinstance(event, HandshakeComplete):
+                    event = drain(b)[0]
+                if isinstance(event, HandshakeComplete):
                     done[label] = event
     return done.get("host"), done.get("joiner")
 
@@ -402,14 +450,47 @@ def test_mitm_with_its_own_keys_shows_in_sas_and_trust(tmp_path) -> None:
 def test_mitm_showing_the_real_keys_cannot_sign() -> None:
     alice, bob = player("alice"), player("bob")
     host = Connection(Role.HOST, alice, rules=CLASSIC)
-    joiner = Connection(Role.JOINER, bob)
     mallory_joiner = Connection(Role.JOINER, LocalPlayer("bob", Impostor(bob.identity)))
-    exchange_hellos(host, mallory_joiner)
-    expect_error(host, mallory_joiner.data_to_send(), ErrorCode.BAD_SIGNATURE)
+    expect_error(host, b"".join(to_hellos(host, mallory_joiner)), ErrorCode.BAD_SIGNATURE)
+    joiner = Connection(Role.JOINER, bob)
     impostor = LocalPlayer("alice", Impostor(alice.identity))
     mallory_host = Connection(Role.HOST, impostor, rules=CLASSIC)
-    exchange_hellos(mallory_host, joiner)
+    mallory_host.receive_data(b"".join(to_hellos(mallory_host, joiner)))
+    assert drain(mallory_host) == []
     expect_error(joiner, mallory_host.data_to_send(), ErrorCode.BAD_SIGNATURE)
+
+
+def test_mitm_cannot_choose_a_code_after_seeing_the_other_side() -> None:
+    # Mallory relays the real joiner's commitment to the host, then, holding the host's
+    # hello, tries every way of finishing: the joiner's own hello gives the two honest
+    # sides the same code (no man in the middle); any hello of his is refused.
+    host, joiner = make_pair()
+    commitment = joiner.data_to_send()
+    host.receive_data(commitment)
+    assert drain(host) == []
+    host_hello = host.data_to_send()
+    for _attempt in range(3):
+        fake = Connection(Role.JOINER, LocalPlayer("bob", Ed25519PrivateKey.generate()))
+        fake.data_to_send()
+        fake.receive_data(host_hello)
+        assert drain(fake) == []
+        probe, _ = make_pair()
+        probe.receive_data(commitment)
+        drain(probe)
+        expect_error(probe, fake.data_to_send(), ErrorCode.BAD_REVEAL)
+    # As the joiner's host, he must show a hello before the joiner opens its own: the
+    # joiner's fresh ephemeral key then decides the code he gets on that side.
+    codes = set()
+    for _attempt in range(3):
+        bob = Connection(Role.JOINER, player("bob"))
+        mallory = Connection(
+            Role.HOST,
+            LocalPlayer("alice", Ed25519PrivateKey.generate()),
+            rules=CLASSIC,
+            random_bytes=counter_random(b"the same each time"),
+        )
+        codes.add(handshake(mallory, bob)[1].sas)
+    assert len(codes) == 3  # the same Mallory hello, three different codes
 
 
 # --- fuzzing --------------------------------------------------------------------------------

@@ -134,14 +134,16 @@ def test_a_known_key_under_a_new_name_is_renamed(tmp_path: Path) -> None:
     assert pins.check("bob", bob) is Trust.RENAMED
 
 
-def test_a_man_in_the_middle_under_a_new_name_is_not_new_to_the_key(tmp_path: Path) -> None:
-    # Issue 11: by name, an impostor with a fresh name showed as "new". By key, the real
-    # peer's key under its usual name is KNOWN, and the impostor's key is a NEW player:
-    # not mistaken for the known one.
+def test_an_impostor_key_is_never_taken_for_a_known_player(tmp_path: Path) -> None:
+    # By key: an impostor's key under a known name is CHANGED (even a key known as another
+    # player's), and under another name it is a NEW player, never a known one.
     pins = KnownPeers(tmp_path)
-    bob = key()
+    bob, carol, mallory = key(), key(), key()
     pins.check("bob", bob)
-    assert pins.check("bob2", key()) is Trust.NEW
+    pins.check("carol", carol)
+    assert pins.check("bob", mallory) is Trust.CHANGED
+    assert pins.check("bob", carol) is Trust.CHANGED  # carol's key posing as bob
+    assert pins.check("bob2", mallory) is Trust.NEW
     assert pins.check("bob", bob) is Trust.KNOWN
 
 

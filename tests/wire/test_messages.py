@@ -9,7 +9,9 @@ from cuttle_protocol.messages import (
     Accept,
     Auth,
     Close,
+    Commit,
     DeckPayload,
+    Flip,
     Hello,
     Message,
     Move,
@@ -19,7 +21,6 @@ from cuttle_protocol.messages import (
     RematchAnswer,
     RematchRequest,
     Resume,
-    Reveal,
     message_from_wire,
 )
 
@@ -28,10 +29,11 @@ SIG = bytes(range(64))  # a move signature: the session checks it, not the wire
 K = b"k" * 32
 SAMPLES: list[Message] = [
     Hello((1, 2), ("x-cap",), "host", "Alice", K, K),
+    Commit(K),
     Auth(b"s" * 64),
+    Flip(K),
     Propose("classic", ("joker", "random-fours"), K),
     Accept(K),
-    Reveal(K),
     Move("draw", SIG),
     DeckPayload({"step": "shuffle", "cards": [b"\x01" * 32] * 52, "proof": {"n": 3}}),
     RematchRequest(),
@@ -70,11 +72,13 @@ def reject(wire: object, code: ErrorCode = ErrorCode.MALFORMED_MESSAGE) -> None:
         {"t": "move", "text": ""},
         {"t": "move", "text": "x" * 201},
         {"t": "move", "text": b"draw"},  # bin is not str
-        {"t": "reveal", "value": b"short"},
-        {"t": "reveal", "value": "k" * 32},
-        {"t": "propose", "rules": "Classic", "variants": [], "commit": K},
-        {"t": "propose", "rules": "classic", "variants": ["joker", "joker"], "commit": K},
-        {"t": "propose", "rules": "classic", "variants": "joker", "commit": K},
+        {"t": "accept", "value": b"short"},
+        {"t": "accept", "value": "k" * 32},
+        {"t": "commit", "hello": b"short"},
+        {"t": "flip", "commit": K, "extra": 1},
+        {"t": "propose", "rules": "Classic", "variants": [], "value": K},
+        {"t": "propose", "rules": "classic", "variants": ["joker", "joker"], "value": K},
+        {"t": "propose", "rules": "classic", "variants": "joker", "value": K},
         {"t": "deck", "data": []},
         {"t": "close", "code": "Not A Token", "reason": ""},
         {"t": "move"},  # missing field

@@ -20,6 +20,7 @@ from cuttle_protocol import (
     Ping,
     RemoteProtocolError,
     Role,
+    RulesProposed,
     Trust,
 )
 from cuttle_protocol.codec import pack
@@ -83,10 +84,12 @@ class Rogue:
         while True:
             self.conn.receive_data(await self.stream.receive_some(65536))
             for event in drain(self.conn):
+                if isinstance(event, RulesProposed):
+                    self.conn.accept_rules()
+                    event = self.conn.next_event()
                 if isinstance(event, HandshakeComplete):
                     await self.flush()
                     return event
-                self.conn.accept_rules()
             await self.flush()
 
     async def send_raw(self, data: bytes) -> None:
@@ -257,6 +260,25 @@ async def test_garbage_instead_of_hello(make_pair) -> None:
 
 
 @pytest.mark.trio
+async def test_a_joiner_that_leaves_after_the_host_hello_was_a_code_attempt() -> None:
+    async def rogue(r: Rogue) -> None:
+        await r.flush()  # the commitment
+        r.conn.receive_data(await r.stream.receive_some(65536))  # the host's hello
+        drain(r.conn)  # the rogue can now compute the code this host would show
+        await r.stream.aclose()
+
+    end, _ = await host_ending(memory_pair, rogue)
+    assert end.reason is EndReason.NETWORK_ERROR and end.code_attempt
+
+    async def scanner(r: Rogue) -> None:
+        await r.send_raw(b"\x00\x00\x00\x05hello")
+        await r.stream.aclose()
+
+    end, _ = await host_ending(memory_pair, scanner)
+    assert not end.code_attempt  # it never saw the host's hello
+
+
+@pytest.mark.trio
 @transports
 async def test_http_request_is_too_large_a_frame(make_pair) -> None:
     async def rogue(r: Rogue) -> None:
@@ -325,7 +347,7 @@ async def test_oversized_frame_streamed_endlessly(make_pair) -> None:
 async def test_valid_frame_out_of_phase(make_pair) -> None:
     async def rogue(r: Rogue) -> Close | None:
         await r.handshake()
-        await r.send_sealed(Accept(commit=b"\x00" * 32).to_wire())
+        await r.send_sealed(Accept(value=b"\x00" * 32).to_wire())
         return await r.close_received()
 
     end, close = await host_ending(make_pair, rogue)

@@ -72,11 +72,15 @@ def connection(role: Role) -> Connection:
     )
 
 
+PLAINTEXT_FRAMES = {Role.HOST: 1, Role.JOINER: 2}  # hello; commit and hello
+
+
 def build_vectors() -> dict:
     host, joiner = connection(Role.HOST), connection(Role.JOINER)
     conns = {Role.HOST: host, Role.JOINER: joiner}
     frames: list[dict] = []
-    openers: dict[Role, crypto.FrameOpener | None] = {}
+    openers: dict[Role, crypto.FrameOpener] = {}
+    sent = {Role.HOST: 0, Role.JOINER: 0}
     done: dict[Role, HandshakeComplete] = {}
 
     def transfer(sender: Role, *then_send: object) -> None:
@@ -84,11 +88,11 @@ def build_vectors() -> dict:
             conns[sender].send(message)
         data = conns[sender].data_to_send()
         for frame in split_frames(data):
-            if sender not in openers:  # each side's first frame, its hello, is plaintext
+            sent[sender] += 1
+            if sent[sender] <= PLAINTEXT_FRAMES[sender]:
                 plaintext = frame[4:]
-                openers[sender] = None
             else:
-                if openers[sender] is None:  # keys exist once a side has sent its hello
+                if sender not in openers:  # keys exist once a side has both hellos
                     key = conns[sender]._secrets.sending_key(sender)
                     openers[sender] = crypto.FrameOpener(key)
                 plaintext = openers[sender].open(frame[:4], frame[4:])
@@ -98,24 +102,26 @@ def build_vectors() -> dict:
         receiver = conns[sender.other]
         receiver.receive_data(data)
         for event in drain(receiver):
+            if type(event).__name__ == "RulesProposed":
+                receiver.accept_rules()
+                event = receiver.next_event()
             if isinstance(event, HandshakeComplete):
                 done[sender.other] = event
-            elif type(event).__name__ == "RulesProposed":
-                receiver.accept_rules()
 
     # The order every implementation can reproduce: each side answers all it has received.
+    transfer(Role.JOINER)  # commit
     transfer(Role.HOST)  # hello
-    transfer(Role.JOINER)  # hello, auth
+    transfer(Role.JOINER)  # hello, auth, flip
     transfer(Role.HOST)  # auth, propose
-    transfer(Role.JOINER)  # accept, reveal
-    transfer(Role.HOST)  # reveal
+    transfer(Role.JOINER)  # accept
     transfer(Role.HOST, Move("draw", SIG), Ping(1))
     transfer(Role.JOINER, Move("points 9H", SIG))  # and the pong, queued before it
     transfer(Role.JOINER, Close("peer-quit", "good game"))
     result = done[Role.HOST]
     assert result.sas == done[Role.JOINER].sas
+    assert result.first_dealer is done[Role.JOINER].first_dealer
     return {
-        "description": "cuttle-net wire protocol v1: a whole handshake, game frames and a close",
+        "description": "cuttle-net wire protocol v2: a whole handshake, game frames and a close",
         "inputs": INPUTS,
         "frames": frames,
         "derived": {
@@ -123,11 +129,13 @@ def build_vectors() -> dict:
             "joiner_identity_public": joiner._hello.identity.hex(),
             "host_ephemeral_public": host._hello.ephemeral.hex(),
             "joiner_ephemeral_public": joiner._hello.ephemeral.hex(),
+            "hello_commitment": crypto.hello_commitment(joiner._hello_body).hex(),
             "transcript_hash": host._transcript.hex(),
             "key_host_to_joiner": host._secrets.host_to_joiner.hex(),
             "key_joiner_to_host": host._secrets.joiner_to_host.hex(),
             "session_id": result.session_id.hex(),
             "sas": result.sas,
+            "coin_commitment": host._their_commit.hex(),
             "first_dealer": result.first_dealer.value,
             "version": result.version,
         },
@@ -144,29 +152,42 @@ def test_vectors_are_up_to_date() -> None:
 
 # --- an independent reading of SPEC.md part 3 ---------------------------------------------
 
+DOMAIN = b"cuttle-net/2"
+
 
 def spec_hkdf(secret: bytes, transcript: bytes, label: str, length: int) -> bytes:
-    kdf = HKDF(hashes.SHA256(), length, salt=b"cuttle-net/1", info=label.encode() + transcript)
+    kdf = HKDF(hashes.SHA256(), length, salt=DOMAIN, info=label.encode() + transcript)
     return kdf.derive(secret)
+
+
+def spec_fields(hello: dict) -> bytes:
+    """The checked hello fields of SPEC 3.5, each as u32(length) ‖ bytes."""
+    parts = [
+        b"".join(v.to_bytes(2, "big") for v in hello["versions"]),
+        b"\x00".join(c.encode() for c in hello["caps"]),
+        hello["role"].encode(),
+        hello["name"].encode(),
+        hello["identity"],
+        hello["ephemeral"],
+    ]
+    return b"".join(len(p).to_bytes(4, "big") + p for p in parts)
 
 
 def test_vectors_follow_the_spec() -> None:
     vectors = json.loads(VECTORS.read_text())
     frames = [bytes.fromhex(f["hex"]) for f in vectors["frames"]]
-    host_hello, joiner_hello = frames[0][4:], frames[1][4:]
+    commit, host_hello, joiner_hello = (msgpack.unpackb(f[4:]) for f in frames[:3])
+    assert [commit["t"], host_hello["t"], joiner_hello["t"]] == ["commit", "hello", "hello"]
+    derived = vectors["derived"]
+    assert commit["hello"] == hashlib.sha256(DOMAIN + b"\x00hello\x00" + frames[2][4:]).digest()
+    assert commit["hello"].hex() == derived["hello_commitment"]
     transcript = hashlib.sha256(
-        b"cuttle-net/1\x00transcript"
-        + len(host_hello).to_bytes(4, "big")
-        + host_hello
-        + len(joiner_hello).to_bytes(4, "big")
-        + joiner_hello
+        DOMAIN + b"\x00transcript" + spec_fields(host_hello) + spec_fields(joiner_hello)
     ).digest()
     host_eph = X25519PrivateKey.from_private_bytes(
         bytes.fromhex(vectors["inputs"]["host"]["ephemeral_private"])
     )
-    joiner_ephemeral = msgpack.unpackb(joiner_hello)["ephemeral"]
-    secret = host_eph.exchange(X25519PublicKey.from_public_bytes(joiner_ephemeral))
-    derived = vectors["derived"]
+    secret = host_eph.exchange(X25519PublicKey.from_public_bytes(joiner_hello["ephemeral"]))
     assert transcript.hex() == derived["transcript_hash"]
     raw_keys = {
         "host": spec_hkdf(secret, transcript, "key host to joiner", 32),
@@ -175,14 +196,13 @@ def test_vectors_follow_the_spec() -> None:
     assert raw_keys["host"].hex() == derived["key_host_to_joiner"]
     assert raw_keys["joiner"].hex() == derived["key_joiner_to_host"]
     keys = {side: ChaCha20Poly1305(key) for side, key in raw_keys.items()}
-    assert spec_hkdf(secret, transcript, "session id", 32).hex() == vectors["derived"]["session_id"]
-    sas = spec_hkdf(secret, transcript, "sas", 10)
-    groups = [f"{int.from_bytes(sas[i : i + 2], 'big') % 10000:04d}" for i in range(0, 10, 2)]
-    assert " ".join(groups) == vectors["derived"]["sas"]
+    assert spec_hkdf(secret, transcript, "session id", 32).hex() == derived["session_id"]
+    code = int.from_bytes(spec_hkdf(secret, transcript, "sas", 8), "big") % 10**6
+    assert f"{code // 1000:03d} {code % 1000:03d}" == derived["sas"]
 
     counters = {"host": 0, "joiner": 0}
     messages = {"host": [], "joiner": []}
-    for entry, frame in list(zip(vectors["frames"], frames, strict=True))[2:]:
+    for entry, frame in list(zip(vectors["frames"], frames, strict=True))[3:]:
         sender = entry["from"]
         nonce = bytes(4) + counters[sender].to_bytes(8, "big")
         plaintext = keys[sender].decrypt(nonce, frame[4:], frame[:4])
@@ -190,22 +210,24 @@ def test_vectors_follow_the_spec() -> None:
         messages[sender].append(msgpack.unpackb(plaintext))
     kinds = {side: [m["t"] for m in found] for side, found in messages.items()}
     assert kinds == {
-        "host": ["auth", "propose", "reveal", "move", "ping"],
-        "joiner": ["auth", "accept", "reveal", "pong", "move", "close"],
+        "host": ["auth", "propose", "move", "ping"],
+        "joiner": ["auth", "flip", "accept", "pong", "move", "close"],
     }
 
+    hellos = {"host": host_hello, "joiner": joiner_hello}
     for side in ("host", "joiner"):
-        identity = msgpack.unpackb(host_hello if side == "host" else joiner_hello)["identity"]
-        signed = f"cuttle-net/1\x00auth\x00{side}\x00".encode() + transcript
-        Ed25519PublicKey.from_public_bytes(identity).verify(messages[side][0]["signature"], signed)
-        value = messages[side][2]["value"]
-        commit = hashlib.sha256(
-            f"cuttle-net/1\x00coin\x00{side}\x00".encode() + transcript + value
-        ).digest()
-        assert commit == messages[side][1]["commit"]
-        assert value.hex() == vectors["inputs"][side]["coin_value"]
-    host_value, joiner_value = messages["host"][2]["value"], messages["joiner"][2]["value"]
+        signed = DOMAIN + f"\x00auth\x00{side}\x00".encode() + transcript
+        identity = Ed25519PublicKey.from_public_bytes(hellos[side]["identity"])
+        identity.verify(messages[side][0]["signature"], signed)
+    host_key, joiner_key = host_hello["identity"], joiner_hello["identity"]
+    host_value = messages["host"][1]["value"]
+    joiner_value = messages["joiner"][2]["value"]
+    assert host_value.hex() == vectors["inputs"]["host"]["coin_value"]
+    assert joiner_value.hex() == vectors["inputs"]["joiner"]["coin_value"]
+    coin = hashlib.sha256(DOMAIN + b"\x00coin\x00" + host_key + joiner_key + joiner_value)
+    assert coin.digest() == messages["joiner"][1]["commit"]
+    assert coin.hexdigest() == derived["coin_commitment"]
     dealer = hashlib.sha256(
-        b"cuttle-net/1\x00dealer\x00" + transcript + host_value + joiner_value
+        DOMAIN + b"\x00dealer\x00" + host_key + joiner_key + host_value + joiner_value
     ).digest()
-    assert ("host" if dealer[0] & 1 == 0 else "joiner") == vectors["derived"]["first_dealer"]
+    assert ("host" if dealer[0] & 1 == 0 else "joiner") == derived["first_dealer"]
