@@ -465,6 +465,14 @@ async def _play_game(
             on_event(Reconnecting(item.message))
             await link.resume(number)  # outside any scope: the new peer outlives this turn
             on_event(Reconnected())
+        elif source == "peer" and isinstance(item, Resume) and link.received == 0:
+            # The other side restarted and wants a game back that this side does not have
+            # (its journal is gone, or it already gave the game up): nothing of this new game
+            # came from it yet, so neither side is at fault.  Both end it unfinished.
+            why = f"game {item.game + 1} cannot be resumed: this side no longer has it"
+            await link.peer.aclose(ErrorCode.UNEXPECTED_MESSAGE, why)
+            message = f"the other player asked to resume game {item.game + 1}, unknown here"
+            raise ConnectionEnded(EndReason.REMOTE_ERROR, ErrorCode.UNEXPECTED_MESSAGE, message)
         elif source == "local" and isinstance(item, Leave):
             await link.peer.aclose(ErrorCode.AWAY, "the other player left; they may come back")
             raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.AWAY, "you left the game")

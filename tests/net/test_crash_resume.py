@@ -3,11 +3,13 @@ resumes it with the same player: the game finishes and both records verify."""
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 
 import pytest
 
-from .crash import crash_and_resume, verify
+from .crash import Side, crash_and_resume, host_args, join_args, verify, wait_for_journal
 
 
 @pytest.mark.parametrize("victim", ["join", "host"])
@@ -35,3 +37,38 @@ def test_a_side_killed_mid_game_resumes_it_when_started_again(tmp_path: Path, vi
     for side in "ab":
         assert not list((tmp_path / side / "journal").glob("*")), "a journal outlived its game"
     print(f"{victim} killed: the game went on {run.resumed_after:.2f} s later")
+
+
+def test_a_resume_the_other_side_cannot_honour_ends_the_game_unfinished_on_both(
+    tmp_path: Path,
+) -> None:
+    """Both processes die; the host's journal is lost, so a fresh host meets the restarted
+    joiner: neither is blamed, both say why and keep an unfinished record."""
+    host = Side(host_args(tmp_path))
+    port = int(host.wait_for(r"\(port (\d+)\)")[1].split("(port ")[1].rstrip(")"))
+    joiner = Side(join_args(tmp_path, port))
+    wait_for_journal(tmp_path / "b" / "journal")
+    joiner.kill()
+    host.kill()
+    shutil.rmtree(tmp_path / "a" / "journal")
+    fresh = Side([*host_args(tmp_path)[:2], str(port), *host_args(tmp_path)[3:]])
+    again = Side(join_args(tmp_path, port))
+    assert again.finish() == 1 and fresh.finish() == 1
+    assert "resuming game 1 against alice" in again.text
+    # Whichever side closes first: its own reading, or the host's close reason.
+    assert re.search(r"no longer has (game 1|it)", again.text), again.text
+    assert "asked to resume game 1" in fresh.text, fresh.text
+    for side in (again, fresh):
+        assert "unfinished" in side.text and "Traceback" not in side.text
+    assert not list((tmp_path / "b" / "journal").glob("*.journal"))
+
+
+def test_a_damaged_journal_is_reported_and_kept_aside(tmp_path: Path) -> None:
+    journal = tmp_path / "b" / "journal"
+    journal.mkdir(parents=True, mode=0o700)
+    (journal / "join-127.0.0.1-9.journal").write_bytes(b"\x00\x00\x01\x00garbage")
+    joined = Side(join_args(tmp_path, 9))
+    assert joined.finish() == 1
+    assert "the unfinished game cannot be resumed" in joined.text
+    assert "damaged length" in joined.text and "Traceback" not in joined.text
+    assert (journal / "join-127.0.0.1-9.damaged").exists()
