@@ -102,12 +102,16 @@ def join_args(tmp: Path, port: int) -> list[str]:
     ]
 
 
-def wait_for_journal(directory: Path, inputs_bytes: int = 12_000) -> None:
-    """Until the game is well under way: its journal holds the deal and a few moves."""
+def wait_for_journal(directory: Path, moves_time: float = 1.0) -> None:
+    """Until the game is well under way: its journal holds the deal, then ``moves_time``
+    seconds of moves (a few, at the bots' pace)."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         found = list(directory.glob("*.journal")) if directory.exists() else []
-        if found and found[0].stat().st_size > inputs_bytes:
+        if found and found[0].stat().st_size > 12_000:  # the deal is in
+            time.sleep(moves_time)
+            if not list(directory.glob("*.journal")):
+                raise AssertionError("the game ended before the kill: slow the bots down")
             return
         time.sleep(0.02)
     raise AssertionError(f"no journal grew in {directory}")
