@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cuttle_net.cards import parse_card
 from cuttle_net.record import GameRecord, TranscriptEntry, build_record, parse_record, record_digest
 from cuttle_net.rules import VARIANTS, Rules
 from cuttle_net.verify import Verdict, verify_text
@@ -44,6 +45,10 @@ def test_a_record_from_every_rule_set_verifies(rules: str) -> None:
         report = verify_text(text)
         assert report.verdict == Verdict.VALID, report.problem
         assert parse_record(text).to_text() == text
+        for line in text.split("\n\n")[1].splitlines():  # seen notes: ascending card order
+            for note in line.partition(" | ")[2].split():
+                cards = [parse_card(c) for c in note[2:].split(",")]
+                assert cards == sorted(cards), line
 
 
 def test_both_sides_keep_the_same_game() -> None:
