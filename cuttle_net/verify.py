@@ -458,12 +458,15 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
             + (f"seat {min(game.signers)} only" if game.signers else "nobody but the record")
         )
     )
+    caught = f"; the last is {_describe(stop)}" if stop.kind in ("cheat", "illegal") else ""
     report.lines.append(
-        f"deck protocol: {messages} messages; every signature, chain link, proof and share checks"
+        f"deck protocol: {messages} messages; every signature, chain link, proof and share "
+        f"checks{caught if stop.kind == 'cheat' else ''}"
     )
     report.lines.append(
         f"moves: {game.signed} signed moves, chained in order; each legal on public "
-        "information; the deck operations are exactly those the moves required"
+        "information, the deck operations exactly those the moves required"
+        + (caught if stop.kind == "illegal" else "")
     )
     played = [(seat, t) for seat, t, _ in record.moves]
     if played != game.played:

@@ -43,7 +43,9 @@ async def cheat(peer: Peer, key: Ed25519PrivateKey, how: str) -> None:
                 await carry(session.receive_move(message.text, message.sig))
             else:
                 await carry(session.receive_deck(message.data))
-        from_hand = [m for m in session.view.legal_moves() if m.card >= 0]
+        # A card the other player does not know yet, so that playing it sends a reveal.
+        known = session.view.known[session.seat]
+        from_hand = [m for m in session.view.legal_moves() if m.card >= 0 and m.card not in known]
         if session.view.phase == MAIN and from_hand:
             break
         await carry(session.play(session.view.legal_moves()[0]))  # honest until our turn
