@@ -279,6 +279,35 @@ async def test_a_joiner_that_leaves_after_the_host_hello_was_a_code_attempt() ->
 
 
 @pytest.mark.trio
+async def test_the_listener_counts_tries_at_its_code() -> None:
+    lines: list[str] = []
+    with trio.fail_after(LIMIT):
+        async with (
+            open_listener(0, "127.0.0.1", log=lines.append) as listener,
+            trio.open_nursery() as nursery,
+        ):
+            nursery.start_soon(_wait_for_anyone, listener)
+            for _ in range(2):  # commit, read the host's hello, compute the code, leave
+                stream = await trio.open_tcp_stream("127.0.0.1", listener.address[1])
+                rogue = Rogue(stream)
+                await rogue.flush()
+                rogue.conn.receive_data(await stream.receive_some(65536))
+                drain(rogue.conn)
+                await stream.aclose()
+            while sum("at this game's code" in line for line in lines) < 2:
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    tries = [line for line in lines if "at this game's code" in line]
+    assert "try 1 " in tries[0] and "try 2 " in tries[1]
+    assert listener.code_attempts == 2
+
+
+async def _wait_for_anyone(listener) -> None:
+    async with listener.accept(player("alice"), CLASSIC, settings=FAST):
+        pass
+
+
+@pytest.mark.trio
 @transports
 async def test_http_request_is_too_large_a_frame(make_pair) -> None:
     async def rogue(r: Rogue) -> None:
