@@ -16,6 +16,7 @@ from cuttle_protocol import (
     ErrorCode,
     HandshakeComplete,
     KnownPeers,
+    LocalPlayer,
     Move,
     Ping,
     RemoteProtocolError,
@@ -276,6 +277,29 @@ async def test_a_joiner_that_leaves_after_the_host_hello_was_a_code_attempt() ->
 
     end, _ = await host_ending(memory_pair, scanner)
     assert not end.code_attempt  # it never saw the host's hello
+
+
+@pytest.mark.trio
+async def test_trust_after_real_handshakes_names_what_changed(tmp_path) -> None:
+    """The joiner's known peers after each handshake: the same host key under a new name is
+    RENAMED; a new key under the known name is CHANGED; each is what it says."""
+    pins = KnownPeers(tmp_path)
+    alice = player("alice")
+    hosts = [alice, LocalPlayer("alicia", alice.identity), player("alice")]
+    trust = []
+    with trio.fail_after(LIMIT):
+        for host in hosts:
+            ours, theirs = await memory_pair()
+            async with trio.open_nursery() as nursery:
+
+                async def serve(stream=ours, host=host) -> None:
+                    async with open_peer(stream, Role.HOST, host, rules=CLASSIC):
+                        pass
+
+                nursery.start_soon(serve)
+                async with open_peer(theirs, Role.JOINER, player("bob"), known_peers=pins) as peer:
+                    trust.append(peer.trust)
+    assert trust == [Trust.NEW, Trust.RENAMED, Trust.CHANGED]
 
 
 @pytest.mark.trio
