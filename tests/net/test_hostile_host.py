@@ -288,8 +288,10 @@ async def test_mid_game_only_the_same_player_takes_the_seat_back(tmp_path: Path)
                 )
             await host.async_wait_for("connection lost")
             lost = time.monotonic()
-            # A silent stray, then a stranger called bob with another key, come first.
+            # A silent stray, garbage, then a stranger called bob with another key come first.
             stray = await trio.open_tcp_stream("127.0.0.1", host.port)
+            garbage = await hostile(host.port, "127.0.0.1", "zeros", trio.Event())
+            assert isinstance(garbage[-1], Close) and garbage[-1].code == "malformed-frame"
             stranger = await trio.to_thread.run_sync(join, tmp_path, host.port, "stranger")
             assert stranger.returncode == 1
             assert "kept for the player of the game in progress" in stranger.stdout
