@@ -7,10 +7,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cuttle_protocol.journal import unfinished_games
 from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import NetPlan
 from textual.app import App
 
+from cuttle_net.record import default_data_dir
 from cuttle_net.rules import CLASSIC, Rules
 
 from .controller import PracticeController, TableController
@@ -90,6 +92,19 @@ class CuttleApp(App[None]):
             self.open_table(self._first_table)
         if self._first_network is not None:
             self.open_network(self._first_network)
+        else:
+            self._mention_unfinished_games()
+
+    def _mention_unfinished_games(self) -> None:
+        """Games a killed or departed client left unfinished: how to take them back."""
+        for _, h in unfinished_games(self.settings.data_dir or default_data_dir()):
+            where = f"join {h.address}" if h.role == "joiner" else f"host on port {h.port}"
+            self.notify(
+                f"Game {h.game + 1} against {h.peer_name} is unfinished: {where} again to "
+                "resume it (the other player waits about a minute after a drop).",
+                title="Unfinished game",
+                timeout=15,
+            )
 
     async def on_unmount(self) -> None:
         await self.trio.aclose()

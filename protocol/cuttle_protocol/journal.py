@@ -167,6 +167,18 @@ def host_path(data_dir: Path, port: int) -> Path:
     return journal_dir(data_dir) / f"host-{port}.journal"
 
 
+def unfinished_games(data_dir: Path) -> list[tuple[Path, Header]]:
+    """The journals of unfinished games under ``data_dir`` with their headers (damaged
+    ones are left for the command that resumes them to report)."""
+    found = []
+    for path in sorted(journal_dir(data_dir).glob("*.journal")):
+        try:
+            found.append((path, read_header(path)[0]))
+        except JournalDamaged:
+            continue
+    return found
+
+
 def find_host_journal(data_dir: Path, port: int) -> Path | None:
     """The journal of a game we hosted on ``port`` (0: on any port, the latest)."""
     if port:
@@ -261,7 +273,9 @@ class JournalWriter:
         self.close()
         _private_dir(self.path.parent)
         temporary = self.path.with_suffix(".tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()  # a crash's leftover: never write through what is there
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(_record(_header_wire(header)))
             f.flush()

@@ -113,6 +113,15 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
     host.wait_for("waiting for the other player to return")
     assert "left; they may come back" in host.text
 
+    lobby = make_app(Settings(data_dir=tmp_path / "ann", lan=False))
+
+    async def look(pilot: Pilot) -> None:  # the lobby says how to take the game back
+        await wait_until(pilot, lambda: len(lobby._notifications) > 0)
+        (note,) = list(lobby._notifications)
+        assert f"against bot is unfinished: join 127.0.0.1:{port} again" in note.message
+
+    run(lobby, look)
+
     again = client(tmp_path, port)  # the same command again: the game goes on
 
     async def come_back(pilot: Pilot) -> None:
