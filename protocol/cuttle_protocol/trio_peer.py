@@ -395,9 +395,9 @@ async def open_peer(
         settings=settings,
         random_bytes=random_bytes,
     )
-    if known_peers is not None:
-        peer.trust = known_peers.check(peer.info.peer_name, peer.info.peer_identity)
-    async with running(peer):
+    async with running(peer):  # closed even if the known peers fail
+        if known_peers is not None:
+            peer.trust = known_peers.check(peer.info.peer_name, peer.info.peer_identity)
         yield peer
 
 
@@ -571,10 +571,9 @@ class Listener:
             self._seat = None
         if seat.peer is None:
             raise ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, "nobody connected in time")
-        peer = seat.peer
-        if known_peers is not None:
-            peer.trust = known_peers.check(peer.info.peer_name, peer.info.peer_identity)
-        async with running(peer):
+        async with running(seat.peer) as peer:  # closed even if the known peers fail
+            if known_peers is not None:
+                peer.trust = known_peers.check(peer.info.peer_name, peer.info.peer_identity)
             yield peer
 
     # --- the accepting task --------------------------------------------------------------
