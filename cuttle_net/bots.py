@@ -16,8 +16,8 @@ from .moves import ACCEPT_DRAW, DECLINE, REFUSE_DRAW, Move
 
 # Search effort of the levels, in iterations a decision (not seconds: a level plays the
 # same on every machine, and a seeded game is reproducible).
-MEDIUM_ITERATIONS = 300
-HARD_ITERATIONS = 1500
+MEDIUM_ITERATIONS = 500
+HARD_ITERATIONS = 2500
 
 
 class Bot(Protocol):

@@ -23,6 +23,8 @@ from .engine import CHANCE, MAIN, OVER, UNKNOWN, Game
 from .moves import Kind, Move
 
 RANK = RANK_OF
+_POINTS, _SCUTTLE, _JACK = Kind.POINTS, Kind.SCUTTLE, Kind.JACK
+_PERMANENT, _ONEOFF, _COUNTER, _DRAW = Kind.PERMANENT, Kind.ONEOFF, Kind.COUNTER, Kind.DRAW
 _UCB_C = 0.7  # exploration constant for rewards in [0, 1]
 EPSILON = 0.1  # how often a playout move is uniformly random
 
@@ -39,18 +41,22 @@ def sample_world(view: Game, rng: random.Random, unseen: list[int] | None = None
     cards = sorted(view.unseen()) if unseen is None else unseen[:]
     g = view.copy()
     o = 1 - view.viewer
-    rng.shuffle(cards)
     n = g.hidden[o]
-    if n + g.deck.count(UNKNOWN) != len(cards) or g.hidden[view.viewer]:
+    deck = g.deck
+    u = len(deck) - g.deck_known  # the unknown cards are the bottom of the pile
+    if n + u != len(cards) or deck.count(UNKNOWN) != u or g.hidden[view.viewer]:
         raise ValueError("the view does not account for every card")
+    rand = rng.random  # Fisher-Yates on random(): several times faster than rng.shuffle
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
     if n:
         hand = g.hands[o]
         for c in cards[:n]:
             insort(hand, c)
         g.hidden[o] = 0
-    if len(cards) > n:
-        rest = iter(cards[n:])
-        g.deck = [next(rest) if c == UNKNOWN else c for c in g.deck]
+    if u:
+        deck[:u] = cards[n:]
     g.viewer = -1
     return g
 
@@ -106,38 +112,6 @@ def evaluate(g: Game, seat: int) -> float:
 # ------------------------------------------------------------------ playouts
 
 
-def _quick(g: Game, m: Move, p: int) -> float:
-    """A cheap guess at how good move ``m`` is for ``p``, without playing it."""
-    k, c, t = m
-    if k == Kind.POINTS:
-        r = RANK[c]
-        if g.score(p) + r >= g.goal(p):
-            return 100.0
-        return 1.0 + r / 10
-    if k == Kind.SCUTTLE:
-        return 0.5 + (RANK[t] - RANK[c] * 0.5) / 5
-    if k == Kind.JACK:
-        return 1.0 + RANK[t] / 5
-    if k == Kind.PERMANENT:
-        r = RANK[c]
-        return 1.6 if r == 13 else 1.2 if r == 12 else 0.6
-    if k == Kind.ONEOFF:
-        r = RANK[c]
-        o = 1 - p
-        if r == 1:
-            return 0.3 + (g.score(o) - g.score(p)) / 5
-        if r == 2 or r == 9:
-            return 1.2 if _owner_of_permanent(g, t) == o else -1.0
-        if r == 6:
-            return 0.3 + 0.4 * (len(g.perms[o]) - len(g.perms[p]))
-        return 0.7
-    if k == Kind.COUNTER:
-        return 0.8
-    if k == Kind.DECLINE or k == Kind.DRAW:
-        return 0.5
-    return 0.4
-
-
 def _owner_of_permanent(g: Game, t: int) -> int:
     """The seat that benefits from permanent ``t`` (a top jack: the stack's controller)."""
     if RANK[t] != 11:
@@ -149,16 +123,66 @@ def _owner_of_permanent(g: Game, t: int) -> int:
 
 
 def _policy(g: Game, moves: list[Move], rng: random.Random) -> Move:
+    """The playout policy: a quick, greedy guess, in units of progress towards the goal.
+
+    A move that wins at once is always taken; otherwise the best-looking move (with a
+    little noise), or now and then any move.  Taking points away from an opponent near
+    its goal weighs more the nearer it is.
+    """
     if len(moves) == 1:
         return moves[0]
-    if rng.random() < EPSILON:
-        return moves[rng.randrange(len(moves))]
     p = g.to_act
-    if p == CHANCE:
+    if p == CHANCE or rng.random() < EPSILON:
         return moves[rng.randrange(len(moves))]
+    o = 1 - p
+    sp, so = g.score(p), g.score(o)
+    kings = g.kings(p)
+    goals = g.rules.goals
+    gp, go = goals[kings], g.goal(o)
+    gp, go = max(gp, 1), max(go, 1)
+    po = so / go
+    urgency = 1.0 + 3.0 * po * po
     best, best_v = moves[0], -1e9
     for m in moves:
-        v = _quick(g, m, p) + rng.random() * 0.3
+        k, c, t = m
+        if k == _POINTS:
+            r = RANK[c]
+            if sp + r >= gp:
+                return m
+            v = r / gp
+        elif k == _SCUTTLE:
+            v = urgency * RANK[t] / go - 0.3 * RANK[c] / gp
+        elif k == _JACK:
+            r = RANK[t]
+            if sp + r >= gp:
+                return m
+            v = r / gp + urgency * r / go
+        elif k == _PERMANENT:
+            r = RANK[c]
+            if r == 13:
+                g2 = max(goals[kings + 1], 1)
+                if sp >= g2:
+                    return m
+                v = sp / g2 - sp / gp + 0.15
+            else:
+                v = 0.12 if r == 12 else 0.05
+        elif k == _ONEOFF:
+            r = RANK[c]
+            if r == 1:
+                v = urgency * po - sp / gp
+            elif r == 2 or r == 9:
+                v = 0.2 if _owner_of_permanent(g, t) == o else -1.0
+            elif r == 6:
+                v = 0.1 * (len(g.perms[o]) - len(g.perms[p]) + len(g.jacks)) - 0.05
+            else:
+                v = 0.08
+        elif k == _COUNTER:
+            v = 0.3
+        elif k == _DRAW:
+            v = 0.06
+        else:
+            v = 0.0
+        v += rng.random() * 0.05
         if v > best_v:
             best, best_v = m, v
     return best
@@ -191,7 +215,7 @@ class SearchBot:
 
     searches = True  # it thinks for a while: a UI runs it off its own thread
 
-    def __init__(self, name: str, iterations: int, plies: int = 4) -> None:
+    def __init__(self, name: str, iterations: int, plies: int = 8) -> None:
         self.name = name
         self.iterations = iterations
         self.plies = plies
@@ -246,12 +270,5 @@ class SearchBot:
             for nd in path:
                 nd.visits += 1
                 nd.wins += v0 if nd.mover == 0 else 1.0 - v0
-        best = max(
-            moves,
-            key=lambda m: (
-                (root.children[m].visits, root.children[m].wins)
-                if m in root.children
-                else (-1, 0.0)
-            ),
-        )
-        return best
+        # The move searched most; ties go to the better average (then to the first found).
+        return max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].wins))[0]
