@@ -29,6 +29,7 @@ from cuttle_protocol.netgame import (
 )
 from cuttle_protocol.netplay import (
     NetPlan,
+    give_up,
     journal_for,
     keep_record,
     open_game_peer,
@@ -128,6 +129,10 @@ class NetworkController(TableController):
                 self._left(f"{self._peer_name} has left")
         except ConnectionEnded as e:
             self.connected = False
+            if unfinished is not None and self.session is None and unfinished.path.exists():
+                _, path = give_up(unfinished, e, self.data_dir)  # the player never came back
+                self._left(f"The connection ended: {e.message} · record saved: {path}")
+                return
             self._left(f"The connection ended: {e.message}")
         except ConfigError as e:
             self._left(f"Cannot use the config directory: {e}")

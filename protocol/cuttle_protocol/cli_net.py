@@ -129,7 +129,14 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
         play_match,
         rematches,
     )
-    from .netplay import journal_for, keep_record, open_game_peer, seat_names, unfinished_game
+    from .netplay import (
+        give_up,
+        journal_for,
+        keep_record,
+        open_game_peer,
+        seat_names,
+        unfinished_game,
+    )
     from .trio_peer import ConnectionEnded
 
     try:
@@ -194,6 +201,10 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
             )
     except ConnectionEnded as ended:
         _say(f"connection ended: {ended.message} ({ended.reason}, {ended.code})")
+        if unfinished is not None and not played and unfinished.path.exists():
+            line, path = give_up(unfinished, ended, args.data_dir)  # never reached the peer
+            print(line, flush=True)
+            _say(f"record saved: {path}")
         return 1
     except ConfigError as e:
         _say(f"cannot use the config directory: {e}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import math
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -44,7 +45,7 @@ Say = Callable[[str], None]
 RETRY_EVERY = 1.0  # seconds between a joiner's attempts to reconnect, after the first few
 FIRST_RETRY = 0.1  # ...which come sooner (doubling up to RETRY_EVERY): a host that lost the
 # connection at the same moment is often just not waiting yet ("busy")
-RESUME_WINDOW = 60.0  # seconds a restarted joiner keeps trying to reach its host
+RESUME_WINDOW = 60.0  # seconds a restarted process waits to meet its player again
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,8 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 flips=flips,
                 settings=settings,
                 expect=plan.peer_identity,
+                # A restarted host waits for its player as long as a dropped game would.
+                deadline=trio.current_time() + RESUME_WINDOW if plan.resuming else math.inf,
             ) as peer:
                 await announced.aclose()  # the seat is taken: withdraw from the LAN
                 _introduce(peer, known, say)
@@ -201,6 +204,7 @@ class Unfinished:
 
     replayed: Replayed
     plan: NetPlan
+    path: Path  # the journal
 
 
 def unfinished_game(plan: NetPlan, data_dir: Path | None) -> Unfinished | None:
@@ -227,7 +231,8 @@ def unfinished_game(plan: NetPlan, data_dir: Path | None) -> Unfinished | None:
         raise JournalDamaged(kept, e.why) from None
     h = replayed.header
     if plan.mode == "join":
-        return Unfinished(replayed, replace(plan, resuming=True, peer_identity=h.peer_identity))
+        again = replace(plan, resuming=True, peer_identity=h.peer_identity)
+        return Unfinished(replayed, again, path)
     again = replace(
         plan,
         resuming=True,
@@ -236,7 +241,21 @@ def unfinished_game(plan: NetPlan, data_dir: Path | None) -> Unfinished | None:
         bind=h.bind,
         rules=h.rules,
     )
-    return Unfinished(replayed, again)
+    return Unfinished(replayed, again, path)
+
+
+def give_up(
+    unfinished: Unfinished, ended: ConnectionEnded, data_dir: Path | None
+) -> tuple[str, Path]:
+    """The player of an unfinished game never came back (or could not be reached) within the
+    window: the game ends unfinished like any lost game, its record saved, its journal
+    removed.  Returns the result line and the record's path."""
+    h = unfinished.replayed.header
+    session = unfinished.replayed.session
+    names = seat_names(session, unfinished.plan.name, h.peer_name)
+    line, record, _ = keep_record(h.game, session, names, ended, data_dir)
+    unfinished.path.unlink(missing_ok=True)
+    return line, record
 
 
 def journal_for(plan: NetPlan, data_dir: Path | None, conn: Connected) -> JournalWriter:

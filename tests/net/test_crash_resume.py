@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -73,3 +75,30 @@ def test_a_damaged_journal_is_reported_and_kept_aside(tmp_path: Path) -> None:
     assert "the unfinished game cannot be resumed" in joined.text
     assert "damaged length" in joined.text and "Traceback" not in joined.text
     assert (journal / "join-127.0.0.1-9.damaged").exists()
+
+
+def test_a_restarted_side_whose_player_never_returns_ends_the_game_unfinished(
+    tmp_path: Path,
+) -> None:
+    """Both processes die and only the joiner comes back: after the window (shortened here
+    to 2 s) it saves the game as unfinished and drops the journal, so it is not stuck."""
+    host = Side(host_args(tmp_path))
+    port = int(host.wait_for(r"\(port (\d+)\)")[1].split("(port ")[1].rstrip(")"))
+    joiner = Side(join_args(tmp_path, port))
+    wait_for_journal(tmp_path / "b" / "journal")
+    joiner.kill()
+    host.kill()
+    short_window = (
+        "import sys, cuttle_protocol.netplay as n; n.RESUME_WINDOW = 2.0; "
+        "from cuttle_net.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    again = subprocess.run(
+        [sys.executable, "-c", short_window, *join_args(tmp_path, port)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert again.returncode == 1 and "Traceback" not in again.stderr
+    assert "unfinished: disconnected: the host is not back" in again.stdout, again.stdout
+    assert len(list((tmp_path / "b" / "games").glob("*.cuttle"))) == 1
+    assert not list((tmp_path / "b" / "journal").glob("*.journal"))
