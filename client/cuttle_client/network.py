@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import trio
+from cuttle_protocol.address import format_address
 from cuttle_protocol.identity import ConfigError, Trust
 from cuttle_protocol.journal import JournalDamaged
 from cuttle_protocol.netgame import (
@@ -137,7 +138,8 @@ class NetworkController(TableController):
         except ConfigError as e:
             self._left(f"Cannot use the config directory: {e}")
         except OSError as e:
-            self._left(f"Cannot listen on {self.plan.bind}:{self.plan.port}: {e.strerror or e}")
+            where = format_address(self.plan.bind, self.plan.port)
+            self._left(f"Cannot listen on {where}: {e.strerror or e}")
 
     async def _wants_rematch(self, played: int) -> bool:
         return await self._decisions.receive()  # the player's choice on the game-over screen

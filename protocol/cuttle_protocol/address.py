@@ -25,3 +25,8 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     if not port_text.isdigit() or not 0 < int(port_text) < 65_536:
         raise ValueError(f"bad address {text!r}: the port must be 1..65535")
     return host, int(port_text)
+
+
+def format_address(host: str, port: int) -> str:
+    """The inverse of `parse_address`: 192.0.2.1:4454, or [2001:db8::1]:4454 for IPv6."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

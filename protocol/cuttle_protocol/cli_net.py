@@ -24,13 +24,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Listen for the other player, then play. Prints the address to give them.",
     )
     host.add_argument("--port", type=int, default=4454, help="TCP port (0: any free port)")
-    host.add_argument("--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on")
+    host.add_argument(
+        "--bind",
+        default="::",
+        metavar="ADDR",
+        help="address to listen on (default ::, every IPv6 and IPv4 address)",
+    )
     add_rules_options(host)
     host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
     join = sub.add_parser(
-        "join", help="join a game at HOST[:PORT]", description="Connect to a host and play."
+        "join",
+        help="join a game at HOST[:PORT] or by an invitation",
+        description="Connect to a host and play. HOST may be a name, an IPv4 address or an "
+        "IPv6 address in brackets ([2001:db8::1]:4454); an invitation (cuttle:…, printed by "
+        "cuttle host) also checks the host's key.",
     )
-    join.add_argument("address", metavar="HOST[:PORT]")
+    join.add_argument("address", metavar="HOST[:PORT]|INVITATION")
     for p in (host, join):
         p.add_argument(
             "--bot",
@@ -118,6 +127,7 @@ def _say(text: str) -> None:
 
 
 async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
+    from .address import format_address
     from .identity import ConfigError
     from .journal import JournalDamaged
     from .netgame import (
@@ -210,7 +220,7 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
         _say(f"cannot use the config directory: {e}")
         return 2
     except OSError as e:
-        _say(f"cannot listen on {plan.bind}:{plan.port}: {e.strerror or e}")
+        _say(f"cannot listen on {format_address(plan.bind, plan.port)}: {e.strerror or e}")
         return 1
     if result.ended is not None and result.ended.code != "peer-quit":
         _say(f"connection ended: {result.ended.message}")

@@ -48,6 +48,7 @@ from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
 from .address import parse_address
 from .codec import pack
+from .invitation import Invitation, is_invitation
 
 FORMAT = "cuttle-journal/1"
 _LENGTH = struct.Struct(">I")
@@ -158,7 +159,11 @@ def _safe(text: str) -> str:
 
 
 def join_path(data_dir: Path, address: str) -> Path:
-    """Where the journal of a game joined at ``address`` lives."""
+    """Where the journal of a game joined at ``address`` (or by an invitation) lives."""
+    if is_invitation(address):
+        return (
+            journal_dir(data_dir) / f"join-{Invitation.decode(address).fingerprint.hex()}.journal"
+        )
     host, port = parse_address(address)
     return journal_dir(data_dir) / f"join-{_safe(host)}-{port}.journal"
 

@@ -24,9 +24,12 @@ from cuttle_net.rules import Rules as EngineRules
 from cuttle_net.session import GameSession
 
 from . import lan
+from .address import format_address, parse_address
+from .addresses import HostAddress, host_addresses
 from .connection import LocalPlayer, Rules
 from .errors import ErrorCode
 from .identity import FlipStore, KnownPeers, Trust, default_config_dir, load_or_create_identity
+from .invitation import Invitation, is_invitation
 from .journal import (
     JournalDamaged,
     JournalWriter,
@@ -54,9 +57,9 @@ class NetPlan:
 
     mode: str  # "host" or "join"
     name: str
-    address: str = ""  # join: HOST[:PORT]
+    address: str = ""  # join: HOST[:PORT] or an invitation (cuttle:…)
     port: int = 4454  # host: 0 for any free port
-    bind: str = "0.0.0.0"  # host
+    bind: str = "::"  # host: "::" is both IPv6 and IPv4 (SPEC 3.1)
     rules: EngineRules = field(default_factory=EngineRules)  # host: what it proposes
     announce: bool = True  # host: on the LAN (never for a loopback address)
     config_dir: Path | None = None
@@ -71,6 +74,11 @@ class NetPlan:
     def __post_init__(self) -> None:
         if self.mode not in ("host", "join"):
             raise ValueError(f"mode is host or join, not {self.mode!r}")
+        if self.mode == "join":
+            if is_invitation(self.address):
+                Invitation.decode(self.address)  # InvitationError (a ValueError) if mistyped
+            else:
+                parse_address(self.address)
         if not 1 <= len(self.name) <= MAX_NAME_LEN or display_safe(self.name) != self.name:
             raise ValueError(
                 f"a player name is 1 to {MAX_NAME_LEN} printable characters, without leading, "
@@ -99,6 +107,7 @@ class Connected:
     # deadline (host: on our port; joiner: the host's address, redialled): the new ``Peer``.
     reconnect: Callable[[float, bytes], contextlib.AbstractAsyncContextManager[Peer]]
     listening: tuple[str, int] | None = None  # host: the address and port it listens on
+    invitation: str = ""  # host: what to send the other player (SPEC 3.14)
 
 
 @contextlib.asynccontextmanager
@@ -154,8 +163,14 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
         return
     async with open_listener(plan.port, plan.bind, log=say) as listener:
         host, port = listener.address
-        say(f"hosting {plan.rules.name} on {host}:{port} (port {port})")
-        say(f"the other player runs: cuttle join ADDRESS:{port} (ADDRESS: this machine's)")
+        say(f"hosting {plan.rules.name} on {format_address(host, port)} (port {port})")
+        reachable = host_addresses(host)
+        say("the other player runs one of:")
+        for where in reachable:
+            say(f"  {where.join_command(port)}   ({where.where})")
+        invitation = invitation_for(identity, reachable, port)
+        say("or, with your key checked for them (an invitation: paste it in a chat):")
+        say(f"  cuttle join {invitation}")
         wire_rules = Rules(
             "standard" if plan.rules.standard else "classic", tuple(sorted(plan.rules.variants))
         )
@@ -170,8 +185,12 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             )
 
         async with contextlib.AsyncExitStack() as announced:
-            if plan.announce and not plan.resuming and not ipaddress.ip_address(host).is_loopback:
-                interfaces = None if host in ("0.0.0.0", "::") else [host]
+            ip = ipaddress.ip_address(host)
+            if plan.announce and ip.version == 6 and not ip.is_unspecified:
+                say("not announced on the LAN: announcements are IPv4 only (lan.py)")
+            elif plan.announce and not plan.resuming and not ip.is_loopback:
+                # On every interface for a host listening on all of them, else the one bound.
+                interfaces = None if ip.is_unspecified else [host]
                 try:
                     await announced.enter_async_context(
                         lan.announcing(
@@ -194,7 +213,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             ) as peer:
                 await announced.aclose()  # the seat is taken: withdraw from the LAN
                 _introduce(peer, known, say)
-                yield Connected(peer, identity, accept_again, (host, port))
+                yield Connected(peer, identity, accept_again, (host, port), invitation)
 
 
 @dataclass(frozen=True)
@@ -269,10 +288,27 @@ def journal_for(plan: NetPlan, data_dir: Path | None, conn: Connected) -> Journa
     return JournalWriter(Place(host_path(data_dir, port), plan.name, bind=bind, port=port))
 
 
+def invitation_for(identity: Any, reachable: list[HostAddress], port: int) -> str:
+    """The invitation to the game on ``port``: our key's fingerprint and our addresses,
+    public ones first; loopback only when nothing else can reach us (SPEC 3.14)."""
+    ips = [ipaddress.ip_address(a.address.strip("[]")) for a in reachable]
+    ips = [ip for ip in ips if not ip.is_loopback] or ips
+    ips.sort(key=lambda ip: (ip.is_private, ip.version))  # public first, IPv4 before IPv6
+    key = identity.public_key().public_bytes_raw()
+    return Invitation.for_key(key, [(str(ip), port) for ip in ips]).encode()
+
+
 def _introduce(peer: Peer, known: KnownPeers, say: Say) -> None:
     info = peer.info
     trust = f", {peer.trust}" if peer.trust is not None else ""  # not asked on a resumption
-    say(f"connected to {info.peer_name} (key {info.peer_fingerprint}{trust})")
+    where = f" at {peer.remote}" if peer.remote else ""
+    say(f"connected to {info.peer_name}{where} (key {info.peer_fingerprint}{trust})")
+    if peer.verified:
+        say(
+            "verified: the host proved the key named by the invitation "
+            f"(no need to compare codes; the code is {info.sas})"
+        )
+        return
     if peer.trust == Trust.CHANGED:
         say(
             f"WARNING: {info.peer_name}'s identity key CHANGED since your last game (it was "

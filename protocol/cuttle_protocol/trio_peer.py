@@ -17,10 +17,12 @@ host goes on waiting (SPEC 3.11).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import ipaddress
 import math
 import os
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -40,9 +42,11 @@ from .connection import (
     Rules,
     RulesProposed,
 )
+from .dial import NO_ANSWER, Unreachable, dial
 from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .framing import encode_frame
 from .identity import KnownPeers, Trust
+from .invitation import Invitation, fingerprint_text, is_invitation
 from .messages import Close, Message, Ping, Pong, display_safe
 from .state import Role
 
@@ -129,6 +133,10 @@ class Peer:
         self._info: HandshakeComplete | None = None
         self.trust: Trust | None = None
         """With a known-peers store: whether the peer's identity key is new, known or CHANGED."""
+        self.verified = False
+        """The peer's identity key is the one named by the invitation we joined with."""
+        self.remote = ""
+        """The address the connection was made to (joiner) or came from (host)."""
 
     @property
     def info(self) -> HandshakeComplete:
@@ -411,17 +419,19 @@ async def connect(
     flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
 ) -> AsyncIterator[Peer]:
-    """Join the game hosted at `HOST[:PORT]` (port 4454 by default)."""
+    """Join the game hosted at `HOST[:PORT]` (port 4454 by default), or at the addresses of
+    an invitation (``cuttle:…``, SPEC 3.14): then the host must prove the invitation's key,
+    and `peer.verified` says it did; any other key is refused (`wrong-player`)."""
     settings = settings or PeerSettings()
-    host, port = parse_address(address)
+    invitation = Invitation.decode(address) if is_invitation(address) else None
+    targets = list(invitation.addresses) if invitation else [parse_address(address)]
+    shown_as = "the invitation's addresses" if invitation else address
     try:
-        with trio.fail_after(settings.handshake_timeout):
-            stream = await trio.open_tcp_stream(host, port)
-    except trio.TooSlowError:
-        message = f"could not reach {address} within {settings.handshake_timeout:g} s"
-        raise ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, message) from None
-    except OSError as exc:
-        message = f"could not connect to {address}: {exc.strerror or exc}"
+        stream, where = await dial(targets, settings.handshake_timeout)
+    except Unreachable as exc:
+        message = f"could not connect to {shown_as}: {exc}"
+        if all(a.outcome == NO_ANSWER for a in exc.attempts):
+            raise ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, message) from None
         raise ConnectionEnded(EndReason.NETWORK_ERROR, "network-error", message) from None
     async with open_peer(
         stream,
@@ -432,6 +442,18 @@ async def connect(
         flips=flips,
         settings=settings,
     ) as peer:
+        peer.remote = where
+        if invitation is not None:
+            if not invitation.matches(peer.info.peer_identity):
+                await peer.aclose(ErrorCode.WRONG_PLAYER, "your key is not the invitation's")
+                raise ConnectionEnded(
+                    EndReason.LOCAL_CLOSED,
+                    ErrorCode.WRONG_PLAYER,
+                    f"REFUSED: the host at {where} has the key {peer.info.peer_fingerprint}, "
+                    f"not the invitation's {fingerprint_text(invitation.fingerprint)}: it is "
+                    "not the player who invited you (a wrong address, or someone in between)",
+                )
+            peer.verified = True
         yield peer
 
 
@@ -486,6 +508,15 @@ class _RateLimit:
         return allowed
 
 
+def _unmapped(ip: str) -> str:
+    """An IPv4 peer of a dual-stack socket as IPv4 (``::ffff:192.0.2.7`` -> ``192.0.2.7``)."""
+    if ip.startswith("::ffff:"):
+        with contextlib.suppress(ValueError):
+            mapped = ipaddress.IPv6Address(ip).ipv4_mapped
+            return str(mapped) if mapped is not None else ip
+    return ip
+
+
 def _rate_key(ip: str) -> str:
     """Who a connection counts against: its IPv4 address, or its IPv6 /64 network (one
     host usually holds a whole /64)."""
@@ -517,9 +548,12 @@ class Listener:
     """
 
     def __init__(
-        self, listener: trio.SocketListener, limits: ListenerLimits, log: Callable[[str], None]
+        self,
+        listeners: list[trio.SocketListener],
+        limits: ListenerLimits,
+        log: Callable[[str], None],
     ) -> None:
-        self._listener = listener
+        self._listeners = listeners
         self._limits = limits
         self._log = log
         self._seat: _Seat | None = None
@@ -534,7 +568,7 @@ class Listener:
     @property
     def address(self) -> tuple[str, int]:
         """The bound (host, port): the port is the real one when 0 was asked for."""
-        host, port, *_ = self._listener.socket.getsockname()
+        host, port, *_ = self._listeners[0].socket.getsockname()
         return host, port
 
     @asynccontextmanager
@@ -580,16 +614,20 @@ class Listener:
 
     async def _serve(self) -> None:
         async with trio.open_nursery() as nursery:
-            while True:
-                try:
-                    stream = await self._listener.accept()
-                except OSError as exc:
-                    if exc.errno not in _OUT_OF_RESOURCES:
-                        raise
-                    self._log(f"cannot accept a connection for now: {exc.strerror or exc}")
-                    await trio.sleep(_OUT_OF_RESOURCES_PAUSE)
-                    continue
-                await self._dispatch(nursery, stream)
+            for listener in self._listeners:
+                nursery.start_soon(self._accept_on, listener, nursery)
+
+    async def _accept_on(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as exc:
+                if exc.errno not in _OUT_OF_RESOURCES:
+                    raise
+                self._log(f"cannot accept a connection for now: {exc.strerror or exc}")
+                await trio.sleep(_OUT_OF_RESOURCES_PAUSE)
+                continue
+            await self._dispatch(nursery, stream)
 
     async def _dispatch(self, nursery: trio.Nursery, stream: trio.SocketStream) -> None:
         """Handshake with a new connection, refuse it, or (past every bound) drop it."""
@@ -598,6 +636,7 @@ class Listener:
         except OSError:  # already reset
             await trio.aclose_forcefully(stream)
             return
+        ip = _unmapped(ip)
         where = f"[{ip}]:{port}" if ":" in ip else f"{ip}:{port}"
         key = _rate_key(ip)
         limits = self._limits
@@ -700,14 +739,48 @@ async def open_listener(
 ) -> AsyncIterator[Listener]:
     """Listen on `host:port` for the block (port 0: any free port, see `Listener.address`).
 
-    One socket only, so port 0 yields one port; pass host="::" to listen on IPv6. `log`
-    receives one line for each connection refused or failed (and one per flooding address).
+    ``host="::"`` (what ``cuttle host`` does by default) listens on IPv6 and IPv4 on one
+    port: one dual-stack socket where the system allows it, else one socket per version;
+    on a machine without IPv6, IPv4 only. `log` receives one line for each connection
+    refused or failed (and one per flooding address).
     """
-    (socket_listener,) = await trio.open_tcp_listeners(port, host=host)
-    listener = Listener(socket_listener, limits or ListenerLimits(), log)
+    sockets = await _listening_sockets(port, host)
+    listener = Listener(sockets, limits or ListenerLimits(), log)
     try:
         async with _beside(listener._serve):
             yield listener
     finally:
         with trio.CancelScope(shield=True):
-            await socket_listener.aclose()
+            for socket_listener in sockets:
+                await socket_listener.aclose()
+
+
+async def _listening_sockets(port: int, host: str) -> list[trio.SocketListener]:
+    if host != "::":
+        return await trio.open_tcp_listeners(port, host=host)
+    try:
+        sock = trio.socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    except OSError:  # no IPv6 here at all
+        return await trio.open_tcp_listeners(port, host="0.0.0.0")
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:  # both versions on this one socket (the default on Linux, refused on OpenBSD)
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            dual = True
+        except OSError:
+            dual = False
+        await sock.bind(("::", port))
+        sock.listen(socket.SOMAXCONN)
+    except OSError as exc:
+        sock.close()
+        if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):  # IPv6 disabled
+            return await trio.open_tcp_listeners(port, host="0.0.0.0")
+        raise
+    listeners = [trio.SocketListener(sock)]
+    if not dual:
+        try:
+            listeners += await trio.open_tcp_listeners(sock.getsockname()[1], host="0.0.0.0")
+        except OSError:
+            sock.close()
+            raise
+    return listeners

@@ -58,7 +58,10 @@ def test_host_from_the_lobby_shows_where_to_join_and_can_be_cancelled() -> None:
             if "waiting for a player" in screen_text(app) or "Cannot listen" in screen_text(app):
                 break
         text = screen_text(app)
-        assert "cuttle join ADDRESS:4454" in text or "Cannot listen on 0.0.0.0:4454" in text
+        listed = "cuttle join 127.0.0.1:4454   (from this machine)" in text
+        assert (
+            listed and "cuttle join cuttle:" in " ".join(text.split())
+        ) or "Cannot listen on [::]:4454" in text
         await keys(pilot, "escape")
         assert isinstance(app.screen, LobbyScreen)
 

@@ -173,3 +173,16 @@ def test_join_with_nobody_there_says_so(tmp_path: Path) -> None:
 def test_unknown_bot_is_refused(tmp_path: Path) -> None:
     joined = join(tmp_path, 4454, "--bot", "deep-blue")
     assert joined.returncode == 2 and "no bot called 'deep-blue'" in joined.stderr
+
+
+def test_a_mistyped_invitation_or_address_is_refused_before_connecting(tmp_path: Path) -> None:
+    for typo, says in (("cuttle:aebagbaf1", "mistyped"), ("[::1:4454", "[IPv6]:PORT")):
+        done = subprocess.run(
+            [sys.executable, "-m", "cuttle_net", "join", typo, "--bot", "random"]
+            + ["--config-dir", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+        )
+        assert done.returncode == 2 and says in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr

@@ -206,6 +206,8 @@ def test_parse_address_refuses(text: str) -> None:
 # The I/O shell around the sans-I/O core: the only modules that may load trio.
 SHELL = (
     "cuttle_protocol.trio_peer",
+    "cuttle_protocol.dial",
+    "cuttle_protocol.addresses",
     "cuttle_protocol.netgame",
     "cuttle_protocol.netplay",
     "cuttle_protocol.lan",

@@ -1,0 +1,101 @@
+"""Invitations (SPEC 3.14): what goes in comes out, and a typo is caught, never misread."""
+
+from __future__ import annotations
+
+import base64
+import struct
+import zlib
+
+import pytest
+from cuttle_protocol.crypto import fingerprint
+from cuttle_protocol.invitation import (
+    MAX_ADDRESSES,
+    PREFIX,
+    Invitation,
+    InvitationError,
+    fingerprint_text,
+)
+
+KEY = bytes(range(32))
+ADDRESSES = (("203.0.113.5", 4454), ("2001:db8::1", 4454), ("192.168.1.20", 50000))
+ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"
+
+
+def sample() -> Invitation:
+    return Invitation.for_key(KEY, ADDRESSES)
+
+
+def test_round_trip_and_size() -> None:
+    text = sample().encode()
+    assert text.startswith(PREFIX) and set(text[len(PREFIX) :]) <= set(ALPHABET)
+    assert Invitation.decode(text) == sample()
+    assert len(text) < 100  # one line in a chat message, with an IPv6 address in it
+    # Its fingerprint is the one players see for the key.
+    assert fingerprint_text(sample().fingerprint) == fingerprint(KEY)
+    assert sample().matches(KEY) and not sample().matches(bytes(32))
+    assert sample().where() == ["203.0.113.5:4454", "[2001:db8::1]:4454", "192.168.1.20:50000"]
+
+
+def test_what_chat_programs_do_to_it_is_undone() -> None:
+    text = sample().encode()
+    wrapped = "  " + text[:40].upper() + "\n" + text[40:70] + "-" + text[70:] + " \n"
+    assert Invitation.decode(wrapped) == sample()
+
+
+def test_every_single_character_typo_is_caught() -> None:
+    text = sample().encode()
+    for i in range(len(PREFIX), len(text)):
+        for letter in ALPHABET:
+            if letter != text[i]:
+                typo = text[:i] + letter + text[i + 1 :]
+                with pytest.raises(InvitationError):
+                    Invitation.decode(typo)
+
+
+def test_swapped_neighbours_and_cuts_are_caught() -> None:
+    text = sample().encode()
+    for i in range(len(PREFIX), len(text) - 1):
+        if text[i] != text[i + 1]:
+            swapped = text[:i] + text[i + 1] + text[i] + text[i + 2 :]
+            with pytest.raises(InvitationError):
+                Invitation.decode(swapped)
+    for cut in range(len(PREFIX), len(text)):
+        with pytest.raises(InvitationError):
+            Invitation.decode(text[:cut])
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("192.168.1.20:4454", "starts with"),
+        (PREFIX + "abc1def", "digits 2-7"),
+        (PREFIX + "a", "cut"),
+    ],
+)
+def test_what_is_wrong_is_said(text: str, says: str) -> None:
+    with pytest.raises(InvitationError, match=says):
+        Invitation.decode(text)
+
+
+def _encode_raw(body: bytes) -> str:
+    body += struct.pack(">I", zlib.crc32(body))
+    return PREFIX + base64.b32encode(body).decode().rstrip("=").lower()
+
+
+def test_a_newer_version_or_unknown_address_kind_is_named() -> None:
+    fp = sample().fingerprint
+    with pytest.raises(InvitationError, match="version 2"):
+        Invitation.decode(_encode_raw(bytes([2]) + fp + bytes([4, 1, 2, 3, 4, 0, 80])))
+    with pytest.raises(InvitationError, match="unknown kind"):
+        Invitation.decode(_encode_raw(bytes([1]) + fp + bytes([9, 1, 2, 3, 4, 0, 80])))
+    with pytest.raises(InvitationError, match="1 to"):
+        Invitation.decode(_encode_raw(bytes([1]) + fp))  # no address at all
+    with pytest.raises(InvitationError, match="port"):
+        Invitation.decode(_encode_raw(bytes([1]) + fp + bytes([4, 1, 2, 3, 4, 0, 0])))
+
+
+def test_limits() -> None:
+    many = [(f"10.0.0.{i}", 4454) for i in range(MAX_ADDRESSES + 3)]
+    assert len(Invitation.for_key(KEY, many).addresses) == MAX_ADDRESSES
+    with pytest.raises(ValueError):
+        Invitation.for_key(KEY, [("example.org", 4454)])  # addresses only, never names
