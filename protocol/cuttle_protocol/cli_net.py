@@ -32,6 +32,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     add_rules_options(host)
     host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
+    host.add_argument(
+        "--no-map",
+        action="store_true",
+        help="do not ask the router to forward the port (UPnP)",
+    )
     join = sub.add_parser(
         "join",
         help="join a game at HOST[:PORT] or by an invitation",
@@ -95,6 +100,7 @@ def plan_from(args: argparse.Namespace) -> Any:
         bind=args.bind,
         rules=rules,
         announce=not args.no_announce,
+        map_port=not args.no_map,
         config_dir=args.config_dir,
         reply_timeout=args.reply_timeout,
     )

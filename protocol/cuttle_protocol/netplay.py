@@ -23,7 +23,7 @@ from cuttle_net.record import build_record, default_data_dir, save_record
 from cuttle_net.rules import Rules as EngineRules
 from cuttle_net.session import GameSession
 
-from . import lan
+from . import lan, portmap
 from .address import format_address, parse_address
 from .addresses import HostAddress, host_addresses
 from .connection import LocalPlayer, Rules
@@ -62,6 +62,7 @@ class NetPlan:
     bind: str = "::"  # host: "::" is both IPv6 and IPv4 (SPEC 3.1)
     rules: EngineRules = field(default_factory=EngineRules)  # host: what it proposes
     announce: bool = True  # host: on the LAN (never for a loopback address)
+    map_port: bool = False  # host: ask the router to forward the port (UPnP, portmap.py)
     config_dir: Path | None = None
     reply_timeout: float = 20.0
     # A restarted process taking its game back (SPEC 4.6): a joiner retries its first
@@ -161,7 +162,10 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             _introduce(peer, known, say)
             yield Connected(peer, identity, again)
         return
-    async with open_listener(plan.port, plan.bind, log=say) as listener:
+    async with (
+        open_listener(plan.port, plan.bind, log=say) as listener,
+        contextlib.AsyncExitStack() as mapped,
+    ):
         host, port = listener.address
         say(f"hosting {plan.rules.name} on {format_address(host, port)} (port {port})")
         reachable = host_addresses(host)
@@ -171,6 +175,21 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
         invitation = invitation_for(identity, reachable, port)
         say("or, with your key checked for them (an invitation: paste it in a chat):")
         say(f"  cuttle join {invitation}")
+        ip = ipaddress.ip_address(host)
+        if plan.map_port and ip.is_unspecified and not portmap.disabled_by_environment():
+
+            def on_mapped(m: portmap.Mapping) -> None:
+                outside = format_address(m.external_ip, m.external_port)
+                how = f"port mapped by the router ({m.method})"
+                say(f"{how}: from the internet, cuttle join {outside}")
+                external = (m.external_ip, m.external_port)
+                better = invitation_for(identity, reachable, port, external)
+                say("or the invitation with that address:")
+                say(f"  cuttle join {better}")
+
+            await mapped.enter_async_context(
+                portmap.port_mapping(port, say, on_mapped, plan.config_dir or default_config_dir())
+            )
         wire_rules = Rules(
             "standard" if plan.rules.standard else "classic", tuple(sorted(plan.rules.variants))
         )
@@ -185,7 +204,6 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             )
 
         async with contextlib.AsyncExitStack() as announced:
-            ip = ipaddress.ip_address(host)
             if plan.announce and ip.version == 6 and not ip.is_unspecified:
                 say("not announced on the LAN: announcements are IPv4 only (lan.py)")
             elif plan.announce and not plan.resuming and not ip.is_loopback:
@@ -288,14 +306,21 @@ def journal_for(plan: NetPlan, data_dir: Path | None, conn: Connected) -> Journa
     return JournalWriter(Place(host_path(data_dir, port), plan.name, bind=bind, port=port))
 
 
-def invitation_for(identity: Any, reachable: list[HostAddress], port: int) -> str:
-    """The invitation to the game on ``port``: our key's fingerprint and our addresses,
-    public ones first; loopback only when nothing else can reach us (SPEC 3.14)."""
+def invitation_for(
+    identity: Any,
+    reachable: list[HostAddress],
+    port: int,
+    external: tuple[str, int] | None = None,
+) -> str:
+    """The invitation to the game on ``port``: our key's fingerprint and our addresses, the
+    router's external one (a port mapping) first, then public ones; loopback only when
+    nothing else can reach us (SPEC 3.14)."""
     ips = [ipaddress.ip_address(a.address.strip("[]")) for a in reachable]
     ips = [ip for ip in ips if not ip.is_loopback] or ips
     ips.sort(key=lambda ip: (ip.is_private, ip.version))  # public first, IPv4 before IPv6
     key = identity.public_key().public_bytes_raw()
-    return Invitation.for_key(key, [(str(ip), port) for ip in ips]).encode()
+    addresses = [external] if external else []
+    return Invitation.for_key(key, addresses + [(str(ip), port) for ip in ips]).encode()
 
 
 def _introduce(peer: Peer, known: KnownPeers, say: Say) -> None:

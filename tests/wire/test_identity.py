@@ -208,6 +208,7 @@ SHELL = (
     "cuttle_protocol.trio_peer",
     "cuttle_protocol.dial",
     "cuttle_protocol.addresses",
+    "cuttle_protocol.portmap",
     "cuttle_protocol.netgame",
     "cuttle_protocol.netplay",
     "cuttle_protocol.lan",
