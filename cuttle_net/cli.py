@@ -24,11 +24,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cuttle", description="Cuttle, played peer to peer in the terminal."
     )
+    parser.add_argument("--version", action="version", version=f"cuttle {_version()}")
     cli_play.add_display_options(parser)
+    cli_play.add_name_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in MODULES:
         module.add_parser(sub)
     return parser
+
+
+def _version() -> str:
+    """The installed package's version (one source: pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cuttle-net")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -352,12 +351,6 @@ def _escape(value: str) -> str:
 
 def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
-
-
-def default_data_dir(environ: Mapping[str, str] = os.environ) -> Path:
-    """``$XDG_DATA_HOME/cuttle-net``, else ``~/.local/share/cuttle-net``."""
-    base = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "cuttle-net"
 
 
 def save_record(text: str, directory: Path, stem: str) -> Path:

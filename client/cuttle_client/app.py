@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import getpass
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,14 +10,16 @@ from cuttle_protocol.journal import unfinished_games
 from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import NetPlan
 from textual.app import App
+from textual.widgets import Input
 
-from cuttle_net.record import default_data_dir
+from cuttle_net.dirs import data_dir as default_data_dir
 from cuttle_net.rules import CLASSIC, Rules
 
 from .controller import PracticeController, TableController
 from .lobby import LobbyScreen
-from .modals import LeaveScreen
+from .modals import LeaveScreen, NameScreen
 from .network import ConnectScreen, NetworkController
+from .profile import login_name, name_problem, save_name, saved_name
 from .table import TableScreen
 from .trio_guest import TrioGuest
 
@@ -32,12 +33,11 @@ class Settings:
     # Browse the LAN from the lobby; CUTTLE_NO_LAN=1 turns it off (tests never multicast).
     lan: bool = field(default_factory=lambda: os.environ.get("CUTTLE_NO_LAN") != "1")
     data_dir: Path | None = None  # where game records go (default: the user's data dir)
-    config_dir: Path | None = None  # identity key and known peers (default: the user's)
+    config_dir: Path | None = None  # identity key, known peers, name (default: the user's)
+    name: str | None = None  # the player's name (default: kept in the config, else asked)
 
     def games(self) -> Path:
         """Where game records are saved, practice games' too."""
-        from cuttle_net.record import default_data_dir
-
         return (self.data_dir or default_data_dir()) / "games"
 
 
@@ -56,11 +56,6 @@ class NetworkLaunch:
 
     plan: NetPlan
     settings: GameSettings = field(default_factory=GameSettings)
-
-
-def _player_name() -> str:
-    name = " ".join(getpass.getuser().split())[:32]
-    return name or "player"
 
 
 class CuttleApp(App[None]):
@@ -84,15 +79,19 @@ class CuttleApp(App[None]):
         self.trio = TrioGuest()  # the app's one trio run: lobby browsing, network games
         self._first_table = table
         self._first_network = network
+        self.player_name = settings.name or saved_name(settings.config_dir)
 
     def on_mount(self) -> None:
         self.trio.start()
-        self.push_screen(LobbyScreen(lan=self.settings.lan))
+        self.lobby = LobbyScreen(self.player_name or "", lan=self.settings.lan)
+        self.push_screen(self.lobby)
         if self._first_table is not None:
             self.open_table(self._first_table)
-        if self._first_network is not None:
+        elif self._first_network is not None:
             self.open_network(self._first_network)
         else:
+            if self.player_name is None:  # the first run: ask, offering the login name
+                self.push_screen(NameScreen(login_name()), self._name_chosen)
             self._mention_unfinished_games()
 
     def _mention_unfinished_games(self) -> None:
@@ -105,6 +104,24 @@ class CuttleApp(App[None]):
                 title="Unfinished game",
                 timeout=15,
             )
+
+    def _name_chosen(self, name: str | None) -> None:
+        if name:
+            self.player_name = name
+            save_name(name, self.settings.config_dir)
+            self.lobby.query_one("#name", Input).value = name
+
+    def on_lobby_screen_name_changed(self, event: LobbyScreen.NameChanged) -> None:
+        problem = name_problem(event.name)
+        if problem:
+            self.lobby.notice(f"Name not changed: {problem}")
+            return
+        self._name_chosen(event.name)
+        self.lobby.notice(f"Other players will see you as {event.name}.")
+
+    @property
+    def name_to_show(self) -> str:
+        return self.player_name or login_name()
 
     async def on_unmount(self) -> None:
         await self.trio.aclose()
@@ -138,19 +155,27 @@ class CuttleApp(App[None]):
         self.push_screen(LeaveScreen(other, game.settings.reconnect_window), answer)
 
     def on_lobby_screen_host_requested(self, event: LobbyScreen.HostRequested) -> None:
-        plan = NetPlan(
+        self._plan_network(
             "host",
-            _player_name(),
             rules=Rules.parse(event.rules),
             announce=self.settings.lan,
-            config_dir=self.settings.config_dir,
         )
-        self.open_network(NetworkLaunch(plan))
 
     def on_lobby_screen_join_requested(self, event: LobbyScreen.JoinRequested) -> None:
-        plan = NetPlan(
-            "join", _player_name(), address=event.address, config_dir=self.settings.config_dir
-        )
+        self._plan_network("join", address=event.address)
+
+    def _plan_network(self, mode: str, **how: object) -> None:
+        """Check the address and name before connecting: a typo is said in the lobby."""
+        try:
+            plan = NetPlan(
+                mode,
+                self.name_to_show,
+                config_dir=self.settings.config_dir,
+                **how,  # type: ignore[arg-type]
+            )
+        except ValueError as e:
+            self.lobby.notice(str(e))
+            return
         self.open_network(NetworkLaunch(plan))
 
     def open_network(self, launch: NetworkLaunch) -> None:

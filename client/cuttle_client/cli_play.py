@@ -35,6 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_rules_options(p)
     p.add_argument("--seed", type=int, metavar="N", help="the deal (default: random)")
     add_display_options(p)
+    add_name_option(p, argparse.SUPPRESS)  # also before the command: cuttle --name N play
 
 
 def add_display_options(p: argparse.ArgumentParser) -> None:
@@ -42,6 +43,14 @@ def add_display_options(p: argparse.ArgumentParser) -> None:
         "--ascii",
         action="store_true",
         help="suit letters instead of glyphs (also CUTTLE_ASCII=1); NO_COLOR is respected",
+    )
+
+
+def add_name_option(p: argparse.ArgumentParser, default: object = None) -> None:
+    p.add_argument(
+        "--name",
+        default=default,
+        help="your name, shown to the other player (kept for the next runs)",
     )
 
 
@@ -75,11 +84,21 @@ def _run_app(
 ) -> int:
     from .app import Settings, make_app
     from .cardtext import ascii_wanted
+    from .profile import name_problem, save_name
 
+    config_dir = getattr(args, "config_dir", None)
+    name = getattr(args, "name", None)
+    if name is not None:
+        problem = name_problem(name)
+        if problem:
+            print(f"cuttle: --name {name!r}: {problem}")
+            return 2
+        save_name(name, config_dir)
     settings = Settings(
         ascii=ascii_wanted(args.ascii),
         data_dir=getattr(args, "data_dir", None),
-        config_dir=getattr(args, "config_dir", None),
+        config_dir=config_dir,
+        name=name,
     )
     make_app(settings, practice, network).run()
     return 0

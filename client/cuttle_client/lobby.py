@@ -1,4 +1,7 @@
-"""The lobby: practice against a bot (the default), host, join, and games found on the LAN."""
+"""The lobby: practice against a bot (the default), host, join, and games found on the LAN.
+
+Every part has a key (p, h, j, l, n, ?), so nothing needs a row of Tabs.
+"""
 
 from __future__ import annotations
 
@@ -27,6 +30,9 @@ class LobbyScreen(Screen[None]):
         Binding("p", "practice", "Practice"),
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
+        Binding("l", "lan", "LAN games"),
+        Binding("n", "name", "Name"),
+        Binding("question_mark", "help", "Rules"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
@@ -51,17 +57,34 @@ class LobbyScreen(Screen[None]):
             super().__init__()
             self.address = address
 
-    def __init__(self, lan: bool = True) -> None:
+    class NameChanged(Message):
+        """The player typed a new name (the app checks and keeps it)."""
+
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name = name
+
+    def __init__(self, name: str = "", lan: bool = True) -> None:
         super().__init__()
+        self._name = name
         self._lan = lan
         self._browsing: GuestTask | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("cuttle · the two-player combat card game", id="title")
         with Vertical(id="lobby-menu"):
-            yield Button("Practice against a bot (p)", id="practice", variant="primary")
             with Horizontal(classes="row"):
-                yield Static("Bot", classes="label")
+                yield Static("Your name (n)", classes="label")
+                yield Input(
+                    self._name,
+                    placeholder="your name",
+                    id="name",
+                    compact=True,
+                    select_on_focus=False,
+                )
+            with Horizontal(classes="row"):
+                yield Button("Practice (p)", id="practice", variant="primary", compact=True)
+                yield Static("against", classes="label")
                 yield Select(
                     [(name, name) for name in BOTS],
                     value="greedy",
@@ -69,7 +92,9 @@ class LobbyScreen(Screen[None]):
                     compact=True,
                     id="bot",
                 )
-                yield Static("Rules", classes="label")
+            with Horizontal(classes="row"):
+                yield Button("Host (h)", id="host", compact=True)
+                yield Static("a game, rules", classes="label")
                 yield Select(
                     [("classic", "classic"), ("standard", "standard")],
                     value="classic",
@@ -77,12 +102,14 @@ class LobbyScreen(Screen[None]):
                     compact=True,
                     id="rules",
                 )
-            yield Button("Host a game (h)", id="host")
+                yield Static("(? explains them)", classes="label hint")
             with Horizontal(classes="row"):
-                yield Input(placeholder="HOST[:PORT]", id="address")
-                yield Button("Join (j)", id="join")
+                yield Button("Join (j)", id="join", compact=True)
+                yield Input(
+                    placeholder="HOST[:PORT], e.g. 192.168.1.20:4454", id="address", compact=True
+                )
             yield Static(id="notice")
-            yield Static("Games on your network", classes="heading")
+            yield Static("Games on your network (l)", classes="heading")
             yield ListView(id="lan")
             yield Static(LAN_HINT, id="lan-hint")
         yield Footer()
@@ -120,6 +147,14 @@ class LobbyScreen(Screen[None]):
             listing.append(item)
         self.query_one("#lan-hint", Static).update("" if games else LAN_HINT)
 
+    def notice(self, text: str) -> None:
+        """A problem to fix before going on (a bad address, a bad name)."""
+        self.query_one("#notice", Static).update(text)
+
+    @property
+    def rules(self) -> str:
+        return str(self.query_one("#rules", Select).value)
+
     @on(ListView.Selected, "#lan")
     def _join_found(self, event: ListView.Selected) -> None:
         self.post_message(self.JoinRequested(event.item.address))  # type: ignore[attr-defined]
@@ -127,18 +162,44 @@ class LobbyScreen(Screen[None]):
     @on(Button.Pressed, "#practice")
     def action_practice(self) -> None:
         bot = str(self.query_one("#bot", Select).value)
-        rules = str(self.query_one("#rules", Select).value)
-        self.post_message(self.PracticeRequested(bot, rules))
+        self.post_message(self.PracticeRequested(bot, self.rules))
 
     @on(Button.Pressed, "#host")
     def action_host(self) -> None:
-        self.post_message(self.HostRequested(str(self.query_one("#rules", Select).value)))
+        self.post_message(self.HostRequested(self.rules))
 
     @on(Button.Pressed, "#join")
     @on(Input.Submitted, "#address")
     def action_join(self) -> None:
-        address = self.query_one("#address", Input).value.strip()
+        field = self.query_one("#address", Input)
+        address = field.value.strip()
         if not address:
-            self.query_one("#notice", Static).update("Type the host's address first: HOST[:PORT]")
+            self.notice("Type the host's address here, then Enter: HOST[:PORT]")
+            field.focus()
             return
         self.post_message(self.JoinRequested(address))
+
+    def action_lan(self) -> None:
+        listing = self.query_one("#lan", ListView)
+        if listing.children:
+            listing.focus()
+        else:
+            self.notice("No game found on your network yet: join by address (j).")
+
+    def action_name(self) -> None:
+        field = self.query_one("#name", Input)
+        field.focus()
+        field.cursor_position = len(field.value)
+
+    @on(Input.Submitted, "#name")
+    def _name_typed(self, event: Input.Submitted) -> None:
+        self.post_message(self.NameChanged(event.value))
+        self.query_one("#practice", Button).focus()
+
+    def action_help(self) -> None:
+        from cuttle_net.rules import Rules
+
+        from .help import LOBBY_KEYS, HelpScreen
+
+        ascii = self.app.settings.ascii  # type: ignore[attr-defined]
+        self.app.push_screen(HelpScreen(Rules.parse(self.rules), ascii, LOBBY_KEYS))

@@ -1,4 +1,5 @@
-"""Overlays on the table: help, a yes/no question, the scrap pile, and the game's end."""
+"""Overlays: a yes/no question, the player's name, the scrap pile, and the game's end
+(the help is in ``help``)."""
 
 from __future__ import annotations
 
@@ -9,42 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
-
-from .cardtext import ascii_text
-
-HELP = """\
-[b]At the table[/b]
-  1-9          choose a card of your hand (or click it)
-  ↑ ↓  Enter   choose among the options below the hand
-  Esc          back one step (card ← use ← target)
-  d            draw a card (pass when the draw pile is empty)
-  : or m       type a move in notation, e.g. scuttle 9H 4C
-  s            browse the scrap pile
-  o            offer a draw          c   concede (asks first)
-  ?            this help             ctrl+q  quit
-
-[b]On the table[/b]
-  4♣/J♦   a point card with the jacks on it, bottom to top;
-          it counts for the side it is on
-  *       a card of yours your opponent knows;  ~  a frozen card
-  ▒▒ / ##  a card you cannot see
-  Cards read as rank then suit: T♥ is the ten of hearts (TH)."""
-
-
-class HelpScreen(ModalScreen[None]):
-    """The keys."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Close")]
-
-    def __init__(self, ascii: bool) -> None:
-        super().__init__()
-        self.ascii = ascii
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="help"):
-            yield Static(ascii_text(HELP).replace("▒▒ / ", "") if self.ascii else HELP)
-            yield Static("Esc or ? to close", classes="hint")
+from textual.widgets import Button, Input, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -112,6 +78,33 @@ class LeaveScreen(ModalScreen[str]):
         self.dismiss(answer)
 
 
+class NameScreen(ModalScreen[str]):
+    """The player's name, asked on the first run (prefilled with the login name)."""
+
+    def __init__(self, suggested: str, problem: str = "") -> None:
+        super().__init__()
+        self.suggested, self.problem = suggested, problem
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="name-dialog"):
+            yield Static("[b]Welcome to cuttle![/b] What name should other players see?")
+            yield Input(self.suggested, id="name-input")
+            yield Static(self.problem, id="name-problem")
+            yield Static("Enter to keep it · change it later in the lobby (n)", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#name-input", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        from .profile import name_problem
+
+        problem = name_problem(event.value)
+        if problem:
+            self.query_one("#name-problem", Static).update(problem)
+            return
+        self.dismiss(event.value)
+
+
 class ScrapScreen(ModalScreen[None]):
     """The scrap pile, top first."""
 
@@ -123,7 +116,8 @@ class ScrapScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="scrap"):
-            yield Static(f"[b]Scrap pile[/b] ({self.count} cards, top first)")
+            cards = f"{self.count} card{'s' * (self.count != 1)}"
+            yield Static(f"[b]Scrap pile[/b] ({cards}, top first)")
             yield Static(self.cards)
             yield Static("Esc to close", classes="hint")
 

@@ -24,7 +24,8 @@ from cuttle_net.moves import DRAW, OFFER_DRAW, PASS, Move, MoveSyntaxError, pars
 from . import cardtext
 from .choices import Choice, ask, choices
 from .controller import TableController
-from .modals import ConfirmScreen, GameOverScreen, HelpScreen, ScrapScreen
+from .help import HelpScreen
+from .modals import ConfirmScreen, GameOverScreen, ScrapScreen
 from .trio_guest import TrioGuest
 from .widgets import Hand, MoveLog, board, show_board
 
@@ -231,7 +232,7 @@ class TableScreen(Screen[None]):
     # -- overlays
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.ascii))
+        self.app.push_screen(HelpScreen(self.controller.rules, self.ascii))
 
     def action_scrap(self) -> None:
         scrap = self.controller.view.scrap

@@ -7,7 +7,6 @@ Heavy imports (trio, textual, the session) happen inside ``run`` so other comman
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             metavar="NAME",
             help="let a bot play, headless: easy (greedy), medium, hard, random",
         )
-        p.add_argument("--name", help="your name, shown to the other player")
+        # SUPPRESS: a --name given before the command (cuttle --name N host) is kept.
+        p.add_argument(
+            "--name", default=argparse.SUPPRESS, help="your name, shown to the other player"
+        )
         p.add_argument("--games", type=int, default=1, help="headless: games on this connection")
         p.add_argument(
             "--move-timeout",
@@ -81,9 +83,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def plan_from(args: argparse.Namespace) -> Any:
     """The ``NetPlan`` the arguments describe; raise ``ValueError`` if they are wrong."""
+    from cuttle_client.profile import player_name
+
     from .netplay import NetPlan
 
-    name = args.name or getpass.getuser() or args.command
+    name = player_name(getattr(args, "name", None), args.config_dir)
     if args.command == "join":
         return NetPlan(
             "join",

@@ -1,8 +1,8 @@
 """Long-term identity keys and the known-peers store (trust on first use), on disk.
 
-Both live in the config directory: `$XDG_CONFIG_HOME/cuttle-net/`, else
-`~/.config/cuttle-net/`. Every function takes the directory as a parameter so tests and
-multiple profiles can use their own.
+Both live in the config directory (`cuttle_net.dirs.config_dir`: on Linux
+`$XDG_CONFIG_HOME/cuttle-net/`, else `~/.config/cuttle-net/`). Every function takes the
+directory as a parameter so tests and multiple profiles can use their own.
 
 The directory is private (0700) and every file in it is written owner-only (0600) through
 a fresh temporary file (`O_EXCL|O_NOFOLLOW`) renamed into place: nobody else can read the
@@ -17,7 +17,6 @@ import json
 import os
 import secrets
 import stat
-from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from cuttle_net import dirs
 from cuttle_net.identity_key import BadIdentityKey, check_identity_key
 
 from .coinflip import FlipBook, FlipMemoryError
@@ -39,10 +39,7 @@ class ConfigError(ValueError):
     """The config directory or a file in it cannot be used safely; the message says why."""
 
 
-def default_config_dir(environ: Mapping[str, str] = os.environ) -> Path:
-    """`$XDG_CONFIG_HOME/cuttle-net`, falling back to `~/.config/cuttle-net`."""
-    base = environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "cuttle-net"
+default_config_dir = dirs.config_dir  # the folder each system expects (platformdirs)
 
 
 # --- private files ------------------------------------------------------------------------

@@ -19,7 +19,9 @@ from typing import Any
 
 import trio
 
-from cuttle_net.record import build_record, default_data_dir, save_record
+from cuttle_net.dirs import data_dir as default_data_dir
+from cuttle_net.dirs import games_dir
+from cuttle_net.record import build_record, save_record
 from cuttle_net.rules import Rules as EngineRules
 from cuttle_net.session import GameSession
 
@@ -85,6 +87,9 @@ class NetPlan:
                 f"a player name is 1 to {MAX_NAME_LEN} printable characters, without leading, "
                 "trailing or repeated spaces"
             )
+        # Checked here, before any connection: a bad port is the user's typo.
+        if self.mode == "host" and not 0 <= self.port <= 65_535:
+            raise ValueError(f"bad port {self.port}: a port is 1..65535 (0: any free port)")
 
 
 def judge_rules(wire: Rules) -> str | None:
@@ -146,7 +151,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 pause = min(2 * pause, RETRY_EVERY)
             raise ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, "the host is not back")
 
-        say(f"connecting to {plan.address}…")
+        say(f"connecting to {plan.address}… (giving up after {plan.reply_timeout:g} s)")
         if plan.resuming:
             first = again(trio.current_time() + RESUME_WINDOW, plan.peer_identity)
         else:
@@ -365,7 +370,7 @@ def keep_record(
     note = f"disconnected: {ended.message}" if ended is not None else ""
     text = build_record(session, names, date, note)
     stem = f"{date}-{names[0]}-vs-{names[1]}-game{number + 1}"
-    path = save_record(text, (data_dir or default_data_dir()) / "games", stem)
+    path = save_record(text, games_dir(data_dir), stem)
     line, ok = result_line(number, session, names, note)
     return line, path, ok
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import re
 import socket
-import tempfile
-from pathlib import Path
 
 import pytest
 from cuttle_client import cli_play
@@ -24,7 +22,7 @@ GLYPHS = re.compile("[♣♦♥♠]")
 
 
 def test_join_from_the_lobby_reports_a_refused_connection_plainly() -> None:
-    app = make_app(Settings(bot_delay=0, config_dir=Path(tempfile.mkdtemp())))
+    app = make_app(Settings(bot_delay=0))
     with socket.socket() as s:  # a loopback port with nobody listening
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -32,7 +30,7 @@ def test_join_from_the_lobby_reports_a_refused_connection_plainly() -> None:
     async def body(pilot: Pilot) -> None:
         assert "LAN discovery is off" in screen_text(app)
         await keys(pilot, "j")
-        assert "Type the host's address first" in str(app.screen.query_one("#notice").render())
+        assert "Type the host's address here" in str(app.screen.query_one("#notice").render())
         await pilot.click("#address")
         await keys(pilot, *f"127.0.0.1:{port}", "enter")
         assert isinstance(app.screen, ConnectScreen)
@@ -48,7 +46,7 @@ def test_join_from_the_lobby_reports_a_refused_connection_plainly() -> None:
 
 
 def test_host_from_the_lobby_shows_where_to_join_and_can_be_cancelled() -> None:
-    app = make_app(Settings(bot_delay=0, config_dir=Path(tempfile.mkdtemp())))
+    app = make_app(Settings(bot_delay=0))
 
     async def body(pilot: Pilot) -> None:
         await keys(pilot, "h")
@@ -153,7 +151,7 @@ def test_lan_browsing_and_a_network_game_share_the_one_trio_run(monkeypatch) -> 
         yield updates()
 
     monkeypatch.setattr(lan, "browse", fake_browse)
-    app = make_app(Settings(bot_delay=0, lan=True, config_dir=Path(tempfile.mkdtemp())))
+    app = make_app(Settings(bot_delay=0, lan=True))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

@@ -61,7 +61,7 @@ def test_a_whole_game_by_keys_then_a_rematch(rules: str, seed: int) -> None:
         await play_by_keys(pilot, random.Random(seed + 100))
         await keys(pilot, "l")  # back to the lobby
         await pilot.pause()
-        assert pilot.app.screen.id is None and "Practice against a bot" in screen_text(pilot.app)
+        assert pilot.app.screen.id is None and "Practice (p)" in screen_text(pilot.app)
 
     run(app, body)
 
@@ -129,6 +129,9 @@ def test_help_and_scrap_overlays_open_and_close() -> None:
 
     async def body(pilot: Pilot) -> None:
         await keys(pilot, "question_mark")
+        assert "Rules in play: classic" in screen_text(pilot.app)
+        await keys(pilot, "end")  # the keys follow the rules
+        await pilot.pause(0.6)  # the scroll is animated
         assert "type a move in notation" in screen_text(pilot.app)
         await keys(pilot, "escape", "s")
         assert "Scrap pile" in screen_text(pilot.app)

@@ -101,9 +101,11 @@ def test_writing_never_follows_or_clobbers(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["file"]
 
 
-def test_config_dir_follows_xdg() -> None:
-    assert default_config_dir({"XDG_CONFIG_HOME": "/x"}) == Path("/x/cuttle-net")
-    assert default_config_dir({}) == Path.home() / ".config" / "cuttle-net"
+def test_config_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/x")
+    assert default_config_dir() == Path("/x/cuttle-net")
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    assert default_config_dir() == Path.home() / ".config" / "cuttle-net"
 
 
 def test_trust_on_first_use(tmp_path: Path) -> None:
