@@ -22,7 +22,6 @@ _ONE_OFF_EFFECTS = {
     3: "to take a card from the scrap",
     5: "to draw two cards",
     6: "to scrap every king, queen, glasses and jack",
-    7: "to reveal the top of the draw pile",
 }
 
 
@@ -118,6 +117,10 @@ def _effect(w: _Words, g: Game, c: int, t: int, seat: int) -> str:
         return f"to scrap {w.whose(owner)} {w.card(t)}"
     if r == 4:
         return f"so {w.subject(1 - seat)} must discard two cards"
+    if r == 7:
+        if g.rules.seven_reveals == 2 and len(g.deck) > 1:
+            return "to reveal the top two cards of the draw pile and play one"
+        return "to reveal the top card of the draw pile and play it"
     return _ONE_OFF_EFFECTS.get(r, "")
 
 

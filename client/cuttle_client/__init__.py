@@ -5,7 +5,9 @@
   says how a network controller plugs in.
 - ``trio_guest``: trio in guest mode on Textual's asyncio loop, for the network session.
 - ``app`` (``make_app``), ``lobby``, ``table``, ``modals``, ``widgets``: the screens;
-  ``cuttle.tcss`` is the one stylesheet.
+  ``help``: the rules in play and the keys; ``cuttle.tcss`` is the one stylesheet (its
+  size classes come from the app's breakpoints).
+- ``profile``: the player's name, kept in the config folder.
 - ``choices``: the legal moves as a tree (card, use, target) and the question asked.
 - ``cardtext``: cards as styled text; ASCII with ``--ascii`` or ``CUTTLE_ASCII=1``.
 - ``cli_play``: ``cuttle play`` and ``cuttle`` alone (the lobby).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from cuttle_protocol.journal import unfinished_games
 from cuttle_protocol.netgame import GameSettings
@@ -13,6 +14,7 @@ from textual.app import App
 from textual.widgets import Input
 
 from cuttle_net.dirs import data_dir as default_data_dir
+from cuttle_net.dirs import games_dir
 from cuttle_net.rules import CLASSIC, Rules
 
 from .controller import PracticeController, TableController
@@ -38,7 +40,7 @@ class Settings:
 
     def games(self) -> Path:
         """Where game records are saved, practice games' too."""
-        return (self.data_dir or default_data_dir()) / "games"
+        return games_dir(self.data_dir)
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,14 @@ class CuttleApp(App[None]):
 
     CSS_PATH = "cuttle.tcss"
     TITLE = "cuttle"
+    # Size classes on every screen, for the stylesheet: below 60×20 a screen shows only
+    # "too small"; below 80 columns the table drops its move log (the last move stays).
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
+        (0, "-too-small-x"),
+        (60, "-narrow"),
+        (80, "-normal"),
+    ]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-too-small-y"), (20, "-tall")]
 
     def __init__(
         self,
@@ -199,12 +209,8 @@ class CuttleApp(App[None]):
 
     def open_table(self, controller: TableController) -> None:
         other = controller.names[controller.opponent]
-        if isinstance(controller, PracticeController):
-            title = f"cuttle · practice against {other} · {controller.rules}"
-        else:
-            title = f"cuttle · against {other} · {controller.rules}"
-        if controller.banner:
-            title += f" · {controller.banner}"
+        practice = isinstance(controller, PracticeController)
+        title = f"cuttle · {'practice ' if practice else ''}against {other}"
         self.push_screen(TableScreen(controller, self.settings.ascii, title))
 
 

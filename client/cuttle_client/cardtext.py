@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from rich.text import Text
 
@@ -17,9 +17,20 @@ def ascii_wanted(flag: bool = False) -> bool:
     return flag or os.environ.get("CUTTLE_ASCII", "").lower() in ("1", "true", "yes")
 
 
-def card(c: int, ascii: bool) -> Text:
-    """``7♥`` (``7H`` in ASCII), red suits in red where colour is shown."""
-    return Text(card_display(c, ascii), style="bold red" if SUIT_OF[c] in RED_SUITS else "bold")
+def no_color() -> bool:
+    """The NO_COLOR convention: set and not empty."""
+    return bool(os.environ.get("NO_COLOR"))
+
+
+def card(c: int, ascii: bool, touched: bool = False) -> Text:
+    """``7♥`` (``7H`` in ASCII), red suits in red where colour is shown and underlined where
+    it is not (NO_COLOR); ``touched`` (the last move's cards) in reverse video."""
+    style = "bold"
+    if SUIT_OF[c] in RED_SUITS:
+        style += " underline" if no_color() else " red"
+    if touched:
+        style += " reverse"
+    return Text(card_display(c, ascii), style=style)
 
 
 def back(ascii: bool) -> Text:
@@ -27,8 +38,8 @@ def back(ascii: bool) -> Text:
     return Text("##" if ascii else "▒▒", style="dim")
 
 
-def cards(cs: Iterable[int], ascii: bool, sep: str = " ") -> Text:
-    return Text(sep).join(card(c, ascii) for c in cs)
+def cards(cs: Iterable[int], ascii: bool, sep: str = " ", touched: Collection[int] = ()) -> Text:
+    return Text(sep).join(card(c, ascii, c in touched) for c in cs)
 
 
 def ascii_text(text: str) -> str:

@@ -120,11 +120,8 @@ def ask(view: Game, seat: int, names: Sequence[str], ascii: bool) -> str:
     if ph == COUNTER:
         first, top = view.chain[0], view.chain[-1]
         if len(view.chain) == 1:
-            return f"{names[o]}'s one-off {show(first)} waits: counter with a 2, or let it happen"
-        return (
-            f"{names[o]} countered {show(first)} with {show(top)}: "
-            "counter with a 2, or let it stand"
-        )
+            return f"Counter {show(first)} with a 2, or let it happen"
+        return f"Counter {show(top)} with a 2, or let it stand"
     if ph == DISCARD:
         need = min(2, view.hand_size(seat))
         return f"{names[o]}'s 4: choose {need} card{'s' * (need > 1)} to discard"
@@ -132,12 +129,9 @@ def ask(view: Game, seat: int, names: Sequence[str], ascii: bool) -> str:
         return f"Your {show(view.chain[0])}: take a card from the scrap"
     if ph == SEVEN:
         cards = " or ".join(show(c) for c in view.revealed)
-        return f"Your 7 revealed {cards}: play it now"
+        return f"Your 7 revealed {cards}: play {'one' if len(view.revealed) > 1 else 'it'} now"
     if ph == BLOCK:
-        return (
-            f"{names[o]} scuttles your {show(view.target)} with {show(view.chain[0])}: "
-            "block with a 10?"
-        )
+        return f"Block {names[o]}'s scuttle of your {show(view.target)} with a 10?"
     if ph == OFFER:
         return f"{names[o]} offers a draw: accept or refuse"
     return ""

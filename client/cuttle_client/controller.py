@@ -39,11 +39,11 @@ from typing import TYPE_CHECKING, Protocol
 import trio
 
 from cuttle_net.bots import make_bot
-from cuttle_net.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER
+from cuttle_net.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER, card_display
 from cuttle_net.describe import describe
 from cuttle_net.engine import CHANCE, MAIN, Game, IllegalMove, Outcome
 from cuttle_net.explain import why_illegal
-from cuttle_net.moves import CONCEDE, Kind, Move
+from cuttle_net.moves import CONCEDE, NONE, Kind, Move
 from cuttle_net.record import build_practice_record, save_record
 from cuttle_net.rules import Rules
 
@@ -72,6 +72,56 @@ class LogEntry:
     seat: int  # who made it: 0, 1, or CHANCE
     move: Move
     words: str  # the move in words, from the player's point of view
+    touched: frozenset[int] = frozenset()  # the cards it played, took, moved or drew
+
+
+def log_entry(seat: int, move: Move, before: Game, after: Game, names, me: int | None) -> LogEntry:
+    """``move`` in words for the player at ``me``, naming the cards it brought to their hand
+    from the draw pile (``before`` and ``after`` are that player's views)."""
+    words = describe(move, before, by=seat, names=names, you=me)
+    touched = {c for c in (move.card, move.target) if c != NONE}
+    if me is not None:
+        drawn = _drawn(before, after, me)
+        if drawn:
+            shown = " and ".join(card_display(c) for c in drawn)
+            if move.kind == Kind.DRAW and seat == me:
+                words = f"you draw {shown}"
+            else:
+                words += f"; you draw {shown}"
+            touched.update(drawn)
+    return LogEntry(seat, move, words, frozenset(touched))
+
+
+def _drawn(before: Game, after: Game, me: int) -> list[int]:
+    """The cards that came to ``me``'s hand from the draw pile in this step."""
+    if len(after.deck) >= len(before.deck):
+        return []
+    seen = set(before.hands[me]) | set(before.scrap) | set(before.revealed)
+    for side in (0, 1):
+        seen.update(before.points[side], before.perms[side])
+    for stack in before.jacks.values():
+        seen.update(stack)
+    return [c for c in after.hands[me] if c not in seen]
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """Games won by each player on this table, and drawn (a rematch keeps counting)."""
+
+    mine: int = 0
+    theirs: int = 0
+    drawn: int = 0
+
+    def after(self, outcome: Outcome, me: int) -> MatchScore:
+        if outcome.winner is None:
+            return MatchScore(self.mine, self.theirs, self.drawn + 1)
+        if outcome.winner == me:
+            return MatchScore(self.mine + 1, self.theirs, self.drawn)
+        return MatchScore(self.mine, self.theirs + 1, self.drawn)
+
+    def text(self, other: str) -> str:
+        drawn = f", {self.drawn} drawn" if self.drawn else ""
+        return f"You {self.mine}–{self.theirs} {other}{drawn}"
 
 
 @dataclass(frozen=True)
@@ -97,6 +147,7 @@ class TableController:
         self._view: Game | None = None
         self.log: list[LogEntry] = []
         self.ending: Ending | None = None
+        self.score = MatchScore()
 
     @property
     def view(self) -> Game:
@@ -116,6 +167,16 @@ class TableController:
     def waiting_for(self) -> str | None:
         """What the player waits for, in words ("the bot is thinking"), or None."""
         return None
+
+    @property
+    def rematch_offer(self) -> str:
+        """The other player asked for another game (shown on the game-over screen)."""
+        return ""
+
+    def their_hand(self) -> tuple[list[int], int]:
+        """The opponent's hand as far as this player may know it: (cards, unseen count)."""
+        v = self.view
+        return list(v.hands[self.opponent]), v.hidden[self.opponent]
 
     def attach(self, host: TableHost) -> None:
         """Connect the UI, start (or resume) the game, and have it drawn."""
@@ -164,8 +225,8 @@ class TableController:
     # -- for subclasses
 
     def _record(self, seat: int, move: Move, before: Game) -> None:
-        words = describe(move, before, by=seat, names=self.names, you=self.seat)
-        self.log.append(LogEntry(seat, move, words))
+        """Log ``move`` (call once ``self._view`` shows the table after it)."""
+        self.log.append(log_entry(seat, move, before, self.view, self.names, self.seat))
 
     def _changed(self) -> None:
         if self._host is not None:
@@ -174,6 +235,8 @@ class TableController:
     def _end(self, outcome: Outcome | None, reason: str = "") -> None:
         """The game is over (``outcome``), or stopped unfinished for ``reason``."""
         text = reason or ending_text(outcome, self.view, self.seat, self.names)
+        if outcome is not None and self.ending is None:
+            self.score = self.score.after(outcome, self.seat)
         self.ending = Ending(outcome, text)
         self._changed()
 
@@ -300,6 +363,10 @@ class PracticeController(TableController):
         )
         with contextlib.suppress(OSError):  # not worth an error: the table shows the result
             self.saved = save_record(text, self.records, f"{date}-practice-{self.bot_name}")
+
+    def their_hand(self) -> tuple[list[int], int]:
+        """A practice game holds the whole deal: the bot's hand, every card."""
+        return list(self.game.hands[self.opponent]), 0
 
     def _bot_move(self, deal: int) -> None:
         g = self.game

@@ -47,8 +47,9 @@ TABLE_KEYS = """\
           it counts for the side it is on
   *       a card of yours your opponent knows;  ~  a frozen card
   ▒▒ / ##  a card you cannot see
-  ▸       the card the last move played, took or moved
-  Red suits (♦ ♥) are underlined, readable without colour.
+  [reverse]7♥[/reverse]      the cards the last move played, took or moved
+  7♥+     a card the last move brought to your hand
+  Without colour (NO_COLOR) red suits (♦ ♥) are underlined.
   Cards read as rank then suit: T♥ is the ten of hearts (TH)."""
 
 LOBBY_KEYS = """\
@@ -135,7 +136,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         text = f"{rules_text(self.rules)}\n\n{self.keys}"
         if self.ascii:
-            text = ascii_text(text).replace("▒▒ / ", "").replace("▸", ">")
+            text = ascii_text(text).replace("▒▒ / ", "")
         with Vertical(classes="dialog", id="help"):
             with VerticalScroll(id="help-text"):
                 yield Static(text)

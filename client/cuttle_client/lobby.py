@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -18,6 +19,7 @@ from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Se
 from cuttle_net.bots import BOTS
 
 from .trio_guest import GuestTask
+from .widgets import TooSmall
 
 LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
 LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
@@ -71,8 +73,9 @@ class LobbyScreen(Screen[None]):
         self._browsing: GuestTask | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("cuttle · the two-player combat card game", id="title")
-        with Vertical(id="lobby-menu"):
+        yield Static("cuttle · the two-player combat card game", id="title", classes="fits")
+        yield TooSmall()
+        with Vertical(id="lobby-menu", classes="fits"):
             with Horizontal(classes="row"):
                 yield Static("Your name (n)", classes="label")
                 yield Input(
@@ -142,7 +145,9 @@ class LobbyScreen(Screen[None]):
         for g in games:
             a = g.announcement
             seat = "seat free" if a.seat_free else "seat taken"
-            item = ListItem(Label(f"{a.name} · {g.address}:{g.port} · {a.rules.name} · {seat}"))
+            # Text, not markup: anyone on the network chooses what an announcement says.
+            line = Text(f"{a.name} · {g.address}:{g.port} · {a.rules.name} · {seat}")
+            item = ListItem(Label(line))
             item.address = f"{g.address}:{g.port}"  # type: ignore[attr-defined]
             listing.append(item)
         self.query_one("#lan-hint", Static).update("" if games else LAN_HINT)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,6 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
+
+if TYPE_CHECKING:
+    from .network import KeyChange
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -27,7 +30,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.question)
+            yield Static(Text(self.question))
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", id="yes", variant="error", compact=True)
                 yield Button("No (n)", id="no", compact=True)
@@ -78,6 +81,47 @@ class LeaveScreen(ModalScreen[str]):
         self.dismiss(answer)
 
 
+class KeyChangedScreen(ModalScreen[bool]):
+    """A known player's identity key changed: play only if the player says so (default: no)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "answer(True)", "Accept the new key"),
+        Binding("d,escape", "answer(False)", "Disconnect"),
+    ]
+
+    def __init__(self, change: KeyChange) -> None:
+        super().__init__()
+        self.change = change
+
+    def compose(self) -> ComposeResult:
+        c = self.change
+        with Vertical(classes="dialog warning", id="key-changed"):
+            # Peer-chosen text goes in as Text, never as markup.
+            yield Static(Text(f"⚠ {c.name}'s identity key has CHANGED", style="bold"))
+            yield Static(
+                Text.assemble(
+                    f"You played {c.name} before with another key. Maybe they reinstalled, "
+                    "or someone is pretending to be them.\n\n"
+                    f"Ask {c.name}, by voice or in person, to read their code. Accept only if "
+                    "it is exactly:\n  ",
+                    (c.code, "bold"),
+                    f"\n\nKey before: {c.before}\nKey now:    {c.fingerprint}",
+                )
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Disconnect (d)", id="no", variant="primary", compact=True)
+                yield Button("Accept new key (a)", id="yes", variant="error", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, accept: bool) -> None:
+        self.dismiss(accept)
+
+
 class NameScreen(ModalScreen[str]):
     """The player's name, asked on the first run (prefilled with the login name)."""
 
@@ -123,28 +167,42 @@ class ScrapScreen(ModalScreen[None]):
 
 
 class GameOverScreen(ModalScreen[str]):
-    """The result and why; answers "rematch" or "lobby"."""
+    """The result, the match score and what is known of the opponent's hand; answers
+    "rematch" or "lobby".  ``show`` updates it while it is up (a rematch asked for, the
+    connection gone)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "choose('rematch')", "Rematch"),
         Binding("l,escape", "choose('lobby')", "Lobby"),
     ]
 
-    def __init__(self, result: str, rematch: bool) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.result, self.rematch = result, rematch
+        self.rematch = False
+        self._text: Text = Text()
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="game-over"):
             yield Static("[b]Game over[/b]")
-            yield Static(self.result, id="result")
+            yield Static(self._text, id="result")
             with Horizontal(classes="buttons"):
-                if self.rematch:
-                    yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
+                yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
                 yield Button("Lobby (l)", id="lobby", compact=True)
 
+    def on_mount(self) -> None:
+        self.show(self._text, self.rematch)
+
+    def show(self, text: Text, rematch: bool) -> None:
+        self._text, self.rematch = text, rematch
+        if not self.query("#result"):  # not composed yet: on_mount shows it
+            return
+        self.query_one("#result", Static).update(text)
+        button = self.query_one("#rematch", Button)
+        button.display = rematch
+        self.query_one("#rematch" if rematch else "#lobby", Button).focus()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id or "lobby")
+        self.action_choose(event.button.id or "lobby")
 
     def action_choose(self, answer: str) -> None:
         if answer == "rematch" and not self.rematch:

@@ -9,12 +9,13 @@ directly, and the UI hands moves to trio with ``run_sync_soon``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import trio
 from cuttle_protocol.address import format_address
-from cuttle_protocol.identity import ConfigError, Trust
+from cuttle_protocol.identity import ConfigError, KnownPeers, Trust, default_config_dir
 from cuttle_protocol.journal import JournalDamaged
 from cuttle_protocol.netgame import (
     LEAVE,
@@ -38,17 +39,22 @@ from cuttle_protocol.netplay import (
     unfinished_game,
 )
 from cuttle_protocol.trio_peer import ConnectionEnded
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from cuttle_net.deck.audit import deck_order
 from cuttle_net.engine import CHANCE
 from cuttle_net.moves import CONCEDE, Move
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
+from cuttle_net.verify import replay
 
 from .controller import Ending, LogEntry, TableController, ending_text
+from .modals import KeyChangedScreen
 from .trio_guest import GuestTask, TrioGuest
+from .widgets import TooSmall
 
 
 class NetworkController(TableController):
@@ -70,6 +76,11 @@ class NetworkController(TableController):
         self.connected = False
         self.reconnecting = ""  # what to show while a lost connection is being won back
         self._asked_rematch = False
+        self._peer_asks_rematch = False  # joiner: the host asked for another game
+        self._final_hand: list[int] | None = None  # their hand, once an audit revealed it
+        self.key_changed: KeyChange | None = None  # a known player's key changed: ask first
+        self._key_answer, self._key_answers = trio.open_memory_channel[bool](1)
+        self._on_key_changed: Callable[[], None] = lambda: None
         self._guest: TrioGuest | None = None
         self._task: GuestTask | None = None
         self._outbox, self._intents = trio.open_memory_channel[Move | Leave](16)
@@ -81,10 +92,16 @@ class NetworkController(TableController):
     # -- the connection
 
     def connect(
-        self, guest: TrioGuest, on_status: Callable[[], None], on_ready: Callable[[], None]
+        self,
+        guest: TrioGuest,
+        on_status: Callable[[], None],
+        on_ready: Callable[[], None],
+        on_key_changed: Callable[[], None] = lambda: None,
     ) -> None:
-        """Start meeting the other player in ``guest``; ``on_ready`` once the cards are dealt."""
+        """Start meeting the other player in ``guest``; ``on_ready`` once the cards are dealt
+        (and a changed key accepted: ``on_key_changed`` asks, ``answer_key_change`` answers)."""
         self._on_status, self._on_ready = on_status, on_ready
+        self._on_key_changed = on_key_changed
         self._guest, self._task = guest, guest.start_task(self._main)
 
     async def _main(self) -> None:
@@ -111,8 +128,14 @@ class NetworkController(TableController):
             async with open_game_peer(self.plan, self._say) as conn:
                 peer = conn.peer
                 self._peer_name = peer.info.peer_name
-                changed = " · ⚠ THEIR KEY CHANGED" if peer.trust == Trust.CHANGED else ""
-                self.banner = f"code {peer.info.sas}{changed}"
+                self.banner = f"code {peer.info.sas}"
+                if peer.trust == Trust.CHANGED and not await self._accept_changed_key(peer):
+                    self._left(f"You refused {self._peer_name}'s new key: disconnected.")
+                    return
+                if peer.trust == Trust.RENAMED:  # the same key (proven), a new name
+                    known = KnownPeers(self.plan.config_dir or default_config_dir())
+                    self.banner += f" · known to you as {known.name_of(peer.info.peer_identity)}"
+                    known.remember(peer.info.peer_name, peer.info.peer_identity)
                 self.connected = True
                 result = await play_match(
                     peer,
@@ -141,8 +164,41 @@ class NetworkController(TableController):
             where = format_address(self.plan.bind, self.plan.port)
             self._left(f"Cannot listen on {where}: {e.strerror or e}")
 
+    async def _accept_changed_key(self, peer: Any) -> bool:
+        """Ask the player (a dialog) before the table opens; remember the key if accepted."""
+        info = peer.info
+        known = KnownPeers(self.plan.config_dir or default_config_dir())
+        before = known.fingerprint_of(info.peer_name) or "?"
+        self.key_changed = KeyChange(info.peer_name, info.peer_fingerprint, info.sas, before)
+        self._on_key_changed()
+        accepted = await self._key_answers.receive()
+        self.key_changed = None
+        if accepted:
+            known.remember(info.peer_name, info.peer_identity)
+            self._say(f"you accepted {info.peer_name}'s new key: it is remembered")
+            self.banner += " · new key accepted"
+        return accepted
+
+    def answer_key_change(self, accept: bool) -> None:
+        assert self._guest is not None
+        self._guest.run_sync_soon(self._key_answer.send_nowait, accept)
+
     async def _wants_rematch(self, played: int) -> bool:
+        if self.plan.mode == "join":  # the host asked: say so on the game-over screen
+            self._peer_asks_rematch = True
+            self._changed()
         return await self._decisions.receive()  # the player's choice on the game-over screen
+
+    @property
+    def rematch_offer(self) -> str:  # type: ignore[override]
+        if self._peer_asks_rematch and self.ending is not None:
+            return f"{self._peer_name} asks for a rematch: r to play again, l to leave"
+        return ""
+
+    def their_hand(self) -> tuple[list[int], int]:
+        if self._final_hand is not None:
+            return list(self._final_hand), 0
+        return super().their_hand()
 
     def _say(self, line: str) -> None:
         self.status.append(line)
@@ -165,6 +221,7 @@ class NetworkController(TableController):
             other = self._peer_name
             self.names = ("You", other) if self.seat == 0 else (other, "You")
             self.log, self.ending, self.busy, self._asked_rematch = [], None, False, False
+            self._peer_asks_rematch, self._final_hand = False, None
         elif isinstance(event, Dealt):
             assert self.session is not None and self.session.view is not None
             self._view = self.session.view.copy()
@@ -213,6 +270,7 @@ class NetworkController(TableController):
             text = ending_text(s.outcome, self.view, self.seat, self.names)
             if s.audit is not None:
                 text += " · audit passed: the deal was fair"
+                self._final_hand = _final_hand(s, self.opponent)
         self._end(s.outcome if s.fault is None else None, f"{text} · record saved: {path}")
         if self._on_saved is not None:
             self._on_saved()
@@ -283,6 +341,30 @@ class NetworkController(TableController):
         super().close()
 
 
+@dataclass(frozen=True)
+class KeyChange:
+    """A known player came back with another identity key."""
+
+    name: str
+    fingerprint: str  # of the new key
+    code: str  # the short authentication code to compare
+    before: str = "?"  # the fingerprint of the key remembered for that name
+
+
+def _final_hand(session: GameSession, seat: int) -> list[int] | None:
+    """``seat``'s hand at the end, from the deal the audit revealed (None if it cannot be
+    rebuilt: the record and ``cuttle verify`` then say why)."""
+    try:
+        final, _ = replay(
+            session.rules,
+            deck_order(session.deck),
+            [(who, str(m)) for who, m in session.played],
+        )
+    except Exception:  # showing the hand is a courtesy, never a crash
+        return None
+    return list(final.hands[seat])
+
+
 class ConnectScreen(Screen[None]):
     """Meeting the other player: where to find us, who answered, the code to compare."""
 
@@ -296,12 +378,23 @@ class ConnectScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         verb = "Hosting" if self.controller.plan.mode == "host" else "Joining"
-        yield Static(f"cuttle · {verb} a game", id="title")
-        yield Static("", id="connect-status")
+        yield Static(f"cuttle · {verb} a game", id="title", classes="fits")
+        yield TooSmall()
+        yield Static("", id="connect-status", classes="fits")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.controller.connect(self.app.trio, self._show_status, self._dealt)  # type: ignore[attr-defined]
+        self.controller.connect(
+            self.app.trio,  # type: ignore[attr-defined]
+            self._show_status,
+            self._dealt,
+            self._ask_about_key,
+        )
+
+    def _ask_about_key(self) -> None:
+        change = self.controller.key_changed
+        assert change is not None
+        self.app.push_screen(KeyChangedScreen(change), self.controller.answer_key_change)
 
     async def on_unmount(self) -> None:
         if not self._handed_over:  # cancelled, or the app is quitting
@@ -312,7 +405,8 @@ class ConnectScreen(Screen[None]):
         self._open_table()
 
     def _show_status(self) -> None:
-        self.query_one("#connect-status", Static).update("\n".join(self.controller.status))
+        status = Text("\n".join(self.controller.status))  # Text: a peer's name is not markup
+        self.query_one("#connect-status", Static).update(status)
 
     def action_cancel(self) -> None:
         self.app.pop_screen()  # unmounting closes the connection

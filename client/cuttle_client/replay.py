@@ -15,14 +15,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from cuttle_net.describe import describe
 from cuttle_net.engine import CHANCE, Game
 from cuttle_net.moves import parse_move
 from cuttle_net.record import parse_record
 from cuttle_net.verify import Verdict, verify_text
 
-from .controller import LogEntry
-from .widgets import Hand, MoveLog, board, show_board
+from .controller import LogEntry, log_entry
+from .widgets import Hand, LastMove, MoveLog, board, show_board
 
 
 class Replay:
@@ -54,13 +53,13 @@ class Replay:
         for k, (seat, text_move, _) in enumerate(record.moves):
             move = parse_move(text_move)
             before = self.states[-1]
-            words = describe(move, before, by=CHANCE if seat is None else seat, names=self.names)
-            self.log.append(LogEntry(CHANCE if seat is None else seat, move, words))
             if audited:
                 game.play(move, by=seat)
                 self.states.append(game.copy())
             else:  # the public table after the move (a concession during the deal: none)
                 self.states.append(report.public[k + 1] if k + 1 < len(report.public) else before)
+            by = CHANCE if seat is None else seat
+            self.log.append(log_entry(by, move, before, self.states[-1], self.names, None))
         self.outcome = self.states[-1].outcome
         if not audited and self.outcome is None and record.tags["Result"] != "*":
             self.outcome = record.tags["Ending"]  # a forfeit: the record says how it ended
@@ -86,7 +85,7 @@ class ReplayScreen(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="board"):
                 yield from board()
-                yield Static(id="ask")
+                yield Static(id="where")  # may take two lines, unlike the table's question
                 # Disabled while hidden, so it never takes the keys meant for the bindings.
             yield Input(placeholder="go to move number (Enter)", id="move-input", disabled=True)
             yield MoveLog(id="log")
@@ -100,9 +99,11 @@ class ReplayScreen(Screen[None]):
     def show(self) -> None:
         r, k = self.replay, self.at
         view, names = r.states[k], r.names
-        show_board(self, view, 0, names, self.ascii)
+        log = r.log[:k]
+        show_board(self, view, 0, names, self.ascii, log[-1].touched if log else ())
         self.query_one("#hand", Hand).show(view, 0, self.ascii, None)
-        self.query_one("#log", MoveLog).show(r.log[:k], names, self.ascii)
+        self.query_one("#log", MoveLog).show(log, self.ascii)
+        self.query_one("#last", LastMove).show(log, self.ascii)
         where = f"move {k} of {len(r.log)}"
         if k == len(r.log) and r.outcome is not None:
             where += f" · {r.outcome}"
@@ -113,7 +114,7 @@ class ReplayScreen(Screen[None]):
                 f"never audited: cards never shown stay hidden ({names[0]}: "
                 f"{view.hidden[0]}, {names[1]}: {view.hidden[1]})"
             )
-        self.query_one("#ask", Static).update(f"{where} · {shown}")
+        self.query_one("#where", Static).update(f"{where}\n{shown}")
 
     def action_step(self, by: int) -> None:
         self.at = max(0, min(len(self.replay.log), self.at + by))

@@ -23,11 +23,11 @@ from cuttle_net.moves import DRAW, OFFER_DRAW, PASS, Move, MoveSyntaxError, pars
 
 from . import cardtext
 from .choices import Choice, ask, choices
-from .controller import TableController
+from .controller import MatchScore, TableController
 from .help import HelpScreen
 from .modals import ConfirmScreen, GameOverScreen, ScrapScreen
 from .trio_guest import TrioGuest
-from .widgets import Hand, MoveLog, board, show_board
+from .widgets import Hand, LastMove, MoveLog, TooSmall, board, show_board
 
 
 class TableScreen(Screen[None]):
@@ -52,11 +52,12 @@ class TableScreen(Screen[None]):
         self._tree: list[Choice] = []
         self._path: list[int] = []  # indexes into the choice tree
         self._decision: tuple[int, int, int] | None = None
-        self._over_shown = False
+        self._over: GameOverScreen | None = None  # the game-over overlay, while it is up
 
     def compose(self) -> ComposeResult:
-        yield Static(self.title_text, id="title")
-        with Horizontal(id="body"):
+        yield Static(self.title_text, id="title", classes="fits")
+        yield TooSmall()
+        with Horizontal(id="body", classes="fits"):
             with Vertical(id="board"):
                 yield from board()
                 yield Static(id="ask")
@@ -96,8 +97,16 @@ class TableScreen(Screen[None]):
             self._decision, self._path = decision, []
             self._tree = choices(view, me, names, self.ascii) if c.my_turn else []
             self.query_one("#error", Static).display = False
-        show_board(self, view, me, names, self.ascii)
-        self.query_one("#log", MoveLog).show(c.log, names, self.ascii)
+        touched = c.log[-1].touched if c.log else frozenset()
+        show_board(self, view, me, names, self.ascii, touched)
+        self.query_one("#log", MoveLog).show(c.log, self.ascii)
+        self.query_one("#last", LastMove).show(c.log, self.ascii)
+        # Most useful first, the title may be cut at the right: the code to compare, the
+        # match score, then the rules (also in the help).
+        parts = [self.title_text, c.banner]
+        if c.score != MatchScore():
+            parts.append(c.score.text(names[c.opponent]))
+        self.query_one("#title", Static).update(" · ".join(p for p in [*parts, str(c.rules)] if p))
         if c.ending is not None:
             question = Text(c.ending.text, style="bold")
         elif c.my_turn:
@@ -106,9 +115,28 @@ class TableScreen(Screen[None]):
             question = Text(c.waiting_for() or "", style="italic")
         self.query_one("#ask", Static).update(question)
         self._fill_actions()
-        if c.ending is not None and not self._over_shown:
-            self._over_shown = True
-            self.app.push_screen(GameOverScreen(c.ending.text, c.can_rematch), self._after_game)
+        if c.ending is not None:
+            if self._over is None:
+                self._over = GameOverScreen()
+                self.app.push_screen(self._over, self._after_game)
+            self._over.show(self._game_over_text(), c.can_rematch)
+
+    def _game_over_text(self) -> Text:
+        """The result, the match score, what is known of their hand, a rematch asked for."""
+        c = self.controller
+        assert c.ending is not None
+        other = c.names[c.opponent]
+        t = Text(c.ending.text, style="bold")
+        t.append(f"\nMatch: {c.score.text(other)}")
+        cards, unseen = c.their_hand()
+        if cards or unseen:
+            t.append(f"\n{other}'s hand: ")
+            t.append_text(cardtext.cards(cards, self.ascii))
+            if unseen:  # no audit (a concession): only the cards shown in play are known
+                t.append(f"{' + ' if cards else ''}{unseen} never shown")
+        if c.rematch_offer:
+            t.append(f"\n{c.rematch_offer}", style="bold reverse")
+        return t
 
     def _level(self) -> list[Choice]:
         level = self._tree
@@ -134,7 +162,8 @@ class TableScreen(Screen[None]):
 
     def _show_hand(self, highlight: int | None) -> None:
         c = self.controller
-        self.query_one("#hand", Hand).show(c.view, c.seat, self.ascii, highlight)
+        new = c.log[-1].touched if c.log else ()
+        self.query_one("#hand", Hand).show(c.view, c.seat, self.ascii, highlight, new)
 
     # -- choosing
 
@@ -249,8 +278,8 @@ class TableScreen(Screen[None]):
         )
 
     def _after_game(self, answer: str | None) -> None:
+        self._over = None
         if answer == "rematch":
-            self._over_shown = False
             self.controller.rematch()
         else:
             self.dismiss()

@@ -3,7 +3,7 @@ game state (the hand remembers only where it drew each card, to map clicks back)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from rich.text import Text
 from textual import events
@@ -21,17 +21,15 @@ from . import cardtext
 from .controller import LogEntry
 
 
-def stack(view: Game, c: int, ascii: bool) -> Text:
+def stack(view: Game, c: int, ascii: bool, touched: Collection[int] = ()) -> Text:
     """A point card and its jacks, bottom to top, as the notation writes them: ``4♣/J♦``."""
-    return Text("/").join(
-        [cardtext.card(c, ascii), *(cardtext.card(j, ascii) for j in view.jacks.get(c, ()))]
-    )
+    return cardtext.cards([c, *view.jacks.get(c, ())], ascii, "/", touched)
 
 
-def permanents(view: Game, seat: int, ascii: bool) -> Text:
+def permanents(view: Game, seat: int, ascii: bool, touched: Collection[int] = ()) -> Text:
     parts = []
     for c in view.perms[seat]:
-        label = cardtext.card(c, ascii)
+        label = cardtext.card(c, ascii, c in touched)
         if RANK_OF[c] == 8:
             label.append(" glasses", style="italic")
         parts.append(label)
@@ -45,7 +43,15 @@ class Side(Static):
     it face up while you wear glasses.
     """
 
-    def show(self, view: Game, seat: int, me: int, names: Sequence[str], ascii: bool) -> None:
+    def show(
+        self,
+        view: Game,
+        seat: int,
+        me: int,
+        names: Sequence[str],
+        ascii: bool,
+        touched: Collection[int] = (),
+    ) -> None:
         kings = view.kings(seat)
         self.border_title = names[seat]
         self.border_subtitle = f"{view.score(seat)}/{view.goal(seat)} points" + (
@@ -54,7 +60,7 @@ class Side(Static):
         lines = []
         if seat != me:
             hand = Text("Hand   ")
-            hand.append_text(cardtext.cards(view.hands[seat], ascii))
+            hand.append_text(cardtext.cards(view.hands[seat], ascii, touched=touched))
             if view.hands[seat] and view.hidden[seat]:
                 hand.append(" ")
             hand.append_text(Text(" ").join([cardtext.back(ascii)] * view.hidden[seat]))
@@ -66,33 +72,63 @@ class Side(Static):
             lines.append(hand)
         points = Text("Points ")
         if view.points[seat]:
-            points.append_text(Text("  ").join(stack(view, c, ascii) for c in view.points[seat]))
+            points.append_text(
+                Text("  ").join(stack(view, c, ascii, touched) for c in view.points[seat])
+            )
         else:
             points.append("none", style="dim")
         lines.append(points)
-        lines.append(Text("Perms  ").append_text(permanents(view, seat, ascii)))
+        lines.append(Text("Perms  ").append_text(permanents(view, seat, ascii, touched)))
         self.update(Text("\n").join(lines))
 
 
 class Middle(Static):
-    """Draw pile, scrap, turn, and a one-off or 7 that is waiting."""
+    """Draw pile, scrap, turn, and a one-off or 7 that is waiting: one line that never wraps
+    (the less useful parts give way when the table is narrow)."""
 
-    def show(self, view: Game, ascii: bool) -> None:
-        t = Text(f"Draw {len(view.deck)}")
-        if view.deck_known:
-            t.append(" top ").append_text(cardtext.card(view.deck[-1], ascii)).append(" face up")
-        t.append(" │ Scrap ")
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._lines: list[Text] = []  # the line at each level of detail, fullest first
+
+    def show(self, view: Game, ascii: bool, touched: Collection[int] = ()) -> None:
+        def card(c: int) -> Text:
+            return cardtext.card(c, ascii, c in touched)
+
+        draw = Text(f"Draw {len(view.deck)}")
+        top = Text(" top ").append_text(card(view.deck[-1])) if view.deck_known else Text()
+        scrap = Text("Scrap ")
         if view.scrap:
-            t.append_text(cardtext.card(view.scrap[-1], ascii))
-            t.append(f" ({len(view.scrap)}, s: browse)", style="dim")
+            scrap.append_text(card(view.scrap[-1]))
         else:
-            t.append("empty", style="dim")
+            scrap.append("empty", style="dim")
+        count = Text(f" ({len(view.scrap)})", style="dim") if view.scrap else Text()
+        extra = []
         if view.chain:
-            t.append(" │ Waiting ").append_text(cardtext.cards(view.chain, ascii, " ← "))
+            extra.append(Text("Waiting ").append_text(cardtext.cards(view.chain, ascii, "←")))
         if view.revealed:
-            t.append(" │ Revealed ").append_text(cardtext.cards(view.revealed, ascii))
-        t.append(f" │ Turn {view.turn}")
-        self.update(t)
+            extra.append(Text("Revealed ").append_text(cardtext.cards(view.revealed, ascii)))
+        turn = Text(f"Turn {view.turn}")
+        sep = Text(" │ ")
+        # From the fullest line to the barest: ``_fit`` shows the first that fits.
+        self._lines = [
+            sep.join(parts)
+            for parts in (
+                [draw + top, scrap + count, *extra, turn],
+                [draw + top, scrap + count, *extra],
+                [draw + top, scrap, *extra],
+                [draw, scrap, *extra],
+            )
+        ]
+        self._fit()
+
+    def on_resize(self) -> None:
+        if self._lines:
+            self._fit()
+
+    def _fit(self) -> None:
+        width = self.content_size.width or 50
+        # The last resort is cut with an ellipsis by the stylesheet.
+        self.update(next((t for t in self._lines if t.cell_len <= width), self._lines[-1]))
 
 
 class Hand(Static):
@@ -109,8 +145,11 @@ class Hand(Static):
         super().__init__(id=id)
         self._spans: list[tuple[int, int, int, int]] = []  # (line, start, end, card) for clicks
 
-    def show(self, view: Game, seat: int, ascii: bool, highlight: int | None) -> None:
-        """Draw the cards, wrapping lines here so that clicks map back to cards."""
+    def show(
+        self, view: Game, seat: int, ascii: bool, highlight: int | None, new: Collection[int] = ()
+    ) -> None:
+        """Draw the cards, wrapping lines here so that clicks map back to cards; ``+`` marks
+        the cards ``new`` to the hand (the last move brought them)."""
         width = self.content_size.width or 50
         lines, self._spans = [Text("Hand ")], []
         for i, c in enumerate(view.hands[seat]):
@@ -121,6 +160,8 @@ class Hand(Static):
                 label.append("*")
             if view.is_frozen(c):
                 label.append("~")
+            if c in new:
+                label.append("+")
             if c == highlight:
                 label.stylize("reverse", len(label) - len(label.plain.split(":")[-1]))
             if lines[-1].cell_len + label.cell_len > width:
@@ -128,7 +169,9 @@ class Hand(Static):
             line = lines[-1]
             self._spans.append((len(lines) - 1, line.cell_len, line.cell_len + label.cell_len, c))
             line.append_text(label).append(" ")
-        if not view.hands[seat]:
+        if view.hidden[seat]:  # a replay of a game never audited: cards never shown
+            lines[-1].append_text(Text(" ").join([cardtext.back(ascii)] * view.hidden[seat]))
+        elif not view.hands[seat]:
             lines[0].append("empty", style="dim")
         self.update(Text("\n").join(lines))
 
@@ -140,34 +183,76 @@ class Hand(Static):
 
 
 class MoveLog(VerticalScroll):
-    """The moves so far, in notation and in words, newest at the bottom."""
+    """The moves so far, one a line in words, newest at the bottom (in bold)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="log-text")
 
-    def show(self, log: Sequence[LogEntry], names: Sequence[str], ascii: bool) -> None:
+    def show(self, log: Sequence[LogEntry], ascii: bool) -> None:
         t = Text()
         for i, entry in enumerate(log):
             if i:
                 t.append("\n")
-            who = names[entry.seat] if entry.seat in (0, 1) else "chance"
-            t.append(f"{who}: ", style="bold").append(str(entry.move))
-            words = cardtext.ascii_text(entry.words) if ascii else entry.words
-            t.append(f"\n  {words}", style="dim")
+            words = sentence(entry.words, ascii)
+            t.append(words, style="bold" if i == len(log) - 1 else "")
         self.query_one("#log-text", Static).update(t)
         self.scroll_end(animate=False)
 
 
+def sentence(words: str, ascii: bool) -> str:
+    """A log entry as a sentence: "You draw 7♥" (a player's name is left as they wrote it)."""
+    words = cardtext.ascii_text(words) if ascii else words
+    if words.startswith(("you ", "chance ")):
+        return words[:1].upper() + words[1:]
+    return words
+
+
+class LastMove(Static):
+    """The last move in words, above the question: what just happened at a glance."""
+
+    def show(self, log: Sequence[LogEntry], ascii: bool) -> None:
+        if not log:
+            self.update(Text("No move yet", style="dim"))
+            return
+        # One line: the stylesheet cuts it with an ellipsis if the table is very narrow.
+        self.update(
+            Text("Last: ", style="dim").append(sentence(log[-1].words, ascii), style="italic")
+        )
+
+
+class TooSmall(Static):
+    """Shown instead of a screen's content when the terminal is below 60×20 (the stylesheet
+    switches on the screen's size classes, see ``CuttleApp``)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The terminal is too small for cuttle.\n"
+            "It needs at least 60 columns and 20 lines (80×24 is best): please enlarge it.\n"
+            "ctrl+q quits.",
+            classes="too-small",
+        )
+
+
 def board() -> Iterator[Widget]:
-    """The two sides, the middle and your hand: the table and the replay show the same."""
+    """The two sides, the middle, your hand and the last move: the table and the replay show
+    the same."""
     yield Side(id="them", classes="side")
     yield Middle(id="middle")
     yield Side(id="me", classes="side")
     yield Hand(id="hand")
+    yield LastMove(id="last")
 
 
-def show_board(screen: Screen, view: Game, me: int, names: Sequence[str], ascii: bool) -> None:
-    """Draw ``view`` on the ``board()`` of ``screen``, from seat ``me`` (the hand aside)."""
-    screen.query_one("#them", Side).show(view, 1 - me, me, names, ascii)
-    screen.query_one("#middle", Middle).show(view, ascii)
-    screen.query_one("#me", Side).show(view, me, me, names, ascii)
+def show_board(
+    screen: Screen,
+    view: Game,
+    me: int,
+    names: Sequence[str],
+    ascii: bool,
+    touched: Collection[int] = (),
+) -> None:
+    """Draw ``view`` on the ``board()`` of ``screen``, from seat ``me`` (the hand aside),
+    the ``touched`` cards (the last move's) in reverse video."""
+    screen.query_one("#them", Side).show(view, 1 - me, me, names, ascii, touched)
+    screen.query_one("#middle", Middle).show(view, ascii, touched)
+    screen.query_one("#me", Side).show(view, me, me, names, ascii, touched)

@@ -55,13 +55,13 @@ def test_an_unplayable_card_is_shown_with_why() -> None:
 def test_counter_and_block_prompts() -> None:
     g = play(position(hand0="4D", hand1="2C,5S"), "oneoff 4D")
     assert [ch.label for ch in check(g, 1)] == ["let 4D take effect", "counter 4D with 2C"]
-    assert ask(g, 1, NAMES, True) == "Ann's one-off 4D waits: counter with a 2, or let it happen"
+    assert ask(g, 1, NAMES, True) == "Counter 4D with a 2, or let it happen"
     g = play(
         position("classic+ten-blocks-scuttle", hand0="9S", points1="7H", hand1="TC"),
         "scuttle 9S 7H",
     )
     check(g, 1)
-    assert ask(g, 1, NAMES, True).startswith("Ann scuttles your 7H with 9S")
+    assert ask(g, 1, NAMES, True) == "Block Ann's scuttle of your 7H with a 10?"
 
 
 def test_discard_two_cards_in_two_steps() -> None:
@@ -79,3 +79,11 @@ def test_seven_pick_and_offer() -> None:
     assert [ch.label for ch in check(g)] == ["take AS from the scrap", "take KC from the scrap"]
     g = play(position(hand0="3D", hand1="2C"), "offer-draw")
     assert [ch.label for ch in check(g, 1)] == ["accept the draw", "refuse the draw"]
+
+
+def test_the_seven_says_how_many_cards_it_reveals() -> None:
+    for rules, words in (("standard", "reveal the top two cards"), ("classic", "the top card")):
+        g = position(rules, hand0="7C", hand1="2C")
+        seven = check(g)[1]
+        labels = [ch.label for ch in seven.children]
+        assert any(words in label for label in labels), labels

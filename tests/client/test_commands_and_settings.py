@@ -127,3 +127,15 @@ def test_lobby_keys_reach_every_part() -> None:
         assert "the port must be 1..65535" in screen_text(app)
 
     run(app, body)
+
+
+def test_the_host_lists_every_address_of_the_machine_loopback_last() -> None:
+    from cuttle_protocol.addresses import host_addresses
+
+    every = host_addresses("0.0.0.0")
+    assert every[-1].join_command(4454) == "cuttle join 127.0.0.1:4454"
+    assert every[-1].where == "from this machine"
+    assert all(not a.address.startswith("[") for a in every)  # 0.0.0.0 listens on IPv4 only
+    assert [a.address for a in host_addresses("127.0.0.1")] == ["127.0.0.1"]
+    assert [a.address for a in host_addresses("::1")] == ["[::1]"]
+    assert "127.0.0.1" in [a.address for a in host_addresses("::")]  # dual stack

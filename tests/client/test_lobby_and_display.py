@@ -56,6 +56,7 @@ def test_host_from_the_lobby_shows_where_to_join_and_can_be_cancelled() -> None:
             if "waiting for a player" in screen_text(app) or "Cannot listen" in screen_text(app):
                 break
         text = screen_text(app)
+        # Every address of the machine, loopback last, each with the exact command.
         listed = "cuttle join 127.0.0.1:4454   (from this machine)" in text
         assert (
             listed and "cuttle join cuttle:" in " ".join(text.split())

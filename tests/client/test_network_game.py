@@ -82,7 +82,8 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
         )
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         c = app.screen.controller
-        await wait_until(pilot, lambda: "against bot · standard" in screen_text(app))
+        await wait_until(pilot, lambda: "against bot · code" in screen_text(app))
+        assert screen_text(app).splitlines()[0].rstrip().endswith(" · standard")
         assert re.search(r"code \d{3} \d{3}\b", screen_text(app))
         first_seat = c.seat
         await play_to_the_end(pilot, rng)
@@ -92,6 +93,7 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
         )
         over = str(app.screen.query_one("#result").render())
         assert "audit passed" in over and "record saved" in over
+        assert "never shown" not in over  # the audit revealed the deal: all their hand
         await keys(pilot, "r")  # a rematch: the bot agrees, and the dealer alternates
         await wait_until(pilot, lambda: c.ending is None and c.seat != first_seat and c.log == [])
         await wait_until(
@@ -117,6 +119,105 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
     assert len(mine) == len(theirs) == 2
     for a, b in zip(mine, theirs, strict=True):
         assert parse_record(a.read_text()).moves == parse_record(b.read_text()).moves
+
+
+async def concede(pilot: Pilot) -> None:
+    from cuttle_client.modals import ConfirmScreen
+
+    await keys(pilot, "c")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+    await keys(pilot, "y")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+
+
+def headless_host(config: Path, games: int = 1) -> tuple[subprocess.Popen[str], int]:
+    """A bot named "bot" hosting on a free loopback port (its identity key in ``config``)."""
+    host = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "cuttle_net", "host", "--port", "0", "--bind", "127.0.0.1"),
+            *("--bot", "random", "--games", str(games), "--name", "bot", "--no-announce"),
+            *("--config-dir", str(config), "--data-dir", str(config)),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert host.stdout is not None
+    for line in host.stdout:
+        found = re.search(r"\(port (\d+)\)", line)
+        if found:
+            return host, int(found[1])
+    raise AssertionError("the host never said its port")
+
+
+def join_app(tmp_path: Path, port: int):
+    plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann")
+    return make_app(Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
+
+
+def test_the_joiner_is_asked_for_a_rematch_and_keeps_the_score(tmp_path: Path) -> None:
+    host, port = headless_host(tmp_path / "bot", games=2)
+    app = join_app(tmp_path, port)
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        c = app.screen.controller
+        await concede(pilot)  # at once: no audit, their hand stays hidden
+        await wait_until(pilot, lambda: "bot asks for a rematch" in screen_text(app))
+        over = screen_text(app)
+        assert "Match: You 0–1 bot" in over
+        assert "bot's hand:" in over and "never shown" in over
+        await keys(pilot, "r")
+        await wait_until(pilot, lambda: c.ending is None and c.log == [])
+        # The new deal is done (the deck protocol) before a move is sent.
+        await wait_until(pilot, lambda: c.session.view is not None and not c.session.busy)
+        await concede(pilot)
+        assert "Match: You 0–2 bot" in screen_text(app)
+        assert "asks for a rematch" not in screen_text(app)  # two games were asked for
+        await keys(pilot, "l")
+
+    try:
+        run(app, body)
+    finally:
+        host.communicate(timeout=60)
+
+
+def test_a_changed_key_is_asked_about_before_the_game(tmp_path: Path) -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cuttle_client.modals import KeyChangedScreen
+    from cuttle_protocol.identity import KnownPeers, Trust
+
+    known = KnownPeers(tmp_path / "ann")
+    other = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
+    known.check("bot", other)  # "bot" was met before, with another key
+
+    for answer in ("d", "a"):
+        host, port = headless_host(tmp_path / "bot")
+        app = join_app(tmp_path, port)
+
+        async def body(pilot: Pilot, answer: str = answer, app=app) -> None:
+            await wait_until(pilot, lambda: isinstance(app.screen, KeyChangedScreen))
+            assert "bot's identity key has CHANGED" in screen_text(app)
+            await keys(pilot, answer)
+            if answer == "d":
+                await wait_until(pilot, lambda: "You refused bot's new key" in screen_text(app))
+                assert isinstance(app.screen, ConnectScreen)
+                return
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+            await wait_until(pilot, lambda: "new key accepted" in screen_text(app))
+            await concede(pilot)
+            await keys(pilot, "l")
+
+        try:
+            run(app, body)
+        finally:
+            host.communicate(timeout=60)
+        key = (tmp_path / "bot" / "identity.pem").read_bytes()
+        assert key  # the same host key both times
+    from cuttle_protocol.identity import load_or_create_identity
+
+    real = load_or_create_identity(tmp_path / "bot").public_key().public_bytes_raw()
+    assert known.check("bot", real) is Trust.KNOWN  # accepted: remembered
 
 
 def test_the_table_says_when_the_connection_is_being_won_back() -> None:

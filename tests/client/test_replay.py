@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from cuttle_client.replay import Replay, ReplayApp
+from cuttle_client.widgets import sentence
 from textual.pilot import Pilot
 
 from cuttle_net.cards import card_display
@@ -37,7 +38,8 @@ def test_stepping_forward_back_and_jumping(record_text: str) -> None:
             assert card_display(card) in screen_text(app)
         await keys(pilot, "right", "right")
         assert f"move 2 of {n}" in screen_text(app)
-        assert str(replay.log[1].move) in screen_text(app)
+        last = sentence(replay.log[1].words, ascii=False)
+        assert f"Last: {last}"[:40] in screen_text(app)  # the last move, in words
         await keys(pilot, "left")
         assert f"move 1 of {n}" in screen_text(app)
         await keys(pilot, "end")

@@ -1,4 +1,5 @@
-"""Screens as a person sees them at 80×24, compared with accepted SVG snapshots.
+"""Screens as a person sees them at 80×24 (and larger and smaller), compared with accepted
+SVG snapshots.
 
 Every snapshot is deterministic: fixed deals, moves replayed through the controller, a bot
 that answers at once, no clock on screen.  Update with ``pytest --snapshot-update`` and
@@ -11,6 +12,8 @@ from pathlib import Path
 
 from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.controller import PracticeController
+from cuttle_client.modals import KeyChangedScreen
+from cuttle_client.network import KeyChange
 
 from cuttle_net.moves import parse_move
 from cuttle_net.rules import Rules
@@ -45,6 +48,60 @@ def test_glasses_expose_the_opponents_hand(snap_compare) -> None:
 
 def test_game_over(snap_compare) -> None:
     assert snap_compare(practice_app(seed=1), press=["c", "y"])
+
+
+def test_wide_table_widens_the_log(snap_compare) -> None:
+    moves = ["permanent QD", "scuttle TH TC", "points 8C", "draw", "scuttle 4C 2S", "jack JD 9D"]
+    assert snap_compare(table_after(0, moves, "standard"), terminal_size=(120, 40))
+
+
+def test_narrow_table_drops_the_log_but_keeps_the_last_move(snap_compare) -> None:
+    assert snap_compare(table_after(21, ["points 3C", "oneoff 5C"]), terminal_size=(64, 22))
+
+
+def test_too_small_terminal(snap_compare) -> None:
+    assert snap_compare(practice_app(seed=1), terminal_size=(50, 16))
+
+
+def test_no_color_marks_red_cards(snap_compare, monkeypatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(table_after(7, ["points 5D", "points 3H", "permanent 8S"]))
+
+
+def test_rules_help_at_the_table(snap_compare) -> None:
+    app = table_after(3, [], "standard+joker+nine-frozen")
+    assert snap_compare(app, press=["question_mark"])
+
+
+def test_rules_help_in_the_lobby(snap_compare) -> None:
+    assert snap_compare(make_app(Settings(bot_delay=0)), press=["question_mark"])
+
+
+def test_key_change_dialog(snap_compare) -> None:
+    change = KeyChange(
+        "Bob", "3f2a 91c0 77de 0b45", "0412 7733 9051 2268 4410", "a7c3 5e10 d2b8 6f94"
+    )
+
+    async def ask(pilot) -> None:
+        pilot.app.push_screen(KeyChangedScreen(change))
+        await pilot.pause()
+
+    assert snap_compare(make_app(Settings(bot_delay=0)), run_before=ask)
+
+
+class _AskedForARematch(PracticeController):
+    """The picture of the prompt a joiner sees when the host asks for another game (the
+    network test checks the real one, whose deal and code change every run)."""
+
+    @property
+    def rematch_offer(self) -> str:
+        return "Bob asks for a rematch: r to play again, l to leave" if self.ending else ""
+
+
+def test_rematch_prompt(snap_compare) -> None:
+    c = _AskedForARematch("greedy", Rules.parse("classic"), 1, bot_delay=0)
+    c.start()
+    assert snap_compare(CuttleApp(Settings(bot_delay=0), c), press=["c", "y"])
 
 
 def test_the_readme_screenshot_is_the_mid_game_snapshot() -> None:

@@ -10,6 +10,7 @@ from cuttle_client.table import TableScreen
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
+from cuttle_net.cards import card_display
 from tests.client.helpers import choose_any_option, keys, practice_app, run, screen_text
 
 
@@ -54,7 +55,11 @@ def test_a_whole_game_by_keys_then_a_rematch(rules: str, seed: int) -> None:
         await play_by_keys(pilot, random.Random(seed))
         c = table(pilot).controller
         assert c.ending is not None
-        assert str(pilot.app.screen.query_one("#result").render()) == c.ending.text
+        over = str(pilot.app.screen.query_one("#result").render()).splitlines()
+        assert over[0] == c.ending.text
+        assert over[1] == f"Match: {c.score.text('Greedy bot')}"
+        hand = " ".join(card_display(x) for x in c.game.hands[1])
+        assert over[2:] == ([f"Greedy bot's hand: {hand}"] if hand else [])  # all of it
         await keys(pilot, "r")  # rematch: the dealer alternates, so the bot moves first
         await pilot.pause()
         assert c.ending is None and c.seat == 1 and c.log and c.log[0].seat == 0
@@ -131,7 +136,10 @@ def test_help_and_scrap_overlays_open_and_close() -> None:
         await keys(pilot, "question_mark")
         assert "Rules in play: classic" in screen_text(pilot.app)
         await keys(pilot, "end")  # the keys follow the rules
-        await pilot.pause(0.6)  # the scroll is animated
+        for _ in range(100):  # the scroll is animated
+            if "type a move in notation" in screen_text(pilot.app):
+                break
+            await pilot.pause(0.05)
         assert "type a move in notation" in screen_text(pilot.app)
         await keys(pilot, "escape", "s")
         assert "Scrap pile" in screen_text(pilot.app)
