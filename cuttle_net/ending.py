@@ -3,7 +3,8 @@
     goal | passes | agreed                  the game ended by the rules
     concede                                 a player conceded (the signed move says who)
     fault KIND by seat S: DETAIL            seat S broke the rules or the protocol; S forfeits
-    closed by seat S: CODE "REASON"         seat S closed the connection: its claim, quoted
+    closed by seat S: CODE "REASON"         seat S left, closing the connection (its claim,
+                                            quoted); S forfeits
     unfinished: DETAIL                      stopped with nobody to blame
 
 ``Ending.result`` is the ``Result`` each form implies once the winner by the rules (or the
@@ -60,7 +61,7 @@ class Ending:
         (None for a draw) or the seat that did not concede."""
         if self.form in RULES_ENDINGS or self.form == "concede":
             return "draw" if winner is None else str(winner)
-        if self.form == "fault":
+        if self.form in ("fault", "closed"):  # the culprit, or the seat that left, forfeits
             assert self.seat is not None
             return str(1 - self.seat)
         return "*"

@@ -37,7 +37,6 @@ import msgpack
 from .cards import card_text, parse_card
 from .deck.audit import deck_order
 from .deck.encoding import hash256
-from .ending import Ending, fault_ending, unfinished_ending
 from .motions import Disclosure
 from .rules import Rules
 from .session import GameSession, MoveRecord
@@ -258,14 +257,7 @@ def build_record(session: GameSession, names: tuple[str, str], date: str, note: 
     (a disconnection, say) when the session itself cannot know.  After an audit the deck
     order is known, so each move notes the cards each seat saw by it.
     """
-    outcome = session.outcome
-    fault = session.fault
-    if fault is not None:
-        end = fault_ending(fault.kind, fault.culprit, fault.message)
-    elif outcome is not None:
-        end = Ending(outcome.reason)
-    else:
-        end = unfinished_ending(note or "the game stopped")
+    result, ending = session.result, str(session.ending(note))
     header = session.header
     tags = {
         "Format": FORMAT,
@@ -279,8 +271,8 @@ def build_record(session: GameSession, names: tuple[str, str], date: str, note: 
         "Connection": header.connection.hex(),
         "Game": str(header.game),
         "Session": header.session_id.hex(),
-        "Result": end.result(outcome.winner if outcome is not None else None),
-        "Ending": str(end),
+        "Result": result,
+        "Ending": ending,
         "Audit": session.audit.hex() if session.audit else "none",
         "Signer": str(session.seat),
     }

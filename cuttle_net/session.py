@@ -13,6 +13,14 @@ A move goes like this, on both sides alike:
 3. with the cards those operations showed this seat, both apply the move to their views.
 When the game ends normally, both run the deck protocol's audit.  A concession ends the game
 at once, without an audit (an operation in flight cannot be completed by one side alone).
+
+A concession may come at any moment, even during the deal, and may cross moves of the other
+seat on the wire: it is signed at the point of the move chain its sender had reached, the
+receiver finds that point, and moves after it (the receiver's own, which the conceder never
+saw) are void (SPEC.md 4.2).  Everything else the peer could not have sent honestly is its
+fault; the shell reports what the session cannot see itself (a wire fault, the peer's
+``close``, a connection that did not come back) through ``peer_fault``, ``peer_closed`` and
+``connection_lost``.
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ from .deck import (
     UsageError,
 )
 from .deck.encoding import hash256
+from .ending import Ending, closed_ending, fault_ending, unfinished_ending
 from .engine import CHANCE, OVER, Game, IllegalMove, Outcome, RevealError
 from .header import GameHeader
 from .identity_key import identity_public_key
@@ -102,8 +111,10 @@ class Fault:
     """The game stopped because seat ``culprit`` broke the protocol or the rules.
 
     ``kind`` is stable: ``illegal_move``, ``bad_move_signature``, ``malformed_move``,
-    ``timeout``, one of the deck protocol's cheat kinds, or ``internal_error`` (this side
-    lost its way: a bug, blamed on no one else).  ``evidence`` is what a third
+    ``timeout``, one of the deck protocol's cheat kinds, a wire fault the shell caught
+    (``decrypt_failed``, ``unexpected_message``, … : part 3's close codes with ``_``), or
+    ``internal_error`` (this side lost its way: a bug, blamed on no one else).  The culprit
+    forfeits (SPEC 4.4).  ``evidence`` is what a third
     party needs to check it (the deck transcript, or the signed move).
     """
 
@@ -113,10 +124,22 @@ class Fault:
     evidence: Any = None
 
 
+@dataclass(frozen=True)
+class Closed:
+    """The peer (``seat``) closed the connection mid-game with ``code`` and ``reason``: its
+    own claim, which this side cannot check; leaving the game is a forfeit."""
+
+    seat: int
+    code: str
+    reason: str
+
+
 @dataclass
 class Output:
     sends: list[SendMove | SendDeck] = field(default_factory=list)
-    events: list[Dealt | MovePlayed | GameOver | Audited | Fault] = field(default_factory=list)
+    events: list[Dealt | MovePlayed | GameOver | Audited | Fault | Closed] = field(
+        default_factory=list
+    )
 
     def extend(self, other: Output) -> None:
         self.sends.extend(other.sends)
@@ -221,8 +244,13 @@ class GameSession:
         self.deck_cut: int | None = None
         self.played: list[tuple[int | None, Move]] = []  # every applied move (chance: None)
         self.fault: Fault | None = None
+        self.closed: Closed | None = None  # the peer left mid-game with a close
+        self.conceded: int | None = None  # the seat whose concession ended the game
         self.audit: bytes | None = None
-        self._head = hash256("moves", session_id)
+        # _heads[n]: the ``prev`` of move n (the digest of move n-1); _played_at[n]: how many
+        # moves had been applied when move n was signed (to void moves a concession crossed)
+        self._heads = [hash256("moves", session_id)]
+        self._played_at: list[int] = []
         self._pending: _Pending | None = None
         self._auditing = False
 
@@ -230,16 +258,46 @@ class GameSession:
 
     @property
     def outcome(self) -> Outcome | None:
+        """How the game ended by the rules or by a concession (a fault is ``fault``)."""
+        if self.conceded is not None:
+            return Outcome(1 - self.conceded, "concede")
         return self.view.outcome if self.view is not None else None
 
     @property
     def finished(self) -> bool:
-        """Nothing more will happen: faulted, or over and audited (or conceded)."""
-        if self.fault is not None:
+        """Nothing more will happen: faulted, closed, conceded, or over and audited."""
+        if self.fault is not None or self.closed is not None or self.conceded is not None:
             return True
-        if self.outcome is None:
-            return False
-        return self.audit is not None or self.outcome.reason == "concede"
+        return self.outcome is not None and self.audit is not None
+
+    def ending(self, note: str = "") -> Ending:
+        """How the game ended, as the record's ``Ending`` tag says it (SPEC 4.4, 5.2.1);
+        ``note`` says why a game that did not finish stopped, when the session cannot know."""
+        if self.fault is not None:
+            return fault_ending(self.fault.kind, self.fault.culprit, self.fault.message)
+        if self.closed is not None:
+            return closed_ending(self.closed.seat, self.closed.code, self.closed.reason)
+        if self.outcome is not None and (self.audit is not None or self.conceded is not None):
+            return Ending(self.outcome.reason)
+        return unfinished_ending(note or "the game stopped")
+
+    @property
+    def result(self) -> str:
+        """The record's ``Result``: the winning seat, ``draw``, or ``*``."""
+        outcome = self.outcome
+        return self.ending("-").result(outcome.winner if outcome is not None else None)
+
+    @property
+    def owes(self) -> int | None:
+        """The seat that owes the next step (a decision or a deck-protocol message), or None
+        once nothing more will happen.  Our own deck steps are always sent at once."""
+        if self.finished:
+            return None
+        if self.deck.awaiting_peer():
+            return self.peer
+        if self.view is None or self._pending is not None or self._auditing:
+            return self.peer  # cannot happen: an operation runs, and we sent our part
+        return self.view.to_act if self.view.to_act in (0, 1) else self.peer
 
     @property
     def busy(self) -> bool:
@@ -291,46 +349,52 @@ class GameSession:
         return out
 
     def concede(self) -> Output:
-        if self.finished or self.view is None or self.view.phase == OVER:
+        """Give up: allowed at any moment until the game is over (the deal included)."""
+        if self.finished or (self.view is not None and self.view.phase == OVER):
             raise RuntimeError("there is no game to concede")
         record = self._sign(CONCEDE)
         out = Output(sends=[SendMove(record.text, record.signature)])
-        self._pending = None
-        self.view.apply(CONCEDE, by=self.seat)
-        self.played.append((self.seat, CONCEDE))
-        out.events += [MovePlayed(self.seat, CONCEDE), GameOver(self.view.outcome)]
+        out.extend(self._concession(self.seat, len(self.records) - 1))
         return out
 
     def receive_move(self, text: str, signature: bytes) -> Output:
         """A move from the peer; a bad one ends the game as the peer's fault."""
-        if self.finished:
-            return Output()  # e.g. a move that crossed our concession
-        out = Output()
+        if self.fault is not None or self.closed is not None or self.audit is not None:
+            return Output()  # the game is over; nothing the peer says changes it
         try:
             m = parse_move(text)
         except MoveSyntaxError as e:
+            if self.finished:
+                return Output()
             return self._faulted(Fault("malformed_move", self.peer, str(e), text))
-        conceding = m.kind == Kind.CONCEDE
-        if not self._verify(m, signature, conceding):
+        if m.kind == Kind.CONCEDE:
+            return self._receive_concession(text, signature)
+        if self.finished:
+            return Output()  # a move that crossed our concession: void
+        if self.busy or self.view.phase == OVER:  # type: ignore[union-attr]
+            when = (
+                "during the deal"
+                if self.view is None
+                else "after the game ended"
+                if self.view.phase == OVER
+                else "while cards were being shown"
+            )
+            return self._faulted(Fault("illegal_move", self.peer, f"{text} came {when}", text))
+        assert self.view is not None
+        if self.view.to_act != self.peer:
+            try:
+                self.view.check(m, by=self.peer)  # raises, naming whose decision it is
+            except IllegalMove as e:
+                return self._faulted(Fault("illegal_move", self.peer, f"{text}: {e}", text))
+        if not self._verify(m, signature):
             evidence = {"text": text, "signature": signature}
             why = "the move's signature does not check"
             return self._faulted(Fault("bad_move_signature", self.peer, why, evidence))
-        if conceding:
-            self._pending = None
-            assert self.view is not None
-            self.view.apply(CONCEDE, by=self.peer)
-            self.played.append((self.peer, CONCEDE))
-            out.events += [MovePlayed(self.peer, CONCEDE), GameOver(self.view.outcome)]
-            return out
-        if self.busy or self.view is None or self.view.phase == OVER:
-            why = f"{text!r} came out of turn"
-            return self._faulted(Fault("illegal_move", self.peer, why, text))
         try:
             self.view.check(m, by=self.peer)
         except IllegalMove as e:
             return self._faulted(Fault("illegal_move", self.peer, f"{text}: {e}", text))
-        out.extend(self._carry_out(self.peer, m))
-        return out
+        return self._carry_out(self.peer, m)
 
     def receive_deck(self, data: dict[str, Any]) -> Output:
         if self.finished:
@@ -347,33 +411,86 @@ class GameSession:
             return self._faulted(Fault("timeout", self.peer, cheat.detail, cheat.evidence))
         return self._faulted(Fault("timeout", self.peer, "no move in time"))
 
+    def connection_lost(self, why: str) -> Output:
+        """The connection is gone for good (not resumed): whoever owed the next step forfeits
+        it as a timeout, so walking away is never a free way out of a game."""
+        owes = self.owes
+        if owes is None:
+            return Output()
+        if owes == self.peer and self.deck.awaiting_peer():
+            step = self.deck.timed_out().detail  # names the missing step; stops the deck
+        elif self.view is not None and self.view.phase != OVER:
+            step = "no move"
+        else:
+            step = "no step"
+        return self._faulted(Fault("timeout", owes, f"{step}: {why}"))
+
+    def peer_fault(self, kind: str, message: str) -> Output:
+        """The shell caught the peer breaking the wire protocol (a bad frame, a replay, a
+        message out of place): only the peer could have sent it, so it is the peer's fault."""
+        if self.finished:
+            return Output()
+        return self._faulted(Fault(kind, self.peer, message))
+
+    def broke_down(self, message: str) -> Output:
+        """This side broke the protocol itself (a bug): its own fault, never the peer's."""
+        if self.finished:
+            return Output()
+        return self._faulted(Fault("internal_error", self.seat, message))
+
+    def peer_closed(self, code: str, reason: str) -> Output:
+        """The peer closed the connection mid-game.  Its words are its claim, not our
+        finding: if it says we were too slow and we did owe the next step, that is our
+        timeout; otherwise it left the game, which is a forfeit (``Closed``)."""
+        if self.finished:
+            return Output()
+        if code == "timeout" and self.owes == self.seat:
+            said = f"seat {self.peer} closed the connection: {reason or 'timeout'}"
+            return self._faulted(Fault("timeout", self.seat, said))
+        self.closed = Closed(self.peer, code, reason)
+        self._stop()
+        return Output(events=[self.closed])
+
     # ------------------------------------------------------------------- internals
 
     def sign(self, data: bytes) -> bytes:
         """Sign ``data`` with this player's identity key (for the game record)."""
         return self._key.sign(data)
 
-    def _faulted(self, fault: Fault) -> Output:
-        self.fault = fault
+    def _stop(self) -> None:
         self._pending = None
+        self._auditing = False
+
+    def _faulted(self, fault: Fault) -> Output:
+        if self._auditing and self.view is not None and self.view.outcome is not None:
+            # A fault in the audit: the culprit forfeits even a game the rules gave it.
+            fault = Fault(
+                fault.kind,
+                fault.culprit,
+                f"{fault.message} (in the audit after {self.view.outcome.reason}: "
+                "the cards never shown stay unproven)",
+                fault.evidence,
+            )
+        self.fault = fault
+        self._stop()
         return Output(events=[fault])
 
-    def _move_digest(self, seat: int, m: Move, deck_head: bytes) -> bytes:
-        return hash256(
-            "move", self.session_id, len(self.records), self._head, deck_head, seat, str(m)
-        )
-
-    def _deck_head(self, conceding: bool) -> bytes:
-        return NO_DECK_HEAD if conceding else self.deck.head
+    def _move_digest(self, seat: int, m: Move, n: int | None = None) -> bytes:
+        """SPEC 4.2: the digest a move signs, at point ``n`` of the move chain (default:
+        the end).  A concession is not bound to the deck chain: it may cut an op short."""
+        n = len(self.records) if n is None else n
+        deck_head = NO_DECK_HEAD if m.kind == Kind.CONCEDE else self.deck.head
+        return hash256("move", self.session_id, n, self._heads[n], deck_head, seat, str(m))
 
     def _sign(self, m: Move) -> MoveRecord:
-        digest = self._move_digest(self.seat, m, self._deck_head(m.kind == Kind.CONCEDE))
+        digest = self._move_digest(self.seat, m)
         record = MoveRecord(self.seat, str(m), self._key.sign(digest), len(self.deck.log))
         self._keep(record, digest)
         return record
 
-    def _verify(self, m: Move, signature: bytes, conceding: bool) -> bool:
-        digest = self._move_digest(self.peer, m, self._deck_head(conceding))
+    def _verify(self, m: Move, signature: bytes) -> bool:
+        """Check the peer's signature of ``m`` at the end of the chain; keep the move."""
+        digest = self._move_digest(self.peer, m)
         try:
             self._peer_key.verify(signature, digest)
         except InvalidSignature:
@@ -383,7 +500,56 @@ class GameSession:
 
     def _keep(self, record: MoveRecord, digest: bytes) -> None:
         self.records.append(record)
-        self._head = digest
+        self._played_at.append(len(self.played))
+        self._heads.append(digest)
+
+    def _void_from(self, n: int) -> None:
+        """Drop moves ``n`` on: moves of ours that a concession crossed (SPEC 4.2)."""
+        if n < len(self.records):
+            del self.played[self._played_at[n] :]
+            del self.records[n:], self._played_at[n:], self._heads[n + 1 :]
+
+    def _receive_concession(self, text: str, signature: bytes) -> Output:
+        """The peer's concession, signed at some point of the chain at or after its own
+        last move: later moves are ours, which it had not seen when it conceded."""
+        mine_since = len(self.records)
+        while mine_since and self.records[mine_since - 1].seat == self.seat:
+            mine_since -= 1
+        over_at = None  # the move after which the game was over by the rules
+        if self.conceded is None and self.view is not None and self.view.phase == OVER:
+            over_at = len(self.records)
+        for n in range(len(self.records), mine_since - 1, -1):
+            if self.conceded == self.seat and n == len(self.records):
+                continue  # our own concession is there: the peer had not seen it
+            digest = self._move_digest(self.peer, CONCEDE, n)
+            try:
+                self._peer_key.verify(signature, digest)
+            except InvalidSignature:
+                continue
+            if n == over_at:
+                return Output()  # conceded after the game ended by the rules: void
+            if self.conceded == self.seat and n == len(self.records) - 1 and self.seat == 0:
+                return Output()  # both conceded at the same point: seat 0's concession holds
+            self._void_from(n)
+            self._keep(MoveRecord(self.peer, text, signature, len(self.deck.log)), digest)
+            return self._concession(self.peer, n)
+        if self.finished:
+            return Output()  # not a concession we can place: ours stands
+        evidence = {"text": text, "signature": signature}
+        why = "the concession's signature does not check at any point it could have been made"
+        return self._faulted(Fault("bad_move_signature", self.peer, why, evidence))
+
+    def _concession(self, seat: int, n: int) -> Output:
+        """Seat ``seat`` conceded, as move ``n`` of the chain: the game is over."""
+        self._stop()
+        self.conceded = seat
+        self.played.append((seat, CONCEDE))
+        if self.view is not None:
+            # As the engine concedes (waiting cards to the scrap), even over a crossed end.
+            self.view._concede(1 - seat)
+        out = Output(events=[MovePlayed(seat, CONCEDE)] if self.view is not None else [])
+        out.events.append(GameOver(Outcome(1 - seat, "concede")))
+        return out
 
     def _carry_out(self, seat: int | None, m: Move | None) -> Output:
         """Start the deck operations of a move (or of a random-fours pick)."""

@@ -264,6 +264,10 @@ class NetworkController(TableController):
         if s.fault is not None:
             who = "You" if s.fault.culprit == self.seat else self.names[s.fault.culprit]
             text = f"The game stopped: {who} broke the protocol ({s.fault.kind}): {s.fault.message}"
+        elif s.closed is not None:
+            who = self.names[s.closed.seat]
+            said = f' "{s.ending().text}"' if s.closed.reason else ""
+            text = f"The game stopped: {who} left, closing with {s.closed.code}{said}"
         elif s.outcome is None:
             text = f"The connection ended: {event.ended.message if event.ended else 'unfinished'}"
         else:

@@ -76,6 +76,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             metavar="S",
             help="headless: seconds the bot waits before each move",
         )
+        p.add_argument(
+            "--reconnect-window",
+            type=float,
+            default=60.0,
+            metavar="S",
+            help="seconds to wait for a lost connection to come back mid-game",
+        )
         p.add_argument("--config-dir", type=Path, help="identity key and known peers")
         p.add_argument("--data-dir", type=Path, help="where game records are saved")
         p.add_argument("--ascii", action="store_true", help="suit letters instead of glyphs")
@@ -207,6 +214,7 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
                 move_timeout=args.move_timeout,
                 reply_timeout=args.reply_timeout,
                 bot_delay=args.bot_delay,
+                reconnect_window=args.reconnect_window,
             )
             result = await play_match(
                 peer,

@@ -370,8 +370,9 @@ async def play_match(
                     if journal is not None:
                         journal.remove()
                     session = None
-                    if result.games[-1].fault is not None:
-                        break
+                    over = result.games[-1]
+                    if over.fault is not None or over.closed is not None:
+                        break  # no more games with a peer that broke the game or left
             except ConnectionEnded as ended:
                 result.ended = ended
                 if session is not None:  # the connection ended during this game
@@ -439,8 +440,11 @@ async def _play_game(
             journal.append(entry, out)  # on disk before anything it caused leaves
         for event in out.events:
             on_event(event)
-        for item in out.sends:
-            await link.send(_wire(item))
+        try:
+            for item in out.sends:
+                await link.send(_wire(item))
+        except ConnectionEnded:
+            pass  # the reader reports the same ending through the inbox, which decides
 
     if first:
         await carry(jn.START_INPUT, session.start())
@@ -461,9 +465,14 @@ async def _play_game(
             await carry(jn.TIMEOUT_INPUT, session.timed_out())
         elif source == "ended":
             if not link.resumable(item):
-                raise item
+                await carry(None, _ended(session, item))
+                continue
             on_event(Reconnecting(item.message))
-            await link.resume(number)  # outside any scope: the new peer outlives this turn
+            try:
+                await link.resume(number)  # outside any scope: the new peer outlives this turn
+            except ConnectionEnded as gone:  # not back in time, or back and misbehaving
+                await carry(None, _ended(session, gone))
+                continue
             on_event(Reconnected())
         elif source == "peer" and isinstance(item, Resume) and link.received == 0:
             # The other side restarted and wants a game back that this side does not have
@@ -499,13 +508,30 @@ def _dispatch(
         return jn.move_input(item.text, item.sig), session.receive_move(item.text, item.sig)
     if isinstance(item, DeckPayload):
         return jn.deck_input(item.data), session.receive_deck(item.data)
-    return None, Output(events=[_unexpected(session, item)])
+    return None, _unexpected(session, item)
 
 
-def _unexpected(session: GameSession, item: Message) -> Fault:
-    fault = Fault("unexpected_message", session.peer, f"{item.TYPE} during a game")
-    session.fault = fault
-    return fault
+def _unexpected(session: GameSession, item: Message) -> Output:
+    return session.peer_fault("unexpected_message", f"{item.TYPE} during a game")
+
+
+def _ended(session: GameSession, ended: ConnectionEnded) -> Output:
+    """The connection ended mid-game for good: say whose doing that was (SPEC 4.4).
+
+    After the handshake every frame is authenticated, so whatever broke the wire protocol
+    (a bad frame, a replay, a message out of place) came from the peer.  The peer's close
+    is its own claim.  A connection lost, or not resumed, is a timeout of whoever owed the
+    next step.  Only our own close (the local player left) leaves the game unfinished.
+    """
+    if ended.reason == EndReason.REMOTE_ERROR:
+        return session.peer_fault(ended.code.replace("-", "_"), ended.message)
+    if ended.reason == EndReason.PEER_CLOSED:
+        return session.peer_closed(ended.code, ended.message)
+    if ended.reason == EndReason.LOCAL_ERROR:
+        return session.broke_down(ended.message)
+    if ended.reason in (EndReason.NETWORK_ERROR, EndReason.TIMEOUT):
+        return session.connection_lost(ended.message)
+    raise ended
 
 
 _CLOSE_CODES = {

@@ -365,9 +365,9 @@ def keep_record(
     data_dir: Path | None,
 ) -> tuple[str, Path, bool]:
     """Save game ``number``'s record; return its result line, where it went, and whether the
-    game ended by the rules."""
+    game ended by the rules with its audit passed (SPEC 4.4)."""
     date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    note = f"disconnected: {ended.message}" if ended is not None else ""
+    note = f"the connection ended: {ended.message}" if ended is not None else ""
     text = build_record(session, names, date, note)
     stem = f"{date}-{names[0]}-vs-{names[1]}-game{number + 1}"
     path = save_record(text, games_dir(data_dir), stem)
@@ -375,22 +375,36 @@ def keep_record(
     return line, path, ok
 
 
+_RULES_WORDS = {"goal": "reached the goal", "passes": "three passes", "agreed": "agreed"}
+
+
 def result_line(
-    number: int, session: GameSession, names: tuple[str, str], note: str
+    number: int, session: GameSession, names: tuple[str, str], note: str = ""
 ) -> tuple[str, bool]:
-    """One line, the same on both sides for a game that ended by the rules."""
+    """One line saying how the game ended (SPEC 4.5), and whether it ended by the rules with
+    its audit passed.  Both sides print the same line, except for the words of a fault or
+    of a close, which are each side's own (or the peer's claim, quoted)."""
     head = f"result: game {number + 1}: {names[0]} (seat 0) vs {names[1]} (seat 1):"
-    fault = session.fault
-    if fault is not None:
-        who = names[fault.culprit]
-        return f"{head} stopped: seat {fault.culprit} ({who}) {fault.kind}: {fault.message}", False
-    outcome = session.outcome
-    if outcome is None:
-        return f"{head} unfinished: {note or 'the connection ended'}", False
-    if outcome.winner is None:
-        verdict = "drawn (" + {"passes": "three passes", "agreed": "agreed"}[outcome.reason] + ")"
+    ending = session.ending(note)
+    result = session.result
+
+    def who(seat: int | None) -> str:
+        return f"{names[seat]} (seat {seat})" if seat is not None else "nobody"
+
+    winner = names[int(result)] if result in ("0", "1") else ""
+    if ending.form == "fault":
+        verdict = f"{winner} wins: {who(ending.seat)} forfeits, {ending.code}: {ending.text}"
+    elif ending.form == "closed":
+        said = f' "{ending.text}"' if ending.text else ""
+        verdict = f"{winner} wins: {who(ending.seat)} left, closing with {ending.code}{said}"
+    elif ending.form == "concede":
+        assert session.conceded is not None
+        verdict = f"{winner} wins: {who(session.conceded)} conceded"
+    elif ending.by_rules:
+        how = _RULES_WORDS[ending.form]
+        verdict = f"drawn ({how})" if result == "draw" else f"{winner} wins ({how})"
     else:
-        how = {"goal": "reached the goal", "concede": "the opponent conceded"}[outcome.reason]
-        verdict = f"{names[outcome.winner]} wins ({how})"
-    audit = "audit passed" if session.audit else "no audit"
-    return f"{head} {verdict}; {audit}", True
+        return f"{head} unfinished: {ending.text}", False
+    if session.audit is not None:
+        return f"{head} {verdict}; audit passed", ending.by_rules
+    return f"{head} {verdict}; not audited: the cards never shown stay unproven", False

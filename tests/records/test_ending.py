@@ -24,7 +24,7 @@ from cuttle_net.ending import (
         (Ending("concede"), 0, "0"),
         (fault_ending("timeout", 1, "no move in time"), None, "0"),
         (fault_ending("bad_shuffle_proof", 0, "shuffle by seat 0: bad"), None, "1"),
-        (closed_ending(1, "cheat-detected", 'bad_shuffle_proof: "you" cheated'), None, "*"),
+        (closed_ending(1, "cheat-detected", 'bad_shuffle_proof: "you" cheated'), None, "0"),
         (unfinished_ending("the program was stopped"), None, "*"),
     ],
 )

@@ -55,6 +55,10 @@ class Link:
     def play(self, max_moves: int = 2000) -> None:
         for s in (0, 1):
             self.post(s, self.sessions[s].start())
+        self.play_on(max_moves)
+
+    def play_on(self, max_moves: int = 2000) -> None:
+        """Deliver what is in flight, and let the bots play until both sides finish."""
         self.pump()
         for _ in range(max_moves):
             if all(s.finished for s in self.sessions):
