@@ -37,6 +37,7 @@ import msgpack
 from .cards import card_text, parse_card
 from .deck.audit import deck_order
 from .deck.encoding import hash256
+from .ending import Ending, unfinished_ending
 from .motions import Disclosure
 from .rules import Rules
 from .session import GameSession, MoveRecord

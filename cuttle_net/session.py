@@ -112,7 +112,8 @@ class Fault:
 
     ``kind`` is stable: ``illegal_move``, ``bad_move_signature``, ``malformed_move``,
     ``timeout``, one of the deck protocol's cheat kinds, a wire fault the shell caught
-    (``decrypt_failed``, ``unexpected_message``, … : part 3's close codes with ``_``), or
+    (``wire_decrypt_failed``, ``wire_unexpected_message``, …: ``wire_`` and part 3's close
+    code with ``_``), or
     ``internal_error`` (this side lost its way: a bug, blamed on no one else).  The culprit
     forfeits (SPEC 4.4).  ``evidence`` is what a third
     party needs to check it (the deck transcript, or the signed move).
@@ -379,12 +380,14 @@ class GameSession:
                 if self.view.phase == OVER
                 else "while cards were being shown"
             )
+            self._verify(m, signature)  # kept as evidence if it is signed where it came
             return self._faulted(Fault("illegal_move", self.peer, f"{text} came {when}", text))
         assert self.view is not None
         if self.view.to_act != self.peer:
             try:
                 self.view.check(m, by=self.peer)  # raises, naming whose decision it is
             except IllegalMove as e:
+                self._verify(m, signature)
                 return self._faulted(Fault("illegal_move", self.peer, f"{text}: {e}", text))
         if not self._verify(m, signature):
             evidence = {"text": text, "signature": signature}
@@ -504,8 +507,12 @@ class GameSession:
         self._heads.append(digest)
 
     def _void_from(self, n: int) -> None:
-        """Drop moves ``n`` on: moves of ours that a concession crossed (SPEC 4.2)."""
+        """Drop moves ``n`` on: moves of ours that a concession crossed (SPEC 4.2).  We were
+        idle when we made move ``n``, so every deck operation before it is complete, and
+        everything in the deck log from there on belongs to the void moves."""
         if n < len(self.records):
+            cut = self.records[n].deck_at
+            self.deck_cut = cut if self.deck_cut is None else min(cut, self.deck_cut)
             del self.played[self._played_at[n] :]
             del self.records[n:], self._played_at[n:], self._heads[n + 1 :]
 
@@ -531,7 +538,8 @@ class GameSession:
             if self.conceded == self.seat and n == len(self.records) - 1 and self.seat == 0:
                 return Output()  # both conceded at the same point: seat 0's concession holds
             self._void_from(n)
-            self._keep(MoveRecord(self.peer, text, signature, len(self.deck.log)), digest)
+            at = len(self.deck.log) if self.deck_cut is None else self.deck_cut
+            self._keep(MoveRecord(self.peer, text, signature, at), digest)
             return self._concession(self.peer, n)
         if self.finished:
             return Output()  # not a concession we can place: ours stands

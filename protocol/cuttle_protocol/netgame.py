@@ -512,7 +512,13 @@ def _dispatch(
 
 
 def _unexpected(session: GameSession, item: Message) -> Output:
-    return session.peer_fault("unexpected_message", f"{item.TYPE} during a game")
+    return session.peer_fault("wire_unexpected_message", f"{item.TYPE} during a game")
+
+
+def wire_fault_kind(code: str) -> str:
+    """The fault kind of a wire error with close ``code`` (SPEC 4.4): ``wire_`` and the code
+    with ``_`` for ``-``, apart from the deck protocol's kinds of the same name."""
+    return "wire_" + "".join(c if c.isalnum() else "_" for c in code.lower())
 
 
 def _ended(session: GameSession, ended: ConnectionEnded) -> Output:
@@ -524,7 +530,7 @@ def _ended(session: GameSession, ended: ConnectionEnded) -> Output:
     next step.  Only our own close (the local player left) leaves the game unfinished.
     """
     if ended.reason == EndReason.REMOTE_ERROR:
-        return session.peer_fault(ended.code.replace("-", "_"), ended.message)
+        return session.peer_fault(wire_fault_kind(ended.code), ended.message)
     if ended.reason == EndReason.PEER_CLOSED:
         return session.peer_closed(ended.code, ended.message)
     if ended.reason == EndReason.LOCAL_ERROR:
@@ -538,7 +544,7 @@ _CLOSE_CODES = {
     "timeout": ErrorCode.TIMEOUT,
     "illegal_move": ErrorCode.ILLEGAL_MOVE,
     "malformed_move": ErrorCode.ILLEGAL_MOVE,
-    "unexpected_message": ErrorCode.UNEXPECTED_MESSAGE,
+    "wire_unexpected_message": ErrorCode.UNEXPECTED_MESSAGE,
 }
 
 

@@ -10,13 +10,13 @@ import random
 from pathlib import Path
 
 import trio
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol import codec
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.framing import encode_frame
 from cuttle_protocol.messages import DeckPayload, Hello, Ping, RematchRequest
 from cuttle_protocol.messages import Move as WireMove
-from cuttle_protocol.netgame import game_rules, game_session_id, seat_in_game
+from cuttle_protocol.netgame import Match
 from cuttle_protocol.trio_peer import ConnectionEnded, Peer, connect
 
 from cuttle_net.bots import make_bot
@@ -31,13 +31,8 @@ NAME = "mallory"
 class Hostile:
     def __init__(self, peer: Peer, key: Ed25519PrivateKey, seed: int) -> None:
         self.peer = peer
-        self.session = GameSession(
-            seat_in_game(peer, 0),
-            game_rules(peer),
-            game_session_id(peer, 0),
-            key,
-            Ed25519PublicKey.from_public_bytes(peer.info.peer_identity),
-        )
+        match = Match.of(peer)
+        self.session = GameSession(match.seat(0), match.header(0, key), key)
         self.bot = make_bot("greedy")
         self.rng = random.Random(seed)
         self.hold_audit = False  # keep the audit's messages to ourselves

@@ -110,14 +110,14 @@ def test_walking_away_is_a_forfeit(tmp_path: Path, mode: str) -> None:
 @pytest.mark.parametrize(
     ("mode", "kind"),
     [
-        ("bad-frame", "malformed_frame"),
-        ("plaintext", "decrypt_failed"),
-        ("bit-flip", "decrypt_failed"),
-        ("replay", "decrypt_failed"),
-        ("reorder", "decrypt_failed"),
-        ("unknown", "unknown_message"),
-        ("hello-again", "unexpected_message"),
-        ("rematch", "unexpected_message"),
+        ("bad-frame", "wire_malformed_frame"),
+        ("plaintext", "wire_decrypt_failed"),
+        ("bit-flip", "wire_decrypt_failed"),
+        ("replay", "wire_decrypt_failed"),
+        ("reorder", "wire_decrypt_failed"),
+        ("unknown", "wire_unknown_message"),
+        ("hello-again", "wire_unexpected_message"),
+        ("rematch", "wire_unexpected_message"),
     ],
 )
 def test_a_wire_fault_is_the_senders(tmp_path: Path, mode: str, kind: str) -> None:
@@ -125,8 +125,8 @@ def test_a_wire_fault_is_the_senders(tmp_path: Path, mode: str, kind: str) -> No
 
 
 def test_a_deck_fault_is_the_cheaters(tmp_path: Path) -> None:
-    # The cheat is in the transcript: a third party finds it too.
-    Row(tmp_path, "deck-signature").forfeit("bad_signature", verified=1)
+    # The broken message is in the transcript; being unsigned, it is the host's claim.
+    Row(tmp_path, "deck-signature").forfeit("bad_signature")
 
 
 @pytest.mark.parametrize(
