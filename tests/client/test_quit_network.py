@@ -88,8 +88,8 @@ def test_ctrl_q_asks_and_staying_changes_nothing(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: not app.is_running)
 
     run(app, body)
-    assert host.finish() == 0
-    assert "bot wins (the opponent conceded)" in host.text
+    assert host.finish() == 1  # a conceded game did not end by the rules (SPEC 4.5)
+    assert "bot wins: ann (seat " in host.text and ") conceded; not audited" in host.text
     (mine,) = records(tmp_path / "ann" / "games")
     (theirs,) = records(tmp_path / "bot" / "games")
     assert [m[:2] for m in mine.moves] == [m[:2] for m in theirs.moves]
