@@ -48,7 +48,7 @@ from .framing import encode_frame
 from .identity import KnownPeers, Trust
 from .invitation import Invitation, fingerprint_text, is_invitation
 from .messages import Close, Message, Ping, Pong, display_safe
-from .state import Role
+from .state import Role, State
 
 CLOSE_GRACE = 1.0
 """Seconds allowed for our Close to leave before the stream is torn down."""
@@ -149,6 +149,10 @@ class Peer:
 
     async def send(self, message: Message) -> None:
         """Send a game message; raise ConnectionEnded if the connection is over."""
+        if self.ended is None and self._conn.their_state is State.CLOSED:
+            # The peer's Close was read and the reader is recording it: that is how the
+            # connection ends, not as our own error for sending after it.
+            await self._ended_event.wait()
         if self.ended is not None:
             raise self.ended
         try:
