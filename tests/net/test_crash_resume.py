@@ -99,6 +99,6 @@ def test_a_restarted_side_whose_player_never_returns_ends_the_game_unfinished(
         timeout=60,
     )
     assert again.returncode == 1 and "Traceback" not in again.stderr
-    assert "unfinished: disconnected: the host is not back" in again.stdout, again.stdout
+    assert "unfinished: the connection ended: the host is not back" in again.stdout, again.stdout
     assert len(list((tmp_path / "b" / "games").glob("*.cuttle"))) == 1
     assert not list((tmp_path / "b" / "journal").glob("*.journal"))
