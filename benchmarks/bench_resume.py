@@ -2,7 +2,8 @@
 kill to "the game goes on" on the restarted side, and how long the journal replay takes.
 
 Run from the repository root: python -m benchmarks.bench_resume [--repeat N]
-Real processes on loopback, random bots (0.15 s a move, so the kill falls mid-game).
+Real processes on loopback, random bots (with tests/net/crash.py's bot delay, so the kill
+falls mid-game).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 WAIT = 90  # seconds: the bound on every process here
-BOT_DELAY = "0.15"  # slow enough that the kill falls mid-game
+BOT_DELAY = "0.25"  # slow enough that the kill falls mid-game (a game has 6+ decisions)
 
 
 @dataclass
@@ -102,7 +102,7 @@ def join_args(tmp: Path, port: int) -> list[str]:
     ]
 
 
-def wait_for_journal(directory: Path, moves_time: float = 1.0) -> None:
+def wait_for_journal(directory: Path, moves_time: float = 0.4) -> None:
     """Until the game is well under way: its journal holds the deal, then ``moves_time``
     seconds of moves (a few, at the bots' pace)."""
     deadline = time.monotonic() + WAIT

@@ -140,6 +140,14 @@ async def misbehave(h: Hostile, mode: str) -> None:
             if isinstance(item, SendDeck):
                 item.data["sig"] = bytes(64)
         await h.carry(out)
+    elif mode == "offer-draw":  # a draw offered at each of our turns until the host agrees
+        while not s.finished:
+            if s.my_turn and s.view.can_offer_draw:
+                await h.carry(s.play(move(Kind.OFFER_DRAW)))
+            elif s.my_turn:
+                await h.carry(s.play(h.bot.choose(s.view, h.rng)))
+            else:
+                await h.receive_one()
     elif mode == "rematch":
         await h.peer.send(RematchRequest())
     elif mode == "hello-again":  # a handshake message once the handshake is over
