@@ -78,8 +78,9 @@ def test_two_honest_processes_end_by_the_rules(tmp_path: Path) -> None:
 
 
 def test_an_agreed_draw_is_audited_and_both_records_agree(tmp_path: Path) -> None:
-    # The host's random bot accepts an offer half the time; one is made at each of the
-    # scripted joiner's turns, so the game ends agreed all but never (about 2^-15).
+    # The host's random bot accepts an offer half the time; the scripted joiner offers at
+    # each of its turns and only draws cards, so the host would need to reach its goal
+    # while refusing every offer (one game in thousands).
     row = Row(tmp_path, "offer-draw", "--bot", "random")
     ours = row.seen["record"]
     assert row.exit == 0
