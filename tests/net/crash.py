@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .test_host_join import host_args as loopback_host_args
+
 WAIT = 90  # seconds: the bound on every process here
 BOT_DELAY = "0.25"  # slow enough that the kill falls mid-game (a game has 6+ decisions)
 
@@ -66,23 +68,7 @@ class Side:
 
 
 def host_args(tmp: Path) -> list[str]:
-    return [
-        "host",
-        "--port",
-        "0",
-        "--bind",
-        "127.0.0.1",
-        "--name",
-        "alice",
-        "--config-dir",
-        str(tmp / "a"),
-        "--data-dir",
-        str(tmp / "a"),
-        "--bot",
-        "random",
-        "--bot-delay",
-        BOT_DELAY,
-    ]
+    return loopback_host_args(tmp, "--bot", "random", "--bot-delay", BOT_DELAY)
 
 
 def join_args(tmp: Path, port: int) -> list[str]:

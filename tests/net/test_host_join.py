@@ -20,25 +20,20 @@ from cuttle_net.rules import VARIANTS
 WAIT = 60  # seconds: the bound on every process here
 
 
+def host_args(tmp: Path, *extra: str) -> list[str]:
+    """``cuttle host`` arguments for a test: alice on a free loopback port, her files in
+    ``tmp/a``."""
+    files = str(tmp / "a")
+    return [
+        *("host", "--port", "0", "--bind", "127.0.0.1", "--name", "alice"),
+        *("--config-dir", files, "--data-dir", files),
+        *extra,
+    ]
+
+
 def start_host(tmp: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
     host = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cuttle_net",
-            "host",
-            "--port",
-            "0",
-            "--bind",
-            "127.0.0.1",
-            "--name",
-            "alice",
-            "--config-dir",
-            str(tmp / "a"),
-            "--data-dir",
-            str(tmp / "a"),
-            *extra,
-        ],
+        [sys.executable, "-m", "cuttle_net", *host_args(tmp, *extra)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -19,6 +19,8 @@ from cuttle_protocol.framing import FrameDecoder
 from cuttle_protocol.identity import KnownPeers, load_or_create_identity
 from cuttle_protocol.messages import Close, Hello, message_from_wire
 
+from .test_host_join import host_args
+
 pytestmark = pytest.mark.slow
 
 WAIT = 60  # seconds: the bound on every process and step here
@@ -46,22 +48,7 @@ class Host:
         self.dir = tmp / "a"
         with self.log.open("w") as out:
             self.process = subprocess.Popen(
-                cuttle(
-                    "host",
-                    "--port",
-                    "0",
-                    "--bind",
-                    "127.0.0.1",
-                    "--name",
-                    "alice",
-                    "--config-dir",
-                    str(self.dir),
-                    "--data-dir",
-                    str(self.dir),
-                    "--bot",
-                    "greedy",
-                    *extra,
-                ),
+                cuttle(*host_args(tmp, "--bot", "greedy", *extra)),
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 text=True,
