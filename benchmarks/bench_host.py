@@ -28,7 +28,7 @@ import trio
 
 
 def cuttle(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cuttle_net", *args]
+    return [sys.executable, "-m", "cuttle_client", *args]
 
 
 def start(log: Path, *args: str) -> subprocess.Popen[bytes]:

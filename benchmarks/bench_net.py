@@ -18,9 +18,9 @@ from cuttle_protocol.netgame import GameStarted, play_match
 from cuttle_protocol.state import Role
 from cuttle_protocol.trio_peer import Listener, open_listener, open_peer
 
-from cuttle_net.bots import RandomBot
-from cuttle_net.engine import Game
-from cuttle_net.moves import Move
+from cuttle_net.games.cuttle.bots import RandomBot
+from cuttle_net.games.cuttle.engine import Game
+from cuttle_net.games.cuttle.moves import Move
 from cuttle_net.session import MovePlayed
 
 

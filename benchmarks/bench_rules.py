@@ -12,8 +12,8 @@ import random
 import statistics
 import time
 
-from cuttle_net.engine import OVER, Game
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.engine import OVER, Game
+from cuttle_net.games.cuttle.rules import Rules
 
 RULE_SETS = (
     "classic",

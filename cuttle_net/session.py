@@ -33,6 +33,21 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from cuttle_net.games.cuttle.engine import CHANCE, OVER, Game, IllegalMove, Outcome, RevealError
+from cuttle_net.games.cuttle.motions import (
+    Drawn,
+    Exposed,
+    HandOut,
+    Motion,
+    Revealed,
+    Swapped,
+    ToHand,
+    ToTop,
+)
+from cuttle_net.games.cuttle.moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
+from cuttle_net.records.ending import Ending, closed_ending, fault_ending, unfinished_ending
+from cuttle_net.records.header import GameHeader
+
 from .deck import (
     Audit,
     AuditPassed,
@@ -53,12 +68,7 @@ from .deck import (
     UsageError,
 )
 from .deck.encoding import hash256
-from .ending import Ending, closed_ending, fault_ending, unfinished_ending
-from .engine import CHANCE, OVER, Game, IllegalMove, Outcome, RevealError
-from .header import GameHeader
 from .identity_key import identity_public_key
-from .motions import Drawn, Exposed, HandOut, Motion, Revealed, Swapped, ToHand, ToTop
-from .moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
 
 NO_DECK_HEAD = bytes(32)  # a concession is not bound to the deck chain (it may cut an op short)
 

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from cuttle_net.bots import make_bot
-from cuttle_net.engine import CHANCE, Game
-from cuttle_net.rules import VARIANTS, Rules
+from cuttle_net.games.cuttle.bots import make_bot
+from cuttle_net.games.cuttle.engine import CHANCE, Game
+from cuttle_net.games.cuttle.rules import VARIANTS, Rules
 
 
 def play_match(names: tuple[str, str], seed: int, rules: Rules) -> int | None:

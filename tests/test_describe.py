@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from cuttle_net.describe import describe
-from cuttle_net.engine import OVER, Game
-from cuttle_net.moves import parse_move
-from cuttle_net.rules import STANDARD
+from cuttle_net.games.cuttle.describe import describe
+from cuttle_net.games.cuttle.engine import OVER, Game
+from cuttle_net.games.cuttle.moves import parse_move
+from cuttle_net.games.cuttle.rules import STANDARD
 from tests.rules.build import position
 
 

@@ -6,15 +6,15 @@ import random
 import re
 
 import pytest
+from cuttle_client.cli import main
 
-from cuttle_net.arena import play_game, wilson
-from cuttle_net.bots import BOTS, make_bot
-from cuttle_net.cli import main
-from cuttle_net.engine import CHANCE, MAIN, OFFER, UNKNOWN, Game
-from cuttle_net.moves import OFFER_DRAW
-from cuttle_net.position import format_position, parse_position
-from cuttle_net.rules import VARIANTS, Rules
-from cuttle_net.search import SearchBot, sample_world
+from cuttle_net.games.cuttle.arena import play_game, wilson
+from cuttle_net.games.cuttle.bots import BOTS, make_bot
+from cuttle_net.games.cuttle.engine import CHANCE, MAIN, OFFER, UNKNOWN, Game
+from cuttle_net.games.cuttle.moves import OFFER_DRAW
+from cuttle_net.games.cuttle.position import format_position, parse_position
+from cuttle_net.games.cuttle.rules import VARIANTS, Rules
+from cuttle_net.games.cuttle.search import SearchBot, sample_world
 
 ALL_VARIANTS = "classic+" + "+".join(v for v in VARIANTS if v != "nine-frozen")
 RULE_SETS = ["classic", "standard", ALL_VARIANTS, "standard+nine-frozen+random-fours+joker"]

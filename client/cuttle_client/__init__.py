@@ -10,7 +10,9 @@
 - ``profile``: the player's name, kept in the config folder.
 - ``choices``: the legal moves as a tree (card, use, target) and the question asked.
 - ``cardtext``: cards as styled text; ASCII with ``--ascii`` or ``CUTTLE_ASCII=1``.
-- ``cli_play``: ``cuttle play`` and ``cuttle`` alone (the lobby).
+- ``cli``: the ``cuttle`` command (``cuttle_client.cli:main``; ``python -m cuttle_client``);
+  each subcommand in its own module: ``cli_play`` (``cuttle play`` and ``cuttle`` alone, the
+  lobby), ``cli_net`` (host, join), ``cli_lan``, ``cli_record``, ``cli_rules``, ``cli_arena``.
 
 Only ``app`` and the screen modules import textual; ``cli_play`` imports it when it runs.
 """

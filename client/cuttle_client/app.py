@@ -15,7 +15,7 @@ from textual.widgets import Input
 
 from cuttle_net.dirs import data_dir as default_data_dir
 from cuttle_net.dirs import games_dir
-from cuttle_net.rules import CLASSIC, Rules
+from cuttle_net.games.cuttle.rules import CLASSIC, Rules
 
 from .controller import PracticeController, TableController
 from .lobby import LobbyScreen

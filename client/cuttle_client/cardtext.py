@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable
 
 from rich.text import Text
 
-from cuttle_net.cards import SUIT_OF, card_display
+from cuttle_net.games.cuttle.cards import SUIT_OF, card_display
 
 RED_SUITS = (1, 2)  # diamonds, hearts
 

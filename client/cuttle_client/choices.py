@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cuttle_net.cards import card_display
-from cuttle_net.describe import describe
-from cuttle_net.engine import BLOCK, COUNTER, DISCARD, MAIN, OFFER, PICK, SEVEN, Game
-from cuttle_net.moves import Kind, Move, move
+from cuttle_net.games.cuttle.cards import card_display
+from cuttle_net.games.cuttle.describe import describe
+from cuttle_net.games.cuttle.engine import BLOCK, COUNTER, DISCARD, MAIN, OFFER, PICK, SEVEN, Game
+from cuttle_net.games.cuttle.moves import Kind, Move, move
 
 # The order in which a card's uses are offered, and their names as a group.
 _USES = {

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from cuttle_net.bots import BOTS
-from cuttle_net.cli_rules import add_rules_options, rules_from
+from cuttle_client.cli_rules import add_rules_options, rules_from
+from cuttle_net.games.cuttle.bots import BOTS
 
 if TYPE_CHECKING:
     from cuttle_protocol.netplay import NetPlan

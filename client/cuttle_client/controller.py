@@ -38,14 +38,14 @@ from typing import TYPE_CHECKING, Protocol
 
 import trio
 
-from cuttle_net.bots import make_bot
-from cuttle_net.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER, card_display
-from cuttle_net.describe import describe
-from cuttle_net.engine import CHANCE, MAIN, Game, IllegalMove, Outcome
-from cuttle_net.explain import why_illegal
-from cuttle_net.moves import CONCEDE, NONE, Kind, Move
-from cuttle_net.record import build_practice_record, save_record
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.bots import make_bot
+from cuttle_net.games.cuttle.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER, card_display
+from cuttle_net.games.cuttle.describe import describe
+from cuttle_net.games.cuttle.engine import CHANCE, MAIN, Game, IllegalMove, Outcome
+from cuttle_net.games.cuttle.explain import why_illegal
+from cuttle_net.games.cuttle.moves import CONCEDE, NONE, Kind, Move
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.record import build_practice_record, save_record
 
 if TYPE_CHECKING:
     from .trio_guest import TrioGuest

@@ -11,7 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.rules import Rules
 
 from .cardtext import ascii_text
 

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Select, Static
 
-from cuttle_net.bots import BOTS
+from cuttle_net.games.cuttle.bots import BOTS
 
 from .trio_guest import GuestTask
 from .widgets import TooSmall
@@ -202,7 +202,7 @@ class LobbyScreen(Screen[None]):
         self.query_one("#practice", Button).focus()
 
     def action_help(self) -> None:
-        from cuttle_net.rules import Rules
+        from cuttle_net.games.cuttle.rules import Rules
 
         from .help import LOBBY_KEYS, HelpScreen
 

@@ -46,10 +46,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from cuttle_net.deck.audit import deck_order
-from cuttle_net.engine import CHANCE
-from cuttle_net.moves import CONCEDE, Move
+from cuttle_net.games.cuttle.engine import CHANCE
+from cuttle_net.games.cuttle.moves import CONCEDE, Move
+from cuttle_net.records.verify import replay
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
-from cuttle_net.verify import replay
 
 from .controller import Ending, LogEntry, TableController, ending_text
 from .modals import KeyChangedScreen

@@ -15,10 +15,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from cuttle_net.engine import CHANCE, Game
-from cuttle_net.moves import parse_move
-from cuttle_net.record import parse_record
-from cuttle_net.verify import Verdict, verify_text
+from cuttle_net.games.cuttle.engine import CHANCE, Game
+from cuttle_net.games.cuttle.moves import parse_move
+from cuttle_net.records.record import parse_record
+from cuttle_net.records.verify import Verdict, verify_text
 
 from .controller import LogEntry, log_entry
 from .widgets import Hand, LastMove, MoveLog, board, show_board

@@ -18,8 +18,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from cuttle_net.engine import IllegalMove
-from cuttle_net.moves import DRAW, OFFER_DRAW, PASS, Move, MoveSyntaxError, parse_move
+from cuttle_net.games.cuttle.engine import IllegalMove
+from cuttle_net.games.cuttle.moves import DRAW, OFFER_DRAW, PASS, Move, MoveSyntaxError, parse_move
 
 from . import cardtext
 from .choices import Choice, ask, choices

@@ -14,8 +14,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from cuttle_net.cards import RANK_OF
-from cuttle_net.engine import Game
+from cuttle_net.games.cuttle.cards import RANK_OF
+from cuttle_net.games.cuttle.engine import Game
 
 from . import cardtext
 from .controller import LogEntry

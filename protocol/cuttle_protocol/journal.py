@@ -41,9 +41,9 @@ import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.drbg import seeded_rng
-from cuttle_net.header import GameHeader
+from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.identity_key import check_identity_key
-from cuttle_net.rules import Rules
+from cuttle_net.records.header import GameHeader
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
 from .address import parse_address

@@ -29,7 +29,7 @@ import trio
 from zeroconf import Error as ZeroconfError
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.rules import Rules
 
 from .lan_record import (
     SERVICE_TYPE,

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.rules import Rules
 
 SERVICE_TYPE = "_cuttle._tcp.local."
 # The wire protocol version a host speaks; a record with another version is not offered.

@@ -24,12 +24,12 @@ from typing import Any
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.bots import Bot
 from cuttle_net.drbg import new_seed, seeded_rng
-from cuttle_net.engine import IllegalMove
-from cuttle_net.header import GameHeader
-from cuttle_net.moves import Move
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.bots import Bot
+from cuttle_net.games.cuttle.engine import IllegalMove
+from cuttle_net.games.cuttle.moves import Move
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.header import GameHeader
 from cuttle_net.session import Fault, GameSession, Output, SendMove
 
 from . import journal as jn

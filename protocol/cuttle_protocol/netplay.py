@@ -21,8 +21,8 @@ import trio
 
 from cuttle_net.dirs import data_dir as default_data_dir
 from cuttle_net.dirs import games_dir
-from cuttle_net.record import build_record, save_record
-from cuttle_net.rules import Rules as EngineRules
+from cuttle_net.games.cuttle.rules import Rules as EngineRules
+from cuttle_net.records.record import build_record, save_record
 from cuttle_net.session import GameSession
 
 from . import lan, portmap

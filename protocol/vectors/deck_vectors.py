@@ -18,10 +18,10 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from cuttle_net.cards import card_text
 from cuttle_net.deck import Audit, DeckPeer, Draw, RevealFromHand, ShuffleAndDeal
 from cuttle_net.deck.encoding import DOMAIN, hash512
 from cuttle_net.deck.group import card_point
+from cuttle_net.games.cuttle.cards import card_text
 
 HERE = Path(__file__).resolve().parent
 SESSION_ID = hashlib.sha256(b"cuttle-net deck vector session").digest()[:16]

@@ -20,7 +20,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import OptionList
 
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.rules import Rules
 
 SIZE = (80, 24)
 

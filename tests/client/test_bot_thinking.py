@@ -7,8 +7,8 @@ import threading
 from cuttle_client.app import Practice, Settings, make_app
 from textual.pilot import Pilot
 
-from cuttle_net.moves import DRAW
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.moves import DRAW
+from cuttle_net.games.cuttle.rules import Rules
 
 from .helpers import run
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cuttle_client import cli
 from cuttle_client.app import Settings, make_app
 from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import NameScreen
@@ -15,7 +16,7 @@ from cuttle_client.profile import player_name, save_name, saved_name
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from cuttle_net import cli, dirs
+from cuttle_net import dirs
 from tests.client.helpers import keys, run, screen_text
 
 
@@ -41,7 +42,7 @@ def test_version() -> None:
     from importlib.metadata import version
 
     out = subprocess.run(
-        [sys.executable, "-m", "cuttle_net.cli", "--version"], capture_output=True, text=True
+        [sys.executable, "-m", "cuttle_client.cli", "--version"], capture_output=True, text=True
     )
     assert out.returncode == 0
     assert out.stdout.strip() == f"cuttle {version('cuttle-net')}"

@@ -8,9 +8,9 @@ from collections.abc import Callable
 import pytest
 from cuttle_client.controller import PracticeController
 
-from cuttle_net.engine import IllegalMove
-from cuttle_net.moves import parse_move
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.engine import IllegalMove
+from cuttle_net.games.cuttle.moves import parse_move
+from cuttle_net.games.cuttle.rules import Rules
 
 
 class Host:

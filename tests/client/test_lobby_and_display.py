@@ -7,15 +7,14 @@ import re
 import socket
 
 import pytest
-from cuttle_client import cli_play
+from cuttle_client import cli, cli_play
 from cuttle_client.app import Practice, Settings, make_app
 from cuttle_client.lobby import LobbyScreen
 from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
 from textual.pilot import Pilot
 
-from cuttle_net import cli
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.rules import Rules
 from tests.client.helpers import keys, practice_app, run, screen_text
 
 GLYPHS = re.compile("[♣♦♥♠]")

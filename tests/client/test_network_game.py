@@ -15,8 +15,8 @@ from cuttle_client.table import TableScreen
 from cuttle_protocol.netplay import NetPlan
 from textual.pilot import Pilot
 
-from cuttle_net.record import parse_record
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.record import parse_record
 from tests.client.helpers import choose_any_option, keys, run, screen_text
 
 
@@ -61,7 +61,7 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
                 [
                     sys.executable,
                     "-m",
-                    "cuttle_net",
+                    "cuttle_client",
                     "join",
                     f"127.0.0.1:{port}",
                     "--bot",
@@ -134,7 +134,7 @@ def headless_host(config: Path, games: int = 1) -> tuple[subprocess.Popen[str], 
     """A bot named "bot" hosting on a free loopback port (its identity key in ``config``)."""
     host = subprocess.Popen(
         [
-            *(sys.executable, "-m", "cuttle_net", "host", "--port", "0", "--bind", "127.0.0.1"),
+            *(sys.executable, "-m", "cuttle_client", "host", "--port", "0", "--bind", "127.0.0.1"),
             *("--bot", "random", "--games", str(games), "--name", "bot", "--no-announce"),
             *("--config-dir", str(config), "--data-dir", str(config)),
         ],

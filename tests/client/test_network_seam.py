@@ -16,10 +16,10 @@ from cuttle_client.controller import TableController
 from cuttle_client.trio_guest import GuestTask
 from textual.pilot import Pilot
 
-from cuttle_net.bots import make_bot
-from cuttle_net.engine import Game
-from cuttle_net.moves import Move
-from cuttle_net.rules import CLASSIC
+from cuttle_net.games.cuttle.bots import make_bot
+from cuttle_net.games.cuttle.engine import Game
+from cuttle_net.games.cuttle.moves import Move
+from cuttle_net.games.cuttle.rules import CLASSIC
 from tests.client.helpers import run
 from tests.client.test_table_play import play_by_keys
 

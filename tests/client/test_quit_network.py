@@ -15,7 +15,7 @@ from cuttle_protocol.netplay import NetPlan
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from cuttle_net.record import parse_record
+from cuttle_net.records.record import parse_record
 from tests.client.helpers import choose_any_option, keys, run, screen_text
 from tests.client.test_network_game import play_to_the_end, wait_until
 from tests.net.crash import Side
@@ -147,7 +147,7 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "cuttle_net",
+            "cuttle_client",
             "verify",
             str(sorted((tmp_path / "bot" / "games").glob("*"))[0]),
         ],

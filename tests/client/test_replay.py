@@ -11,9 +11,9 @@ from cuttle_client.replay import Replay, ReplayApp
 from cuttle_client.widgets import sentence
 from textual.pilot import Pilot
 
-from cuttle_net.cards import card_display
-from cuttle_net.record import build_record
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.cards import card_display
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.record import build_record
 from tests.client.helpers import keys, run, screen_text
 from tests.session.link import Link
 
@@ -79,7 +79,7 @@ def test_a_tampered_record_is_not_replayed(record_text: str, tmp_path: Path) -> 
     bad = tmp_path / "bad.cuttle"
     bad.write_text(record_text.replace("2. ", "2.  ", 1))
     r = subprocess.run(
-        [sys.executable, "-m", "cuttle_net", "replay", str(bad)],
+        [sys.executable, "-m", "cuttle_client", "replay", str(bad)],
         capture_output=True,
         text=True,
         timeout=60,

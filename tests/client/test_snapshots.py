@@ -15,8 +15,8 @@ from cuttle_client.controller import PracticeController
 from cuttle_client.modals import KeyChangedScreen
 from cuttle_client.network import KeyChange
 
-from cuttle_net.moves import parse_move
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.moves import parse_move
+from cuttle_net.games.cuttle.rules import Rules
 from tests.client.helpers import practice_app
 
 

@@ -10,7 +10,7 @@ from cuttle_client.table import TableScreen
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from cuttle_net.cards import card_display
+from cuttle_net.games.cuttle.cards import card_display
 from tests.client.helpers import choose_any_option, keys, practice_app, run, screen_text
 
 

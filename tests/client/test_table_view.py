@@ -9,8 +9,8 @@ from cuttle_client.widgets import Hand, LastMove, Middle, MoveLog
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from cuttle_net.cards import card_display
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.cards import card_display
+from cuttle_net.games.cuttle.rules import Rules
 from tests.client.helpers import keys, practice_app, run, screen_text
 
 

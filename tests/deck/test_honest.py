@@ -7,7 +7,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cuttle_net.cards import JOKER
 from cuttle_net.deck import (
     Audit,
     AuditPassed,
@@ -24,6 +23,7 @@ from cuttle_net.deck import (
     UsageError,
 )
 from cuttle_net.deck.group import card_point
+from cuttle_net.games.cuttle.cards import JOKER
 
 from .helpers import Table
 

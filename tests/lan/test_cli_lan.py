@@ -5,12 +5,12 @@ from __future__ import annotations
 import time
 
 import pytest
+from cuttle_client.cli import main
 from cuttle_protocol import lan
 from cuttle_protocol.lan import Browser, LanGame, LanUnavailable
 from cuttle_protocol.lan_record import Announcement
 
-from cuttle_net.cli import main
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.rules import Rules
 
 
 class Finished(Browser):

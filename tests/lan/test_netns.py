@@ -135,7 +135,7 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
         watcher.wait_for(lambda line: line == "browsing")
         host = Process(
             namespaces.host,
-            *("-m", "cuttle_net", "host", "--bind", HOST_ADDRESS, "--port", str(PORT)),
+            *("-m", "cuttle_client", "host", "--bind", HOST_ADDRESS, "--port", str(PORT)),
             *("--rules", "classic", "--variant", "joker", "--bot", "greedy", "--name", "Alice"),
             *("--config-dir", str(tmp_path / "a"), "--data-dir", str(tmp_path / "a")),
         )
@@ -143,7 +143,7 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
         host.wait_for(lambda line: line.startswith("cuttle: announced on the LAN"))
 
         # Found, with the announced fields, by the one-shot command...
-        listed = run(namespaces.joiner, "-m", "cuttle_net", "lan", "--timeout", "2")
+        listed = run(namespaces.joiner, "-m", "cuttle_client", "lan", "--timeout", "2")
         assert listed.returncode == 0, listed.stderr
         (line,) = listed.stdout.splitlines()
         assert line.split()[:6] == [
@@ -170,7 +170,7 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
         # Joined from the other namespace at the announced address: a whole game is played.
         joined = run(
             namespaces.joiner,
-            *("-m", "cuttle_net", "join", f"{HOST_ADDRESS}:{PORT}", "--bot", "random"),
+            *("-m", "cuttle_client", "join", f"{HOST_ADDRESS}:{PORT}", "--bot", "random"),
             *("--name", "Bob", "--config-dir", str(tmp_path / "b")),
             *("--data-dir", str(tmp_path / "b")),
         )

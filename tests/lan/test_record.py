@@ -20,7 +20,7 @@ from cuttle_protocol.lan_record import (
     encode,
 )
 
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.rules import Rules
 
 GOOD = {b"v": b"1", b"name": b"Alice", b"rules": b"classic+joker", b"seat": b"free"}
 

@@ -28,7 +28,7 @@ class Side:
 
     def __post_init__(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cuttle_net", *self.args],
+            [sys.executable, "-m", "cuttle_client", *self.args],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -125,7 +125,7 @@ def crash_and_resume(tmp: Path, victim: str) -> CrashRun:
 
 def verify(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cuttle_net", "verify", str(path)],
+        [sys.executable, "-m", "cuttle_client", "verify", str(path)],
         capture_output=True,
         text=True,
         timeout=WAIT,

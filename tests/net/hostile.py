@@ -19,10 +19,10 @@ from cuttle_protocol.messages import Move as WireMove
 from cuttle_protocol.netgame import Match
 from cuttle_protocol.trio_peer import ConnectionEnded, Peer, connect
 
-from cuttle_net.bots import make_bot
-from cuttle_net.engine import MAIN
-from cuttle_net.moves import Kind, move
-from cuttle_net.record import build_record, save_record
+from cuttle_net.games.cuttle.bots import make_bot
+from cuttle_net.games.cuttle.engine import MAIN
+from cuttle_net.games.cuttle.moves import Kind, move
+from cuttle_net.records.record import build_record, save_record
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
 NAME = "mallory"

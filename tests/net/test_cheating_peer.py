@@ -16,10 +16,10 @@ from cuttle_protocol.netgame import (
 from cuttle_protocol.state import Role
 from cuttle_protocol.trio_peer import ConnectionEnded, Peer, open_peer
 
-from cuttle_net.bots import RandomBot
-from cuttle_net.engine import MAIN
-from cuttle_net.moves import Kind, move
-from cuttle_net.record import build_record, parse_record
+from cuttle_net.games.cuttle.bots import RandomBot
+from cuttle_net.games.cuttle.engine import MAIN
+from cuttle_net.games.cuttle.moves import Kind, move
+from cuttle_net.records.record import build_record, parse_record
 from cuttle_net.session import Fault, GameSession, SendDeck, SendMove
 
 

@@ -90,7 +90,7 @@ def test_a_restarted_side_whose_player_never_returns_ends_the_game_unfinished(
     host.kill()
     short_window = (
         "import sys, cuttle_protocol.netplay as n; n.RESUME_WINDOW = 2.0; "
-        "from cuttle_net.cli import main; sys.exit(main(sys.argv[1:]))"
+        "from cuttle_client.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     again = subprocess.run(
         [sys.executable, "-c", short_window, *join_args(tmp_path, port)],

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 import trio
+from cuttle_client.cli import main as cuttle
 
-from cuttle_net.cli import main as cuttle
-from cuttle_net.record import parse_record
+from cuttle_net.records.record import parse_record
 
 from . import hostile
 from .test_host_join import finish, join, result_lines, start_host

@@ -14,8 +14,8 @@ from cuttle_protocol.codec import unpack
 from cuttle_protocol.framing import FrameDecoder
 from cuttle_protocol.messages import Close, message_from_wire
 
-from cuttle_net.record import parse_record
-from cuttle_net.rules import VARIANTS
+from cuttle_net.games.cuttle.rules import VARIANTS
+from cuttle_net.records.record import parse_record
 
 WAIT = 60  # seconds: the bound on every process here
 
@@ -33,7 +33,7 @@ def host_args(tmp: Path, *extra: str) -> list[str]:
 
 def start_host(tmp: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
     host = subprocess.Popen(
-        [sys.executable, "-m", "cuttle_net", *host_args(tmp, *extra)],
+        [sys.executable, "-m", "cuttle_client", *host_args(tmp, *extra)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -54,7 +54,7 @@ def join(tmp: Path, port: int, *extra: str) -> subprocess.CompletedProcess[str]:
         [
             sys.executable,
             "-m",
-            "cuttle_net",
+            "cuttle_client",
             "join",
             f"127.0.0.1:{port}",
             "--name",
@@ -114,7 +114,7 @@ def test_two_processes_play_whole_games_and_agree(tmp_path: Path, rules: list[st
         assert a.tags["Signer"] != b.tags["Signer"]  # each side signs its own copy
         for path in (mine, other):
             verified = subprocess.run(
-                [sys.executable, "-m", "cuttle_net", "verify", str(path)],
+                [sys.executable, "-m", "cuttle_client", "verify", str(path)],
                 capture_output=True,
                 text=True,
                 timeout=WAIT,
@@ -173,7 +173,7 @@ def test_unknown_bot_is_refused(tmp_path: Path) -> None:
 def test_a_mistyped_invitation_or_address_is_refused_before_connecting(tmp_path: Path) -> None:
     for typo, says in (("cuttle:aebagbaf1", "mistyped"), ("[::1:4454", "[IPv6]:PORT")):
         done = subprocess.run(
-            [sys.executable, "-m", "cuttle_net", "join", typo, "--bot", "random"]
+            [sys.executable, "-m", "cuttle_client", "join", typo, "--bot", "random"]
             + ["--config-dir", str(tmp_path)],
             capture_output=True,
             text=True,

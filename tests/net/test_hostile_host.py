@@ -32,7 +32,7 @@ GROWTH_BOUND = 32 * 2**20  # bytes the host may grow by (peak) during the flood
 
 
 def cuttle(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cuttle_net", *args]
+    return [sys.executable, "-m", "cuttle_client", *args]
 
 
 def limit_files() -> None:

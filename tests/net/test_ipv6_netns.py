@@ -66,7 +66,7 @@ def link() -> Iterator[tuple[str, str]]:
 
 
 def _cuttle(ns: str, *argv: str) -> list[str]:
-    return ["ip", "netns", "exec", ns, sys.executable, "-m", "cuttle_net", *argv]
+    return ["ip", "netns", "exec", ns, sys.executable, "-m", "cuttle_client", *argv]
 
 
 def _host(ns: str, tmp: Path) -> tuple[subprocess.Popen[str], str]:

@@ -155,7 +155,7 @@ def home(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Home]:
 
 
 def _cuttle(ns: str, *argv: str) -> list[str]:
-    return ["ip", "netns", "exec", ns, sys.executable, "-m", "cuttle_net", *argv]
+    return ["ip", "netns", "exec", ns, sys.executable, "-m", "cuttle_client", *argv]
 
 
 def _forwarded(home: Home, port: int = PORT) -> bool:

@@ -9,11 +9,11 @@ import trio
 from cuttle_protocol.netgame import GameFinished, Reconnected, Reconnecting, play_match
 from cuttle_protocol.netplay import NetPlan, open_game_peer
 
-from cuttle_net.bots import GreedyBot, RandomBot
-from cuttle_net.record import build_record
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.bots import GreedyBot, RandomBot
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.record import build_record
+from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import MovePlayed
-from cuttle_net.verify import Verdict, verify_text
 
 
 async def cutting_proxy(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cuttle_net.ending import (
+from cuttle_net.records.ending import (
     MAX_TEXT,
     Ending,
     EndingError,

@@ -4,11 +4,11 @@ stating what is proven and what is the signer's claim (SPEC.md §5.3)."""
 from __future__ import annotations
 
 from cuttle_net.deck.encoding import DOMAIN, canon
-from cuttle_net.moves import parse_move
-from cuttle_net.record import build_record
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.moves import parse_move
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.record import build_record
+from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import SendDeck
-from cuttle_net.verify import Verdict, verify_text
 from tests.session.link import Link
 
 DATE = "2026-11-21T12:00:00Z"

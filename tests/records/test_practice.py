@@ -9,10 +9,10 @@ from pathlib import Path
 
 from cuttle_client.controller import PracticeController
 
-from cuttle_net.moves import CONCEDE
-from cuttle_net.record import parse_record
-from cuttle_net.rules import Rules
-from cuttle_net.verify import Verdict, verify_text
+from cuttle_net.games.cuttle.moves import CONCEDE
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.record import parse_record
+from cuttle_net.records.verify import Verdict, verify_text
 
 
 def finished(tmp_path: Path, concede: bool = False) -> tuple[PracticeController, str]:
@@ -34,7 +34,7 @@ def test_a_practice_game_is_saved_and_verifies_with_its_limits(tmp_path: Path) -
     report = verify_text(text)
     assert report.verdict == Verdict.VALID and report.practice, report.problem
     r = subprocess.run(
-        [sys.executable, "-m", "cuttle_net", "verify", str(c.saved)],
+        [sys.executable, "-m", "cuttle_client", "verify", str(c.saved)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -13,10 +13,10 @@ import msgpack
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.header import GameHeader
-from cuttle_net.record import build_record, parse_record, record_digest
-from cuttle_net.rules import Rules
-from cuttle_net.verify import Verdict, verify_text
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.header import GameHeader
+from cuttle_net.records.record import build_record, parse_record, record_digest
+from cuttle_net.records.verify import Verdict, verify_text
 from tests.session.link import Link
 
 DATE = "2026-11-21T12:00:00Z"

@@ -10,10 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from cuttle_net.cards import parse_card
-from cuttle_net.record import GameRecord, TranscriptEntry, build_record, parse_record, record_digest
-from cuttle_net.rules import VARIANTS, Rules
-from cuttle_net.verify import Verdict, verify_text
+from cuttle_net.games.cuttle.cards import parse_card
+from cuttle_net.games.cuttle.rules import VARIANTS, Rules
+from cuttle_net.records.record import (
+    GameRecord,
+    TranscriptEntry,
+    build_record,
+    parse_record,
+    record_digest,
+)
+from cuttle_net.records.verify import Verdict, verify_text
 from tests.session.link import Link
 
 DATE = "2026-11-21T12:00:00Z"
@@ -165,7 +171,7 @@ def test_a_conceded_game_is_valid_as_far_as_it_goes() -> None:
 
 def cuttle(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cuttle_net", *args], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "cuttle_client", *args], capture_output=True, text=True, timeout=60
     )
 
 

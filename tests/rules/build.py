@@ -9,10 +9,10 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from cuttle_net.cards import ALL_CARDS, JOKER, card_text, parse_card
-from cuttle_net.engine import Game
-from cuttle_net.position import format_position, parse_position
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.cards import ALL_CARDS, JOKER, card_text, parse_card
+from cuttle_net.games.cuttle.engine import Game
+from cuttle_net.games.cuttle.position import format_position, parse_position
+from cuttle_net.games.cuttle.rules import Rules
 
 
 def _names(text: str) -> list[str]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from cuttle_net.position import format_position, parse_position
+from cuttle_net.games.cuttle.position import format_position, parse_position
 from tests.rules.build import position
 
 
 def cuttle(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cuttle_net", "rules", *args],
+        [sys.executable, "-m", "cuttle_client", "rules", *args],
         capture_output=True,
         text=True,
         input=stdin,

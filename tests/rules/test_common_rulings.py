@@ -7,9 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from cuttle_net.cards import parse_card
-from cuttle_net.engine import CHANCE, COUNTER, MAIN, OVER, PICK, SEVEN, Game, IllegalMove
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.cards import parse_card
+from cuttle_net.games.cuttle.engine import (
+    CHANCE,
+    COUNTER,
+    MAIN,
+    OVER,
+    PICK,
+    SEVEN,
+    Game,
+    IllegalMove,
+)
+from cuttle_net.games.cuttle.rules import Rules
 from tests.rules.build import cards, moves, play, position
 
 BOTH = pytest.mark.parametrize("rules", ["classic", "standard"])

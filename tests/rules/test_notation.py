@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from cuttle_net.cards import JOKER, card, card_display, card_text, parse_card
-from cuttle_net.moves import TABLE, Kind, MoveSyntaxError, move, parse_move
-from cuttle_net.position import PositionError, format_position, parse_position
+from cuttle_net.games.cuttle.cards import JOKER, card, card_display, card_text, parse_card
+from cuttle_net.games.cuttle.moves import TABLE, Kind, MoveSyntaxError, move, parse_move
+from cuttle_net.games.cuttle.position import PositionError, format_position, parse_position
 from tests.rules.build import position
 
 

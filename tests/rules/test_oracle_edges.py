@@ -7,11 +7,11 @@ import re
 from typing import Any
 
 import pytest
+from cuttle_client.cli_rules import MAX_PERFT_DEPTH
 
-from cuttle_net.cli_rules import MAX_PERFT_DEPTH
-from cuttle_net.engine import OVER, Game
-from cuttle_net.moves import CONCEDE
-from cuttle_net.position import PositionError, format_position, parse_position
+from cuttle_net.games.cuttle.engine import OVER, Game
+from cuttle_net.games.cuttle.moves import CONCEDE
+from cuttle_net.games.cuttle.position import PositionError, format_position, parse_position
 from tests.rules.build import cards, play, position, position_text
 from tests.rules.test_cli import cuttle
 

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from cuttle_net.engine import Game
-from cuttle_net.playout import perft
-from cuttle_net.position import parse_position
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.engine import Game
+from cuttle_net.games.cuttle.playout import perft
+from cuttle_net.games.cuttle.position import parse_position
+from cuttle_net.games.cuttle.rules import Rules
 
 MID_CLASSIC = (
     "classic 9 0 seven:6H 0 2S,QD,7S,AD,JH,5C,AC,7H,9D,TC,KH,6S,6C,4H,JD,7D,AH,2D,3D,5S,QS,2H,"
@@ -47,7 +47,7 @@ def test_perft_from_mid_game_positions(text: str, counts: list[int]) -> None:
 
 def test_perft_on_the_command_line() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "cuttle_net", "rules", "perft", MID_CLASSIC, "3"],
+        [sys.executable, "-m", "cuttle_client", "rules", "perft", MID_CLASSIC, "3"],
         capture_output=True,
         text=True,
         check=True,

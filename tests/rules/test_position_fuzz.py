@@ -12,10 +12,10 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cuttle_net.engine import OVER, Game
-from cuttle_net.moves import CONCEDE
-from cuttle_net.position import PositionError, format_position, parse_position
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.engine import OVER, Game
+from cuttle_net.games.cuttle.moves import CONCEDE
+from cuttle_net.games.cuttle.position import PositionError, format_position, parse_position
+from cuttle_net.games.cuttle.rules import Rules
 from tests.rules.test_properties import rule_sets
 
 # Pieces of the notation, to splice into real positions.

@@ -7,11 +7,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cuttle_net.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER
-from cuttle_net.engine import OFFER, OVER, UNKNOWN, Game
-from cuttle_net.moves import OFFER_DRAW
-from cuttle_net.position import format_position, parse_position
-from cuttle_net.rules import VARIANTS, Rules
+from cuttle_net.games.cuttle.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER
+from cuttle_net.games.cuttle.engine import OFFER, OVER, UNKNOWN, Game
+from cuttle_net.games.cuttle.moves import OFFER_DRAW
+from cuttle_net.games.cuttle.position import format_position, parse_position
+from cuttle_net.games.cuttle.rules import VARIANTS, Rules
 
 MAX_DECISIONS = 2000  # far beyond any real game: reaching it means the game does not end
 

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from cuttle_net.engine import BLOCK, CHANCE, DISCARD, MAIN, OVER, SEVEN, Game, IllegalMove
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.engine import (
+    BLOCK,
+    CHANCE,
+    DISCARD,
+    MAIN,
+    OVER,
+    SEVEN,
+    Game,
+    IllegalMove,
+)
+from cuttle_net.games.cuttle.rules import Rules
 from tests.rules.build import cards, moves, play, position
 
 # Kings ----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cuttle_net.position import format_position, parse_position
+from cuttle_net.games.cuttle.position import format_position, parse_position
 
 SPEC = (Path(__file__).resolve().parents[2] / "SPEC.md").read_text()
 POSITIONS = re.findall(r"^    ((?:classic|standard)\S* \d+ .*)$", SPEC, re.MULTILINE)

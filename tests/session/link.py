@@ -9,9 +9,9 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.bots import make_bot
-from cuttle_net.header import GameHeader
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.bots import make_bot
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.header import GameHeader
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from cuttle_net.moves import CONCEDE
-from cuttle_net.record import build_record
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.moves import CONCEDE
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.record import build_record
+from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import Closed, Fault, GameOver, SendMove
-from cuttle_net.verify import Verdict, verify_text
 
 from .link import Link
 

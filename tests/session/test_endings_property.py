@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from cuttle_net.moves import OFFER_DRAW
-from cuttle_net.record import build_record
-from cuttle_net.rules import Rules
-from cuttle_net.verify import Verdict, verify_text
+from cuttle_net.games.cuttle.moves import OFFER_DRAW
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.record import build_record
+from cuttle_net.records.verify import Verdict, verify_text
 
 from .link import Link
 

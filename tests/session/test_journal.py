@@ -16,9 +16,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from cuttle_protocol import journal as jn
 
-from cuttle_net.bots import make_bot
 from cuttle_net.drbg import new_seed, seeded_rng
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.bots import make_bot
+from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.session import GameSession, SendMove
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from cuttle_net.cards import card_display, card_text
 from cuttle_net.deck import (
     Draw,
     ExposeHand,
@@ -14,9 +13,10 @@ from cuttle_net.deck import (
     SwapHands,
     TakeToHand,
 )
-from cuttle_net.engine import OVER
-from cuttle_net.moves import Kind, move, parse_move
-from cuttle_net.rules import VARIANTS, Rules
+from cuttle_net.games.cuttle.cards import card_display, card_text
+from cuttle_net.games.cuttle.engine import OVER
+from cuttle_net.games.cuttle.moves import Kind, move, parse_move
+from cuttle_net.games.cuttle.rules import VARIANTS, Rules
 from cuttle_net.session import Audited, Fault, GameOver, SendDeck, SendMove, deck_plan
 from tests.rules.build import cards, position
 
@@ -154,7 +154,7 @@ def test_either_player_may_concede_at_once() -> None:
 
 def test_a_local_illegal_move_raises_and_sends_nothing() -> None:
     link = started()
-    from cuttle_net.engine import IllegalMove
+    from cuttle_net.games.cuttle.engine import IllegalMove
 
     with pytest.raises(IllegalMove):
         link.sessions[0].play("pass")

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.bots import make_bot
-from cuttle_net.header import GameHeader
-from cuttle_net.record import build_record
-from cuttle_net.rules import Rules
+from cuttle_net.games.cuttle.bots import make_bot
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.header import GameHeader
+from cuttle_net.records.record import build_record
 from cuttle_net.session import GameSession, SendMove
 
 HERE = Path(__file__).resolve().parent

@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _read(path: Path) -> str | None:
-    from .record import MAX_RECORD_BYTES
+    from cuttle_net.records.record import MAX_RECORD_BYTES
 
     try:
         data = path.read_bytes()
@@ -57,8 +57,8 @@ def _read(path: Path) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .record import RecordError, parse_record
-    from .verify import Verdict, verify_text
+    from cuttle_net.records.record import RecordError, parse_record
+    from cuttle_net.records.verify import Verdict, verify_text
 
     text = _read(args.file)
     if text is None:
@@ -102,7 +102,7 @@ def _replay(text: str, ascii: bool) -> int:
 
 
 def _as_json(record) -> dict:
-    from .cards import card_text
+    from cuttle_net.games.cuttle.cards import card_text
 
     return {
         "tags": record.tags,

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .deck.encoding import hash256
-from .identity_key import check_identity_key
-from .rules import Rules
+from cuttle_net.deck.encoding import hash256
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.identity_key import check_identity_key
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .arena import Tally, play_match
-from .bots import BOTS
+from cuttle_net.games.cuttle.arena import Tally, play_match
+from cuttle_net.games.cuttle.bots import BOTS
+
 from .cli_rules import add_rules_options, rules_from
 
 COMMANDS = ("arena",)

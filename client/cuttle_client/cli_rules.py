@@ -7,11 +7,11 @@ import random
 import sys
 from collections.abc import Callable
 
-from .engine import CHANCE, Game, IllegalMove, RevealError
-from .moves import CONCEDE, MoveSyntaxError, parse_move
-from .playout import perft, random_moves
-from .position import PositionError, format_position, parse_position
-from .rules import VARIANTS, Rules
+from cuttle_net.games.cuttle.engine import CHANCE, Game, IllegalMove, RevealError
+from cuttle_net.games.cuttle.moves import CONCEDE, MoveSyntaxError, parse_move
+from cuttle_net.games.cuttle.playout import perft, random_moves
+from cuttle_net.games.cuttle.position import PositionError, format_position, parse_position
+from cuttle_net.games.cuttle.rules import VARIANTS, Rules
 
 COMMANDS = ("rules",)
 

@@ -11,10 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from cuttle_client import cli_play
-from cuttle_protocol import cli_net
-
-from . import cli_arena, cli_lan, cli_record, cli_rules
+from . import cli_arena, cli_lan, cli_net, cli_play, cli_record, cli_rules
 
 MODULES = (cli_play, cli_net, cli_lan, cli_record, cli_rules, cli_arena)
 SUBCOMMANDS = {name: module for module in MODULES for name in module.COMMANDS}

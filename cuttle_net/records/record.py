@@ -19,7 +19,7 @@ other line.  A record is exactly the text ``GameRecord.to_text`` writes for its 
 the only changes that read the same are CRLF line ends and a missing final newline.
 
 SPEC.md part 5 defines the format.  Reading a record never trusts it: ``parse_record``
-raises ``RecordError`` saying which line is wrong; ``cuttle_net.verify`` checks the rest.
+raises ``RecordError`` saying which line is wrong; ``cuttle_net.records.verify`` checks the rest.
 """
 
 from __future__ import annotations
@@ -34,13 +34,14 @@ from typing import Any
 
 import msgpack
 
-from .cards import card_text, parse_card
-from .deck.audit import deck_order
-from .deck.encoding import hash256
+from cuttle_net.deck.audit import deck_order
+from cuttle_net.deck.encoding import hash256
+from cuttle_net.games.cuttle.cards import card_text, parse_card
+from cuttle_net.games.cuttle.motions import Disclosure
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.session import GameSession, MoveRecord
+
 from .ending import Ending, unfinished_ending
-from .motions import Disclosure
-from .rules import Rules
-from .session import GameSession, MoveRecord
 
 FORMAT = "cuttle-record/2"
 MAX_RECORD_BYTES = 16 * 2**20

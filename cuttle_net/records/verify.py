@@ -29,8 +29,7 @@ from enum import IntEnum
 
 from cryptography.exceptions import InvalidSignature
 
-from .cards import card_text, parse_card
-from .deck import (
+from cuttle_net.deck import (
     Audit,
     AuditPassed,
     CardsLearned,
@@ -44,18 +43,20 @@ from .deck import (
     WireError,
     op_from_wire,
 )
-from .deck.audit import deck_order
-from .deck.encoding import hash256
-from .deck.errors import CHEAT_KINDS
+from cuttle_net.deck.audit import deck_order
+from cuttle_net.deck.encoding import hash256
+from cuttle_net.deck.errors import CHEAT_KINDS
+from cuttle_net.games.cuttle.cards import card_text, parse_card
+from cuttle_net.games.cuttle.engine import CHANCE, OVER, Game, IllegalMove, RevealError
+from cuttle_net.games.cuttle.motions import Disclosure
+from cuttle_net.games.cuttle.moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.identity_key import BadIdentityKey, identity_public_key
+from cuttle_net.session import NO_DECK_HEAD, deck_plan
+
 from .ending import Ending, EndingError, parse_ending
-from .engine import CHANCE, OVER, Game, IllegalMove, RevealError
 from .header import GameHeader
-from .identity_key import BadIdentityKey, identity_public_key
-from .motions import Disclosure
-from .moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
 from .record import GameRecord, RecordError, is_practice, parse_record, record_digest
-from .rules import Rules
-from .session import NO_DECK_HEAD, deck_plan
 
 _DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 _HEX = re.compile(r"[0-9a-f]*")

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cuttle_net.cli_rules import add_rules_options, rules_from
+from cuttle_client.cli_rules import add_rules_options, rules_from
 
 COMMANDS = ("host", "join")
 
@@ -90,9 +90,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def plan_from(args: argparse.Namespace) -> Any:
     """The ``NetPlan`` the arguments describe; raise ``ValueError`` if they are wrong."""
-    from cuttle_client.profile import player_name
+    from cuttle_protocol.netplay import NetPlan
 
-    from .netplay import NetPlan
+    from cuttle_client.profile import player_name
 
     name = player_name(getattr(args, "name", None), args.config_dir)
     if args.command == "join":
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         return run_network(args, plan)
     import trio
 
-    from cuttle_net.bots import make_bot
+    from cuttle_net.games.cuttle.bots import make_bot
 
     try:
         bot = make_bot(args.bot)
@@ -144,10 +144,10 @@ def _say(text: str) -> None:
 
 
 async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
-    from .address import format_address
-    from .identity import ConfigError
-    from .journal import JournalDamaged
-    from .netgame import (
+    from cuttle_protocol.address import format_address
+    from cuttle_protocol.identity import ConfigError
+    from cuttle_protocol.journal import JournalDamaged
+    from cuttle_protocol.netgame import (
         GameFinished,
         GameSettings,
         GameStarted,
@@ -156,7 +156,7 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
         play_match,
         rematches,
     )
-    from .netplay import (
+    from cuttle_protocol.netplay import (
         give_up,
         journal_for,
         keep_record,
@@ -164,7 +164,7 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
         seat_names,
         unfinished_game,
     )
-    from .trio_peer import ConnectionEnded
+    from cuttle_protocol.trio_peer import ConnectionEnded
 
     try:
         unfinished = unfinished_game(plan, args.data_dir)

@@ -1,5 +1,0 @@
-import sys
-
-from cuttle_net.cli import main
-
-sys.exit(main())
