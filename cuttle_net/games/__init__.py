@@ -11,6 +11,7 @@ from types import ModuleType
 
 GAMES: dict[str, str] = {
     "cuttle": "cuttle_net.games.cuttle",
+    "unisson": "cuttle_net.games.unisson",
 }
 
 

@@ -1,0 +1,134 @@
+"""Property tests of the engine over random whole games: cards are conserved, views hide what
+they must and follow the game move by move, positions read back, and every game ends."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cuttle_net.games.unisson import (
+    DRAW,
+    FACES,
+    PASS,
+    STOP,
+    Drawn,
+    Game,
+    IllegalMove,
+    Turned,
+    parse_move,
+    parse_position,
+    position_text,
+)
+from cuttle_net.games.unisson.moves import DISCARD, EXTEND, MELD, TAKE
+
+TABLES = [(3, 1), (4, 1), (3, 2), (4, 2), (5, 2), (6, 2)]
+# No game outlasts this many decisions: each action draws from the stock or empties a hand a
+# little, and the last round is one turn a seat.
+MAX_DECISIONS = 2_000
+ALL_MOVES = [DRAW, PASS, STOP, *TAKE, *DISCARD, *MELD.values(), *EXTEND[1], *EXTEND[2]]
+
+games = st.tuples(
+    st.sampled_from(TABLES),
+    st.integers(0, 5),  # dealer (mod players)
+    st.integers(0, 2**32),  # deal
+    st.integers(0, 2**32),  # move choices
+)
+
+
+def _play(table, dealer, deal_seed, move_seed, each=None):
+    (players, decks) = table
+    g = Game.deal(players, decks, dealer % players, seed=deal_seed)
+    rng = random.Random(move_seed)
+    decisions = 0
+    while not g.is_over:
+        moves = g.legal_moves()
+        assert moves, position_text(g)
+        m = rng.choice(moves)
+        if each:
+            each(g, m)
+        g.push(m)
+        decisions += 1
+        assert decisions < MAX_DECISIONS
+    return g
+
+
+def _conserved(g: Game) -> None:
+    for f in range(FACES):
+        assert g.visible_count(f) == g.decks, position_text(g)
+    assert sum(g.hand_size(s) for s in range(g.players)) == sum(
+        len(g.hand(s)) for s in range(g.players)
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(games)
+def test_every_game_ends_with_every_card_in_one_place(args) -> None:
+    g = _play(*args, each=lambda g, m: _conserved(g))
+    _conserved(g)
+    scores = g.scores()
+    assert len(g.winners()) >= 1
+    if g.outcome.reason == "octave":
+        assert g.winners() == (g.outcome.seat,)
+    else:
+        best = max(s.total for s in scores)
+        assert all(scores[w].total == best for w in g.winners())
+
+
+@settings(max_examples=40, deadline=None)
+@given(games)
+def test_views_follow_the_game_and_never_hold_a_hidden_card(args) -> None:
+    (players, decks), dealer, deal_seed, move_seed = args
+    g = Game.deal(players, decks, dealer % players, seed=deal_seed)
+    views = [g.view(s) for s in range(players)] + [g.view(None)]
+    rng = random.Random(move_seed)
+    while not g.is_over:
+        m = rng.choice(g.legal_moves())
+        actor = g.to_act
+        motions = g.motions(m)
+        for s, v in enumerate(views):
+            seat = s if s < players else None
+            shown = [
+                x.face
+                for x in motions
+                if isinstance(x, Turned) or (isinstance(x, Drawn) and x.seat == seat)
+            ]
+            assert v.reveals_needed(m) == len(shown)
+            v.apply(str(m), by=actor, reveal=shown)
+        g.apply(m)
+        for s, v in enumerate(views):
+            seat = s if s < players else None
+            truth = g.view(seat)
+            assert position_text(v) == position_text(truth)
+            for o in range(players):
+                if o != seat:  # another hand: exactly the cards all saw it take
+                    assert v.hand(o) == g.public_hand(o)
+            assert all(f < 0 for f in v.stock)
+    for v in views[players:]:
+        for s in range(players):
+            v.show_hand(s, g.hand(s))
+        assert v.scores() == g.scores()
+
+
+@settings(max_examples=40, deadline=None)
+@given(games)
+def test_positions_and_moves_read_back_and_illegal_moves_are_refused(args) -> None:
+    seen: list[int] = [0]
+
+    def check(g: Game, m) -> None:
+        text = position_text(g)
+        assert position_text(parse_position(text)) == text
+        assert parse_move(str(m)) is m
+        legal = set(g.legal_moves())
+        seen[0] += 1
+        for other in random.Random(seen[0]).sample(ALL_MOVES, 12):
+            if other not in legal:
+                try:
+                    g.check(other)
+                except IllegalMove as e:
+                    assert str(e)
+                else:
+                    raise AssertionError(f"{other} accepted in {text}")
+
+    _play(*args, each=check)
