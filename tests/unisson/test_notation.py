@@ -15,6 +15,7 @@ from cuttle_net.games.unisson import (
     parse_move,
     parse_position,
     position_text,
+    result_text,
 )
 from cuttle_net.games.unisson.moves import DISCARD, EXTEND, MELD, TAKE
 
@@ -121,8 +122,14 @@ def test_a_melded_octave_is_only_in_a_game_it_ended() -> None:
     words[12] = "-/7S-AS"
     with pytest.raises(PositionError, match="seat0: an octave melded ends the game"):
         parse_position(" ".join(words))
-    words[7], words[6] = "over:octave:0", "1"
-    assert parse_position(" ".join(words)).is_over
+    words[7] = "over:octave:0"
+    with pytest.raises(PositionError, match="an action of its own turn"):
+        parse_position(" ".join(words))  # melding is an action: `actions` is at least 1
+    words[6] = "1"
+    g = parse_position(" ".join(words))
+    assert g.is_over and g.winners() == (0,)
+    # 8×2 + 10 (empty hand) + 4 (the range's quarte); the others' quartes in hand cost 4
+    assert result_text(g) == ("seat 0 melded an octave; won by seat(s) 0; totals 0:30 1:0 2:0 3:0")
 
 
 def test_a_view_lists_only_the_public_cards_of_other_hands() -> None:

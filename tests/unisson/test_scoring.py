@@ -25,6 +25,7 @@ def test_worked_example_melds_of_three_four_and_an_octave_score_thirty() -> None
         ["JH", "8H", "9H", "TH"],
         seqs=[["7C-9C", "7D-TD", "7S-AS"], [], [], []],
         phase="over:octave:0",
+        used=1,
     )
     s = g.scores()[0]
     assert s.melded == (3 + 4 + 8) * 2 == 30
@@ -68,7 +69,10 @@ def test_a_held_octave_doubles_the_hand_part_once_even_with_two() -> None:
 
 def test_a_melded_octave_doubles_the_melded_part() -> None:
     g = position(
-        ["9H", "8H", "TH", "JH"], seqs=[["7S-AS", "7C-9C"], [], [], []], phase="over:octave:0"
+        ["9H", "8H", "TH", "JH"],
+        seqs=[["7S-AS", "7C-9C"], [], [], []],
+        phase="over:octave:0",
+        used=1,
     )
     assert g.scores()[0].melded == (8 + 3) * 2
 
@@ -109,7 +113,9 @@ def test_at_an_unisson_held_octaves_cost_nothing_but_other_hand_sequences_still_
         "7D 8D 9D TD JD QD KD AD",
         "7H 8H 9H TH JH QH KH AH",
     ]
-    g = position(hands, seqs=[["7S-AS"], [], [], [], [], []], decks=2, phase="over:octave:0")
+    g = position(
+        hands, seqs=[["7S-AS"], [], [], [], [], []], decks=2, phase="over:octave:0", used=1
+    )
     scores = g.scores()
     assert all(s.unisson == 50 for s in scores)
     assert scores[1].hand == -3 and scores[2].hand == 0
@@ -118,7 +124,7 @@ def test_at_an_unisson_held_octaves_cost_nothing_but_other_hand_sequences_still_
 
 def test_no_unisson_when_one_player_has_no_octave() -> None:
     hands = ["9H", "7C 8C 9C TC JC QC KC AC", "7D 8D 9D TD JD QD KD AD", "7H"]
-    g = position(hands, seqs=[["7S-AS"], [], [], []], phase="over:octave:0")
+    g = position(hands, seqs=[["7S-AS"], [], [], []], phase="over:octave:0", used=1)
     scores = g.scores()
     assert all(s.unisson == 0 for s in scores)
     assert scores[1].hand == -16

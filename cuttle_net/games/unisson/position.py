@@ -254,8 +254,10 @@ def _check(g: Game) -> None:
     if o is None or o.reason != "octave":
         if octaves:
             raise PositionError(f"seat{octaves[0]}: an octave melded ends the game")
-    elif octaves != [o.seat] or o.seat != g.player:
-        raise PositionError(f"phase: seat {o.seat} ended the game with an octave on its turn")
+    elif octaves != [o.seat] or o.seat != g.player or not g.used:
+        raise PositionError(
+            f"phase: seat {o.seat} ended the game with an octave, an action of its own turn"
+        )
     if o is None:
         if bool(g.stock) == (g.last >= 0):
             raise PositionError("last: a last player exists exactly when the stock is empty")
