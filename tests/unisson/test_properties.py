@@ -16,6 +16,8 @@ from cuttle_net.games.unisson import (
     Drawn,
     Game,
     IllegalMove,
+    MoveSyntaxError,
+    PositionError,
     Turned,
     parse_move,
     parse_position,
@@ -132,3 +134,64 @@ def test_positions_and_moves_read_back_and_illegal_moves_are_refused(args) -> No
                     raise AssertionError(f"{other} accepted in {text}")
 
     _play(*args, each=check)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_any_text_is_a_move_or_a_syntax_error(text: str) -> None:
+    try:
+        m = parse_move(text)
+    except MoveSyntaxError as e:
+        assert str(e)
+    else:
+        assert parse_move(str(m)) is m
+
+
+FIELD_WORDS = st.one_of(
+    st.text(alphabet="0123456789?*-/,:ACDHJKQSTv789ewimnaorvcpst", max_size=12),
+    st.sampled_from(["main", "over:passes", "discard:1:3", "draw:0:2", "?3", "-", "9H*", "view:0"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 50), st.integers(0, 15), FIELD_WORDS)
+def test_any_damaged_position_is_refused_with_a_field_name_or_reads_back(
+    seed: int, field: int, word: str
+) -> None:
+    g = _play((4, 1), 0, seed, seed, each=None) if seed % 2 else Game.deal(4, 1, 0, seed=seed)
+    words = position_text(g).split()
+    if field < len(words):
+        words[field] = word
+    else:
+        words.append(word)
+    text = " ".join(words)
+    try:
+        h = parse_position(text)
+    except PositionError as e:
+        assert str(e).split(":")[0] in FIELD_NAMES, str(e)
+    else:
+        assert parse_position(position_text(h)) is not None
+        if not h.is_over and h.hidden[h.to_act] == 0:
+            h.legal_moves()
+
+
+FIELD_NAMES = {
+    "game",
+    "players",
+    "decks",
+    "dealer",
+    "turn",
+    "player",
+    "actions",
+    "phase",
+    "idle",
+    "last",
+    "stock",
+    "range",
+    "seat0",
+    "seat1",
+    "seat2",
+    "seat3",
+    "view",
+    "position",
+}
