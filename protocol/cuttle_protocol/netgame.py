@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.drbg import new_seed, seeded_rng
 from cuttle_net.games.cuttle.bots import Bot
-from cuttle_net.games.cuttle.engine import IllegalMove
+from cuttle_net.games.cuttle.engine import Game, IllegalMove
 from cuttle_net.games.cuttle.moves import Move
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.records.header import GameHeader
@@ -451,7 +451,7 @@ async def _play_game(
     while not session.finished:
         if bot is not None and session.my_turn:
             await trio.sleep(settings.bot_delay)  # nothing else touches the session meanwhile
-            choice = bot.choose(session.view, rng)
+            choice = await bot_decision(bot, session.view, rng)
             await carry(jn.local_input(str(choice)), session.play(choice))
             continue
         owed = session.waiting_for_peer
@@ -491,6 +491,17 @@ async def _play_game(
             await carry(*_dispatch(session, source, item, on_event))
     if session.fault is not None:
         await _close_for(link.peer, session.fault, session.seat)
+
+
+async def bot_decision(bot: Bot, view: Game, rng: random.Random) -> Move:
+    """``bot``'s move from ``view``, worked out in a worker thread.
+
+    A search bot thinks for up to about a second: on the trio loop that would stall the
+    keepalives, the peer's messages and every deadline.  The thread gets its own copy of
+    the view.  Cancelling the wait returns at once and abandons the thread, which finishes
+    its search alone and whose move is dropped (it holds no lock and touches nothing else).
+    """
+    return await trio.to_thread.run_sync(bot.choose, view.copy(), rng, abandon_on_cancel=True)
 
 
 def _dispatch(
