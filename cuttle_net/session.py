@@ -53,6 +53,7 @@ from .deck import (
     AuditPassed,
     CardsLearned,
     CheatDetected,
+    Deal,
     DeckPeer,
     Draw,
     ExposeHand,
@@ -62,7 +63,6 @@ from .deck import (
     RandomPick,
     RevealFromDeck,
     RevealFromHand,
-    ShuffleAndDeal,
     SwapHands,
     TakeToHand,
     UsageError,
@@ -70,6 +70,7 @@ from .deck import (
 from .deck.encoding import hash256
 from .identity_key import identity_public_key
 
+CUTTLE_DEAL = Deal((5, 6))  # seat 0 (moves first) gets 5 cards, seat 1 (the dealer) 6
 NO_DECK_HEAD = bytes(32)  # a concession is not bound to the deck chain (it may cut an op short)
 
 
@@ -197,7 +198,7 @@ def deck_plan(motions: list[Motion], *, chance: bool = False) -> list[Op]:
         elif isinstance(m, Exposed):
             ops.append(ExposeHand(m.seat))
         elif isinstance(m, Swapped):
-            ops.append(SwapHands())
+            ops.append(SwapHands(0, 1))
         elif isinstance(m, ToTop):
             ops.append(PlaceOnTop(m.card))
         elif isinstance(m, ToHand):
@@ -239,13 +240,14 @@ class GameSession:
         self.session_id = session_id = header.session_id
         self._key = signing_key
         self._peer_key = peer_key = identity_public_key(header.keys[1 - seat])
+        keys = [signing_key.public_key(), peer_key]
         self.deck = DeckPeer(
             seat,
             session_id,
             signing_key,
-            peer_key,
+            keys if seat == 0 else keys[::-1],
             rules.deck_size,
-            rng,
+            rng=rng,
         )
         self.view: Game | None = None
         self.records: list[MoveRecord] = []  # the signed moves, both seats'
@@ -341,7 +343,7 @@ class GameSession:
 
     def start(self) -> Output:
         """Both sides: shuffle and deal."""
-        return self._run_deck(lambda: self.deck.begin(ShuffleAndDeal()))
+        return self._run_deck(lambda: self.deck.begin(CUTTLE_DEAL))
 
     def play(self, m: Move | str) -> Output:
         """This seat's move.  Raises ``IllegalMove`` (with the rule) or ``RuntimeError``."""
@@ -604,7 +606,7 @@ class GameSession:
                 self._auditing = False
                 out.events.append(Audited(event.digest))
             elif isinstance(event, OperationComplete):
-                if isinstance(event.op, ShuffleAndDeal):
+                if isinstance(event.op, Deal):
                     self._dealt()
                     out.events.append(Dealt())
                     out.extend(self._after_move())

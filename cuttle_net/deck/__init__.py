@@ -1,31 +1,33 @@
-"""The cryptographic deck protocol ("mental poker"), sans-I/O.
+"""The cryptographic deck protocol ("mental poker") for 2..6 parties, sans-I/O.
 
-Barnett–Smart verifiable ElGamal masking over the ed25519 prime-order subgroup: a joint key
-from two fresh per-game key shares, cards hashed to the group, two re-masking shuffles each
-with a Terelius–Wikström shuffle argument, and a Chaum–Pedersen proof with every decryption share.
-Every message is signed, sequenced and hash-chained; :func:`check_transcript` lets a third
-party re-check a transcript and name a cheater. SPEC.md part 2 is the specification.
+Barnett–Smart verifiable ElGamal masking over ristretto255: a joint key from every party's
+committed key share, cards hashed to the group, one re-masking shuffle per party in seat order,
+each with a Terelius–Wikström shuffle argument checked by every other party, and a
+Chaum–Pedersen proof with every decryption share. Every message is signed, sequenced and
+hash-chained into one transcript; :func:`check_transcript` lets a third party re-check it and
+name a cheater. SPEC.md part 2 is the specification.
 
-Both sides start the same operations; each call returns ``Output(messages, events)``; the
-session carries every message to the other side's ``receive``::
+Every party begins the same operations; each call returns ``Output(messages, events)``; the
+shell carries every message to every other party's ``receive``::
 
-    a = DeckPeer(0, sid, key_a, key_b.public_key())   # seat 0: 5 cards, moves first
-    b = DeckPeer(1, sid, key_b, key_a.public_key())   # seat 1: the dealer, 6 cards
+    keys = [k.public_key() for k in identity_keys]              # seat order
+    parties = [DeckPeer(s, sid, identity_keys[s], keys, 52) for s in range(len(keys))]
 
-    def run(op):                                      # what the session does, in short
-        queue = [(a, m) for m in a.begin(op).messages] + [(b, m) for m in b.begin(op).messages]
+    def run(op):                                                # what the shell does, in short
+        queue = [(p, m) for p in parties for m in p.begin(op).messages]
         while queue:
             sender, m = queue.pop(0)
-            other = b if sender is a else a
-            queue += [(other, x) for x in other.receive(m).messages]
+            for other in parties:
+                if other is not sender:
+                    queue += [(other, x) for x in other.receive(m).messages]
 
-    run(ShuffleAndDeal())                 # CardsLearned(0, <5 cards>, public=False, "deal")
+    run(Deal((5, 6)))                     # CardsLearned(seat, <cards>, public=False, "deal")
     run(Draw(0))                          # only seat 0 learns the card
-    run(RevealFromHand(0, (card,)))       # seat 0 plays it: both see it, with proof
-    run(Audit())                          # AuditPassed(digest) on both sides
+    run(RevealFromHand(0, (card,)))       # seat 0 plays it: everyone sees it, with proof
+    run(Audit())                          # AuditPassed(digest) at every party
 
 A deviation raises :class:`CheatDetected` (``kind``, ``culprit``, ``evidence``); a silent
-peer is declared with ``timed_out()``.
+party is declared with ``timed_out()``.
 """
 
 from .errors import CHEAT_KINDS, CheatDetected, UsageError, WireError
@@ -34,6 +36,7 @@ from .ops import (
     Audit,
     AuditPassed,
     CardsLearned,
+    Deal,
     Draw,
     Event,
     ExposeHand,
@@ -43,14 +46,13 @@ from .ops import (
     RandomPick,
     RevealFromDeck,
     RevealFromHand,
-    ShuffleAndDeal,
     SwapHands,
     TakeToHand,
     op_from_wire,
 )
 from .peer import DeckPeer
 from .state import DeckState, Output
-from .transcript import check_transcript
+from .transcript import check_transcript, equivocation
 
 __all__ = [
     "CHEAT_KINDS",
@@ -58,6 +60,7 @@ __all__ = [
     "AuditPassed",
     "CardsLearned",
     "CheatDetected",
+    "Deal",
     "DeckPeer",
     "DeckState",
     "Draw",
@@ -71,11 +74,11 @@ __all__ = [
     "RandomPick",
     "RevealFromDeck",
     "RevealFromHand",
-    "ShuffleAndDeal",
     "SwapHands",
     "TakeToHand",
     "UsageError",
     "WireError",
     "check_transcript",
+    "equivocation",
     "op_from_wire",
 ]

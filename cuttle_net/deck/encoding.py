@@ -12,7 +12,7 @@ import hashlib
 import struct
 from typing import Any
 
-DOMAIN = b"cuttle-net/deck/v1/"
+DOMAIN = b"cuttle-net/deck/v2/"
 
 
 def canon(value: Any) -> bytes:

@@ -37,6 +37,7 @@ CHEAT_KINDS = frozenset(
         "audit_opening_mismatch",  # the shuffle seed does not match or reproduce the shuffle
         "duplicate_card",  # a deck that is not the full set of distinct cards
         "false_verdict",  # a signed verdict that differs from the checked outcome
+        "equivocation",  # two different signed messages for one place in the log
         "timeout",  # the peer went silent when a message was due (declared by the shell)
     }
 )
@@ -53,12 +54,13 @@ class Deviation(Exception):
 
 
 class CheatDetected(Exception):
-    """The peer in ``culprit`` deviated from the protocol.
+    """The party in seat ``culprit`` deviated from the protocol.
 
     ``evidence`` is the transcript up to and including the offending message: a third party
     re-checks it with :func:`cuttle_net.deck.check_transcript` and finds the same kind and
     culprit (except ``bad_signature``/unsigned garbage, which only the authenticated
-    channel attributes, and ``timeout``, which is a declaration).
+    channel attributes, and ``timeout``, which is a declaration). For ``equivocation`` the
+    evidence is the two messages, for :func:`cuttle_net.deck.equivocation`.
     """
 
     def __init__(self, kind: str, culprit: int, message: str, evidence: Any = None):

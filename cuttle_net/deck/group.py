@@ -1,27 +1,30 @@
-"""The ed25519 prime-order subgroup, through libsodium's raw group operations (PyNaCl).
+"""The ristretto255 group, through libsodium's ristretto255 functions (bundled by ``rbcl``).
 
 Points are their 32-byte canonical encodings; scalars are Python ints modulo ``L``, encoded
-as 32 bytes little-endian on the wire. Only the ``noclamp`` functions are used: clamping
-would change the scalar and break the algebra of ElGamal and of the proofs.
+as 32 bytes little-endian on the wire. ristretto255 is a prime-order group built on
+edwards25519: every canonical encoding is a group element, so there is no cofactor to clear
+and no small subgroup to guard against; validation is a cheap canonical-decoding check.
+libsodium's ``crypto_scalarmult_ristretto255`` does not clamp (it ignores only the top bit,
+and our scalars are below L < 2^253), so the algebra of ElGamal and of the proofs holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from nacl import bindings as _na
-from nacl.exceptions import RuntimeError as _NaclError
+import rbcl as _rb
 
 from .encoding import hash512
 
 L = 2**252 + 27742317777372353535851937790883648493
-IDENTITY = bytes([1]) + bytes(31)
+IDENTITY = bytes(32)
 
 Rng = Callable[[int], bytes]
 
 
 class InvalidPoint(ValueError):
-    """A received point is not a canonical encoding of a prime-order subgroup element."""
+    """A received point is not the canonical encoding of a group element other than the
+    identity."""
 
 
 def scalar_bytes(s: int) -> bytes:
@@ -50,54 +53,64 @@ def random_scalar(rng: Rng) -> int:
 
 
 def check_point(p: bytes) -> bytes:
-    """Validate a received point: canonical, on the curve, in the prime-order subgroup, not
-    of small order (so not the identity). Returns it, or raises InvalidPoint."""
-    if not isinstance(p, bytes) or len(p) != 32 or not _na.crypto_core_ed25519_is_valid_point(p):
-        raise InvalidPoint("not a canonical point of the prime-order subgroup")
+    """Validate a received point: a canonical ristretto255 encoding, not the identity.
+    Returns it, or raises InvalidPoint."""
+    if (
+        not isinstance(p, bytes)
+        or len(p) != 32
+        or p == IDENTITY
+        or not _rb.crypto_core_ristretto255_is_valid_point(p)
+    ):
+        raise InvalidPoint("not the canonical encoding of a ristretto255 group element")
     return p
 
 
 def base_mul(s: int) -> bytes:
     """s·G (the identity for s = 0, which libsodium refuses)."""
     s %= L
-    return _na.crypto_scalarmult_ed25519_base_noclamp(scalar_bytes(s)) if s else IDENTITY
+    return _rb.crypto_scalarmult_ristretto255_base(scalar_bytes(s)) if s else IDENTITY
 
 
 def mul(s: int, p: bytes) -> bytes:
-    """s·P for a valid point P (the identity for s = 0 or an identity result)."""
+    """s·P for a valid point P (the identity for s = 0 or P the identity)."""
     s %= L
     if not s or p == IDENTITY:
         return IDENTITY
     try:
-        return _na.crypto_scalarmult_ed25519_noclamp(scalar_bytes(s), p)
-    except _NaclError as exc:  # libsodium refuses points outside the subgroup
+        return _rb.crypto_scalarmult_ristretto255(scalar_bytes(s), p)
+    except RuntimeError as exc:  # libsodium refuses an encoding that does not decode
         raise InvalidPoint("scalar multiplication refused the point") from exc
 
 
 def add(p: bytes, q: bytes) -> bytes:
-    return _na.crypto_core_ed25519_add(p, q)
+    return _rb.crypto_core_ristretto255_add(p, q)
 
 
 def sub(p: bytes, q: bytes) -> bytes:
-    return _na.crypto_core_ed25519_sub(p, q)
+    return _rb.crypto_core_ristretto255_sub(p, q)
+
+
+def hash_to_group(tag: str, *parts: object) -> bytes:
+    """A group element nobody knows a discrete log of: ristretto255's one-way map of a
+    domain-separated SHA-512 hash."""
+    return _rb.crypto_core_ristretto255_from_hash(hash512(tag, *parts))
 
 
 def card_point(card: int) -> bytes:
-    """The group element encoding ``card``: Elligator 2 over a domain-separated hash, with the
-    cofactor cleared by libsodium. No discrete-log relation between two cards is known, so
-    no peer can relate two encrypted cards (unlike small-integer encodings)."""
-    digest = hash512("card", card)[:32]
-    return _na.crypto_core_ed25519_from_uniform(digest)
+    """The group element encoding card id ``card``. No discrete-log relation between two
+    cards is known, so no peer can relate two encrypted cards (unlike small-integer
+    encodings)."""
+    return hash_to_group("card", card)
 
 
 def generator(label: str) -> bytes:
     """An extra generator nobody knows a discrete log of (the shuffle argument's H[i])."""
-    return _na.crypto_core_ed25519_from_uniform(hash512("generator", label)[:32])
+    return hash_to_group("generator", label)
 
 
 def card_table(deck_size: int) -> dict[bytes, int]:
     """Point → card for the cards 0..deck_size-1, checked valid and pairwise distinct."""
     table = {card_point(c): c for c in range(deck_size)}
-    if len(table) != deck_size or not all(map(_na.crypto_core_ed25519_is_valid_point, table)):
-        raise AssertionError("card encodings collide or are invalid")  # never, for SHA-512
+    if len(table) != deck_size or IDENTITY in table:
+        raise AssertionError("card encodings collide")  # never, for SHA-512
     return table

@@ -2,7 +2,7 @@
 
 A message is plain data (dict/list/bytes/int/str/bool) that msgpack carries unchanged:
 
-    {"v": 1, "sid": bytes, "seq": int, "prev": bytes32, "from": 0|1, "op": [...],
+    {"v": 2, "sid": bytes, "seq": int, "prev": bytes32, "from": 0..N-1, "op": [...],
      "step": str, "body": {...}, "sig": bytes64}
 
 ``sig`` is the sender's Ed25519 signature over ``canon`` of every other field; the message's
@@ -19,10 +19,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from .encoding import DOMAIN, canon, hash256
 from .errors import WireError
-from .ops import Op, op_from_wire
+from .ops import MAX_DECK, MAX_SEATS, Op, op_from_wire
 from .proofs import PROOF_BYTES
 
-VERSION = 1
+VERSION = 2
 
 
 def _bytes(n: int):
@@ -70,8 +70,9 @@ def _bool(v: Any, name: str) -> bool:
 H32 = _bytes(32)
 POINT = _bytes(32)
 SCALAR = _bytes(32)
-POSITION = _int(0, 52)
-CARD = _int(0, 52)
+POSITION = _int(0, MAX_DECK - 1)
+CARD = _int(0, MAX_DECK - 1)
+N = (1, MAX_DECK)  # the bounds of a per-card list; its exact length is the deck size
 # [position, share, proof]
 SHARE = _tuple(POSITION, POINT, _bytes(PROOF_BYTES))
 # [position, card, share, proof]
@@ -82,20 +83,20 @@ FIELDS = {
     "key": POINT,
     "proof": _bytes(PROOF_BYTES),
     "salt": H32,
-    "deck": _list(_tuple(POINT, POINT), 52, 53),
+    "deck": _list(_tuple(POINT, POINT), *N),
     "seed_commit": H32,
     # [c, chain, t, t_hat, s, s_hat, s_prime]: SPEC.md part 2, "Shuffle argument".
     "argument": _tuple(
-        _list(POINT, 52, 53),
-        _list(POINT, 52, 53),
+        _list(POINT, *N),
+        _list(POINT, *N),
         _list(POINT, 5, 5),
-        _list(POINT, 52, 53),
+        _list(POINT, *N),
         _list(SCALAR, 4, 4),
-        _list(SCALAR, 52, 53),
-        _list(SCALAR, 52, 53),
+        _list(SCALAR, *N),
+        _list(SCALAR, *N),
     ),
-    "shares": _list(SHARE, 0, 53),
-    "reveal": _list(REVEAL, 0, 53),
+    "shares": _list(SHARE, 0, MAX_DECK),
+    "reveal": _list(REVEAL, 0, MAX_DECK),
     "secret": SCALAR,
     "seed": H32,
     "verdict": _tuple(_bool, H32),
@@ -106,8 +107,8 @@ FIELDS = {
 STEPS: dict[str, tuple[str, ...]] = {
     "key_commit": ("commit",),
     "key": ("key", "proof"),
-    "key_open": ("key", "proof", "salt", "deck", "seed_commit", "argument"),
-    "shuffle": ("deck", "seed_commit", "argument", "shares"),
+    "key_open": ("key", "proof", "salt"),
+    "shuffle": ("deck", "seed_commit", "argument"),
     "shares": ("shares",),
     "reveal": ("reveal",),
     "pick_commit": ("commit",),
@@ -172,7 +173,7 @@ class Message:
             raise WireError("sid: expected 16..64 bytes")
         seq = _int(0, 1 << 32)(data["seq"], "seq")
         prev = H32(data["prev"], "prev")
-        sender = _int(0, 1)(data["from"], "from")
+        sender = _int(0, MAX_SEATS - 1)(data["from"], "from")
         op = op_from_wire(data["op"])
         step = data["step"]
         if type(step) is not str or step not in STEPS:

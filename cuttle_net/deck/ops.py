@@ -1,8 +1,10 @@
 """Operations the game asks of the deck protocol, and the events it reports.
 
-Both peers call ``begin(op)`` with the same operation (the game state tells each side what
-comes next); the operation's wire form is carried in every message it produces, so a peer
-that disagrees is caught. Cards are the ints of :mod:`cuttle_net.cards`.
+Every party calls ``begin(op)`` with the same operation (the game state tells each one what
+comes next); the operation's wire form is carried in every message it produces, so a party
+that disagrees is caught. Cards are ids 0..deck_size-1: the game maps ids to faces (two
+identical decks are 64 distinct ids), the protocol only ever sees distinct ids. Seats are
+0..N-1; an operation naming a seat or card outside the table is refused by ``begin``.
 """
 
 from __future__ import annotations
@@ -12,19 +14,27 @@ from typing import Any
 
 from .errors import WireError
 
+MAX_SEATS = 6
+MAX_DECK = 104
+
 
 @dataclass(frozen=True)
-class ShuffleAndDeal:
-    """Key set-up, both shuffles with their proofs, then 5 cards to seat 0 and 6 to seat 1."""
+class Deal:
+    """Key set-up and every party's proven shuffle, then ``hands[i]`` hidden cards to seat i,
+    dealt from the top in seat order, then ``face_up`` cards shown to all (they leave the
+    pile). Once per session; Cuttle is ``Deal((5, 6))``."""
+
+    hands: tuple[int, ...]
+    face_up: int = 0
 
     def to_wire(self) -> list[Any]:
-        return ["deal"]
+        return ["deal", list(self.hands), self.face_up]
 
 
 @dataclass(frozen=True)
 class Draw:
-    """The top card of the draw pile to ``to_seat``'s hand; with ``public`` (a draw under the
-    opponent's glasses) both peers learn it, otherwise only the drawer."""
+    """The top card of the draw pile to ``to_seat``'s hand; with ``public`` (a draw under an
+    opponent's glasses) every party learns it, otherwise only the drawer."""
 
     to_seat: int
     public: bool = False
@@ -47,7 +57,7 @@ class RevealFromDeck:
 class RevealFromHand:
     """``seat`` shows ``cards`` from its hand, proving each is one of its hidden positions.
     Without ``keep`` the cards leave the hand (played, scuttled, discarded); with ``keep``
-    they stay, now known to both."""
+    they stay, now known to all."""
 
     seat: int
     cards: tuple[int, ...]
@@ -69,7 +79,7 @@ class ExposeHand:
 
 @dataclass(frozen=True)
 class RandomPick:
-    """Joint randomness neither peer can bias picks ``count`` cards of ``seat``'s hand (all of
+    """Joint randomness no party can bias picks ``count`` cards of ``seat``'s hand (all of
     them if it holds fewer); they are shown and leave the hand (random-fours)."""
 
     seat: int
@@ -81,15 +91,18 @@ class RandomPick:
 
 @dataclass(frozen=True)
 class SwapHands:
-    """The two hands change owners (joker); afterwards both peers know both hands."""
+    """Seats ``a`` and ``b`` exchange hands (joker); both hands are shown to all first."""
+
+    a: int
+    b: int
 
     def to_wire(self) -> list[Any]:
-        return ["swap"]
+        return ["swap", self.a, self.b]
 
 
 @dataclass(frozen=True)
 class PlaceOnTop:
-    """A card known to both goes on top of the draw pile (standard 7, nine-to-deck)."""
+    """A card known to all goes on top of the draw pile (standard 7, nine-to-deck)."""
 
     card: int
 
@@ -99,7 +112,7 @@ class PlaceOnTop:
 
 @dataclass(frozen=True)
 class TakeToHand:
-    """A card known to both (from the scrap or the table) joins ``seat``'s hand."""
+    """A card known to all (from the scrap or the table) joins ``seat``'s hand."""
 
     seat: int
     card: int
@@ -110,14 +123,15 @@ class TakeToHand:
 
 @dataclass(frozen=True)
 class Audit:
-    """End of game: both reveal their secrets, check everything, and sign the verdict."""
+    """End of game: every party reveals its secrets, checks everything, and signs the
+    verdict."""
 
     def to_wire(self) -> list[Any]:
         return ["audit"]
 
 
 Op = (
-    ShuffleAndDeal
+    Deal
     | Draw
     | RevealFromDeck
     | RevealFromHand
@@ -131,21 +145,38 @@ Op = (
 
 
 def _seat(v: Any) -> int:
-    if type(v) is not int or v not in (0, 1):
-        raise WireError("op: seat must be 0 or 1")
+    if type(v) is not int or not 0 <= v < MAX_SEATS:
+        raise WireError(f"op: seat must be an int 0..{MAX_SEATS - 1}")
     return v
 
 
 def _card(v: Any) -> int:
-    if type(v) is not int or not 0 <= v <= 52:
-        raise WireError("op: card must be an int 0..52")
+    if type(v) is not int or not 0 <= v < MAX_DECK:
+        raise WireError(f"op: card must be an int 0..{MAX_DECK - 1}")
     return v
 
 
 def _count(v: Any) -> int:
-    if type(v) is not int or not 0 <= v <= 53:
-        raise WireError("op: count must be an int 0..53")
+    if type(v) is not int or not 0 <= v <= MAX_DECK:
+        raise WireError(f"op: count must be an int 0..{MAX_DECK}")
     return v
+
+
+def _cards(v: Any) -> tuple[int, ...]:
+    if (
+        not isinstance(v, list)
+        or len(v) > MAX_DECK
+        or not all(type(c) is int for c in v)  # before sorting: dicts do not hash
+        or v != sorted(set(v))
+    ):
+        raise WireError("op: cards must be a sorted list of distinct cards")
+    return tuple(_card(c) for c in v)
+
+
+def _hands(v: Any) -> tuple[int, ...]:
+    if not isinstance(v, list) or not 2 <= len(v) <= MAX_SEATS:
+        raise WireError(f"op: hands must be a list of 2..{MAX_SEATS} counts")
+    return tuple(_count(c) for c in v)
 
 
 def _flag(v: Any) -> bool:
@@ -160,13 +191,13 @@ def op_from_wire(data: Any) -> Op:
         raise WireError("op: must be a list starting with its name")
     name, args = data[0], data[1:]
     parsers: dict[str, tuple[type, tuple]] = {
-        "deal": (ShuffleAndDeal, ()),
+        "deal": (Deal, (_hands, _count)),
         "draw": (Draw, (_seat, _flag)),
         "reveal_deck": (RevealFromDeck, (_count,)),
-        "reveal_hand": (RevealFromHand, (_seat, None, _flag)),
+        "reveal_hand": (RevealFromHand, (_seat, _cards, _flag)),
         "expose_hand": (ExposeHand, (_seat,)),
         "random_pick": (RandomPick, (_seat, _count)),
-        "swap": (SwapHands, ()),
+        "swap": (SwapHands, (_seat, _seat)),
         "place_on_top": (PlaceOnTop, (_card,)),
         "take_to_hand": (TakeToHand, (_seat, _card)),
         "audit": (Audit, ()),
@@ -176,20 +207,7 @@ def op_from_wire(data: Any) -> Op:
     cls, fields = parsers[name]
     if len(args) != len(fields):
         raise WireError(f"op {name}: expected {len(fields)} arguments")
-    values = []
-    for parse, arg in zip(fields, args, strict=True):
-        if parse is None:  # the card list of reveal_hand
-            if (
-                not isinstance(arg, list)
-                or len(arg) > 53
-                or not all(type(c) is int for c in arg)  # before sorting: dicts do not hash
-                or arg != sorted(set(arg))
-            ):
-                raise WireError("op: cards must be a sorted list of distinct cards")
-            values.append(tuple(_card(c) for c in arg))
-        else:
-            values.append(parse(arg))
-    return cls(*values)
+    return cls(*(parse(arg) for parse, arg in zip(fields, args, strict=True)))
 
 
 # ---- events -------------------------------------------------------------------------------
@@ -197,8 +215,8 @@ def op_from_wire(data: Any) -> Op:
 
 @dataclass(frozen=True)
 class CardsLearned:
-    """This peer now knows ``cards``. ``seat`` is the hand they are in (None: they left the
-    draw pile face up); ``public`` says whether the other peer knows them too."""
+    """This party now knows ``cards``. ``seat`` is the hand they are in (None: they left the
+    draw pile face up); ``public`` says whether every party knows them."""
 
     seat: int | None
     cards: tuple[int, ...]
@@ -213,8 +231,8 @@ class OperationComplete:
 
 @dataclass(frozen=True)
 class AuditPassed:
-    """Both audits agree: the deck, every share and every claim check out. ``digest`` is the
-    verdict both peers signed."""
+    """Every audit agrees: the decks, every share and every claim check out. ``digest`` is
+    the verdict every party signed."""
 
     digest: bytes
 

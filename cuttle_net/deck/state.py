@@ -2,10 +2,12 @@
 
 :class:`DeckState` replays operations and signed messages, verifies every signature, chain
 link, proof and claim, and keeps the public bookkeeping (deck ciphertexts, draw pile, hands,
-published shares, cards shown to both). It is the third-party checker
+published shares, cards shown to all). It is the third-party checker
 (:func:`check_transcript`) and the base of :class:`~cuttle_net.deck.peer.DeckPeer`, which
-adds the peer's secrets. Each step has a handler ``_on_<step>(msg, mine)``; ``mine`` skips
-the checks of one's own messages, which were built honestly.
+adds a party's secrets. ``_plan`` says, from public state alone, which messages an operation
+takes and who sends each (the strict turn order); each step has a handler
+``_on_<step>(msg, mine)``; ``mine`` skips the checks of one's own messages, which were built
+honestly.
 """
 
 from __future__ import annotations
@@ -20,21 +22,15 @@ from . import audit
 from . import shuffle as sh
 from .encoding import DOMAIN, canon, hash256
 from .errors import CheatDetected, Deviation, UsageError, WireError
-from .group import (
-    IDENTITY,
-    InvalidPoint,
-    add,
-    card_point,
-    card_table,
-    check_point,
-    scalar_from_wire,
-    sub,
-)
+from .group import IDENTITY, InvalidPoint, add, card_point, card_table, check_point, sub
 from .messages import Message, genesis
 from .ops import (
+    MAX_DECK,
+    MAX_SEATS,
     Audit,
     AuditPassed,
     CardsLearned,
+    Deal,
     Draw,
     Event,
     ExposeHand,
@@ -44,20 +40,20 @@ from .ops import (
     RandomPick,
     RevealFromDeck,
     RevealFromHand,
-    ShuffleAndDeal,
     SwapHands,
     TakeToHand,
     op_from_wire,
 )
 from .proofs import BadProof, verify_key, verify_share
 
-DEAL = (5, 6)  # cards dealt to seat 0 (moves first) and seat 1 (the dealer)
-MAX_PENDING = 16
+# Messages accepted before the local party begins their operation (a slow session): more
+# than any run of operations can produce before this party owes a message.
+MAX_PENDING = 256
 
 
 @dataclass
 class Hand:
-    """A seat's hand as the protocol sees it: hidden deck positions, and cards known to both."""
+    """A seat's hand as the protocol sees it: hidden deck positions, and cards known to all."""
 
     hidden: list[int] = field(default_factory=list)
     public: list[int] = field(default_factory=list)
@@ -71,7 +67,8 @@ class Hand:
 
 @dataclass
 class Output:
-    """What a call produced: messages to send (wire form, in order) and events."""
+    """What a call produced: messages to send to every other party (wire form, in order),
+    and events."""
 
     messages: list[dict[str, Any]] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
@@ -84,8 +81,18 @@ class _Step:
     positions: tuple[int, ...] = ()  # the positions a shares/reveal step must cover
 
 
+def deal_layout(op: Deal) -> tuple[list[list[int]], list[int], int]:
+    """Where a deal puts the shuffled deck's positions: each seat's hand (from the top, in
+    seat order), then the face-up cards; the draw pile starts after them."""
+    hands, at = [], 0
+    for count in op.hands:
+        hands.append(list(range(at, at + count)))
+        at += count
+    return hands, list(range(at, at + op.face_up)), at + op.face_up
+
+
 class DeckState:
-    """Public verification of one game's deck protocol (observer, and the base of a peer)."""
+    """Public verification of one game's deck protocol (observer, and the base of a party)."""
 
     me: int | None = None
 
@@ -93,14 +100,17 @@ class DeckState:
         self,
         session_id: bytes,
         public_keys: Sequence[Ed25519PublicKey],
-        deck_size: int = 52,
+        deck_size: int,
     ):
-        if deck_size not in (52, 53):
-            raise UsageError("deck_size must be 52, or 53 with the joker")
+        if not 2 <= len(public_keys) <= MAX_SEATS:
+            raise UsageError(f"a table has 2..{MAX_SEATS} seats")
+        if type(deck_size) is not int or not 2 <= deck_size <= MAX_DECK:
+            raise UsageError(f"deck_size must be 2..{MAX_DECK}")
         if not 16 <= len(session_id) <= 64:
             raise UsageError("session_id must be 16..64 bytes")
         self.sid = session_id
         self.public_keys = list(public_keys)
+        self.seats = len(self.public_keys)
         self.n = deck_size
         self.cards = card_table(deck_size)
         self.seq = 0
@@ -114,29 +124,30 @@ class DeckState:
         self.failed: CheatDetected | None = None
         self.dealt = False
         self.audited = False
-        # Keys and decks.
-        self.key_commit = b""
-        self.keys: list[bytes | None] = [None, None]
+        seats = range(self.seats)
+        # Keys and decks: decks[0] is the open deck, decks[s + 1] seat s's shuffle of decks[s].
+        self.key_commits: list[bytes] = [b""] * self.seats
+        self.keys: list[bytes | None] = [None] * self.seats
         self.joint = IDENTITY
         self.decks: list[list[sh.Ciphertext]] = [[(IDENTITY, card_point(c)) for c in range(self.n)]]
-        self.shuffles: list[dict[str, Any]] = [{}, {}]
-        self.nonces: list[set[bytes]] = [set(), set()]
-        # Shares published (proved) per seat and position; cards shown to both, by position.
-        self.shares: list[dict[int, bytes]] = [{}, {}]
+        self.seed_commits: list[bytes] = [b""] * self.seats
+        self.nonces: list[set[bytes]] = [set() for _ in seats]
+        # Shares published (proved) per seat and position; cards shown to all, by position.
+        self.shares: list[dict[int, bytes]] = [{} for _ in seats]
         self.shown: dict[int, int] = {}
         self.claimant: dict[int, int] = {}
-        # Bookkeeping: the draw pile (top first; ("pos", p) hidden, ("card", c) known to both).
+        # Bookkeeping: the draw pile (top first; ("pos", p) hidden, ("card", c) known to all).
         self.pile: list[tuple[str, int]] = []
-        self.hands = [Hand(), Hand()]
+        self.hands = [Hand() for _ in seats]
         self.pick: dict[str, Any] = {}
-        self.secrets: list[int | None] = [None, None]
+        self.secrets: list[int | None] = [None] * self.seats
         self.verdict_digest: bytes | None = None
 
     # ---- public API ---------------------------------------------------------------------
 
     @property
     def deck(self) -> list[sh.Ciphertext]:
-        """The final (doubly shuffled) deck, by position."""
+        """The final deck (after every party's shuffle), by position."""
         return self.decks[-1]
 
     def transcript(self) -> list[tuple[str, Any]]:
@@ -144,13 +155,26 @@ class DeckState:
         takes. Entries are ``("op", op_wire)`` and ``("msg", message_wire)``."""
         return list(self.log)
 
+    def hand_view(self, seat: int) -> tuple[list[int], int]:
+        """``seat``'s hand as everyone sees it: the cards known to all, and how many hidden
+        cards it holds."""
+        hand = self.hands[seat]
+        return sorted(hand.public), len(hand.hidden)
+
+    def pile_size(self) -> int:
+        return len(self.pile)
+
+    def deck_order(self) -> list[int]:
+        """After the audit: the card id at each position of the dealt deck."""
+        return audit.deck_order(self)
+
     def begin(self, op: Op) -> Output:
-        """Start ``op`` (both peers start the same operations in the same order)."""
+        """Start ``op`` (every party starts the same operations in the same order)."""
         self._alive()
         if self.op is not None:
             raise UsageError(f"{self.op} is still running")
         try:
-            op_from_wire(op.to_wire())  # the peer will parse it strictly: so do we
+            op_from_wire(op.to_wire())  # the others will parse it strictly: so do we
         except (WireError, AttributeError) as exc:
             raise UsageError(f"not a valid operation: {op!r} ({exc})") from exc
         self.plan = self._plan(op)
@@ -164,32 +188,36 @@ class DeckState:
         return out
 
     def receive(self, data: Any) -> Output:
-        """Process one message from the peer (its wire form). Raises CheatDetected."""
+        """Process one message from another party (its wire form). Raises CheatDetected."""
         self._alive()
         out = Output()
         if self.op is None:
             if len(self.pending) >= MAX_PENDING:
-                self._fail(Deviation("unexpected_message", "too many messages ahead"), self.peer)
+                sender = _claimed_sender(data, self.seats)
+                self._fail(Deviation("unexpected_message", "too many messages ahead"), sender)
             self.pending.append(data)
             return out
         self._process(data, out)
         self._advance(out)
         return out
 
-    @property
-    def peer(self) -> int:
-        return 1 - self.me if self.me is not None else self._expected_sender()
+    def next_sender(self) -> int | None:
+        """The seat that owes the next message of the running operation (None: idle)."""
+        if self.op is None or self.step_i >= len(self.plan):
+            return None
+        return self.plan[self.step_i].sender
 
     def awaiting_peer(self) -> bool:
-        """Whether a message from the peer is due (so a silence can be a timeout)."""
-        return self.op is not None and self.step_i < len(self.plan)
+        """Whether another party owes a message (so a silence can be a timeout)."""
+        sender = self.next_sender()
+        return sender is not None and sender != self.me
 
     def timed_out(self) -> CheatDetected:
-        """The shell declares the peer silent past its deadline: a forfeit naming it, with
-        the transcript so far as the record. The protocol object stops."""
+        """The shell declares the party that owes a message silent past its deadline: a
+        forfeit naming it, with the transcript so far as the record. The protocol stops."""
         if not self.awaiting_peer():
-            raise UsageError("no message is due from the peer")
-        culprit = self._expected_sender()
+            raise UsageError("no message is due from another party")
+        culprit = self.plan[self.step_i].sender
         verdict = CheatDetected(
             "timeout", culprit, f"no {self.plan[self.step_i].name} message", self.transcript()
         )
@@ -202,11 +230,8 @@ class DeckState:
         if self.failed is not None:
             raise UsageError(f"the protocol stopped: {self.failed}")
 
-    def _expected_sender(self) -> int:
-        return self.plan[self.step_i].sender if self.awaiting_peer() else 0
-
     def _advance(self, out: Output) -> None:
-        """Send our own steps (peers only), and finish the operation when its plan is done."""
+        """Send our own steps (parties only), and finish the operation when its plan is done."""
         while self.op is not None:
             if self.step_i < len(self.plan):
                 step = self.plan[self.step_i]
@@ -220,7 +245,7 @@ class DeckState:
         out.events.extend(self.events)
         self.events = []
 
-    def _send(self, step: _Step, out: Output) -> None:  # pragma: no cover - peers override
+    def _send(self, step: _Step, out: Output) -> None:  # pragma: no cover - parties override
         raise UsageError("an observer sends nothing")
 
     def _fail(self, cheat: Deviation, culprit: int) -> None:
@@ -230,10 +255,15 @@ class DeckState:
 
     def _process(self, data: Any, out: Output) -> None:
         step = self.plan[self.step_i] if self.step_i < len(self.plan) else None
-        sender = step.sender if step is not None else self.peer
+        claimed = _claimed_sender(data, self.seats)
+        # A message is charged to the seat whose step is due; one signed by another seat
+        # (out of turn) is charged to its signer.
+        sender = step.sender if step is not None else claimed
         self.log.append(("msg", data))
         if not _signature_ok(data, self.public_keys[sender]):
-            self._fail(Deviation("bad_signature", "not signed by the peer's identity key"), sender)
+            if claimed == sender or not _signature_ok(data, self.public_keys[claimed]):
+                self._fail(Deviation("bad_signature", f"not signed by seat {sender}"), sender)
+            sender = claimed
         try:
             msg = Message.from_wire(data)
         except WireError as exc:
@@ -273,12 +303,32 @@ class DeckState:
 
     # ---- planning: which messages an operation takes, from public state alone -----------
 
+    def _check_op(self, op: Op) -> None:
+        seats = [getattr(op, name) for name in ("seat", "to_seat", "a", "b") if hasattr(op, name)]
+        cards = [*getattr(op, "cards", ()), *([op.card] if hasattr(op, "card") else [])]
+        if any(s >= self.seats for s in seats) or any(c >= self.n for c in cards):
+            raise UsageError(f"{op} names a seat or card outside this table")
+
     def _plan(self, op: Op) -> list[_Step]:
-        if isinstance(op, ShuffleAndDeal):
+        self._check_op(op)
+        everyone = range(self.seats)
+        if isinstance(op, Deal):
             if self.dealt:
                 raise UsageError("the deck is shuffled and dealt once per session")
-            names = ("key_commit", "key", "key_open", "shuffle", "shares")
-            return [_Step(i % 2, name) for i, name in enumerate(names)]
+            if len(op.hands) != self.seats or sum(op.hands) + op.face_up > self.n:
+                raise UsageError(f"{op} does not fit {self.seats} seats and {self.n} cards")
+            last = self.seats - 1
+            hands, face_up, _ = deal_layout(op)
+            dealt = [p for h in hands for p in h]
+            # Each seat shares every dealt position outside its own hand, and the face-up ones.
+            shared = [tuple(p for p in dealt if p not in h) + tuple(face_up) for h in hands]
+            return [
+                *(_Step(s, "key_commit") for s in range(last)),
+                _Step(last, "key"),
+                *(_Step(s, "key_open") for s in range(last)),
+                *(_Step(s, "shuffle") for s in everyone),
+                *(_Step(s, "shares", shared[s]) for s in everyone),
+            ]
         if not self.dealt or self.audited:
             raise UsageError(f"{op} needs a dealt game that is not yet audited")
         if isinstance(op, Draw):
@@ -287,13 +337,13 @@ class DeckState:
             kind, value = self.pile[0]
             if kind == "card":
                 return []
-            steps = [_Step(1 - op.to_seat, "shares", (value,))]
-            return [*steps, _Step(op.to_seat, "shares", (value,))] if op.public else steps
+            senders = [s for s in everyone if op.public or s != op.to_seat]
+            return [_Step(s, "shares", (value,)) for s in senders]
         if isinstance(op, RevealFromDeck):
             if not 1 <= op.count <= len(self.pile):
                 raise UsageError(f"cannot reveal {op.count} of {len(self.pile)} cards")
             hidden = tuple(v for k, v in self.pile[: op.count] if k == "pos")
-            return [_Step(0, "shares", hidden), _Step(1, "shares", hidden)] if hidden else []
+            return [_Step(s, "shares", hidden) for s in everyone] if hidden else []
         if isinstance(op, RevealFromHand):
             hand = self.hands[op.seat]
             needed = [c for c in op.cards if c not in hand.public]
@@ -308,24 +358,36 @@ class DeckState:
                 return []
             return [
                 _Step(op.seat, "pick_commit"),
-                _Step(1 - op.seat, "pick_salt"),
+                *(_Step(s, "pick_salt") for s in everyone if s != op.seat),
                 _Step(op.seat, "pick_open"),
             ]
         if isinstance(op, SwapHands):
-            hidden = [tuple(sorted(h.hidden)) for h in self.hands]
-            return [_Step(s, "shares", hidden[s]) for s in (0, 1)] if any(hidden) else []
+            if op.a == op.b:
+                raise UsageError("a seat cannot swap hands with itself")
+            hidden = {s: tuple(sorted(self.hands[s].hidden)) for s in sorted((op.a, op.b))}
+            return [_Step(s, "shares", pos) for s, pos in hidden.items() if pos]
         if isinstance(op, PlaceOnTop | TakeToHand):
             return []
         if isinstance(op, Audit):
-            return [_Step(0, "audit"), _Step(1, "audit_verdict"), _Step(0, "verdict")]
+            last = self.seats - 1
+            return [
+                *(_Step(s, "audit") for s in range(last)),
+                _Step(last, "audit_verdict"),
+                *(_Step(s, "verdict") for s in range(last)),
+            ]
         raise UsageError(f"unknown operation {op!r}")
 
     # ---- finishing: bookkeeping once every message of an operation is in ----------------
 
     def _finish(self, op: Op) -> None:
-        if isinstance(op, ShuffleAndDeal):
+        if isinstance(op, Deal):
             self.dealt = True
+            hands, face_up, pile_at = deal_layout(op)
+            for hand, positions in zip(self.hands, hands, strict=True):
+                hand.hidden = positions
+            self.pile = [("pos", p) for p in range(pile_at, self.n)]
             self._private_deal()
+            self._learned(None, [self._open(p) for p in face_up], True, "deck")
         elif isinstance(op, Draw):
             kind, value = self.pile.pop(0)
             hand = self.hands[op.to_seat]
@@ -363,11 +425,12 @@ class DeckState:
         elif isinstance(op, RandomPick):
             self._finish_pick(op)
         elif isinstance(op, SwapHands):
-            for hand in self.hands:
+            for s in (op.a, op.b):
+                hand = self.hands[s]
                 hand.public += [self._open(p) for p in sorted(hand.hidden)]
                 hand.hidden = []
-            self.hands.reverse()
-            for s in (0, 1):
+            self.hands[op.a], self.hands[op.b] = self.hands[op.b], self.hands[op.a]
+            for s in sorted((op.a, op.b)):
                 self._learned(s, list(self.hands[s].public), True, "swap")
         elif isinstance(op, PlaceOnTop):
             self.pile.insert(0, ("card", op.card))
@@ -397,10 +460,10 @@ class DeckState:
             self.events.append(CardsLearned(seat, tuple(cards), public, source))
 
     def _private_deal(self) -> None:
-        """Hook: a peer reports the cards it was dealt."""
+        """Hook: a party reports the cards it was dealt."""
 
     def _private_draw(self, seat: int, pos: int) -> None:
-        """A hidden card joined ``seat``'s hand (a peer that drew it learns it)."""
+        """Hook: a hidden card joined ``seat``'s hand (the party that drew it learns it)."""
 
     # ---- checks shared by the handlers ----------------------------------------------------
 
@@ -414,39 +477,18 @@ class DeckState:
             raise Deviation("reused_nonce", "a proof repeats an earlier proof's commitment")
         self.nonces[seat].add(commitment)
 
-    def _deck(self, msg: Message, mine: bool) -> list[sh.Ciphertext]:
-        deck = [(c1, c2) for c1, c2 in msg.body["deck"]]
-        if len(deck) != self.n:
-            raise Deviation("malformed_message", f"a deck has {self.n} ciphertexts")
-        for c1, c2 in deck if not mine else ():
-            check_point(c1)
-            check_point(c2)
-        return deck
-
-    def _shuffle_step(self, msg: Message, seat: int, mine: bool) -> None:
-        """A shuffle of the latest deck by ``seat``, checked before anything else is used."""
-        inp, out = self.decks[-1], self._deck(msg, mine)
-        if not mine:
-            try:
-                arg = sh.ShuffleArgument.from_wire(msg.body["argument"], self.n)
-                sh.verify(inp, out, self.joint, self._ctx(msg, "shuffle"), arg)
-            except sh.BadShuffle as exc:
-                raise Deviation("bad_shuffle_proof", f"shuffle by seat {seat}: {exc}") from exc
-        self.shuffles[seat] = {"seed_commit": msg.body["seed_commit"]}
-        self.decks.append(out)
-
     def _check_share(self, msg: Message, pos: int, d: bytes, proof: bytes, mine: bool) -> None:
         """Verify a decryption share of ``pos`` by the sender and publish it."""
         seat = msg.sender
         if not mine:
             check_point(d)
-            c1 = self.deck[pos][0]
             key = self.keys[seat]
+            assert key is not None
+            ctx = self._ctx(msg, "share", pos)
             try:
-                self._nonce(seat, verify_share(key, c1, d, proof, self._ctx(msg, "share", pos)))
+                self._nonce(seat, verify_share(key, self.deck[pos][0], d, proof, ctx))
             except BadProof:
                 for other in range(self.n):
-                    ctx = self._ctx(msg, "share", pos)
                     if other != pos and _verifies(key, self.deck[other][0], d, proof, ctx):
                         raise Deviation(
                             "share_for_other_position",
@@ -457,11 +499,21 @@ class DeckState:
                 ) from None
         self.shares[seat][pos] = d
 
+    def _unmask(self, pos: int, *extra: bytes) -> bytes:
+        """C2 minus every published share of ``pos`` (and ``extra`` ones not yet published)."""
+        point = self.deck[pos][1]
+        for shares in self.shares:
+            if pos in shares:
+                point = sub(point, shares[pos])
+        for d in extra:
+            point = sub(point, d)
+        return point
+
     def _open(self, pos: int) -> int:
-        """The card at ``pos`` from both published shares (a public reveal)."""
+        """The card at ``pos`` from every party's published share (a public reveal)."""
         if pos not in self.shown:
-            point = sub(sub(self.deck[pos][1], self.shares[0][pos]), self.shares[1][pos])
-            self.shown[pos] = self._card_of(point, pos)
+            assert all(pos in shares for shares in self.shares)
+            self.shown[pos] = self._card_of(self._unmask(pos), pos)
         return self.shown[pos]
 
     def _card_of(self, point: bytes, pos: int) -> int:
@@ -473,12 +525,9 @@ class DeckState:
     # ---- step handlers ----------------------------------------------------------------------
 
     def _on_key_commit(self, msg: Message, mine: bool) -> None:
-        self.key_commit = msg.body["commit"]
+        self.key_commits[msg.sender] = msg.body["commit"]
 
     def _on_key(self, msg: Message, mine: bool) -> None:
-        self._key(msg, mine)
-
-    def _key(self, msg: Message, mine: bool) -> None:
         key, seat = msg.body["key"], msg.sender
         if not mine:
             check_point(key)
@@ -487,40 +536,46 @@ class DeckState:
             except BadProof as exc:
                 raise Deviation("bad_key_proof", str(exc)) from exc
         self.keys[seat] = key
+        if all(k is not None for k in self.keys):
+            joint = self.keys[0]
+            for k in self.keys[1:]:
+                joint = add(joint, k)
+            self.joint = joint
 
     def _on_key_open(self, msg: Message, mine: bool) -> None:
         key, salt = msg.body["key"], msg.body["salt"]
-        if not mine and hash256("key-commit", self.sid, key, salt) != self.key_commit:
+        if (
+            not mine
+            and key_commitment(self.sid, msg.sender, key, salt) != self.key_commits[msg.sender]
+        ):
             raise Deviation("key_commitment_mismatch", "the key share differs from its commitment")
-        self._key(msg, mine)
-        self.joint = add(self.keys[0], self.keys[1])
-        self._shuffle_step(msg, 0, mine)
+        self._on_key(msg, mine)
 
     def _on_shuffle(self, msg: Message, mine: bool) -> None:
-        self._shuffle_step(msg, 1, mine)
-        first, second = DEAL
-        self.hands[0].hidden = list(range(first))
-        self.hands[1].hidden = list(range(first, first + second))
-        self.pile = [("pos", p) for p in range(first + second, self.n)]
-        self._shares(msg, tuple(self.hands[0].hidden), mine)
+        """A shuffle of the latest deck, checked before anything is built on it."""
+        inp, seat = self.decks[-1], msg.sender
+        out = [(c1, c2) for c1, c2 in msg.body["deck"]]
+        if not mine:
+            if len(out) != self.n:
+                raise Deviation("malformed_message", f"a deck has {self.n} ciphertexts")
+            for c1, c2 in out:
+                check_point(c1)
+                check_point(c2)
+            try:
+                arg = sh.ShuffleArgument.from_wire(msg.body["argument"], self.n)
+                sh.verify(inp, out, self.joint, self._ctx(msg, "shuffle"), arg)
+            except sh.BadShuffle as exc:
+                raise Deviation("bad_shuffle_proof", f"shuffle by seat {seat}: {exc}") from exc
+        self.seed_commits[seat] = msg.body["seed_commit"]
+        self.decks.append(out)
 
     def _on_shares(self, msg: Message, mine: bool) -> None:
-        if isinstance(self.op, ShuffleAndDeal):
-            positions = tuple(self.hands[1].hidden)
-        else:
-            positions = self.plan[self.step_i - 1].positions
-        self._shares(msg, positions, mine)
-
-    def _shares(self, msg: Message, positions: tuple[int, ...], mine: bool) -> None:
+        positions = self.plan[self.step_i - 1].positions
         entries = msg.body["shares"]
         if tuple(e[0] for e in entries) != positions:
             raise Deviation("unexpected_message", f"shares must be for positions {positions}")
         for pos, d, proof in entries:
             self._check_share(msg, pos, d, proof, mine)
-        self._shares_received(msg, positions)
-
-    def _shares_received(self, msg: Message, positions: tuple[int, ...]) -> None:
-        """Hook: a peer learns its own cards from the other's shares."""
 
     def _on_reveal(self, msg: Message, mine: bool) -> None:
         op = self.op
@@ -537,24 +592,25 @@ class DeckState:
             raise Deviation("unexpected_message", "must show every hidden card of the hand")
 
     def _reveal(self, msg: Message, entries: list, mine: bool) -> None:
+        """The sender shows hidden cards of its hand: its own share of each position (every
+        other party's share was published when the card came to the hand) and the card."""
         hand, seat = self.hands[msg.sender], msg.sender
         if len({e[0] for e in entries}) != len(entries):
             raise Deviation("malformed_message", "a position is shown twice")
         for pos, card, d, proof in entries:
-            if pos not in hand.hidden or pos >= self.n:
+            if pos not in hand.hidden:
                 raise Deviation("position_not_held", f"position {pos} is not in seat {seat}'s hand")
             self._check_share(msg, pos, d, proof, mine)
-            point = sub(sub(self.deck[pos][1], self.shares[0][pos]), self.shares[1][pos])
-            if card >= self.n or point != card_point(card):
+            if card >= self.n or self._unmask(pos) != card_point(card):
                 raise Deviation("false_claim", f"position {pos} does not hold card {card}")
             self.shown[pos] = card
             self.claimant[pos] = seat
 
     def _on_pick_commit(self, msg: Message, mine: bool) -> None:
-        self.pick = {"commit": msg.body["commit"], "seq": msg.seq}
+        self.pick = {"commit": msg.body["commit"], "seq": msg.seq, "salts": []}
 
     def _on_pick_salt(self, msg: Message, mine: bool) -> None:
-        self.pick["salt"] = msg.body["salt"]
+        self.pick["salts"].append(msg.body["salt"])
 
     def _on_pick_open(self, msg: Message, mine: bool) -> None:
         op = self.op
@@ -562,40 +618,32 @@ class DeckState:
         salt = msg.body["salt"]
         if not mine and pick_commitment(self.sid, self.pick["seq"], salt) != self.pick["commit"]:
             raise Deviation("biased_randomness", "the salt does not open the pick commitment")
-        picked = self.picked(op, salt, self.pick["salt"])
+        picked = self.picked(op, salt)
         positions = sorted(v for k, v in picked if k == "pos")
         if [e[0] for e in msg.body["reveal"]] != positions:
             raise Deviation("unexpected_message", f"must show the picked positions {positions}")
         self._reveal(msg, msg.body["reveal"], mine)
         self.pick["picked"] = picked
 
-    def picked(self, op: RandomPick, holder_salt: bytes, other_salt: bytes):
-        """The hand slots a random pick takes, from both salts (SPEC.md part 2)."""
+    def picked(self, op: RandomPick, holder_salt: bytes) -> list[tuple[str, int]]:
+        """The hand slots a random pick takes, from the holder's salt and every other
+        party's salt in seat order (SPEC.md part 2)."""
         slots = self.hands[op.seat].slots()
-        seed = hash256("pick", self.sid, self.pick["commit"], holder_salt, other_salt)
+        seed = hash256("pick", self.sid, self.pick["commit"], holder_salt, self.pick["salts"])
         order = sh.derive_permutation(seed, len(slots))
         return [slots[i] for i in order[: op.count]]
 
     def _on_audit(self, msg: Message, mine: bool) -> None:
-        self._audit_secret(msg, mine)
-
-    def _on_audit_verdict(self, msg: Message, mine: bool) -> None:
-        self._audit_secret(msg, mine)
-        self._verdict(msg, mine)
-
-    def _on_verdict(self, msg: Message, mine: bool) -> None:
-        self._verdict(msg, mine)
-
-    def _audit_secret(self, msg: Message, mine: bool) -> None:
-        try:
-            x = scalar_from_wire(msg.body["secret"])
-        except ValueError as exc:
-            raise Deviation("bad_audit_secret", str(exc)) from exc
+        x = audit.secret_from_wire(msg.body["secret"])
         if not mine:
             audit.check_opening(self, msg.sender, x, msg.body["seed"])
         self.secrets[msg.sender] = x
 
-    def _verdict(self, msg: Message, mine: bool) -> None:
+    def _on_audit_verdict(self, msg: Message, mine: bool) -> None:
+        self._on_audit(msg, mine)
+        self._on_verdict(msg, mine)
+
+    def _on_verdict(self, msg: Message, mine: bool) -> None:
         if self.verdict_digest is None:
             self.verdict_digest = audit.verdict_digest(self)
         if not mine and msg.body["verdict"] != [True, self.verdict_digest]:
@@ -610,6 +658,13 @@ def _verifies(key: bytes, c1: bytes, d: bytes, proof: bytes, ctx: bytes) -> bool
     return True
 
 
+def _claimed_sender(data: Any, seats: int) -> int:
+    """The seat a message names as its author (0 if it names none): who is charged for a
+    message signed by its named author that was not its turn to send."""
+    sender = data.get("from") if type(data) is dict else None
+    return sender if type(sender) is int and 0 <= sender < seats else 0
+
+
 def _signature_ok(data: Any, key: Ed25519PublicKey) -> bool:
     if type(data) is not dict or type(data.get("sig")) is not bytes:
         return False
@@ -619,6 +674,10 @@ def _signature_ok(data: Any, key: Ed25519PublicKey) -> bool:
     except Exception:  # unencodable data, or InvalidSignature
         return False
     return True
+
+
+def key_commitment(sid: bytes, seat: int, key: bytes, salt: bytes) -> bytes:
+    return hash256("key-commit", sid, seat, key, salt)
 
 
 def pick_commitment(sid: bytes, seq: int, salt: bytes) -> bytes:

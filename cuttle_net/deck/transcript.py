@@ -1,4 +1,4 @@
-"""Third-party checking: replay a transcript with the two public identity keys only."""
+"""Third-party checking: replay a transcript with the public identity keys only."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from .errors import CheatDetected
+from .errors import CheatDetected, WireError
+from .messages import Message
 from .ops import op_from_wire
 from .state import DeckState
 
@@ -17,11 +18,11 @@ def check_transcript(
     public_keys: Sequence[Ed25519PublicKey],
     *,
     session_id: bytes,
-    deck_size: int = 52,
+    deck_size: int,
 ) -> CheatDetected | None:
     """Re-check a transcript (from :meth:`DeckState.transcript`, or a cheat's evidence) with
-    the two identity public keys only. Returns the first deviation, naming its culprit, or
-    None if every message checks out."""
+    every seat's identity public key (in seat order) only. Returns the first deviation,
+    naming its culprit, or None if every message checks out."""
     state = DeckState(session_id, public_keys, deck_size)
     try:
         for kind, value in transcript:
@@ -32,3 +33,29 @@ def check_transcript(
     except CheatDetected as cheat:
         return cheat
     return None
+
+
+def equivocation(
+    first: Any,
+    second: Any,
+    public_keys: Sequence[Ed25519PublicKey],
+    *,
+    session_id: bytes,
+) -> CheatDetected | None:
+    """Two different messages of one session with the same sequence number, each signed by
+    the seat it names: that seat showed different parties different logs (kind
+    ``equivocation``; the evidence is the two messages). None if they do not prove it."""
+    try:
+        a, b = Message.from_wire(first), Message.from_wire(second)
+    except WireError:
+        return None
+    if (
+        a.to_wire() == b.to_wire()
+        or (a.sid, a.seq, a.sender) != (session_id, b.seq, b.sender)
+        or b.sid != session_id
+        or not a.sender < len(public_keys)
+        or not (a.verify(public_keys[a.sender]) and b.verify(public_keys[b.sender]))
+    ):
+        return None
+    detail = f"two different messages signed for sequence number {a.seq}"
+    return CheatDetected("equivocation", a.sender, detail, [first, second])

@@ -1,6 +1,6 @@
 """Game records: a versioned text file that keeps everything needed to check a game.
 
-    [Format "cuttle-record/2"]
+    [Format "cuttle-record/3"]
     [Date "2026-11-21T12:00:00Z"]
     ...the other tags, in the order of TAGS...
 
@@ -43,7 +43,7 @@ from cuttle_net.session import GameSession, MoveRecord
 
 from .ending import Ending, unfinished_ending
 
-FORMAT = "cuttle-record/2"
+FORMAT = "cuttle-record/3"
 MAX_RECORD_BYTES = 16 * 2**20
 TAGS = (
     "Format",

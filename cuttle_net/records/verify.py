@@ -34,11 +34,11 @@ from cuttle_net.deck import (
     AuditPassed,
     CardsLearned,
     CheatDetected,
+    Deal,
     DeckState,
     Op,
     OperationComplete,
     RandomPick,
-    ShuffleAndDeal,
     UsageError,
     WireError,
     op_from_wire,
@@ -52,7 +52,7 @@ from cuttle_net.games.cuttle.motions import Disclosure
 from cuttle_net.games.cuttle.moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.identity_key import BadIdentityKey, identity_public_key
-from cuttle_net.session import NO_DECK_HEAD, deck_plan
+from cuttle_net.session import CUTTLE_DEAL, NO_DECK_HEAD, deck_plan
 
 from .ending import Ending, EndingError, parse_ending
 from .header import GameHeader
@@ -289,7 +289,7 @@ class PublicGame:
             elif isinstance(event, AuditPassed):
                 self.stop = Stop("audited")
             elif isinstance(event, OperationComplete):
-                if isinstance(event.op, ShuffleAndDeal):
+                if isinstance(event.op, Deal):
                     self.view = Game.spectator_view(self.rules)
                     self.states.append(self.view.copy())
                     self._after_move()
@@ -338,7 +338,7 @@ class PublicGame:
         if self.deck.op is not None:
             return None
         if self.view is None:
-            return None if self.deck.dealt else ShuffleAndDeal()
+            return None if self.deck.dealt else CUTTLE_DEAL
         if self.pending is not None:
             return self.pending.ops[0] if self.pending.ops else None
         if self.view.phase == OVER and not self.deck.audited:

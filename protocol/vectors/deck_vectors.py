@@ -1,5 +1,7 @@
-"""Test vectors for the deck protocol (SPEC.md part 2): card encodings, and a whole
-deterministic game (deal, private draw, reveal from hand, audit) from fixed seeds.
+"""Test vectors for the deck protocol (SPEC.md part 2): card encodings, and two whole
+deterministic games from fixed seeds: two parties (deal, private draw, reveal from hand,
+audit) and three parties with a 32-card deck (deal with face-up cards, private draw, public
+draw, reveal from hand, random pick, audit).
 
     python protocol/vectors/deck_vectors.py          # rewrite the JSON files
     python protocol/vectors/deck_vectors.py --check  # compare (what the test suite does)
@@ -18,10 +20,9 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from cuttle_net.deck import Audit, DeckPeer, Draw, RevealFromHand, ShuffleAndDeal
+from cuttle_net.deck import Audit, Deal, DeckPeer, Draw, RandomPick, RevealFromHand
 from cuttle_net.deck.encoding import DOMAIN, hash512
 from cuttle_net.deck.group import card_point
-from cuttle_net.games.cuttle.cards import card_text
 
 HERE = Path(__file__).resolve().parent
 SESSION_ID = hashlib.sha256(b"cuttle-net deck vector session").digest()[:16]
@@ -52,63 +53,89 @@ def rng_for(seed: bytes):
 
 def card_encodings() -> dict[str, Any]:
     return {
-        "description": "card c -> Elligator 2 (libsodium crypto_core_ed25519_from_uniform) of "
-        "the first 32 bytes of SHA-512(domain || 'card' || 0x00 || canon([c]))",
+        "description": "card id c -> libsodium crypto_core_ristretto255_from_hash of "
+        "SHA-512(domain || 'card' || 0x00 || canon([c])); ids 0..103 (in Cuttle, ids 0..52 "
+        "are the cards of SPEC 1.6)",
         "domain": DOMAIN.decode(),
         "cards": [
-            {
-                "card": c,
-                "text": card_text(c),
-                "uniform": hash512("card", c)[:32].hex(),
-                "point": card_point(c).hex(),
-            }
-            for c in range(53)
+            {"card": c, "hash": hash512("card", c).hex(), "point": card_point(c).hex()}
+            for c in range(104)
         ],
     }
 
 
-def deal() -> dict[str, Any]:
-    identity_seeds = [hashlib.sha256(b"identity %d" % s).digest() for s in (0, 1)]
-    rng_seeds = [hashlib.sha256(b"rng %d" % s).digest() for s in (0, 1)]
+def game(seats: int, deck_size: int, ops: list, description: str) -> dict[str, Any]:
+    """Play ``ops`` (each an op, or a function of the parties returning one) at a table of
+    ``seats`` parties; every message in the order sent."""
+    identity_seeds = [hashlib.sha256(b"identity %d" % s).digest() for s in range(seats)]
+    rng_seeds = [hashlib.sha256(b"rng %d" % s).digest() for s in range(seats)]
     keys = [Ed25519PrivateKey.from_private_bytes(s) for s in identity_seeds]
+    public_keys = [k.public_key() for k in keys]
     peers = [
-        DeckPeer(s, SESSION_ID, keys[s], keys[1 - s].public_key(), rng=rng_for(rng_seeds[s]))
-        for s in (0, 1)
+        DeckPeer(s, SESSION_ID, keys[s], public_keys, deck_size, rng=rng_for(rng_seeds[s]))
+        for s in range(seats)
     ]
     messages: list[dict[str, Any]] = []
-    hands: list[list[str]] = []
+    hands: list[list[int]] = []
 
     def run(op) -> None:
         queue = []
-        for s in (0, 1):
+        for s in range(seats):
             queue += [(s, m) for m in peers[s].begin(op).messages]
         while queue:
             sender, wire = queue.pop(0)
             messages.append(wire)
-            queue += [(1 - sender, m) for m in peers[1 - sender].receive(wire).messages]
+            for other in range(seats):
+                if other != sender:
+                    queue += [(other, m) for m in peers[other].receive(wire).messages]
 
-    run(ShuffleAndDeal())
-    hands.append([card_text(c) for c in peers[0].my_hand()])
-    hands.append([card_text(c) for c in peers[1].my_hand()])
-    run(Draw(0))
-    shown = peers[0].my_hand()[0]
-    run(RevealFromHand(0, (shown,)))
-    run(Audit())
-    public = [k.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw) for k in keys]
+    for op in ops:
+        run(op(peers) if callable(op) else op)
+        if not hands:
+            hands = [p.my_hand() for p in peers]
+    public = [k.public_bytes(Encoding.Raw, PublicFormat.Raw) for k in public_keys]
     return {
-        "description": "seat 0 and seat 1 play: ShuffleAndDeal, Draw(0), "
-        "RevealFromHand(0, [first card of seat 0's sorted hand]), Audit",
+        "description": description,
+        "seats": seats,
+        "deck_size": deck_size,
         "session_id": SESSION_ID.hex(),
         "identity_private_keys": [s.hex() for s in identity_seeds],
         "identity_public_keys": [p.hex() for p in public],
         "rng_seeds": [s.hex() for s in rng_seeds],
-        "rng": "call i (from 1) of a peer's rng returns SHAKE-256(seed || i as 8-byte "
+        "rng": "call i (from 1) of a party's rng returns SHAKE-256(seed || i as 8-byte "
         "big-endian), truncated to n bytes",
         "hands_after_deal": hands,
-        "hand_of_seat_0_at_end": [card_text(c) for c in peers[0].my_hand()],
-        "revealed": card_text(shown),
+        "hands_at_end": [p.my_hand() for p in peers],
+        "deck_order": peers[0].deck_order(),
         "messages": [{"digest": _digest(m), "wire": hexed(m)} for m in messages],
     }
+
+
+def deal() -> dict[str, Any]:
+    return game(
+        2,
+        52,
+        [Deal((5, 6)), Draw(0), lambda p: RevealFromHand(0, (p[0].my_hand()[0],)), Audit()],
+        "two parties, 52 cards: Deal([5, 6], 0), Draw(0), RevealFromHand(0, [the lowest card "
+        "id in seat 0's hand]), Audit",
+    )
+
+
+def deal3() -> dict[str, Any]:
+    return game(
+        3,
+        32,
+        [
+            Deal((4, 4, 4), 4),
+            Draw(1),
+            Draw(2, public=True),
+            lambda p: RevealFromHand(1, (p[1].my_hand()[0],)),
+            RandomPick(0, 1),
+            Audit(),
+        ],
+        "three parties, 32 cards: Deal([4, 4, 4], 4), Draw(1), Draw(2, public), "
+        "RevealFromHand(1, [the lowest card id in seat 1's hand]), RandomPick(0, 1), Audit",
+    )
 
 
 def _digest(wire: dict) -> str:
@@ -117,7 +144,11 @@ def _digest(wire: dict) -> str:
     return Message.from_wire(wire).digest().hex()
 
 
-FILES = {"deck-card-encodings.json": card_encodings, "deck-deal.json": deal}
+FILES = {
+    "deck-card-encodings.json": card_encodings,
+    "deck-deal.json": deal,
+    "deck-deal-3.json": deal3,
+}
 
 
 def render(name: str) -> str:

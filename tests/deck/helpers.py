@@ -26,44 +26,44 @@ def seeded_rng(seed: bytes) -> Callable[[int], bytes]:
     return rng
 
 
-def identity_keys(seed: int = 0) -> list[Ed25519PrivateKey]:
+def identity_keys(seed: int = 0, seats: int = 2) -> list[Ed25519PrivateKey]:
     return [
         Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"id%d/%d" % (seed, s)).digest())
-        for s in (0, 1)
+        for s in range(seats)
     ]
 
 
 class Table:
-    """Two peers (optionally of malicious classes) and the messages between them."""
+    """N parties (optionally of malicious classes, by seat) and the messages between them:
+    every message goes to every other party, in the order produced."""
 
     def __init__(
         self,
-        classes: tuple[type[DeckPeer], type[DeckPeer]] = (DeckPeer, DeckPeer),
+        classes: dict[int, type[DeckPeer]] | tuple[type[DeckPeer], ...] = (),
         deck_size: int = 52,
         seed: int = 0,
+        seats: int = 2,
     ):
-        self.keys = identity_keys(seed)
+        cls = dict(enumerate(classes)) if isinstance(classes, tuple) else classes
+        self.seats = seats
+        self.keys = identity_keys(seed, seats)
         self.deck_size = deck_size
+        public = self.public_keys()
         self.peers = [
-            classes[s](
-                s,
-                SID,
-                self.keys[s],
-                self.keys[1 - s].public_key(),
-                deck_size,
-                seeded_rng(b"peer%d/%d" % (seed, s)),
+            cls.get(s, DeckPeer)(
+                s, SID, self.keys[s], public, deck_size, rng=seeded_rng(b"peer%d/%d" % (seed, s))
             )
-            for s in (0, 1)
+            for s in range(seats)
         ]
-        self.events: list[list[Any]] = [[], []]
+        self.events: list[list[Any]] = [[] for _ in range(seats)]
         self.wire: list[tuple[int, dict]] = []  # every message delivered: (sender, wire)
         # tamper(sender, wire) -> list of wires to deliver instead (re-sign with resign()).
         self.tamper: Callable[[int, dict], list[dict]] | None = None
 
     def run(self, op: Op, *, only: int | None = None) -> None:
-        """Begin ``op`` on both peers (or one) and deliver messages until quiet."""
+        """Begin ``op`` on every party (or one) and deliver messages until quiet."""
         queue: list[tuple[int, dict]] = []
-        for s in (0, 1) if only is None else (only,):
+        for s in range(self.seats) if only is None else (only,):
             out = self.peers[s].begin(op)
             self.events[s] += out.events
             queue += [(s, m) for m in out.messages]
@@ -75,9 +75,11 @@ class Table:
             sent = self.tamper(sender, msg) if self.tamper else [msg]
             for m in sent:
                 self.wire.append((sender, m))
-                out = self.peers[1 - sender].receive(m)
-                self.events[1 - sender] += out.events
-                queue += [(1 - sender, x) for x in out.messages]
+                for other in range(self.seats):
+                    if other != sender:
+                        out = self.peers[other].receive(m)
+                        self.events[other] += out.events
+                        queue += [(other, x) for x in out.messages]
 
     def public_keys(self):
         return [k.public_key() for k in self.keys]

@@ -11,13 +11,13 @@ from cuttle_net.deck import (
     Audit,
     AuditPassed,
     CardsLearned,
+    Deal,
     Draw,
     ExposeHand,
     PlaceOnTop,
     RandomPick,
     RevealFromDeck,
     RevealFromHand,
-    ShuffleAndDeal,
     SwapHands,
     TakeToHand,
     UsageError,
@@ -34,12 +34,12 @@ def learned(table: Table, seat: int) -> list[CardsLearned]:
 
 def test_deal_gives_five_and_six_distinct_cards_each_known_only_to_its_holder():
     t = Table()
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     h0, h1 = t.peers[0].my_hand(), t.peers[1].my_hand()
     assert len(h0) == 5 and len(h1) == 6
     assert not set(h0) & set(h1)
-    assert t.peers[0].opponent_view() == ([], 6)
-    assert t.peers[1].opponent_view() == ([], 5)
+    assert t.peers[0].hand_view(1) == ([], 6)
+    assert t.peers[1].hand_view(0) == ([], 5)
     assert learned(t, 0)[0] == CardsLearned(0, tuple(learned(t, 0)[0].cards), False, "deal")
     # Nobody's view holds the other's cards.
     assert set(t.peers[0].known) == set(range(5))
@@ -48,55 +48,55 @@ def test_deal_gives_five_and_six_distinct_cards_each_known_only_to_its_holder():
 
 def test_private_draw_only_the_drawer_learns():
     t = Table()
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     t.events = [[], []]
     t.run(Draw(0))
     (ev,) = learned(t, 0)
     assert ev.public is False and ev.source == "draw"
     assert learned(t, 1) == []
     assert ev.cards[0] in t.peers[0].my_hand()
-    assert t.peers[1].opponent_view() == ([], 6)
+    assert t.peers[1].hand_view(0) == ([], 6)
 
 
 def test_public_draw_both_learn():
     t = Table()
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     t.events = [[], []]
     t.run(Draw(1, public=True))
     assert learned(t, 0) == learned(t, 1)
     (card,) = learned(t, 0)[0].cards
-    assert t.peers[0].opponent_view() == ([card], 6)
+    assert t.peers[0].hand_view(1) == ([card], 6)
 
 
 def test_reveal_from_hand_play_and_keep():
     t = Table()
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     a, b = t.peers[1].my_hand()[:2]
     t.events = [[], []]
     t.run(RevealFromHand(1, (a,)))
     assert learned(t, 0) == [CardsLearned(1, (a,), True, "hand")]
-    assert t.peers[0].opponent_view() == ([], 5)
+    assert t.peers[0].hand_view(1) == ([], 5)
     t.run(RevealFromHand(1, (b,), keep=True))
-    assert t.peers[0].opponent_view() == ([b], 4)
+    assert t.peers[0].hand_view(1) == ([b], 4)
     # A card already known to both needs no message.
     sent = len(t.wire)
     t.run(RevealFromHand(1, (b,)))
     assert len(t.wire) == sent
-    assert t.peers[0].opponent_view() == ([], 4)
+    assert t.peers[0].hand_view(1) == ([], 4)
 
 
 def test_expose_hand_then_later_draws_under_glasses():
     t = Table()
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     t.run(ExposeHand(0))
-    assert sorted(t.peers[1].opponent_view()[0]) == t.peers[0].my_hand()
+    assert sorted(t.peers[1].hand_view(0)[0]) == t.peers[0].my_hand()
     t.run(Draw(0, public=True))
-    assert sorted(t.peers[1].opponent_view()[0]) == t.peers[0].my_hand()
+    assert sorted(t.peers[1].hand_view(0)[0]) == t.peers[0].my_hand()
 
 
 def test_reveal_from_deck_and_place_back_on_top():
     t = Table()
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     t.events = [[], []]
     t.run(RevealFromDeck(2))
     (ev,) = learned(t, 0)
@@ -114,7 +114,7 @@ def test_reveal_from_deck_and_place_back_on_top():
 
 def test_random_pick_is_the_same_on_both_sides_and_leaves_the_hand():
     t = Table()
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     t.run(TakeToHand(0, 99 % 52))  # a public card (from the scrap) in the hand too
     before = t.peers[0].my_hand()
     t.events = [[], []]
@@ -127,15 +127,15 @@ def test_random_pick_is_the_same_on_both_sides_and_leaves_the_hand():
 
 def test_swap_hands_each_learns_the_other():
     t = Table()
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     h0, h1 = t.peers[0].my_hand(), t.peers[1].my_hand()
-    t.run(SwapHands())
+    t.run(SwapHands(0, 1))
     assert t.peers[0].my_hand() == h1 and t.peers[1].my_hand() == h0
-    assert sorted(t.peers[0].opponent_view()[0]) == h0
+    assert sorted(t.peers[0].hand_view(1)[0]) == h0
 
 
 def play_a_game(t: Table) -> None:
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     for i in range(8):
         t.run(Draw(i % 2))
     t.run(RevealFromHand(0, (t.peers[0].my_hand()[0],)))
@@ -169,9 +169,9 @@ def test_usage_errors_are_local_and_clear():
     t = Table()
     with pytest.raises(UsageError):
         t.peers[0].begin(Draw(0))  # nothing dealt yet
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     with pytest.raises(UsageError):
-        t.peers[0].begin(ShuffleAndDeal())
+        t.peers[0].begin(Deal((5, 6)))
     with pytest.raises(UsageError):
         t.peers[0].timed_out()  # nothing is due from the peer
 
@@ -193,7 +193,7 @@ def test_a_peer_key_that_proves_nothing_is_refused(raw: bytes) -> None:
     # As raw bytes, and as a key object (which `cryptography` builds from these bytes).
     for key in (raw, Ed25519PublicKey.from_public_bytes(raw)):
         with pytest.raises(UsageError, match="identity key is refused"):
-            DeckPeer(0, bytes(32), me, key)
+            DeckPeer(0, bytes(32), me, [me.public_key(), key], 52)
 
 
 def _walk(value, seen):
@@ -214,7 +214,7 @@ def _walk(value, seen):
 @given(seed=st.integers(0, 10**6), draws=st.lists(st.booleans(), max_size=6))
 def test_an_honest_peer_never_holds_the_plaintext_of_an_unshown_card(seed, draws):
     t = Table(seed=seed)
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     for public in draws:
         t.run(Draw(1, public=public))
     for seat in (0, 1):
@@ -233,7 +233,7 @@ def test_an_honest_peer_never_holds_the_plaintext_of_an_unshown_card(seed, draws
 
 def test_showing_a_card_one_does_not_hold_is_a_local_error():
     t = Table()
-    t.run(ShuffleAndDeal())
+    t.run(Deal((5, 6)))
     absent = next(c for c in range(52) if c not in t.peers[0].my_hand())
     with pytest.raises(UsageError, match="does not hold"):
         t.peers[0].begin(RevealFromHand(0, (absent,)))
@@ -241,7 +241,7 @@ def test_showing_a_card_one_does_not_hold_is_a_local_error():
 
 def test_an_invalid_operation_is_a_local_error():
     t = Table()
-    t.run(ShuffleAndDeal())
-    for op in (Draw(2), RevealFromHand(0, (3, 3)), RandomPick(0, 99), "draw"):
+    t.run(Deal((5, 6)))
+    for op in (Draw(2), RevealFromHand(0, (3, 3)), RandomPick(0, 105), SwapHands(0, 2), "draw"):
         with pytest.raises(UsageError):
             t.peers[0].begin(op)

@@ -8,10 +8,10 @@ import os
 import pytest
 
 from cuttle_net.deck import (
+    Deal,
     Draw,
     Message,
     RevealFromHand,
-    ShuffleAndDeal,
     WireError,
     op_from_wire,
 )
@@ -108,7 +108,7 @@ def test_shuffle_argument_accepts_a_shuffle_and_rejects_anything_else():
 
 def a_message() -> dict:
     t = Table()
-    out = t.peers[0].begin(ShuffleAndDeal())
+    out = t.peers[0].begin(Deal((5, 6)))
     return out.messages[0]
 
 
@@ -118,13 +118,13 @@ def a_message() -> dict:
         (lambda m: m.pop("sig"), "fields"),
         (lambda m: m.update(seq="1"), "seq"),
         (lambda m: m.update(prev=b"x"), "prev"),
-        (lambda m: m.update({"from": 2}), "from"),
+        (lambda m: m.update({"from": 6}), "from"),
         (lambda m: m.update(op=["nope"]), "op"),
         (lambda m: m.update(step="dance"), "step"),
         (lambda m: m.update(body={"commit": b"x" * 31}), "body.commit"),
         (lambda m: m.update(body={"commit": b"x" * 32, "extra": 1}), "body"),
         (lambda m: m.update(sid=b"short"), "sid"),
-        (lambda m: m.update(v=2), "v"),
+        (lambda m: m.update(v=1), "v"),
     ],
 )
 def test_from_wire_names_the_bad_field(change, field):
@@ -142,8 +142,16 @@ def test_message_round_trip():
 
 
 def test_ops_round_trip_and_reject_bad_arguments():
-    for op in [ShuffleAndDeal(), Draw(1, True), RevealFromHand(0, (3, 9), True)]:
+    for op in [Deal((5, 6)), Draw(1, True), RevealFromHand(0, (3, 9), True)]:
         assert op_from_wire(op.to_wire()) == op
-    for bad in [["draw", 2, False], ["draw", 0], ["reveal_hand", 0, [9, 3], False], [], [1]]:
+    for bad in [
+        ["draw", 6, False],
+        ["deal", [5], 0],
+        ["swap", 0],
+        ["draw", 0],
+        ["reveal_hand", 0, [9, 3], False],
+        [],
+        [1],
+    ]:
         with pytest.raises(WireError):
             op_from_wire(bad)

@@ -6,6 +6,7 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from cuttle_net.deck import check_transcript
@@ -38,11 +39,12 @@ def test_vectors_are_up_to_date():
 
 def test_card_encodings_vector():
     data = json.loads((VECTORS / "deck-card-encodings.json").read_text())
-    assert [bytes.fromhex(e["point"]) for e in data["cards"]] == [card_point(c) for c in range(53)]
+    assert [bytes.fromhex(e["point"]) for e in data["cards"]] == [card_point(c) for c in range(104)]
 
 
-def test_a_third_party_checks_the_deal_vector():
-    data = json.loads((VECTORS / "deck-deal.json").read_text())
+@pytest.mark.parametrize("name", ["deck-deal.json", "deck-deal-3.json"])
+def test_a_third_party_checks_the_deal_vectors(name):
+    data = json.loads((VECTORS / name).read_text())
     transcript, last_op = [], None
     for m in data["messages"]:
         wire = {k: v if k in ("op", "step") else unhex(v) for k, v in m["wire"].items()}
@@ -54,4 +56,4 @@ def test_a_third_party_checks_the_deal_vector():
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(k)) for k in data["identity_public_keys"]
     ]
     sid = bytes.fromhex(data["session_id"])
-    assert check_transcript(transcript, keys, session_id=sid) is None
+    assert check_transcript(transcript, keys, session_id=sid, deck_size=data["deck_size"]) is None

@@ -196,7 +196,7 @@ def test_a_local_illegal_move_raises_and_sends_nothing() -> None:
             "classic+joker",
             {"hand0": "JK,4D", "hand1": "3C"},
             ["oneoff JK", "decline"],
-            [SwapHands()],
+            [SwapHands(0, 1)],
         ),
         (
             "classic+nine-to-deck",
