@@ -44,10 +44,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     rules = sub.add_parser(
         "rules",
         help="the rules oracle: legal moves, play, perft, random games",
-        description="Answer questions about Cuttle positions (notation: SPEC.md part 1). "
-        "POSITION is a position in one quoted argument, '-' to read it from standard input, "
-        "or start[:SEED] for a fresh deal (with --rules/--variant). Exit status: 0 done, "
-        "1 an illegal move, 2 bad input.",
+        description="Answer questions about Cuttle positions (notation: SPEC.md part 1) or, "
+        "with --game unisson, L'Unisson's (SPEC.md part 6). POSITION is a position in one "
+        "quoted argument, '-' to read it from standard input, or start[:SEED] for a fresh "
+        "deal (with --rules/--variant, or --players/--decks). A position that starts with "
+        "'unisson' is L'Unisson's. Exit status: 0 done, 1 an illegal move, 2 bad input.",
     )
     cmds = rules.add_subparsers(dest="rules_command", metavar="QUESTION", required=True)
 
@@ -55,6 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         p = cmds.add_parser(name, help=help, description=help)
         p.add_argument("position", metavar="POSITION")
         add_rules_options(p)
+        add_game_options(p)
         # A position names its own rules: --rules/--variant are only checked against it.
         p.set_defaults(rules=None)
         return p
@@ -72,6 +74,24 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     rnd = cmds.add_parser("random", help="play a whole random game and print it")
     rnd.add_argument("--seed", type=_whole_number("a seed", MAX_SEED), required=True, metavar="N")
     add_rules_options(rnd)
+    add_game_options(rnd)
+
+
+def add_game_options(p: argparse.ArgumentParser) -> None:
+    """``--game`` and L'Unisson's table: ``--players`` and ``--decks``."""
+    p.add_argument(
+        "--game",
+        choices=("cuttle", "unisson"),
+        default=None,
+        help="the game (default: cuttle, or the game the position names)",
+    )
+    p.add_argument("--players", type=int, metavar="N", help="L'Unisson: 3 to 6 players (default 4)")
+    p.add_argument(
+        "--decks",
+        type=int,
+        metavar="D",
+        help="L'Unisson: 1 or 2 decks (default 1, and 2 for 5 or 6 players, which need them)",
+    )
 
 
 def add_rules_options(p: argparse.ArgumentParser) -> None:
@@ -92,14 +112,20 @@ def rules_from(args: argparse.Namespace) -> Rules:
     return Rules(standard=args.rules == "standard", variants=frozenset(args.variant))
 
 
-def _position(args: argparse.Namespace) -> Game:
-    text = sys.stdin.read() if args.position == "-" else args.position
-    text = text.strip()
-    if text == "start" or text.startswith("start:"):
-        seed = text.partition(":")[2]
-        if seed and not _number_in(seed, MAX_SEED):
-            raise PositionError(f"start:{seed}: the seed is a whole number from 0 to {MAX_SEED}")
-        return Game.deal(rules_from(args), seed=int(seed or 0))
+def _start_seed(text: str) -> int | None:
+    """The SEED of ``start[:SEED]`` (0 if left out), or None for any other text."""
+    if text != "start" and not text.startswith("start:"):
+        return None
+    seed = text.partition(":")[2]
+    if seed and not _number_in(seed, MAX_SEED):
+        raise PositionError(f"start:{seed}: the seed is a whole number from 0 to {MAX_SEED}")
+    return int(seed or 0)
+
+
+def _position(args: argparse.Namespace, text: str) -> Game:
+    seed = _start_seed(text)
+    if seed is not None:
+        return Game.deal(rules_from(args), seed=seed)
     g = parse_position(text)
     if args.rules is not None or args.variant:
         asked = rules_from(args)
@@ -114,13 +140,25 @@ def _position(args: argparse.Namespace) -> Game:
 def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
-    except (PositionError, ValueError) as e:
+    except (PositionError, ValueError) as e:  # L'Unisson's PositionError too
         print(f"cuttle rules: {e}", file=sys.stderr)
         return BAD_INPUT
 
 
 def _run(args: argparse.Namespace) -> int:
     cmd = args.rules_command
+    text = ""
+    if cmd != "random":
+        text = (sys.stdin.read() if args.position == "-" else args.position).strip()
+    game = args.game or ("unisson" if text.split(" ", 1)[0] == "unisson" else "cuttle")
+    if game == "unisson":
+        if (args.rules is not None and args.rules != "classic") or args.variant:
+            raise PositionError("--rules and --variant are Cuttle's: L'Unisson has none")
+        from . import cli_rules_unisson  # the engine is loaded only when asked for
+
+        return cli_rules_unisson.run(args, text, _start_seed(text) if text else None)
+    if args.players is not None or args.decks is not None:
+        raise PositionError("--players and --decks are L'Unisson's (--game unisson)")
     if cmd == "random":
         g = Game.deal(rules_from(args), seed=args.seed)
         print(f"position {format_position(g)}")
@@ -128,7 +166,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{'chance' if actor == CHANCE else actor} {m}")
         print(f"result {g.outcome}")
         return OK
-    g = _position(args)
+    g = _position(args, text)
     if cmd == "legal":
         if g.is_over:
             print(f"cuttle rules: the game is over ({g.outcome})", file=sys.stderr)

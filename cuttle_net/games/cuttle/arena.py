@@ -9,13 +9,13 @@ for decisions with more than one legal move.
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ...stats import p95, wilson
 from .bots import make_bot
 from .engine import CHANCE, Game
 from .rules import Rules
@@ -84,22 +84,6 @@ def play_match(
             yield from f.result()
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% for z = 1.96)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, mid - half), min(1.0, mid + half)
-
-
-def _p95(xs: list[float]) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, math.ceil(0.95 * len(s)) - 1)]
-
-
 @dataclass
 class Tally:
     games: int = 0
@@ -122,7 +106,7 @@ class Tally:
         rate = 100 * self.wins[b] / self.games if self.games else 0.0
         t = self.times[b]
         timing = (
-            f"time a decision median {statistics.median(t):.3f} s, p95 {_p95(t):.3f} s "
+            f"time a decision median {statistics.median(t):.3f} s, p95 {p95(t):.3f} s "
             f"({len(t)} decisions)"
             if t
             else "no decisions"
