@@ -24,6 +24,8 @@ from .network import ConnectScreen, NetworkController
 from .profile import login_name, name_problem, save_name, saved_name
 from .table import TableScreen
 from .trio_guest import TrioGuest
+from .unisson.controller import PracticeController as UnissonPractice
+from .unisson.controller import UnissonController
 
 QUIT_GRACE = 10.0  # seconds a quitting client waits for its record to be saved
 
@@ -50,6 +52,9 @@ class Practice:
     bot: str = "greedy"
     rules: Rules = CLASSIC
     seed: int | None = None
+    game: str = "cuttle"  # or "unisson", with ``players`` around the table
+    players: int = 4
+    decks: int | None = None  # L'Unisson: the default is 1, and 2 for 5 or 6 players
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,7 @@ class CuttleApp(App[None]):
     def __init__(
         self,
         settings: Settings,
-        table: TableController | None = None,
+        table: TableController | UnissonController | None = None,
         network: NetworkLaunch | None = None,
     ) -> None:
         super().__init__()
@@ -200,6 +205,11 @@ class CuttleApp(App[None]):
 
     def on_lobby_screen_practice_requested(self, event: LobbyScreen.PracticeRequested) -> None:
         """From the lobby: a practice game on a random deal."""
+        if event.game == "unisson":
+            self.open_table(
+                UnissonPractice(event.bot, event.players, bot_delay=self.settings.bot_delay)
+            )
+            return
         rules = Rules.parse(event.rules)
         self.open_table(
             PracticeController(
@@ -207,7 +217,16 @@ class CuttleApp(App[None]):
             )
         )
 
-    def open_table(self, controller: TableController) -> None:
+    def open_table(self, controller: TableController | UnissonController) -> None:
+        if isinstance(controller, UnissonController):
+            from .unisson.table import UnissonTableScreen
+
+            n = controller.players
+            title = f"L'Unisson · practice · {n} players, {controller.decks} deck" + (
+                "s" * (controller.decks > 1)
+            )
+            self.push_screen(UnissonTableScreen(controller, self.settings.ascii, title))
+            return
         other = controller.names[controller.opponent]
         practice = isinstance(controller, PracticeController)
         title = f"cuttle · {'practice ' if practice else ''}against {other}"
@@ -221,8 +240,13 @@ def make_app(
 ) -> CuttleApp:
     """The app, opening at the lobby, a practice table, or a network game's connect screen."""
     settings = settings or Settings()
-    table = None
-    if practice is not None:
+    table: TableController | UnissonController | None = None
+    if practice is not None and practice.game == "unisson":
+        p = practice
+        table = UnissonPractice(
+            p.bot, p.players, p.decks, seed=p.seed, bot_delay=settings.bot_delay
+        )
+    elif practice is not None:
         p = practice
         table = PracticeController(
             p.bot, p.rules, p.seed, bot_delay=settings.bot_delay, records=settings.games()

@@ -6,9 +6,10 @@ Textual is imported only when the app runs, so the command-line parser stays lig
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from cuttle_client.cli_rules import add_rules_options, rules_from
+from cuttle_client.cli_rules import add_game_options, add_rules_options, rules_from
 from cuttle_net.games.cuttle.bots import BOTS
 
 if TYPE_CHECKING:
@@ -24,15 +25,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play",
         help="play against a bot in the terminal",
-        description="Open a practice table against a bot (keys: ? at the table).",
+        description="Open a practice table against a bot (keys: ? at the table); with "
+        "--game unisson, a L'Unisson table of --players seats, a bot in each but yours.",
     )
     p.add_argument(
         "--bot",
         choices=list(BOTS),
         default="greedy",
-        help="the opponent: easy (greedy: one move ahead), medium or hard (search), random",
+        help="the opponent: easy (greedy: one move ahead), medium or hard (search), random; "
+        "L'Unisson's bots are greedy and random",
     )
     add_rules_options(p)
+    add_game_options(p)
     p.add_argument("--seed", type=int, metavar="N", help="the deal (default: random)")
     add_display_options(p)
     add_name_option(p, argparse.SUPPRESS)  # also before the command: cuttle --name N play
@@ -55,12 +59,31 @@ def add_name_option(p: argparse.ArgumentParser, default: object = None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .app import Practice
+
+    if args.game == "unisson":
+        from cuttle_net.games.unisson.bots import BOTS as UNISSON_BOTS
+
+        from .cli_rules_unisson import table_from
+
+        try:
+            players, decks = table_from(args)
+        except ValueError as e:
+            print(f"cuttle play: {e}")
+            return 2
+        if args.bot not in UNISSON_BOTS:
+            print(f"cuttle play: L'Unisson's bots are {', '.join(UNISSON_BOTS)}, not {args.bot}")
+            return 2
+        practice = Practice(args.bot, seed=args.seed, game="unisson", players=players)
+        return _run_app(args, replace(practice, decks=decks))
+    if args.players is not None or args.decks is not None:
+        print("cuttle play: --players and --decks are L'Unisson's (--game unisson)")
+        return 2
     try:
         rules = rules_from(args)
     except ValueError as e:
         print(f"cuttle play: {e}")
         return 2
-    from .app import Practice
 
     return _run_app(args, Practice(args.bot, rules, args.seed))
 

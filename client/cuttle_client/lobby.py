@@ -1,6 +1,7 @@
-"""The lobby: practice against a bot (the default), host, join, and games found on the LAN.
+"""The lobby: choose the game, practice against bots (the default), host, join, and games
+found on the LAN.
 
-Every part has a key (p, h, j, l, n, ?), so nothing needs a row of Tabs.
+Every part has a key (g, p, h, j, l, n, ?), so nothing needs a row of Tabs.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Select, Static
 
 from cuttle_net.games.cuttle.bots import BOTS
+from cuttle_net.games.unisson.bots import BOTS as UNISSON_BOTS
 
 from .trio_guest import GuestTask
 from .widgets import TooSmall
 
+GAME_TITLES = {"cuttle": "Cuttle", "unisson": "L'Unisson"}
 LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
 LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
 
@@ -29,6 +32,7 @@ class LobbyScreen(Screen[None]):
     """Where the client starts (``cuttle`` with no arguments)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("g", "game", "Game"),
         Binding("p", "practice", "Practice"),
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
@@ -39,11 +43,13 @@ class LobbyScreen(Screen[None]):
     ]
 
     class PracticeRequested(Message):
-        """The player asked for a practice game; the app opens the table."""
+        """The player asked for a practice game; the app opens the table.  ``game`` is
+        "cuttle" or "unisson" (then against ``players - 1`` bots)."""
 
-        def __init__(self, bot: str, rules: str) -> None:
+        def __init__(self, bot: str, rules: str, game: str = "cuttle", players: int = 2) -> None:
             super().__init__()
             self.bot, self.rules = bot, rules
+            self.game, self.players = game, players
 
     class HostRequested(Message):
         """Host a game under these rules."""
@@ -73,7 +79,11 @@ class LobbyScreen(Screen[None]):
         self._browsing: GuestTask | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("cuttle · the two-player combat card game", id="title", classes="fits")
+        yield Static(
+            "cuttle · Cuttle, the two-player combat card game · L'Unisson, for 3 to 6",
+            id="title",
+            classes="fits",
+        )
         yield TooSmall()
         with Vertical(id="lobby-menu", classes="fits"):
             with Horizontal(classes="row"):
@@ -84,6 +94,23 @@ class LobbyScreen(Screen[None]):
                     id="name",
                     compact=True,
                     select_on_focus=False,
+                )
+            with Horizontal(classes="row"):
+                yield Static("Game (g)", classes="label")
+                yield Select(
+                    [(title, name) for name, title in GAME_TITLES.items()],
+                    value="cuttle",
+                    allow_blank=False,
+                    compact=True,
+                    id="game",
+                )
+                yield Static("players", classes="label", id="players-label")
+                yield Select(
+                    [(str(n), n) for n in range(3, 7)],
+                    value=4,
+                    allow_blank=False,
+                    compact=True,
+                    id="players",
                 )
             with Horizontal(classes="row"):
                 yield Button("Practice (p)", id="practice", variant="primary", compact=True)
@@ -118,6 +145,7 @@ class LobbyScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._show_game()
         self.query_one("#practice", Button).focus()
         if self._lan:
             self._browsing = self.app.trio.start_task(self._browse)  # type: ignore[attr-defined]
@@ -164,13 +192,43 @@ class LobbyScreen(Screen[None]):
     def _join_found(self, event: ListView.Selected) -> None:
         self.post_message(self.JoinRequested(event.item.address))  # type: ignore[attr-defined]
 
+    @property
+    def game(self) -> str:
+        return str(self.query_one("#game", Select).value)
+
+    def action_game(self) -> None:
+        self.query_one("#game", Select).focus()
+
+    @on(Select.Changed, "#game")
+    def _show_game(self) -> None:
+        """The players are L'Unisson's, the rules Cuttle's; each game has its own bots."""
+        unisson = self.game == "unisson"
+        for part in ("#players", "#players-label"):
+            self.query_one(part).display = unisson
+        self.query_one("#rules", Select).disabled = unisson
+        bot = self.query_one("#bot", Select)
+        names = list(UNISSON_BOTS if unisson else BOTS)
+        chosen = bot.value
+        bot.set_options([(name, name) for name in names])
+        bot.value = chosen if chosen in names else "greedy"
+
     @on(Button.Pressed, "#practice")
     def action_practice(self) -> None:
         bot = str(self.query_one("#bot", Select).value)
-        self.post_message(self.PracticeRequested(bot, self.rules))
+        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
+        if self.game == "unisson":
+            self.post_message(self.PracticeRequested(bot, self.rules, "unisson", players))
+        else:
+            self.post_message(self.PracticeRequested(bot, self.rules))
 
     @on(Button.Pressed, "#host")
     def action_host(self) -> None:
+        if self.game == "unisson":
+            self.notice(
+                "Hosting L'Unisson needs the N-player network table, not in this version yet: "
+                "practice against bots (p) meanwhile."
+            )
+            return
         self.post_message(self.HostRequested(self.rules))
 
     @on(Button.Pressed, "#join")
@@ -207,4 +265,10 @@ class LobbyScreen(Screen[None]):
         from .help import LOBBY_KEYS, HelpScreen
 
         ascii = self.app.settings.ascii  # type: ignore[attr-defined]
+        if self.game == "unisson":
+            from .unisson.help import UnissonHelpScreen
+
+            players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
+            self.app.push_screen(UnissonHelpScreen(players, 2 if players >= 5 else 1, ascii))
+            return
         self.app.push_screen(HelpScreen(Rules.parse(self.rules), ascii, LOBBY_KEYS))

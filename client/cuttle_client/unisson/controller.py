@@ -1,0 +1,257 @@
+"""One seat at a L'Unisson table: the view the screen draws, and where its moves go.
+
+The screen (``UnissonTableScreen``) draws ``view`` (its seat's view, never the full game),
+the ``log`` and the ``ending``, and sends moves through ``submit``.  ``PracticeController``
+holds the whole game in process and plays every other seat with a bot, each from its own
+seat's view.  A network controller would keep the same attributes, fed by the session.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cuttle_net.games.unisson import Game, IllegalMove, Score, match_totals, next_dealer
+from cuttle_net.games.unisson.bots import make_bot
+from cuttle_net.games.unisson.motions import Drawn, Motion, Turned
+from cuttle_net.games.unisson.moves import Kind, Move
+
+from ..controller import TableHost
+from .words import card, describe, result_words, sequence
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the log as the player saw it; ``move`` is None for a note of the table
+    ("the stock is empty: last round")."""
+
+    seat: int
+    move: Move | None
+    words: str
+    touched: frozenset[int] = frozenset()  # the cards it moved that the player saw
+    free: bool = False  # it answered an effect (a free discard or draw)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """The game's end for this player: the result, every score, every hand shown."""
+
+    text: str
+    scores: tuple[Score, ...]
+    hands: tuple[tuple[int, ...], ...]
+
+
+class UnissonController:
+    """A seat at the table.  Subclasses set the names, keep ``_view`` and the log, and
+    implement ``submit`` and ``rematch``."""
+
+    seat: int
+    names: tuple[str, ...]  # each seat's name; ``names[seat]`` is "You"
+    players: int
+    decks: int
+    can_rematch: bool = False
+    busy: bool = False  # a move of ours is on its way and not yet confirmed
+
+    def __init__(self) -> None:
+        self._host: TableHost | None = None
+        self._view: Game | None = None
+        self.log: list[Entry] = []
+        self.ending: Ending | None = None
+        self.games: list[list[int]] = []  # each finished game's totals, seat by seat
+
+    @property
+    def view(self) -> Game:
+        assert self._view is not None, "the controller has not started"
+        return self._view
+
+    @property
+    def my_turn(self) -> bool:
+        """Is a decision of this player's pending (and none of theirs on its way)?"""
+        return self.ending is None and not self.busy and self.view.to_act == self.seat
+
+    @property
+    def match(self) -> list[int]:
+        """Each seat's total over the games finished at this table."""
+        return match_totals(self.games) if self.games else [0] * self.players
+
+    def waiting_for(self) -> str:
+        """What the player waits for, in words, or ""."""
+        v = self.view
+        if self.ending is not None or v.to_act in (-1, self.seat):
+            return ""
+        return f"{self.names[v.to_act]} is thinking…"
+
+    def cause(self) -> str:
+        """What started the effect now waiting ("Bob melded J♠–A♠"), from the log."""
+        for e in reversed(self.log):
+            m = e.move
+            if m is None or e.free:
+                continue
+            who = self.names[e.seat]
+            verb = {Kind.TAKE: "took", Kind.DISCARD: "discarded", Kind.MELD: "melded"}.get(m.kind)
+            if verb is None:
+                return ""
+            what = sequence(m.faces) if m.kind is Kind.MELD else card(m.faces[0])
+            return f"{who} {verb} {what}"
+        return ""
+
+    def attach(self, host: TableHost) -> None:
+        """Connect the screen, start the game, and have it drawn."""
+        self._host = host
+        self.start()
+        self._changed()
+
+    def start(self) -> None:
+        """Begin the game once a screen is attached."""
+
+    def close(self) -> None:
+        self._host = None
+
+    async def aclose(self) -> None:
+        self.close()
+
+    def check(self, move: Move) -> None:
+        """Raise ``IllegalMove`` unless this player may make ``move`` now (on the view)."""
+        if self.ending is not None:
+            raise IllegalMove(f"the game is over: {self.ending.text}")
+        v = self.view
+        if v.to_act != self.seat:
+            raise IllegalMove(f"it is not your decision: {self.waiting_for() or 'please wait'}")
+        v.check(move)
+
+    def submit(self, move: Move) -> None:
+        raise NotImplementedError
+
+    def rematch(self) -> None:
+        raise NotImplementedError
+
+    def _changed(self) -> None:
+        if self._host is not None:
+            self._host.table_changed()
+
+
+def entry(
+    seat: int, move: Move, motions: Sequence[Motion], names: Sequence[str], me: int, effect: bool
+) -> Entry:
+    """The log line of ``move`` for the player at ``me``: cards drawn by others unnamed."""
+    seen = [x._replace(face=-1) if isinstance(x, Drawn) and x.seat != me else x for x in motions]
+    touched = set(move.faces)
+    for x in seen:
+        if isinstance(x, Turned | Drawn) and x.face >= 0:
+            touched.add(x.face)
+    words = describe(move, seat, seen, names, me, effect)
+    return Entry(seat, move, words, frozenset(touched), effect)
+
+
+class PracticeController(UnissonController):
+    """A game against bots, in process: the controller holds the whole game.
+
+    Each bot plays from its own seat's view after ``bot_delay`` seconds, so a person can
+    follow; the deal passes left at each new game and the totals add up over the match.
+    """
+
+    can_rematch = True
+
+    def __init__(
+        self,
+        bot: str = "greedy",
+        players: int = 4,
+        decks: int | None = None,
+        seed: int | None = None,
+        *,
+        seat: int = 0,
+        bot_delay: float = 0.6,
+    ) -> None:
+        super().__init__()
+        self.bot_name = bot
+        self.players = players
+        self.decks = decks if decks is not None else (2 if players >= 5 else 1)
+        Game.empty(players, self.decks)  # refuses a table the rules do not allow
+        self._bots = [make_bot(bot) for _ in range(players)]
+        self.seat = seat
+        name = bot.capitalize()
+        self.names = tuple("You" if s == seat else f"{name} {s}" for s in range(players))
+        self.bot_delay = bot_delay
+        self.seed = seed if seed is not None else random.randrange(2**32)
+        self.dealer = random.Random(self.seed).randrange(players)  # the first dealer: by lot
+        self._deals = 0  # numbers the deals, so a bot timer from an old game does nothing
+        self._deal()
+
+    def _deal(self) -> None:
+        self.game = Game.deal(
+            players=self.players, decks=self.decks, dealer=self.dealer, seed=self.seed
+        )
+        self._rng = random.Random(self.seed)
+        self._view = self.game.view(self.seat)
+        self.log = []
+        self.ending = None
+        self._deals += 1
+
+    def start(self) -> None:
+        self._advance()
+
+    def submit(self, move: Move) -> None:
+        self.check(move)
+        self._play(self.seat, move)
+        self._advance()
+
+    def rematch(self) -> None:
+        """A new deal: the deal passes left."""
+        self.seed = (self.seed + 1) % 2**32
+        self.dealer = next_dealer(self.dealer, self.players)
+        self._deal()
+        self._advance()
+
+    def _play(self, seat: int, move: Move) -> None:
+        g = self.game
+        effect = bool(g.effects)
+        motions = g.motions(move)
+        last = g.last_player
+        g.apply(move, by=seat)
+        self.log.append(entry(seat, move, motions, self.names, self.seat, effect))
+        if last is None and g.last_player is not None and not g.is_over:
+            who = g.last_player
+            self.log.append(
+                Entry(
+                    who,
+                    None,
+                    "The stock is empty: last round. "
+                    + ("You are" if who == self.seat else f"{self.names[who]} is")
+                    + " the last player.",
+                )
+            )
+        self._view = g.view(self.seat)
+
+    def _advance(self) -> None:
+        """After a move: end the game, or let the next bot think."""
+        g = self.game
+        if g.is_over:
+            self._end()
+            return
+        self._changed()
+        if g.to_act != self.seat:
+            deal = self._deals
+            # An answer to an effect (a free discard or draw) shows faster than an action.
+            delay = self.bot_delay / 3 if g.effects else self.bot_delay
+            if delay <= 0 or self._host is None:
+                self._bot_move(deal)
+            else:
+                self._host.schedule(delay, lambda: self._bot_move(deal))
+
+    def _bot_move(self, deal: int) -> None:
+        g = self.game
+        if deal != self._deals or g.is_over or g.to_act == self.seat:
+            return  # a timer from an earlier deal
+        seat = g.to_act
+        self._play(seat, self._bots[seat].choose(g.view(seat), self._rng))
+        self._advance()
+
+    def _end(self) -> None:
+        g = self.game
+        scores = tuple(g.scores())
+        if self.ending is None:
+            self.games.append([s.total for s in scores])
+        hands = tuple(tuple(g.hand(s)) for s in range(self.players))
+        self.ending = Ending(result_words(g, self.names, self.seat), scores, hands)
+        self._changed()

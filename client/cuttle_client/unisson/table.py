@@ -1,0 +1,332 @@
+"""The L'Unisson table screen: draws one seat's view from a ``UnissonController`` and sends
+it moves chosen by keys (or typed in notation).
+
+The only state kept here is the UI's: the stack of option lists the player opened (a
+group, a card's uses) and whether the game-over overlay is up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from cuttle_net.games.unisson import IllegalMove, MoveSyntaxError, parse_move
+from cuttle_net.games.unisson.moves import Kind, Move
+
+from .. import cardtext
+from ..modals import ConfirmScreen, GameOverScreen
+from ..trio_guest import TrioGuest
+from ..widgets import MoveLog, TooSmall
+from .choices import Choice, choices, for_card
+from .controller import UnissonController
+from .help import UnissonHelpScreen
+from .widgets import HandLine, LastMove, Players, RangeLine, Status
+from .words import card, effect_words
+
+SCORE_COLUMNS = ("meld", "hand", "empty", "last", "range", "unis.", "total", "match")
+
+
+class UnissonTableScreen(Screen[None]):
+    """A game of L'Unisson in progress, from the player's seat."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help"),
+        Binding("d", "key('d')", "Draw"),
+        Binding("t", "key('t')", "Take"),
+        Binding("x", "key('x')", "Discard"),
+        Binding("m", "key('m')", "Meld"),
+        Binding("e", "key('e')", "Extend"),
+        Binding("p", "key('p')", "Pass"),
+        Binding("s", "key('s')", "Stop", show=False),
+        Binding("colon", "type_move", "Type", show=False),
+        Binding("l", "leave", "Leave", show=False),
+        Binding("escape", "back", "Back", show=False),
+        *(Binding(str(n), f"card({n})", show=False) for n in range(1, 10)),
+    ]
+
+    def __init__(self, controller: UnissonController, ascii: bool, title: str) -> None:
+        super().__init__()
+        self.controller = controller
+        self.ascii = ascii
+        self.title_text = title
+        self._stack: list[tuple[str, list[Choice]]] = []  # (title, options), top last
+        self._decision: tuple[int, int, bool] | None = None
+        self._over: GameOverScreen | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.title_text, id="title", classes="fits")
+        yield TooSmall()
+        with Vertical(id="u-body", classes="fits"):
+            yield Players(id="u-players")
+            yield RangeLine(id="u-range")
+            yield Status(id="u-status")
+            yield HandLine(id="u-hand")
+            yield LastMove(id="last")
+            yield Static(id="ask")
+            yield Static(id="error")
+            with Horizontal(id="u-bottom"):
+                with Vertical(id="u-left"):
+                    yield OptionList(id="actions")
+                    yield Input(
+                        placeholder="a move, e.g. meld 7H 8H 9H (Esc: cancel)", id="move-input"
+                    )
+                yield MoveLog(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#move-input").display = False
+        self.query_one("#log").border_title = "Moves"
+        self.controller.attach(self)
+
+    async def on_unmount(self) -> None:
+        await self.controller.aclose()
+
+    # -- TableHost
+
+    def table_changed(self) -> None:
+        self.redraw()
+
+    def schedule(self, delay: float, callback: Callable[[], None]) -> object:
+        return self.set_timer(delay, callback)
+
+    @property
+    def trio(self) -> TrioGuest:
+        return self.app.trio  # type: ignore[attr-defined]
+
+    # -- drawing
+
+    def redraw(self) -> None:
+        c = self.controller
+        view, me = c.view, c.seat
+        decision = (len(c.log), view.to_act, c.my_turn)
+        if decision != self._decision:  # a new question: back to the top
+            self._decision = decision
+            self._stack = [("Choose", choices(view, me, self.ascii))] if c.my_turn else []
+            self.query_one("#error", Static).display = False
+        touched = c.log[-1].touched if c.log else frozenset()
+        self.query_one("#u-players", Players).show(view, c.names, me, self.ascii, touched, c.ending)
+        self.query_one("#u-range", RangeLine).show(view, self.ascii, touched)
+        self.query_one("#u-status", Status).show(view, c.names, me)
+        self.query_one("#last", LastMove).show(c.log, self.ascii)
+        self.query_one("#log", MoveLog).show(c.log, self.ascii)
+        self._title()
+        self.query_one("#ask", Static).update(self._question())
+        self._fill_actions()
+        if c.ending is not None:
+            if self._over is None:
+                self._over = GameOverScreen()
+                self.app.push_screen(self._over, self._after_game)
+            self._over.show(self._game_over_text(), c.can_rematch)
+
+    def _title(self) -> None:
+        c = self.controller
+        parts = [self.title_text]
+        if c.games:
+            totals = c.match
+            parts.append(
+                f"game {len(c.games) + (c.ending is None)} · match "
+                + ", ".join(f"{c.names[s]} {totals[s]}" for s in range(c.players))
+            )
+        self.query_one("#title", Static).update(" · ".join(parts))
+
+    def _question(self) -> Text:
+        c = self.controller
+        v = c.view
+        if c.ending is not None:
+            return Text(c.ending.text, style="bold")
+        if v.effects:
+            words = effect_words(v, c.names, c.seat, c.cause())
+            words = cardtext.ascii_text(words) if self.ascii else words
+            return Text(words, style="bold" if c.my_turn else "italic")
+        if c.my_turn:
+            return Text(
+                "Your turn: d draw, t take, x discard, m meld, e extend, p pass (1-9: a card)",
+                style="bold",
+            )
+        return Text(c.waiting_for(), style="italic")
+
+    def _fill_actions(self) -> None:
+        actions = self.query_one("#actions", OptionList)
+        level = self._stack[-1][1] if self._stack else []
+        actions.set_options(Option(self._shown(ch.label), disabled=not ch.enabled) for ch in level)
+        titles = [t for t, _ in self._stack]
+        actions.border_title = " › ".join(titles) if level else "Nothing to choose now"
+        actions.border_subtitle = "Esc: back" if len(self._stack) > 1 else ""
+        first = next((i for i, ch in enumerate(level) if ch.enabled), None)
+        actions.highlighted = first
+        self._show_hand(level[first] if first is not None else None)
+        if level and not self.query_one("#move-input").display:
+            actions.focus()
+
+    def _shown(self, label: str) -> str:
+        return cardtext.ascii_text(label) if self.ascii else label
+
+    def _show_hand(self, choice: Choice | None) -> None:
+        c = self.controller
+        faces = choice.faces if choice is not None else ()
+        last = c.log[-1] if c.log else None
+        new = last.touched if last is not None and last.seat == c.seat else ()
+        in_hand = (
+            ()
+            if choice is not None and choice.move is not None and (choice.move.kind is Kind.TAKE)
+            else faces
+        )
+        self.query_one("#u-hand", HandLine).show(c.view, c.seat, self.ascii, in_hand, new)
+        if choice is not None and choice.move is not None and choice.move.kind is Kind.TAKE:
+            self.query_one("#u-range", RangeLine).show(c.view, self.ascii, faces)
+
+    # -- choosing
+
+    @on(OptionList.OptionHighlighted, "#actions")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        level = self._stack[-1][1] if self._stack else []
+        if 0 <= event.option_index < len(level):
+            self._show_hand(level[event.option_index])
+
+    @on(OptionList.OptionSelected, "#actions")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        level = self._stack[-1][1] if self._stack else []
+        if 0 <= event.option_index < len(level):
+            self._choose(level[event.option_index])
+
+    def _choose(self, choice: Choice) -> None:
+        if choice.move is not None:
+            self._submit(choice.move)
+        elif choice.children:
+            title = choice.label.split(" (")[0].removesuffix("…")
+            self._stack.append((title, list(choice.children)))
+            self._fill_actions()
+        else:
+            self._error(choice.label)
+
+    def action_key(self, key: str) -> None:
+        """d t x m e p s: the option with that shortcut at the top level."""
+        if not self.controller.my_turn:
+            self._error(self.controller.waiting_for() or "nothing to choose now")
+            return
+        del self._stack[1:]
+        for ch in self._stack[0][1] if self._stack else []:
+            if ch.key == key:
+                self._choose(ch)
+                return
+        if key == "x" and self._stack and self.controller.view.effects:
+            self._fill_actions()  # the discards are the options already
+            return
+        self._fill_actions()
+        self._error(f"'{key}' is not a choice now")
+
+    def action_card(self, n: int) -> None:
+        c = self.controller
+        hand = c.view.hand(c.seat)
+        if n > len(hand) or not c.my_turn:
+            return
+        f = hand[n - 1]
+        options = for_card(c.view, c.seat, f, self.ascii)
+        del self._stack[1:]
+        if not options:
+            self._fill_actions()
+            self._error(f"{card(f, self.ascii)}: no move uses it now")
+            return
+        if c.view.effects:  # a forced discard: highlight it, Enter confirms
+            self._fill_actions()
+            level = self._stack[0][1]
+            index = next(i for i, ch in enumerate(level) if ch.move == options[0].move)
+            self.query_one("#actions", OptionList).highlighted = index
+            return
+        self._stack.append((card(f, self.ascii), options))
+        self._fill_actions()
+
+    def action_back(self) -> None:
+        field = self.query_one("#move-input", Input)
+        if field.display:
+            field.display = False
+            self._fill_actions()
+        elif len(self._stack) > 1:
+            self._stack.pop()
+            self._fill_actions()
+
+    # -- moves
+
+    def _submit(self, move: Move) -> bool:
+        try:
+            self.controller.submit(move)
+        except IllegalMove as e:
+            self._error(f"{move}: {self._to_you(str(e))}")
+            return False
+        return True
+
+    def _to_you(self, why: str) -> str:
+        """The engine names seats ("seat 0 holds no 7♥"); the player is "you"."""
+        me = f"seat {self.controller.seat} "
+        for verb, yours in (("holds", "hold"), ("has", "have"), ("must", "must"), ("may", "may")):
+            why = why.replace(f"{me}{verb} ", f"you {yours} ")
+        return why
+
+    def _error(self, text: str) -> None:
+        shown = cardtext.ascii_text(text) if self.ascii else text
+        error = self.query_one("#error", Static)
+        error.update(Text(f"{'x' if self.ascii else '✗'} {shown}", style="bold red"))
+        error.display = True
+        self.app.bell()
+
+    def action_type_move(self) -> None:
+        field = self.query_one("#move-input", Input)
+        field.display = True
+        field.focus()
+
+    @on(Input.Submitted, "#move-input")
+    def _typed(self, event: Input.Submitted) -> None:
+        try:
+            move = parse_move(event.value)
+        except MoveSyntaxError as e:
+            self._error(str(e))
+            return
+        if self._submit(move):
+            event.input.value = ""
+            event.input.display = False
+            self._fill_actions()
+
+    # -- overlays
+
+    def action_help(self) -> None:
+        c = self.controller
+        self.app.push_screen(UnissonHelpScreen(c.players, c.decks, self.ascii))
+
+    def action_leave(self) -> None:
+        if self.controller.ending is not None:
+            return
+        self.app.push_screen(
+            ConfirmScreen("Leave this table? The game is abandoned."),
+            lambda yes: self.dismiss() if yes else None,
+        )
+
+    def _game_over_text(self) -> Text:
+        """The result, then each seat's score part by part, the match, and every hand."""
+        c = self.controller
+        end = c.ending
+        assert end is not None
+        t = Text(end.text, style="bold")
+        t.append("\n" + " " * 11 + "".join(f"{h:>6}" for h in SCORE_COLUMNS), style="dim")
+        match = c.match
+        for s, score in enumerate(end.scores):
+            parts = [score.melded, score.hand, score.empty, score.last, score.range]
+            parts += [score.unisson, score.total, match[s]]
+            row = c.names[s][:10].ljust(11) + "".join(f"{p:>6}" for p in parts)
+            t.append("\n" + row, style="bold" if s == c.seat else "")
+        return t
+
+    def _after_game(self, answer: str | None) -> None:
+        self._over = None
+        if answer == "rematch":
+            self.controller.rematch()
+        else:
+            self.dismiss()

@@ -1,0 +1,146 @@
+"""The L'Unisson table's widgets; each draws from a seat's view when ``show`` is called.
+
+At 80×24 with six players: the players (one line each), the range and the stock, whose
+turn and the last-round marker, your hand, the last move and the question, then the
+choices beside the move log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from rich.text import Text
+from textual.widgets import Static
+
+from cuttle_net.games.unisson import Game, face_display
+from cuttle_net.games.unisson.cards import SUIT_OF
+
+from ..cardtext import ascii_text, back, no_color
+from .controller import Ending, Entry
+from .words import sequence, turn_words
+
+RED_SUITS = (1, 2)  # diamonds, hearts
+NAME_WIDTH = 11
+
+
+def card(f: int, ascii: bool, touched: bool = False) -> Text:
+    """``10♥`` (``TH`` in ASCII) in bold, red suits red (underlined under NO_COLOR); the
+    last move's cards in reverse video."""
+    style = "bold"
+    if SUIT_OF[f] in RED_SUITS:
+        style += " underline" if no_color() else " red"
+    if touched:
+        style += " reverse"
+    return Text(face_display(f, ascii), style=style)
+
+
+def cards(fs: Sequence[int], ascii: bool, touched: Collection[int] = ()) -> Text:
+    return Text(" ").join(card(f, ascii, f in touched) for f in fs)
+
+
+class Players(Static):
+    """One line a seat, in seat order: who decides now (▶), the name, the hand's size (the
+    hand itself once shown), dealer and last player, and the sequences, numbered."""
+
+    def show(
+        self,
+        view: Game,
+        names: Sequence[str],
+        me: int,
+        ascii: bool,
+        touched: Collection[int] = (),
+        ending: Ending | None = None,
+    ) -> None:
+        lines = []
+        acting = view.to_act
+        for s in range(view.players):
+            line = Text(">" if ascii and s == acting else "▶" if s == acting else " ")
+            name = names[s][:NAME_WIDTH].ljust(NAME_WIDTH)
+            line.append(f" {name} ", style="bold" if s == me else "")
+            if ending is not None:
+                hand = ending.hands[s]
+                line.append_text(cards(hand, ascii) if hand else Text("empty", style="dim"))
+                line.append("  ")
+            else:
+                n = view.hand_size(s)
+                line.append(f"{n:>2} card{'s' if n != 1 else ' '}")
+                line.append(" D" if s == view.dealer else "  ", style="dim")
+                line.append(" L" if s == view.last_player else "  ", style="bold reverse")
+                line.append(" ")
+            seqs = view.sequences(s)
+            for i, seq in enumerate(seqs, 1):
+                seen = any(f in touched for f in seq)
+                line.append(f" {i}:", style="dim")
+                line.append(sequence(seq, ascii), style="bold reverse" if seen else "bold")
+            if not seqs:
+                line.append(" no sequence", style="dim")
+            lines.append(line)
+        self.update(Text("\n").join(lines))
+
+
+class RangeLine(Static):
+    """The range, sorted, and the stock's size."""
+
+    def show(self, view: Game, ascii: bool, touched: Collection[int] = ()) -> None:
+        t = Text("Range ", style="bold")
+        faces = view.range_cards()
+        t.append_text(cards(faces, ascii, touched) if faces else Text("empty", style="dim"))
+        t.append(f"  · Stock {view.stock_size}" if view.stock_size else "  · Stock empty")
+        self.update(t)
+
+
+class Status(Static):
+    """Whose turn, the actions left, and the last round's marker."""
+
+    def show(self, view: Game, names: Sequence[str], me: int) -> None:
+        t = Text(f"Turn {view.turn} · ")
+        t.append(turn_words(view, names, me), style="bold" if view.player == me else "")
+        last = view.last_player
+        if last is not None and not view.is_over:
+            who = "you are" if last == me else f"{names[last]} is"
+            t.append(" · ")
+            t.append("LAST ROUND", style="bold reverse")
+            t.append(f" ({who} the last player)")
+        self.update(t)
+
+
+class HandLine(Static):
+    """Your hand, numbered for the keys 1–9: ``*`` marks a card the others know you hold
+    (you took it from the range), ``+`` a card the last move brought you."""
+
+    def show(
+        self,
+        view: Game,
+        me: int,
+        ascii: bool,
+        highlight: Collection[int] = (),
+        new: Collection[int] = (),
+    ) -> None:
+        t = Text("Hand ", style="bold")
+        hand = view.hand(me)
+        known = list(view.public_hand(me))
+        for i, f in enumerate(hand):
+            label = Text(f"{i + 1}:" if i < 9 else "", style="dim")
+            label.append_text(card(f, ascii, f in highlight))
+            if f in known:
+                known.remove(f)
+                label.append("*")
+            if f in new:
+                label.append("+")
+            t.append_text(label).append(" ")
+        if not hand:
+            t.append("empty", style="dim")
+        if view.hidden[me]:
+            t.append_text(Text(" ").join([back(ascii)] * view.hidden[me]))
+        self.update(t)
+
+
+class LastMove(Static):
+    """The last move in words, above the question."""
+
+    def show(self, log: Sequence[Entry], ascii: bool) -> None:
+        if not log:
+            self.update(Text("No move yet", style="dim"))
+            return
+        words = ascii_text(log[-1].words) if ascii else log[-1].words
+        self.update(Text("Last: ", style="dim").append(words, style="italic"))

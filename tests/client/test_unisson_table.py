@@ -1,0 +1,190 @@
+"""The L'Unisson table against bots, by keys only: whole games at 3 and 6 players, the
+effect prompts, a card's moves by its number, typed moves, the lobby's game choice."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cuttle_client.app import CuttleApp, Practice, Settings, make_app
+from cuttle_client.modals import GameOverScreen
+from cuttle_client.unisson.controller import PracticeController
+from cuttle_client.unisson.table import UnissonTableScreen
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from cuttle_net.games.unisson.cards import ACE, RANK_OF
+from tests.client.helpers import keys, run, screen_text
+
+
+def unisson_app(players: int = 4, seed: int = 1, ascii: bool = False) -> CuttleApp:
+    practice = Practice("greedy", seed=seed, game="unisson", players=players)
+    return make_app(Settings(ascii=ascii, bot_delay=0), practice)
+
+
+def table(pilot: Pilot) -> UnissonTableScreen:
+    screen = next(s for s in pilot.app.screen_stack if isinstance(s, UnissonTableScreen))
+    return screen
+
+
+def options(pilot: Pilot) -> list[str]:
+    listing = pilot.app.screen.query_one("#actions", OptionList)
+    return [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+
+
+def line(pilot: Pilot, part: str) -> str:
+    return str(pilot.app.screen.query_one(part).render())
+
+
+async def play_by_keys(pilot: Pilot, rng: random.Random) -> None:
+    """Play to the end: a group by its letter or a card by its number now and then, and
+    always an enabled option by arrows and Enter."""
+    t = table(pilot)
+    c = t.controller
+    for _ in range(2000):
+        await pilot.pause()
+        if c.ending is not None:
+            assert isinstance(pilot.app.screen, GameOverScreen)
+            return
+        assert c.my_turn
+        hand = c.view.hand(c.seat)
+        roll = rng.random()
+        if roll < 0.3 and not c.view.effects:
+            await keys(pilot, rng.choice("dtxmep"))
+        elif roll < 0.45 and hand:
+            await keys(pilot, str(rng.randint(1, min(9, len(hand)))))
+        if not c.my_turn or c.ending is not None:
+            continue
+        listing = t.query_one("#actions", OptionList)
+        enabled = [
+            i for i in range(listing.option_count) if not listing.get_option_at_index(i).disabled
+        ]
+        if not enabled:
+            await keys(pilot, "escape")
+            continue
+        target = rng.choice(enabled)
+        await keys(
+            pilot, *["up"] * listing.option_count, *["down"] * enabled.index(target), "enter"
+        )
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (6, 2)])
+def test_a_whole_game_by_keys_then_another_deal(players: int, seed: int) -> None:
+    async def body(pilot: Pilot) -> None:
+        c = table(pilot).controller
+        assert c.players == players and c.decks == (2 if players >= 5 else 1)
+        await play_by_keys(pilot, random.Random(seed))
+        over = str(pilot.app.screen.query_one("#result").render()).splitlines()
+        assert over[0] == c.ending.text  # type: ignore[union-attr]
+        heads = ["meld", "hand", "empty", "last", "range", "unis.", "total", "match"]
+        assert over[1].split() == heads
+        rows = over[2:]
+        assert [r[:11].strip() for r in rows] == [n[:10] for n in c.names]
+        totals = [s.total for s in c.ending.scores]  # type: ignore[union-attr]
+        assert [int(r.split()[-2]) for r in rows] == totals
+        assert [int(r.split()[-1]) for r in rows] == totals  # the match so far: one game
+        first = c.dealer
+        await keys(pilot, "r")  # another deal: the deal passes left, the match adds up
+        assert c.ending is None and c.dealer == (first + 1) % players and len(c.games) == 1
+        assert "match" in line(pilot, "#title")
+        await keys(pilot, "l", "y")  # leave the table, back to the lobby
+        assert "Practice (p)" in screen_text(pilot.app)
+
+    run(unisson_app(players, seed), body)
+
+
+def ace_seed() -> int:
+    """A deal where the player's first decision can take an ace from the range."""
+    for seed in range(200):
+        c = PracticeController("greedy", 4, seed=seed, bot_delay=0)
+        c.start()
+        aces = [f for f in c.view.range_cards() if RANK_OF[f] == ACE]
+        if c.my_turn and not c.view.effects and aces:
+            return seed
+    raise AssertionError("no deal found")
+
+
+def test_an_ace_taken_asks_for_two_discards() -> None:
+    seed = ace_seed()
+
+    async def body(pilot: Pilot) -> None:
+        c = table(pilot).controller
+        assert line(pilot, "#ask").startswith("Your turn: d draw")
+        await keys(pilot, "t")
+        takes = options(pilot)
+        ace = next(i for i, o in enumerate(takes) if "then discard 2" in o)
+        await keys(pilot, *["down"] * ace, "enter")
+        assert c.view.effects and c.view.effects[0].count == 2
+        ask = line(pilot, "#ask")
+        assert ask.startswith("You took A") and "you must discard 2 cards" in ask
+        hand = c.view.hand(c.seat)
+        assert options(pilot) == [f"Discard {w}" for w in _shown(hand)]
+        await keys(pilot, "1")  # a card's number picks that discard; Enter confirms
+        await keys(pilot, "enter")
+        assert c.view.effects[0].count == 1 and len(c.view.hand(c.seat)) == len(hand) - 1
+        assert "you must discard 1 card" in line(pilot, "#ask")
+
+    run(unisson_app(4, seed), body)
+
+
+def _shown(faces: list[int]) -> list[str]:
+    from cuttle_net.games.unisson import face_display
+
+    return [face_display(f) for f in dict.fromkeys(faces)]
+
+
+def test_a_card_number_opens_its_moves_and_escape_goes_back() -> None:
+    async def body(pilot: Pilot) -> None:
+        c = table(pilot).controller
+        first = c.view.hand(c.seat)[0]
+        await keys(pilot, "1")
+        listing = pilot.app.screen.query_one("#actions", OptionList)
+        assert listing.border_title == f"Choose › {_shown([first])[0]}"
+        assert options(pilot)[0] == f"Discard {_shown([first])[0]}"
+        await keys(pilot, "escape")
+        assert listing.border_title == "Choose" and options(pilot)[0] == "Draw a card (d)"
+
+    run(unisson_app(4, 3), body)
+
+
+def test_a_typed_move_is_played_or_refused_with_the_rule() -> None:
+    async def body(pilot: Pilot) -> None:
+        c = table(pilot).controller
+        await keys(pilot, "colon")
+        await pilot.pause()
+        await keys(pilot, *"meld 7h 8h 9h", "enter")
+        error = line(pilot, "#error")
+        assert error.startswith("✗ meld 7H 8H 9H: ") and "you hold no" in error
+        field = pilot.app.screen.query_one("#move-input")
+        field.value = ""  # type: ignore[attr-defined]
+        await keys(pilot, *"draw", "enter")
+        mine = [e.words for e in c.log if e.seat == c.seat]
+        assert not field.display and mine[0].startswith("You draw ")
+
+    run(unisson_app(4, 5), body)
+
+
+def test_the_lobby_opens_a_practice_table_of_the_game_chosen() -> None:
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "g", "enter", "down", "enter")  # Cuttle → L'Unisson
+        assert "players" in screen_text(pilot.app)
+        await keys(pilot, "p")
+        t = table(pilot)
+        assert (
+            t.controller.players == 4
+            and len(t.query_one("#u-players").render().plain.splitlines()) == 4
+        )
+
+    run(make_app(Settings(bot_delay=0)), body)
+
+
+def test_ascii_cards_and_the_help() -> None:
+    async def body(pilot: Pilot) -> None:
+        text = screen_text(pilot.app)
+        assert not set("♣♦♥♠–") & set(text)
+        await keys(pilot, "question_mark")
+        assert "L'Unisson" in screen_text(pilot.app) and "take an ace" in screen_text(pilot.app)
+        await keys(pilot, "escape")
+
+    run(unisson_app(5, 4, ascii=True), body)
