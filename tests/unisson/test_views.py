@@ -121,3 +121,18 @@ def test_a_dealt_view_is_the_view_of_the_deal() -> None:
     with pytest.raises(ValueError, match="more than 2"):
         Game.dealt_view(5, 2, 4, 0, cards("9H 9H 9H 7C"), g.range_cards())
     assert face_text(g.range_cards()[0])
+
+
+def test_faces_from_outside_must_be_faces() -> None:
+    g = position(["8C", "8D", "9D", "TD"], top="AH")
+    v = g.view(0)
+    for bad in (32, -1, True, "AH"):
+        with pytest.raises(RevealError, match="not a face"):
+            v.apply("draw", reveal=[bad])
+        with pytest.raises(ValueError, match="not a face"):
+            Game.dealt_view(4, 1, 3, 0, [0, 1, 2, bad], [4, 5, 6, 7])
+    end = position(["8C", "8D", "9D", "TD"], stock="", last=0, used=1).view(1)
+    with pytest.raises(RevealError, match="not a face"):
+        end.show_hand(0, [99])
+    with pytest.raises(ValueError, match="not at a table"):
+        Game.dealt_view(4, 1, 3, 4, [0, 1, 2, 3], [4, 5, 6, 7])

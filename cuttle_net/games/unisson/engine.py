@@ -235,6 +235,9 @@ class Game:
         g = cls.empty(players, decks, dealer, viewer)
         if len(range_cards) != RANGE_SIZE or (seat is not None and len(hand) != HAND_SIZE):
             raise ValueError(f"a deal gives {HAND_SIZE} cards a hand and {RANGE_SIZE} to the range")
+        _check_faces([*range_cards, *hand])
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat {seat} is not at a table of {players}")
         for f in range_cards:
             g._add_range(f)
         for s in range(players):
@@ -621,9 +624,10 @@ class Game:
                 raise RevealError("a full-information game needs no reveals")
             self.push(m)
             return
-        for f in faces:
-            if not (isinstance(f, int) and 0 <= f < FACES):
-                raise RevealError(f"{f!r} is not a face")
+        try:
+            _check_faces(faces)
+        except ValueError as e:
+            raise RevealError(str(e)) from None
         work = self._materialized(m)
         if work is self:  # a refused reveal must leave this game as it was
             work = self.copy()
@@ -684,6 +688,10 @@ class Game:
     def show_hand(self, seat: int, faces: Iterable[int]) -> None:
         """A view learns the whole of ``seat``'s hand (shown at the end of the game)."""
         faces = sorted(faces)
+        try:
+            _check_faces(faces)
+        except ValueError as e:
+            raise RevealError(str(e)) from None
         if len(faces) != self.sizes[seat]:
             raise RevealError(f"seat {seat} holds {self.sizes[seat]} card(s), not {len(faces)}")
         known = self.hand(seat)
@@ -719,6 +727,12 @@ class _Counter(list):
     """Stands in for reveals while counting how many a move needs."""
 
     count = 0
+
+
+def _check_faces(faces: Iterable[object]) -> None:
+    for f in faces:
+        if type(f) is not int or not 0 <= f < FACES:
+            raise ValueError(f"{f!r} is not a face (0 to {FACES - 1})")
 
 
 def _multiset(lo: int, hi: int) -> list[int]:
