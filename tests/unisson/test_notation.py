@@ -61,6 +61,8 @@ def test_every_move_reads_back_from_its_text() -> None:
         ("extend 9H", "a sequence number and a card"),
         ("extend x 9H", "not a sequence number"),
         ("extend 0 9H", "not a sequence number"),
+        ("extend ٣ 9H", "not a sequence number"),
+        ("extend " + "9" * 5000 + " 9H", "not a sequence number"),
     ],
 )
 def test_a_malformed_move_says_what_is_wrong(text: str, message: str) -> None:
@@ -97,6 +99,8 @@ def _replace(field: int, value: str) -> str:
         (_replace(8, "discard:1:2"), "actions"),  # an effect follows an action
         (_replace(8, "over:won"), "phase"),
         (_replace(9, "4"), "idle"),
+        (_replace(9, "٣"), "idle"),
+        (_replace(5, "9" * 5000), "turn"),
         (_replace(10, "0"), "last"),
         (_replace(11, "JH,QH"), "position"),  # cards missing
         (_replace(11, "?12"), "stock"),  # ?N only in a view

@@ -208,7 +208,7 @@ class Game:
             random.Random(seed).shuffle(ids)
         else:
             ids = list(order)
-            if sorted(ids) != list(range(n)):
+            if len(ids) != n or set(ids) != set(range(n)):
                 raise ValueError(f"a deck order must hold each card id 0..{n - 1} once")
         faces = [face_of(c) for c in ids]
         for s in range(players):
@@ -274,6 +274,8 @@ class Game:
         """What ``seat`` (None: a spectator) knows of this full-information game."""
         if self.viewer != FULL:
             raise ValueError("already a view")
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat} is not at a table of {self.players}")
         g = self.copy()
         g.viewer = SPECTATOR if seat is None else seat
         for o in range(self.players):

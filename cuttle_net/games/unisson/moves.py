@@ -103,7 +103,10 @@ def parse_move(text: str) -> Move:
     if kind is Kind.EXTEND:
         if len(args) != 2:
             raise MoveSyntaxError(f"'extend' takes a sequence number and a card: {text!r}")
-        if not args[0].isdecimal() or not 1 <= int(args[0]) <= MAX_SEQ:
+        number = args[0]
+        if not (number.isascii() and number.isdecimal() and len(number) <= 2) or not (
+            1 <= int(number) <= MAX_SEQ
+        ):
             raise MoveSyntaxError(
                 f"{args[0]!r} is not a sequence number: write 1 for your first sequence, "
                 f"2 for the second… (at most {MAX_SEQ})"

@@ -95,7 +95,7 @@ def position_text(g: Game) -> str:
 
 
 def _number(name: str, word: str, lo: int, hi: int) -> int:
-    if not word.isdecimal() or not lo <= int(word) <= hi:
+    if not (word.isascii() and word.isdecimal() and len(word) <= 10) or not lo <= int(word) <= hi:
         raise PositionError(f"{name}: {word!r} is not a number from {lo} to {hi}")
     return int(word)
 
