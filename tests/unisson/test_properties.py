@@ -56,6 +56,27 @@ def _play(table, dealer, deal_seed, move_seed, each=None):
     return g
 
 
+def _hand_runs(faces: list[int]) -> list[int]:
+    """The seed's rule, spelled out: per suit, the longest run left, again and again."""
+    out = []
+    for suit in range(4):
+        counts = [faces.count(suit * 8 + r) for r in range(8)]
+        while True:
+            best, start = 0, 0
+            for lo in range(8):
+                n = 0
+                while lo + n < 8 and counts[lo + n]:
+                    n += 1
+                if n > best:
+                    best, start = n, lo
+            if best < 3:
+                break
+            out.append(best)
+            for r in range(start, start + best):
+                counts[r] -= 1
+    return out
+
+
 def _conserved(g: Game) -> None:
     for f in range(FACES):
         assert g.visible_count(f) == g.decks, position_text(g)
@@ -70,6 +91,17 @@ def test_every_game_ends_with_every_card_in_one_place(args) -> None:
     g = _play(*args, each=lambda g, m: _conserved(g))
     _conserved(g)
     scores = g.scores()
+    for seat, sc in enumerate(scores):
+        assert sc.total == sc.melded + sc.hand + sc.empty + sc.last + sc.range + sc.unisson
+        lengths = [len(q) for q in g.sequences(seat)]
+        assert sc.melded == sum(lengths) * (2 if 8 in lengths else 1)
+        runs = _hand_runs(g.hand(seat))
+        if sc.unisson:
+            runs = [r for r in runs if r != 8]
+        assert sc.hand == -sum(runs) * (2 if 8 in runs else 1)
+        assert sc.empty == (10 if g.hand_size(seat) == 0 else 0)
+        assert sc.last == (5 if g.last_player == seat else 0)
+        assert sc.range == scores[0].range and sc.unisson == scores[0].unisson
     assert len(g.winners()) >= 1
     if g.outcome.reason == "octave":
         assert g.winners() == (g.outcome.seat,)
