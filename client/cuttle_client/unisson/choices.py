@@ -65,7 +65,7 @@ def label(m: Move, view: Game, seat: int, ascii: bool) -> str:
         text = card(m.faces[0], ascii)
     else:
         text = str(m)
-    hint = effect_hint(m, in_turn)
+    hint = effect_hint(m, in_turn, view.stock_size)
     return f"{text}  ({hint})" if hint else text
 
 

@@ -26,15 +26,20 @@ def sequence(faces: Sequence[int], ascii: bool = False) -> str:
     return f"{text} octave" if len(faces) == 8 else text
 
 
-def effect_hint(m: Move, in_turn: bool) -> str:
-    """What follows ``m`` by the rules: an ace taken makes you discard two, and so on."""
+def effect_hint(m: Move, in_turn: bool, stock: int) -> str:
+    """What follows ``m`` by the rules: an ace taken makes you discard two, and so on
+    (a draw only if the stock will still hold a card: a take's replacement comes first)."""
     if not m.faces or not in_turn:
         return ""
     rank = RANK_OF[m.faces[0]]
     if m.kind is Kind.TAKE:
-        return {ACE: "then discard 2", SEVEN: "then you may draw 1"}.get(rank, "")
+        if rank == ACE:
+            return "then discard 2"
+        return "then you may draw 1" if rank == SEVEN and stock >= 2 else ""
     if m.kind is Kind.DISCARD:
-        return {ACE: "then you may draw up to 2", SEVEN: "then discard 1 more"}.get(rank, "")
+        if rank == ACE and stock:
+            return f"then you may draw up to {min(2, stock)}"
+        return "then discard 1 more" if rank == SEVEN else ""
     if m.kind is Kind.MELD:
         n = len(m.faces)
         if n == 8:
@@ -42,7 +47,7 @@ def effect_hint(m: Move, in_turn: bool) -> str:
         ranks = {RANK_OF[f] for f in m.faces}
         if ACE in ranks:
             return f"the others discard {n} each"
-        if SEVEN in ranks:
+        if SEVEN in ranks and stock:
             return f"the others may draw {n} each"
     return ""
 
