@@ -304,6 +304,98 @@ class Close(Message):
         _check_text(self.reason, "reason", 0, MAX_TEXT_LEN)
 
 
+# --- the N-player table (SPEC.md 3.15) ----------------------------------------------------
+
+MAX_SEATS = 6
+MAX_ENTRY_BODY = 1_040_000
+"""The largest body of a table entry: a frame holds it with the entry's other fields."""
+
+
+def _check_bin(value: object, name: str, low: int, high: int) -> None:
+    _check(
+        type(value) is bytes and low <= len(value) <= high,
+        f"{name} must be {low}..{high} bytes",
+    )
+
+
+@dataclass(frozen=True)
+class TableStatus(Message):
+    """Host -> joiner, in the lobby: the table and who sits at it so far (seat order)."""
+
+    TYPE = "table"
+    id: bytes
+    game: str
+    options: tuple[str, ...]
+    seats: int
+    you: int
+    players: tuple[tuple[str, bytes], ...]
+
+    def validate(self) -> None:
+        _check_bytes(self.id, "id", KEY_SIZE)
+        _check_token(self.game, "game")
+        _check_tokens(self.options, "options", MAX_LIST_LEN)
+        _check_int(self.seats, "seats", 2, MAX_SEATS)
+        _check(type(self.players) is tuple, "players must be an array")
+        players = tuple(tuple(p) if type(p) is list else p for p in self.players)
+        object.__setattr__(self, "players", players)
+        _check(1 <= len(players) <= self.seats, "players: 1..seats")
+        for player in players:
+            _check(type(player) is tuple and len(player) == 2, "a player is [name, identity]")
+            _check_text(player[0], "a player's name", 1, MAX_NAME_LEN)
+            _check_bytes(player[1], "a player's identity", KEY_SIZE)
+        _check_int(self.you, "you", 1, len(players) - 1)
+
+    def to_wire(self) -> dict[str, Any]:
+        wire = super().to_wire()
+        wire["players"] = [list(p) for p in self.players]
+        return wire
+
+
+@dataclass(frozen=True)
+class Post(Message):
+    """Joiner -> host: an entry for the table's log, signed by its author (SPEC 3.15)."""
+
+    TYPE = "post"
+    seen: int
+    head: bytes
+    vouch: bytes
+    body: bytes
+    sig: bytes
+
+    def validate(self) -> None:
+        _check_int(self.seen, "seen", 0, 2**32 - 1)
+        _check_bytes(self.head, "head", KEY_SIZE)
+        _check_bytes(self.vouch, "vouch", SIGNATURE_SIZE)
+        _check_bin(self.body, "body", 1, MAX_ENTRY_BODY)
+        _check_bytes(self.sig, "sig", SIGNATURE_SIZE)
+
+
+@dataclass(frozen=True)
+class Entry(Message):
+    """Host -> joiner: entry `n` of the table's log, as its author signed it, with the host's
+    signature over the log it ends (SPEC 3.15)."""
+
+    TYPE = "entry"
+    n: int
+    seat: int
+    seen: int
+    head: bytes
+    vouch: bytes
+    body: bytes
+    sig: bytes
+    relay: bytes
+
+    def validate(self) -> None:
+        _check_int(self.n, "n", 0, 2**32 - 2)
+        _check_int(self.seat, "seat", 0, MAX_SEATS - 1)
+        _check_int(self.seen, "seen", 0, 2**32 - 1)
+        _check_bytes(self.head, "head", KEY_SIZE)
+        _check_bytes(self.vouch, "vouch", SIGNATURE_SIZE)
+        _check_bin(self.body, "body", 1, MAX_ENTRY_BODY)
+        _check_bytes(self.sig, "sig", SIGNATURE_SIZE)
+        _check_bytes(self.relay, "relay", SIGNATURE_SIZE)
+
+
 CATALOGUE: dict[str, type[Message]] = {
     m.TYPE: m
     for m in (
@@ -321,9 +413,14 @@ CATALOGUE: dict[str, type[Message]] = {
         Ping,
         Pong,
         Close,
+        TableStatus,
+        Post,
+        Entry,
     )
 }
-GAME_MESSAGES = frozenset({Move, DeckPayload, RematchRequest, RematchAnswer, Resume, Ping, Pong})
+GAME_MESSAGES = frozenset(
+    {Move, DeckPayload, RematchRequest, RematchAnswer, Resume, Ping, Pong, TableStatus, Post, Entry}
+)
 
 
 def message_from_wire(wire: object) -> Message:

@@ -11,16 +11,19 @@ from cuttle_protocol.messages import (
     Close,
     Commit,
     DeckPayload,
+    Entry,
     Flip,
     Hello,
     Message,
     Move,
     Ping,
     Pong,
+    Post,
     Propose,
     RematchAnswer,
     RematchRequest,
     Resume,
+    TableStatus,
     message_from_wire,
 )
 
@@ -42,6 +45,9 @@ SAMPLES: list[Message] = [
     Ping(7),
     Pong(7),
     Close("peer-quit", "bye"),
+    TableStatus(K, "unisson", ("short",), 4, 1, (("Alice", K), ("Bob", b"b" * 32))),
+    Post(3, K, SIG, b"\x81\xa1t\xa3say", SIG),
+    Entry(4, 2, 3, K, SIG, b"\x81\xa1t\xa3say", SIG, SIG),
 ]
 
 
@@ -89,6 +95,14 @@ def reject(wire: object, code: ErrorCode = ErrorCode.MALFORMED_MESSAGE) -> None:
         SAMPLES[0].to_wire() | {"name": "a" * 33},
         SAMPLES[0].to_wire() | {"caps": ["UPPER"]},
         SAMPLES[0].to_wire() | {"identity": K[:31]},
+        SAMPLES[-3].to_wire() | {"seats": 7},  # a table has 2..6 seats
+        SAMPLES[-3].to_wire() | {"you": 0},  # the host's seat is never a joiner's
+        SAMPLES[-3].to_wire() | {"players": [["Alice", K]]},  # "you" is past the players
+        SAMPLES[-3].to_wire() | {"players": [["Alice", K], ["Bob"]]},
+        SAMPLES[-2].to_wire() | {"body": b""},
+        SAMPLES[-2].to_wire() | {"vouch": K},
+        SAMPLES[-1].to_wire() | {"seat": 6},
+        SAMPLES[-1].to_wire() | {"relay": None},
         {"text": "draw"},
         {"t": 5},
         ["move", "draw"],

@@ -1,0 +1,795 @@
+"""The N-player table without I/O (SPEC.md 3.15).
+
+One player hosts (seat 0); each other player joins it over its own two-party connection
+(the handshake of 3.6). The host relays every message: each is an entry of one log, signed
+by its author over the log head it had seen, and the host signs the head after each entry.
+So every player sees the same messages in the same order, or holds the proof that the host
+showed it a log that another player did not see.
+
+    host = TableHost(me, TableSettings("unisson", (), seats=3))
+    host.add_joiner(name, identity)          # after each joiner's handshake
+    host.receive(identity, message)          # a message from that joiner's connection
+    for identity, message in host.take_outgoing(): ...   # send on that joiner's connection
+    for event in host.take_events(): ...     # Lobby, CodeShown, Started, Delivered, TableEnded
+
+`TableGuest` is the joiner's side, over its one connection to the host. Both sides run the
+same table: the seating (entry 0, by the host), a commitment and then a reveal from every
+seat (the code that covers every key, and the first dealer), every seat's confirmation that
+its player compared the code, then the game's messages, which `Delivered` hands to the
+session in the log's order, each with its author's seat.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from cuttle_net.identity_key import BadIdentityKey, identity_public_key
+
+from . import codec
+from .connection import LocalPlayer
+from .crypto import fingerprint, format_sas
+from .errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from .messages import (
+    KEY_SIZE,
+    MAX_ENTRY_BODY,
+    MAX_LIST_LEN,
+    MAX_NAME_LEN,
+    MAX_SEATS,
+    MAX_TEXT_LEN,
+    SIGNATURE_SIZE,
+    TOKEN,
+    Entry,
+    Message,
+    Post,
+    TableStatus,
+    display_safe,
+)
+from .tablelog import (
+    Equivocation,
+    LogEntry,
+    RelayLog,
+    _hash,
+    _u32,
+    genesis,
+    relay_statement,
+    verify,
+)
+
+TABLE_KINDS = frozenset({"seats", "commit", "reveal", "ready", "fault", "leave"})
+"""Entry bodies the table itself uses; every other `"t"` is a game message."""
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """What the host chose: the game (a registry name), its options, and the seats."""
+
+    game: str
+    options: tuple[str, ...] = ()
+    seats: int = 3
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", tuple(self.options))
+        names = (self.game, *self.options)
+        if not all(type(n) is str and TOKEN.fullmatch(n) for n in names):
+            raise ValueError("the game and its options are lower-case tokens")
+        if len(set(self.options)) != len(self.options) or len(self.options) > MAX_LIST_LEN:
+            raise ValueError(f"at most {MAX_LIST_LEN} distinct options")
+        if type(self.seats) is not int or not 2 <= self.seats <= MAX_SEATS:
+            raise ValueError(f"a table has 2..{MAX_SEATS} seats")
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    name: str  # display-safe
+    identity: bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.identity)
+
+
+# --- events ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """Who sits at the table so far (seat order, host first); `you` is our place."""
+
+    settings: TableSettings
+    players: tuple[SeatInfo, ...]
+    you: int
+
+
+@dataclass(frozen=True)
+class CodeShown:
+    """Every seat revealed: show `code` and call `confirm()` once the players compared it."""
+
+    code: str
+    dealer: int
+
+
+@dataclass(frozen=True)
+class Started:
+    """Every seat confirmed the code: the game begins."""
+
+    seats: tuple[SeatInfo, ...]
+    dealer: int
+    session_id: bytes
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """Entry `index` of the log: a game message by `seat` (ours too), in the table's order.
+    Its author had seen `seen` entries when it signed it."""
+
+    seat: int
+    body: dict[str, Any]
+    index: int
+    seen: int
+
+
+@dataclass(frozen=True)
+class TableEnded:
+    """The table stopped: `culprit` (a seat, or None) and why. `reporter` is the seat whose
+    finding this is (None: our own); `evidence` proves a host's equivocation."""
+
+    culprit: int | None
+    kind: str
+    detail: str
+    reporter: int | None = None
+    evidence: Equivocation | None = None
+
+
+TableEvent = Lobby | CodeShown | Started | Delivered | TableEnded
+
+
+class Stage(Enum):
+    LOBBY = "lobby"
+    COMMIT = "commit"
+    REVEAL = "reveal"
+    CONFIRM = "confirm"
+    GAME = "game"
+    ENDED = "ended"
+
+
+class _Culprit(Exception):
+    def __init__(
+        self, seat: int, kind: str, detail: str, evidence: Equivocation | None = None
+    ) -> None:
+        super().__init__(f"{kind} by seat {seat}: {detail}")
+        self.seat, self.kind, self.detail, self.evidence = seat, kind, detail, evidence
+
+
+def code_commitment(start: bytes, seat: int, value: bytes) -> bytes:
+    """A seat's commitment to its code value, bound to the seating (the head after entry 0)."""
+    return _hash(b"code commit", start, _u32(seat), value)
+
+
+def table_secrets(settled: bytes, values: list[bytes]) -> tuple[str, int, bytes]:
+    """(code, dealer, session id) from the head after the last commitment and every value."""
+    joined = b"".join(values)
+    code = format_sas(_hash(b"table code", settled, joined)[:8])
+    dealer = int.from_bytes(_hash(b"dealer", settled, joined)[:8], "big") % len(values)
+    return code, dealer, _hash(b"table session", settled, joined)
+
+
+def _text(value: object, low: int, high: int) -> bool:
+    return type(value) is str and low <= len(value) <= high
+
+
+def _fields(body: dict[str, Any], *names: str) -> bool:
+    return set(body) == {"t", *names}
+
+
+class _Table:
+    """What host and guest share: the log, the stages, the code, and the events."""
+
+    def __init__(self, player: LocalPlayer, random_bytes: Callable[[int], bytes]) -> None:
+        self._player = player
+        self.identity = player.identity.public_key().public_bytes_raw()
+        self._random = random_bytes
+        self._value = random_bytes(KEY_SIZE)  # our contribution to the code and the dealer
+        self.settings: TableSettings | None = None
+        self.seats: tuple[SeatInfo, ...] = ()
+        self._keys: list[Ed25519PublicKey] = []
+        self.me = -1
+        self.stage = Stage.LOBBY
+        self.log: RelayLog | None = None
+        self._digests: set[bytes] = set()
+        self._commits: dict[int, bytes] = {}
+        self._reveals: dict[int, bytes] = {}
+        self._ready: set[int] = set()
+        self._settled = b""  # the head after the last commitment
+        self.code = ""
+        self.dealer = -1
+        self.session_id = b""
+        self.ended: TableEnded | None = None
+        self._events: list[TableEvent] = []
+
+    # --- the caller's side ---------------------------------------------------------------
+
+    def take_events(self) -> list[TableEvent]:
+        events, self._events = self._events, []
+        return events
+
+    def confirm(self) -> None:
+        """Our player compared the code with the others: sign that we are ready."""
+        if self.stage is not Stage.CONFIRM or self.me in self._ready:
+            raise LocalProtocolError(ErrorCode.UNEXPECTED_MESSAGE, "no code to confirm now")
+        self._post({"t": "ready"})
+
+    def post(self, body: dict[str, Any]) -> None:
+        """Send a game message to the whole table (it comes back as `Delivered`)."""
+        if self.stage is not Stage.GAME:
+            raise LocalProtocolError(ErrorCode.UNEXPECTED_MESSAGE, "the game has not started")
+        if type(body) is not dict or type(body.get("t")) is not str or body["t"] in TABLE_KINDS:
+            raise ValueError('a game message is a map whose "t" is not a table kind')
+        self._post(body)
+
+    def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
+        """Our player leaves: say so in the log (signed), and stop."""
+        if self.stage is Stage.ENDED or self.log is None:
+            self._end(TableEnded(self.me, "left", f"closed with {code}"))
+            return
+        self._post({"t": "leave", "code": str(code), "reason": reason[:MAX_TEXT_LEN]})
+
+    def fault(self, culprit: int, kind: str, detail: str) -> None:
+        """Our session found a fault (`culprit`'s): tell the table and stop."""
+        self._fail(_Culprit(culprit, kind, detail))
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _post(self, body: dict[str, Any], force: bool = False) -> None:
+        """Sign `body` as our next entry and send it (the host: append and relay it)."""
+        raise NotImplementedError
+
+    def _sign(self, seen: int, body: bytes) -> bytes:
+        assert self.log is not None
+        digest = self.log.digest(LogEntry(self.me, seen, self.log.heads[seen], b"", body, b""))
+        return self._player.identity.sign(digest)
+
+    def _encode(self, body: dict[str, Any]) -> bytes:
+        data = codec.pack(body)
+        codec.check_value(body)
+        if len(data) > MAX_ENTRY_BODY:
+            raise ValueError(f"an entry's body is at most {MAX_ENTRY_BODY} bytes")
+        return data
+
+    def _end(self, ended: TableEnded) -> None:
+        if self.stage is Stage.ENDED:
+            return
+        self.stage = Stage.ENDED
+        self.ended = ended
+        self._events.append(ended)
+
+    def _fail(self, culprit: _Culprit) -> None:
+        """End the table on our own finding, and tell the others through the log."""
+        if self.stage is Stage.ENDED:
+            return
+        if self.log is not None and self.seats:
+            body: dict[str, Any] = {
+                "t": "fault",
+                "seat": culprit.seat,
+                "kind": culprit.kind,
+                "detail": culprit.detail[:MAX_TEXT_LEN],
+            }
+            if culprit.evidence is not None:
+                e = culprit.evidence
+                body["proof"] = [e.length, e.head, e.signature, e.other_head, e.other_signature]
+            self._post(body, force=True)
+        self._end(TableEnded(culprit.seat, culprit.kind, culprit.detail, None, culprit.evidence))
+
+    def _body(self, entry: LogEntry) -> dict[str, Any]:
+        try:
+            body = codec.unpack(entry.body)
+        except RemoteProtocolError as exc:
+            raise _Culprit(entry.seat, "bad-entry", f"not strict msgpack: {exc.message}") from None
+        if type(body) is not dict or type(body.get("t")) is not str:
+            raise _Culprit(entry.seat, "bad-entry", 'an entry is a map with a str "t"')
+        return body
+
+    def _check(self, entry: LogEntry, body: dict[str, Any]) -> None:
+        """Raise `_Culprit` (the author's fault) unless the entry is allowed here and now.
+
+        Nothing is changed: `_apply` does that once the entry is in the log."""
+        assert self.log is not None
+        kind, seat = body["t"], entry.seat
+        seats = len(self.seats)
+
+        def refuse(detail: str) -> None:
+            raise _Culprit(seat, "bad-entry", f"{kind}: {detail}")
+
+        if kind == "seats":
+            refuse("the seating is entry 0 only")
+        if kind == "leave":
+            if not (
+                _fields(body, "code", "reason")
+                and type(body["code"]) is str
+                and TOKEN.fullmatch(body["code"])
+                and _text(body["reason"], 0, MAX_TEXT_LEN)
+            ):
+                refuse("malformed")
+            return
+        if kind == "fault":
+            proof = body.get("proof")
+            if not (
+                set(body) - {"proof"} == {"t", "seat", "kind", "detail"}
+                and type(body["seat"]) is int
+                and 0 <= body["seat"] < seats
+                and type(body["kind"]) is str
+                and TOKEN.fullmatch(body["kind"])
+                and _text(body["detail"], 0, MAX_TEXT_LEN)
+                and (proof is None or _proof(proof) is not None)
+            ):
+                refuse("malformed")
+            return
+        if kind == "commit":
+            if self.stage is not Stage.COMMIT or seat in self._commits:
+                refuse("not expected now")
+            if not (
+                _fields(body, "value")
+                and type(body["value"]) is bytes
+                and len(body["value"]) == KEY_SIZE
+            ):
+                refuse("malformed")
+        elif kind == "reveal":
+            if self.stage is not Stage.REVEAL or seat in self._reveals:
+                refuse("not expected now")
+            if entry.seen < seats + 1:
+                refuse("revealed before seeing every commitment")
+            if not (
+                _fields(body, "value")
+                and type(body["value"]) is bytes
+                and len(body["value"]) == KEY_SIZE
+            ):
+                refuse("malformed")
+            if code_commitment(self.log.heads[1], seat, body["value"]) != self._commits[seat]:
+                raise _Culprit(seat, "bad-reveal", "the value does not open its commitment")
+        elif kind == "ready":
+            if self.stage is not Stage.CONFIRM or seat in self._ready:
+                refuse("not expected now")
+            if entry.seen < 2 * seats + 1 or not _fields(body):
+                refuse("confirmed before seeing every reveal" if _fields(body) else "malformed")
+        else:
+            if self.stage is not Stage.GAME:
+                refuse("a game message before the game started")
+            if entry.seen < 3 * seats + 1:
+                refuse("signed before the game started")
+
+    def _apply(self, entry: LogEntry, body: dict[str, Any], index: int) -> None:
+        """The entry is in the log: move the table on."""
+        kind, seat, seats = body["t"], entry.seat, len(self.seats)
+        if kind == "leave":
+            reason = display_safe(body["reason"])
+            detail = f"closed with {body['code']}" + (f' "{reason}"' if reason else "")
+            self._end(TableEnded(seat, "left", detail, seat))
+        elif kind == "fault":
+            proof = _proof(body["proof"]) if "proof" in body else None
+            culprit = body["seat"]
+            if proof is not None and not proof.proves(self._keys[0]):
+                proof = None  # a claim without proof stays its author's word
+            self._end(TableEnded(culprit, body["kind"], display_safe(body["detail"]), seat, proof))
+        elif kind == "commit":
+            self._commits[seat] = body["value"]
+            if len(self._commits) == seats:
+                assert self.log is not None
+                self._settled = self.log.head
+                self.stage = Stage.REVEAL
+                self._post({"t": "reveal", "value": self._value})
+        elif kind == "reveal":
+            self._reveals[seat] = body["value"]
+            if len(self._reveals) == seats:
+                values = [self._reveals[s] for s in range(seats)]
+                self.code, self.dealer, self.session_id = table_secrets(self._settled, values)
+                self.stage = Stage.CONFIRM
+                self._events.append(CodeShown(self.code, self.dealer))
+        elif kind == "ready":
+            self._ready.add(seat)
+            if len(self._ready) == seats:
+                self.stage = Stage.GAME
+                self._events.append(Started(self.seats, self.dealer, self.session_id))
+        else:
+            self._events.append(Delivered(seat, body, index, entry.seen))
+
+    def _seat_everyone(self, players: list[tuple[str, bytes]]) -> None:
+        """Entry 0 is in: the seats are fixed; commit to our code value."""
+        assert self.log is not None
+        self.seats = tuple(SeatInfo(i, display_safe(n), k) for i, (n, k) in enumerate(players))
+        self._keys = [identity_public_key(k) for _, k in players]
+        self.me = next(s.seat for s in self.seats if s.identity == self.identity)
+        self.stage = Stage.COMMIT
+        self._post({"t": "commit", "value": code_commitment(self.log.head, self.me, self._value)})
+
+
+def _proof(value: object) -> Equivocation | None:
+    if not (type(value) is list and len(value) == 5 and type(value[0]) is int):
+        return None
+    length, head, sig, other, other_sig = value
+    sizes = (
+        (head, KEY_SIZE),
+        (sig, SIGNATURE_SIZE),
+        (other, KEY_SIZE),
+        (other_sig, SIGNATURE_SIZE),
+    )
+    if not all(type(v) is bytes and len(v) == size for v, size in sizes) or length < 0:
+        return None
+    return Equivocation(length, head, sig, other, other_sig)
+
+
+def _players(value: object) -> list[tuple[str, bytes]] | None:
+    """The seating's players, checked: 2..6 [name, identity] pairs with distinct valid keys."""
+    if type(value) is not list or not 2 <= len(value) <= MAX_SEATS:
+        return None
+    players = []
+    for item in value:
+        if not (
+            type(item) is list
+            and len(item) == 2
+            and _text(item[0], 1, MAX_NAME_LEN)
+            and type(item[1]) is bytes
+            and len(item[1]) == KEY_SIZE
+        ):
+            return None
+        try:
+            identity_public_key(item[1])
+        except BadIdentityKey:
+            return None
+        players.append((item[0], item[1]))
+    if len({k for _, k in players}) != len(players):
+        return None
+    return players
+
+
+class TableHost(_Table):
+    """The host's table: seat 0, the lobby, and the relay of every entry."""
+
+    def __init__(
+        self,
+        player: LocalPlayer,
+        settings: TableSettings,
+        *,
+        random_bytes: Callable[[int], bytes] = os.urandom,
+    ) -> None:
+        super().__init__(player, random_bytes)
+        self.settings = settings
+        self.table_id = random_bytes(KEY_SIZE)
+        self._lobby: list[tuple[str, bytes]] = [(player.name, self.identity)]
+        self._outgoing: list[tuple[bytes, Message]] = []
+        self._posts_from: dict[bytes, int] = {}  # posts received from each joiner
+        self.me = 0
+
+    @property
+    def players(self) -> tuple[SeatInfo, ...]:
+        """Who sits at the table (the lobby so far, or the seating once full)."""
+        if self.seats:
+            return self.seats
+        return tuple(SeatInfo(i, display_safe(n), k) for i, (n, k) in enumerate(self._lobby))
+
+    def take_outgoing(self) -> list[tuple[bytes, Message]]:
+        """(joiner's identity key, message) pairs to send on each joiner's connection."""
+        out, self._outgoing = self._outgoing, []
+        return out
+
+    def add_joiner(self, name: str, identity: bytes) -> int | None:
+        """A joiner completed its handshake: its place, or None (full, started, or seated)."""
+        assert self.settings is not None
+        if self.stage is not Stage.LOBBY or any(k == identity for _, k in self._lobby):
+            return None
+        self._lobby.append((display_safe(name)[:MAX_NAME_LEN] or "?", identity))
+        self._show_lobby()
+        place = len(self._lobby) - 1
+        if len(self._lobby) == self.settings.seats:
+            self._seat_table()
+        return place
+
+    def remove_joiner(self, identity: bytes, why: str) -> None:
+        """A joiner's connection ended for good. In the lobby its place is freed; once the
+        table is seated it is named (`left`) and the table stops for everyone."""
+        if self.stage is Stage.LOBBY:
+            self._lobby = [p for p in self._lobby if p[1] != identity]
+            self._show_lobby()
+        elif self.stage is not Stage.ENDED:
+            seat = next((s.seat for s in self.seats if s.identity == identity), None)
+            if seat is not None:
+                self._fail(_Culprit(seat, "left", why))
+
+    def posts_received(self, identity: bytes) -> int:
+        """How many posts that joiner's connections delivered (for `resume`, SPEC 4.6)."""
+        return self._posts_from.get(identity, 0)
+
+    def resend(self, identity: bytes, received: int) -> None:
+        """A joiner reconnected having received `received` entries: queue the rest."""
+        assert self.log is not None
+        if not 0 <= received <= len(self.log):
+            raise RemoteProtocolError(
+                ErrorCode.UNEXPECTED_MESSAGE, f"resume: {received} entries were never sent"
+            )
+        for n in range(received, len(self.log)):
+            self._outgoing.append((identity, self._entry_message(n)))
+
+    def receive(self, identity: bytes, message: Message) -> None:
+        """A message from the joiner with `identity`. A wire-level mistake (a message that
+        is not a post, or a post before the table is seated) raises RemoteProtocolError:
+        close that connection with its code and call `remove_joiner`."""
+        if type(message) is not Post or self.log is None:
+            raise RemoteProtocolError(
+                ErrorCode.UNEXPECTED_MESSAGE, f"{message.TYPE} is not expected from a joiner now"
+            )
+        self._posts_from[identity] = self._posts_from.get(identity, 0) + 1
+        if self.stage is Stage.ENDED:
+            return
+        seat = next(s.seat for s in self.seats if s.identity == identity)
+        entry = LogEntry(seat, message.seen, message.head, message.vouch, message.body, message.sig)
+        try:
+            # Our signature over the head it saw: from an honest host that is our own log.
+            # (A joiner reporting an equivocation signs over the log it was shown; the
+            # others then hold the proof too.)
+            statement = relay_statement(message.seen, message.head)
+            if not verify(self._keys[0], message.vouch, statement):
+                raise _Culprit(seat, "bad-entry", "signed over a log we never showed it")
+            if not verify(self._keys[seat], message.sig, self.log.digest(entry)):
+                raise _Culprit(seat, "bad-signature", "a post its signature does not fit")
+            if self.log.digest(entry) in self._digests:
+                raise _Culprit(seat, "bad-entry", "the same post twice")
+            body = self._body(entry)
+            self._check(entry, body)
+        except _Culprit as culprit:
+            self._fail(culprit)
+            return
+        self._append(entry, body)
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _show_lobby(self) -> None:
+        assert self.settings is not None
+        for place, (_, identity) in enumerate(self._lobby[1:], start=1):
+            status = TableStatus(
+                id=self.table_id,
+                game=self.settings.game,
+                options=self.settings.options,
+                seats=self.settings.seats,
+                you=place,
+                players=tuple(self._lobby),
+            )
+            self._outgoing.append((identity, status))
+        self._events.append(Lobby(self.settings, self.players, 0))
+
+    def _relay_signature(self, length: int, head: bytes) -> bytes:
+        return self._player.identity.sign(relay_statement(length, head))
+
+    def _seat_table(self) -> None:
+        assert self.settings is not None
+        start = genesis(self.table_id)
+        self.log = RelayLog(self.table_id, self._relay_signature(0, start))
+        self._keys = [identity_public_key(k) for _, k in self._lobby]
+        self.seats = tuple(SeatInfo(i, n, k) for i, (n, k) in enumerate(self._lobby))
+        body = {
+            "t": "seats",
+            "table": self.table_id,
+            "game": self.settings.game,
+            "options": list(self.settings.options),
+            "players": [[n, k] for n, k in self._lobby],
+        }
+        data = self._encode(body)
+        entry = LogEntry(0, 0, start, self.log.relays[0], data, self._sign(0, data))
+        self._relay(entry)
+        self._seat_everyone(list(self._lobby))
+
+    def _post(self, body: dict[str, Any], force: bool = False) -> None:
+        assert self.log is not None
+        data = self._encode(body)
+        seen = len(self.log)
+        entry = LogEntry(
+            0, seen, self.log.head, self.log.relays[seen], data, self._sign(seen, data)
+        )
+        if force:  # our own fault report: it is relayed whatever the stage
+            self._relay(entry)
+            return
+        self._check(entry, body)
+        self._append(entry, body)
+
+    def _append(self, entry: LogEntry, body: dict[str, Any]) -> None:
+        index = self._relay(entry)
+        self._apply(entry, body, index)
+
+    def _relay(self, entry: LogEntry) -> int:
+        assert self.log is not None
+        index = len(self.log)
+        self._digests.add(self.log.digest(entry))
+        following = self.log.following(entry)
+        self.log.append(entry, self._relay_signature(index + 1, following))
+        message = self._entry_message(index)
+        for seat in self.seats[1:]:
+            self._outgoing.append((seat.identity, message))
+        return index
+
+    def _entry_message(self, n: int) -> Entry:
+        assert self.log is not None
+        e = self.log.entries[n]
+        return Entry(n, e.seat, e.seen, e.head, e.vouch, e.body, e.sig, self.log.relays[n + 1])
+
+
+class TableGuest(_Table):
+    """A joiner's table, over its one connection to the host (whose key is `host_identity`).
+
+    `game` and `options`, when given, are what the joiner agreed to in the handshake: a
+    seating that says otherwise is the host's fault."""
+
+    def __init__(
+        self,
+        player: LocalPlayer,
+        host_identity: bytes,
+        *,
+        game: str | None = None,
+        options: tuple[str, ...] | None = None,
+        random_bytes: Callable[[int], bytes] = os.urandom,
+    ) -> None:
+        super().__init__(player, random_bytes)
+        self.host_identity = host_identity
+        self._host_key = identity_public_key(host_identity)
+        self._agreed = (game, tuple(options) if options is not None else None)
+        self._outgoing: list[Message] = []
+        self._posts: list[Post] = []  # every post we sent, for `resume`
+        self._table_id = b""
+        self._seating: list[tuple[str, bytes]] = []
+        self._relayed = 0  # our posts that came back in the log
+
+    @property
+    def unrelayed(self) -> int:
+        """Our posts the host has not yet put in the log: if one stays out past the reply
+        timeout, the host is withholding it (`fault(0, "timeout", ...)`)."""
+        return len(self._posts) - self._relayed
+
+    def take_outgoing(self) -> list[Message]:
+        out, self._outgoing = self._outgoing, []
+        return out
+
+    @property
+    def received(self) -> int:
+        """Entries received (for `resume`, SPEC 4.6)."""
+        return len(self.log) if self.log is not None else 0
+
+    def resend(self, received: int) -> None:
+        """We reconnected and the host had received `received` of our posts: send the rest."""
+        if not 0 <= received <= len(self._posts):
+            raise RemoteProtocolError(
+                ErrorCode.UNEXPECTED_MESSAGE, f"resume: {received} posts were never sent"
+            )
+        self._outgoing.extend(self._posts[received:])
+
+    def receive(self, message: Message) -> None:
+        """A message from the host. Anything wrong is the host's fault (or an author's, for
+        an entry its author signed); the table then ends (see `take_events`)."""
+        if self.stage is Stage.ENDED:
+            return
+        try:
+            if type(message) is TableStatus:
+                self._on_status(message)
+            elif type(message) is Entry:
+                self._on_entry(message)
+            else:
+                raise _Culprit(0, "wire_unexpected_message", f"{message.TYPE} from the host")
+        except _Culprit as culprit:
+            self._fail(culprit)
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _on_status(self, status: TableStatus) -> None:
+        if self.stage is not Stage.LOBBY:
+            raise _Culprit(0, "wire_unexpected_message", "a lobby status after the seating")
+        game, options = self._agreed
+        if game is not None and (status.game, status.options) != (game, options):
+            raise _Culprit(0, "bad-relay", "the lobby shows another game than was proposed")
+        if (
+            status.players[0][1] != self.host_identity
+            or status.players[status.you][1] != self.identity
+        ):
+            raise _Culprit(0, "bad-relay", "the lobby does not seat the host first and us")
+        self.settings = TableSettings(status.game, status.options, status.seats)
+        self._table_id = status.id
+        players = tuple(SeatInfo(i, display_safe(n), k) for i, (n, k) in enumerate(status.players))
+        self._events.append(Lobby(self.settings, players, status.you))
+
+    def _on_entry(self, message: Entry) -> None:
+        if self.log is None:
+            self._open_log(message)
+        log = self.log
+        assert log is not None
+        n = message.n
+        if n != len(log) or message.seat >= len(self._keys):
+            raise _Culprit(0, "bad-relay", f"entry {n} where entry {len(log)} was due")
+        entry = LogEntry(
+            message.seat, message.seen, message.head, message.vouch, message.body, message.sig
+        )
+        digest = log.digest(entry)
+        following = log.following(entry)
+        if not verify(self._keys[message.seat], message.sig, digest):
+            raise _Culprit(0, "bad-relay", f"entry {n}: its author did not sign it")
+        if digest in self._digests:
+            raise _Culprit(0, "bad-relay", f"entry {n}: relayed twice")
+        if message.seen > n:
+            raise _Culprit(0, "bad-relay", f"entry {n} claims a log of {message.seen} entries")
+        if not verify(self._host_key, message.vouch, relay_statement(message.seen, message.head)):
+            raise _Culprit(0, "bad-relay", f"entry {n}: the host's vouch does not fit")
+        if message.head != log.heads[message.seen]:
+            proof = Equivocation(
+                message.seen,
+                message.head,
+                message.vouch,
+                log.heads[message.seen],
+                log.relays[message.seen],
+            )
+            raise _Culprit(
+                0,
+                "equivocation",
+                f"seat {message.seat} saw another log than we did: {proof.describe()}",
+                proof,
+            )
+        # Checked last: a log that differs is better shown by the proof above.
+        if not verify(self._host_key, message.relay, relay_statement(n + 1, following)):
+            raise _Culprit(0, "bad-relay", f"entry {n}: the host's signature does not fit")
+        if n == 0:
+            log.append(entry, message.relay)
+            self._digests.add(digest)
+            self._seat_everyone(self._seating)
+            return
+        body = self._body(entry)
+        self._check(entry, body)
+        log.append(entry, message.relay)
+        self._digests.add(digest)
+        if message.seat == self.me:
+            self._relayed += 1
+        self._apply(entry, body, n)
+
+    def _open_log(self, message: Entry) -> None:
+        """Entry 0: the host's seating, which starts the log."""
+        if (message.n, message.seat, message.seen) != (0, 0, 0):
+            raise _Culprit(0, "bad-relay", "the log must start with the host's seating")
+        try:
+            body = codec.unpack(message.body)
+        except RemoteProtocolError as exc:
+            raise _Culprit(0, "bad-relay", f"the seating: {exc.message}") from None
+        players = _players(body.get("players")) if type(body) is dict else None
+        if not (
+            type(body) is dict
+            and set(body) == {"t", "table", "game", "options", "players"}
+            and body["t"] == "seats"
+            and type(body["table"]) is bytes
+            and len(body["table"]) == KEY_SIZE
+            and type(body["options"]) is list
+            and players is not None
+        ):
+            raise _Culprit(0, "bad-relay", "a malformed seating")
+        try:
+            settings = TableSettings(body["game"], tuple(body["options"]), len(players))
+        except ValueError as exc:
+            raise _Culprit(0, "bad-relay", f"the seating: {exc}") from None
+        game, options = self._agreed
+        if game is not None and (settings.game, settings.options) != (game, options):
+            raise _Culprit(0, "bad-relay", "the seating is for another game than was proposed")
+        if players[0][1] != self.host_identity:
+            raise _Culprit(0, "bad-relay", "the seating does not put the host at seat 0")
+        if all(k != self.identity for _, k in players):
+            raise _Culprit(0, "bad-relay", "the seating leaves us out")
+        table_id = body["table"]
+        if not verify(self._host_key, message.vouch, relay_statement(0, genesis(table_id))):
+            raise _Culprit(0, "bad-relay", "the seating: the host's vouch does not fit")
+        self.settings = settings
+        self._seating = players
+        self.log = RelayLog(table_id, message.vouch)
+        self._keys = [identity_public_key(k) for _, k in players]
+
+    def _post(self, body: dict[str, Any], force: bool = False) -> None:
+        assert self.log is not None
+        data = self._encode(body)
+        seen = len(self.log)
+        post = Post(seen, self.log.head, self.log.relays[seen], data, self._sign(seen, data))
+        self._posts.append(post)
+        self._outgoing.append(post)
