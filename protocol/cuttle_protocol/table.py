@@ -244,6 +244,17 @@ class _Table:
         """Our session found a fault (`culprit`'s): tell the table and stop."""
         self._fail(_Culprit(culprit, kind, detail))
 
+    def waiting_for(self) -> list[int]:
+        """The seats whose commitment, reveal or confirmation the table waits for."""
+        done = {
+            Stage.COMMIT: self._commits,
+            Stage.REVEAL: self._reveals,
+            Stage.CONFIRM: self._ready,
+        }
+        if self.stage not in done:
+            return []
+        return [s.seat for s in self.seats if s.seat not in done[self.stage]]
+
     # --- internals -----------------------------------------------------------------------
 
     def _post(self, body: dict[str, Any], force: bool = False) -> None:
@@ -464,6 +475,7 @@ class TableHost(_Table):
         self._outgoing: list[tuple[bytes, Message]] = []
         self._posts_from: dict[bytes, int] = {}  # posts received from each joiner
         self.me = 0
+        self._events.append(Lobby(settings, self.players, 0))  # the host sits alone at first
 
     @property
     def players(self) -> tuple[SeatInfo, ...]:
@@ -489,16 +501,17 @@ class TableHost(_Table):
             self._seat_table()
         return place
 
-    def remove_joiner(self, identity: bytes, why: str) -> None:
+    def remove_joiner(self, identity: bytes, why: str, kind: str = "left") -> None:
         """A joiner's connection ended for good. In the lobby its place is freed; once the
-        table is seated it is named (`left`) and the table stops for everyone."""
+        table is seated it is named (`kind`: `left`, or `timeout` when it never came back)
+        and the table stops for everyone."""
         if self.stage is Stage.LOBBY:
             self._lobby = [p for p in self._lobby if p[1] != identity]
             self._show_lobby()
         elif self.stage is not Stage.ENDED:
             seat = next((s.seat for s in self.seats if s.identity == identity), None)
             if seat is not None:
-                self._fail(_Culprit(seat, "left", why))
+                self._fail(_Culprit(seat, kind, why))
 
     def posts_received(self, identity: bytes) -> int:
         """How many posts that joiner's connections delivered (for `resume`, SPEC 4.6)."""

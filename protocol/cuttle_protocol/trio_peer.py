@@ -23,7 +23,7 @@ import ipaddress
 import math
 import os
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Container
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -326,6 +326,7 @@ async def handshake(
     flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
     random_bytes: Callable[[int], bytes] = os.urandom,
+    caps: tuple[str, ...] = (),
 ) -> Peer:
     """Handshake over `stream` and return the authenticated `Peer`, not yet reading.
 
@@ -335,7 +336,7 @@ async def handshake(
     With `flips` (e.g. `identity.FlipStore`), a new connection replays the last coin flip
     with the same peer (SPEC 3.5).
     """
-    conn = Connection(role, player, rules=rules, flips=flips, random_bytes=random_bytes)
+    conn = Connection(role, player, rules=rules, flips=flips, random_bytes=random_bytes, caps=caps)
     peer = Peer(stream, conn, settings or PeerSettings())
     try:
         peer._info = await peer._handshake(judge_rules)
@@ -389,6 +390,7 @@ async def open_peer(
     flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
     random_bytes: Callable[[int], bytes] = os.urandom,
+    caps: tuple[str, ...] = (),
 ) -> AsyncIterator[Peer]:
     """Handshake over `stream`, then yield the `Peer`; close it on exit.
 
@@ -406,6 +408,7 @@ async def open_peer(
         flips=flips,
         settings=settings,
         random_bytes=random_bytes,
+        caps=caps,
     )
     async with running(peer):  # closed even if the known peers fail
         if known_peers is not None:
@@ -422,6 +425,7 @@ async def connect(
     known_peers: KnownPeers | None = None,
     flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
+    caps: tuple[str, ...] = (),
 ) -> AsyncIterator[Peer]:
     """Join the game hosted at `HOST[:PORT]` (port 4454 by default), or at the addresses of
     an invitation (``cuttle:…``, SPEC 3.14): then the host must prove the invitation's key,
@@ -445,6 +449,7 @@ async def connect(
         known_peers=known_peers,
         flips=flips,
         settings=settings,
+        caps=caps,
     ) as peer:
         peer.remote = where
         if invitation is not None:
@@ -488,8 +493,9 @@ class _Seat:
     player: LocalPlayer
     rules: Rules
     settings: PeerSettings
-    expect: bytes | None  # a reconnection: only this identity key may take the seat
+    expect: Container[bytes] | None  # a reconnection: only these identity keys may take it
     flips: FlipBook | None
+    caps: tuple[str, ...] = ()
     filled: trio.Event = field(default_factory=trio.Event)
     peer: Peer | None = None
 
@@ -585,17 +591,21 @@ class Listener:
         flips: FlipBook | None = None,
         settings: PeerSettings | None = None,
         deadline: float = math.inf,
-        expect: bytes | None = None,
+        expect: bytes | Container[bytes] | None = None,
+        caps: tuple[str, ...] = (),
     ) -> AsyncIterator[Peer]:
         """Wait (until the trio clock's `deadline`) for a joiner to complete a handshake.
 
-        With `expect` (a reconnection) only the player with that identity key is let in;
+        With `expect` (a reconnection) only the player with that identity key (or one of
+        those keys: a container is consulted when each handshake completes) is let in;
         anyone else is refused with `wrong-player` and the wait goes on. `known_peers` is
         consulted for the admitted peer only.
         """
         if self._seat is not None:
             raise RuntimeError("this listener is already waiting for a player")
-        seat = _Seat(player, rules, settings or PeerSettings(), expect, flips)
+        if isinstance(expect, bytes):
+            expect = {expect}
+        seat = _Seat(player, rules, settings or PeerSettings(), expect, flips, caps)
         self._seat = seat
         try:
             with trio.move_on_at(deadline):
@@ -704,12 +714,13 @@ class Listener:
                 rules=seat.rules,
                 flips=seat.flips,
                 settings=seat.settings,
+                caps=seat.caps,
             )
             info = peer.info
             who = f"{info.peer_name} (key {info.peer_fingerprint})"
             if self._seat is not seat or seat.peer is not None:
                 code, reason = ErrorCode.BUSY, "the seat is no longer free"
-            elif seat.expect is not None and info.peer_identity != seat.expect:
+            elif seat.expect is not None and info.peer_identity not in seat.expect:
                 code = ErrorCode.WRONG_PLAYER
                 reason = "this seat is kept for the player of the game in progress"
             else:

@@ -1,0 +1,597 @@
+"""The trio shell of the N-player table (SPEC.md 3.15): the host's listener and relay, a
+joiner's connection to it, timeouts and reconnection. The table itself is `table.py`.
+
+    async with host_table(listener, me, TableSettings("unisson", (), 4)) as table:
+        async for event in table.events:          # Lobby, CodeShown, Started, Delivered...
+            if isinstance(event, CodeShown):
+                table.confirm()                   # once the players compared the code
+            elif isinstance(event, TableEnded):
+                break
+
+    async with join_table("192.168.1.20", me) as table: ...   # the same events and actions
+
+Actions (`post`, `confirm`, `leave`, `fault`) are plain calls: what they send is queued to
+each connection's writer. Each connection runs the two-party handshake of 3.6 with the
+capability `table`; a joiner's lost connection is waited for (the reconnect window of 4.6)
+and resumed from the log.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import trio
+
+from .connection import LocalPlayer, Rules
+from .errors import ErrorCode, RemoteProtocolError
+from .identity import KnownPeers, Trust
+from .messages import Message, Resume
+from .state import Role
+from .table import (
+    Stage,
+    TableEnded,
+    TableEvent,
+    TableGuest,
+    TableHost,
+    TableSettings,
+    _Table,
+)
+from .trio_peer import (
+    CLOSE_GRACE,
+    ConnectionEnded,
+    EndReason,
+    Listener,
+    Peer,
+    PeerSettings,
+    accept_any_rules,
+    connect,
+)
+
+TABLE_CAPS = ("table",)
+WATCH_INTERVAL = 0.1
+"""Seconds between two looks at the deadlines."""
+
+# The close code a side uses on its connections once the table ended this way.
+_CLOSE_CODES = {
+    "timeout": ErrorCode.TIMEOUT,
+    "left": ErrorCode.PEER_QUIT,
+    "code-mismatch": ErrorCode.PEER_QUIT,
+}
+
+
+@dataclass(frozen=True)
+class TableTimeouts:
+    """Deadlines (seconds): a protocol step, a player's decision, a lost connection."""
+
+    reply: float = 20.0
+    move: float = 600.0
+    window: float = 60.0
+
+
+Owes = Callable[[], tuple[int, bool] | None]
+"""The game's answer to "who must act now?": (seat, True if a player's decision) or None."""
+
+
+class _Link:
+    """One connection of the table: its peer and the queue its one writer drains."""
+
+    def __init__(self, peer: Peer) -> None:
+        self.peer = peer
+        self.queue_in, self.queue_out = trio.open_memory_channel[Message](math.inf)
+        self.written = trio.Event()  # the writer is done: the queue was closed and drained
+
+    async def write(self) -> None:
+        try:
+            async for message in self.queue_out:
+                try:
+                    await self.peer.send(message)
+                except ConnectionEnded:
+                    return
+        finally:
+            self.written.set()
+
+    async def finish(self, code: str, reason: str) -> None:
+        """Let the writer send what is queued (briefly), then close with `code`."""
+        self.queue_in.close()
+        with trio.move_on_after(CLOSE_GRACE):
+            await self.written.wait()
+        await self.peer.aclose(code, reason)
+
+
+class TableShell:
+    """What host and joiner share: the table, its events, the actions and the deadlines."""
+
+    def __init__(self, core: _Table, timeouts: TableTimeouts, log: Callable[[str], None]) -> None:
+        self.core = core
+        self.timeouts = timeouts
+        self._log = log
+        self._events_in, self.events = trio.open_memory_channel[TableEvent](math.inf)
+        self.owes: Owes = lambda: None
+        """Set by the game: who owes the next step once the game runs."""
+        self.ended = trio.Event()
+        self._progress = trio.current_time()  # when the log last grew
+        self._length = 0
+        self.trust: dict[bytes, Trust] = {}
+        """Identity key -> what trust on first use said about it (with known peers)."""
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def post(self, body: dict) -> None:
+        self.core.post(body)
+        self._flush()
+
+    def confirm(self) -> None:
+        self.core.confirm()
+        self._flush()
+
+    def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
+        self.core.leave(code, reason)
+        self._flush()
+
+    def fault(self, culprit: int, kind: str, detail: str) -> None:
+        self.core.fault(culprit, kind, detail)
+        self._flush()
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _route(self) -> None:
+        raise NotImplementedError
+
+    def _flush(self) -> None:
+        self._route()
+        log = self.core.log
+        if log is not None and len(log) != self._length:
+            self._length = len(log)
+            self._progress = trio.current_time()
+        for event in self.core.take_events():
+            self._events_in.send_nowait(event)
+            if isinstance(event, TableEnded):
+                self.ended.set()
+
+    def _owed(self) -> tuple[int, float, str] | None:
+        """(seat, deadline, what) of the step the table waits for, if any."""
+        stage = self.core.stage
+        if stage in (Stage.COMMIT, Stage.REVEAL, Stage.CONFIRM):
+            waiting = self.core.waiting_for()
+            if not waiting:
+                return None
+            if stage is Stage.CONFIRM:
+                return waiting[0], self.timeouts.move, "confirmation of the code"
+            return waiting[0], self.timeouts.reply, f"{stage.value} message"
+        if stage is Stage.GAME:
+            owed = self.owes()
+            if owed is not None:
+                seat, deciding = owed
+                if deciding:
+                    return seat, self.timeouts.move, "move"
+                return seat, self.timeouts.reply, "message"
+        return None
+
+    def _close_code(self) -> tuple[str, str]:
+        ended = self.core.ended
+        if ended is None:
+            return ErrorCode.PEER_QUIT, ""
+        if ended.culprit == self.core.me or ended.reporter is not None:
+            return ErrorCode.PEER_QUIT, "the table ended"
+        code = _CLOSE_CODES.get(ended.kind, ErrorCode.CHEAT_DETECTED)
+        return code, f"{ended.kind}: {ended.detail}"
+
+
+class HostShell(TableShell):
+    """The host: seats joiners as they connect, relays, and waits for lost ones."""
+
+    core: TableHost
+
+    def __init__(
+        self,
+        listener: Listener,
+        core: TableHost,
+        timeouts: TableTimeouts,
+        settings: PeerSettings,
+        known_peers: KnownPeers | None,
+        log: Callable[[str], None],
+    ) -> None:
+        super().__init__(core, timeouts, log)
+        self._listener = listener
+        self._settings = settings
+        self._known_peers = known_peers
+        self._links: dict[bytes, _Link] = {}
+        self._lost: dict[bytes, float] = {}  # identity -> when its reconnect window ends
+        self._lost_changed = trio.Event()
+        assert core.settings is not None
+        self._rules = Rules(core.settings.game, core.settings.options)
+
+    def _route(self) -> None:
+        for identity, message in self.core.take_outgoing():
+            link = self._links.get(identity)
+            if link is not None:
+                link.queue_in.send_nowait(message)
+
+    async def run(self, nursery: trio.Nursery) -> None:
+        nursery.start_soon(self._watch)
+        while self.core.stage is Stage.LOBBY:
+            await nursery.start(self._joiner)
+        while not self.ended.is_set():
+            if not self._lost:
+                await self._lost_changed.wait()
+                self._lost_changed = trio.Event()
+                continue
+            await nursery.start(self._joiner)
+
+    async def _joiner(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Accept connections until one takes a place (or comes back to its seat); serve it."""
+        started = False
+        while True:
+            expect = self._lost if self.core.stage is not Stage.LOBBY else None
+            try:
+                async with self._listener.accept(
+                    self.core._player,
+                    self._rules,
+                    known_peers=self._known_peers,
+                    settings=self._settings,
+                    expect=expect,
+                    caps=TABLE_CAPS,
+                ) as peer:
+                    info = peer.info
+                    identity = info.peer_identity
+                    who = f"{info.peer_name} (key {info.peer_fingerprint})"
+                    if "table" not in info.caps:
+                        reason = "this host seats a table of several players: your program cannot"
+                        self._log(f"{who} refused: it cannot sit at a table")
+                        await peer.aclose(ErrorCode.RULES_REFUSED, reason)
+                        continue
+                    back = identity in self._lost
+                    link = _Link(peer)
+                    if back:
+                        del self._lost[identity]
+                        link.queue_in.send_nowait(Resume(0, self.core.posts_received(identity)))
+                    self._links[identity] = link
+                    if not back and self.core.add_joiner(info.peer_name, identity) is None:
+                        del self._links[identity]
+                        self._log(f"{who} refused: the table is full or it is seated already")
+                        await peer.aclose(ErrorCode.BUSY, "the table is full")
+                        continue
+                    if peer.trust is not None:
+                        self.trust[identity] = peer.trust
+                    self._log(f"{who} {'is back' if back else 'joined'}")
+                    if not started:
+                        started = True
+                        task_status.started()
+                    await self._serve(link, identity, resuming=back)
+                    return
+            except ConnectionEnded as ended:  # nobody in time: the watch ends the table
+                self._log(f"no joiner: {ended.message}")
+                if not started:
+                    task_status.started()
+                return
+
+    async def _serve(self, link: _Link, identity: bytes, *, resuming: bool) -> None:
+        peer = link.peer
+        self._flush()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.write)
+            try:
+                if resuming:
+                    first = await peer.receive()
+                    if type(first) is not Resume or first.game != 0:
+                        raise RemoteProtocolError(
+                            ErrorCode.UNEXPECTED_MESSAGE, f"{first.TYPE} where resume was due"
+                        )
+                    self.core.resend(identity, first.received)
+                    self._flush()
+                async for message in peer:  # after the end: until `close_all` closes it
+                    self.core.receive(identity, message)
+                    self._flush()
+            except RemoteProtocolError as exc:
+                await peer.aclose(exc.code, exc.message)
+            nursery.cancel_scope.cancel()
+        if self._links.get(identity) is link:
+            del self._links[identity]
+        if self.ended.is_set():
+            return
+        ended = peer.ended
+        why = ended.message if ended is not None else "the connection ended"
+        if self.core.stage is Stage.LOBBY:
+            self.core.remove_joiner(identity, why)
+        elif ended is not None and ended.reason is EndReason.PEER_CLOSED and ended.code != "away":
+            self.core.remove_joiner(identity, f"closed with {ended.code}: {why}")
+        elif ended is not None and ended.reason in (EndReason.REMOTE_ERROR, EndReason.LOCAL_ERROR):
+            self.core.remove_joiner(identity, f"wire_{ended.code.replace('-', '_')}: {why}")
+        else:
+            self._log(f"lost the connection to a player ({why}): waiting for it")
+            self._lost[identity] = trio.current_time() + self.timeouts.window
+            self._lost_changed.set()
+        self._flush()
+
+    async def _watch(self) -> None:
+        while not self.ended.is_set():
+            await trio.sleep(WATCH_INTERVAL)
+            now = trio.current_time()
+            for identity, deadline in list(self._lost.items()):
+                if now > deadline:
+                    del self._lost[identity]
+                    window = f"{self.timeouts.window:g} s"
+                    self.core.remove_joiner(
+                        identity, f"connection lost and not back within {window}", "timeout"
+                    )
+            owed = self._owed()
+            if owed is not None:
+                seat, timeout, what = owed
+                lost = self.core.seats[seat].identity in self._lost
+                if not lost and now > self._progress + timeout:
+                    self.core.fault(seat, "timeout", f"no {what} in {timeout:g} s")
+            self._flush()
+
+    async def close_all(self) -> None:
+        code, reason = self._close_code()
+        async with trio.open_nursery() as nursery:
+            for link in list(self._links.values()):
+                nursery.start_soon(link.finish, code, reason)
+
+
+class GuestShell(TableShell):
+    """A joiner: one connection to the host, redialled when it is lost."""
+
+    core: TableGuest
+
+    def __init__(
+        self,
+        address: str,
+        player: LocalPlayer,
+        timeouts: TableTimeouts,
+        settings: PeerSettings,
+        known_peers: KnownPeers | None,
+        judge: Callable[[Rules], str | None],
+        log: Callable[[str], None],
+        random_bytes: Callable[[int], bytes],
+    ) -> None:
+        super().__init__(None, timeouts, log)  # type: ignore[arg-type] - the core comes with the host's key
+        self._address = address
+        self._player = player
+        self._settings = settings
+        self._known_peers = known_peers
+        self._judge = judge
+        self._random = random_bytes
+        self._link: _Link | None = None
+        self._unrelayed_since: float | None = None
+
+    def _route(self) -> None:
+        for message in self.core.take_outgoing():
+            if self._link is not None:
+                self._link.queue_in.send_nowait(message)
+
+    @property
+    def _placed(self) -> bool:
+        """The host gave us a place (a lobby status came): from then on we stay."""
+        return self.core is not None and self.core.settings is not None
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        started = False
+        give_up = trio.current_time() + self._settings.handshake_timeout
+        window_end = math.inf
+        pause = 0.1
+        while True:
+            resuming = self._placed
+            try:
+                async with connect(
+                    self._address,
+                    self._player,
+                    judge_rules=self._judge,
+                    known_peers=None if resuming else self._known_peers,
+                    settings=self._settings,
+                    caps=TABLE_CAPS,
+                ) as peer:
+                    if not resuming:
+                        await self._seat(peer)
+                        if not started:
+                            started = True
+                            task_status.started()
+                    elif peer.info.peer_identity != self.core.host_identity:
+                        await peer.aclose(ErrorCode.WRONG_PLAYER, "you are not this table's host")
+                        raise ConnectionEnded(
+                            EndReason.LOCAL_CLOSED, ErrorCode.WRONG_PLAYER, "another host"
+                        )
+                    pause, window_end = 0.1, math.inf
+                    ended = await self._serve(peer, resuming=resuming)
+            except ConnectionEnded as exc:
+                ended = exc
+            if self.ended.is_set():
+                return
+            if not self._placed:
+                # Not seated yet: a busy host (a crowd joining at once) is tried again.
+                now = trio.current_time()
+                if ended is None or ended.code != ErrorCode.BUSY or now > give_up:
+                    if not started:
+                        raise ended or ConnectionEnded(
+                            EndReason.NETWORK_ERROR, "network-error", "the host went"
+                        )
+                    self.core.fault(0, "left", f"the host refused us: {ended and ended.message}")
+                    self._flush()
+                    return
+            elif not self._resumable(ended):
+                return
+            else:
+                now = trio.current_time()
+                if window_end == math.inf:
+                    window_end = now + self.timeouts.window
+                    self._log(f"lost the connection to the host ({ended.message}): dialling again")
+                if now > window_end:
+                    window = f"{self.timeouts.window:g} s"
+                    self.fault(0, "timeout", f"the host was not back within {window}")
+                    return
+            await trio.sleep(pause)
+            pause = min(1.0, pause * 2)
+
+    async def _seat(self, peer: Peer) -> None:
+        """A first connection: a table's host? Then our table starts here."""
+        info = peer.info
+        if "table" not in info.caps:
+            await peer.aclose(ErrorCode.PEER_QUIT, "we came to sit at a table")
+            raise ConnectionEnded(
+                EndReason.LOCAL_CLOSED,
+                ErrorCode.PEER_QUIT,
+                "this host plays a two-player game, not a table",
+            )
+        self.core = TableGuest(
+            self._player,
+            info.peer_identity,
+            game=info.rules.rules,
+            options=info.rules.variants,
+            random_bytes=self._random,
+        )
+        self.host_info = info
+        if peer.trust is not None:
+            self.trust[info.peer_identity] = peer.trust
+
+    def _resumable(self, ended: ConnectionEnded | None) -> bool:
+        """After a connection ended: may we dial again? If not, the table ends here."""
+        if ended is None:
+            return False
+        if self.core.stage is Stage.LOBBY:
+            self.core.fault(0, "left", f"the host went: {ended.message}")
+        elif ended.reason is EndReason.PEER_CLOSED and ended.code != "away":
+            self.core.fault(0, "left", f"closed with {ended.code}: {ended.message}")
+        elif ended.reason in (EndReason.REMOTE_ERROR, EndReason.LOCAL_ERROR):
+            self.core.fault(0, f"wire_{ended.code.replace('-', '_')}", ended.message)
+        else:
+            return True
+        self._flush()
+        return False
+
+    async def _serve(self, peer: Peer, *, resuming: bool) -> ConnectionEnded | None:
+        link = _Link(peer)
+        self._link = link
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.write)
+            nursery.start_soon(self._watch, peer)
+            nursery.start_soon(self._finish_when_ended, link)
+            try:
+                if resuming:
+                    link.queue_in.send_nowait(Resume(0, self.core.received))
+                    first = await peer.receive()
+                    if type(first) is not Resume or first.game != 0:
+                        raise RemoteProtocolError(
+                            ErrorCode.UNEXPECTED_MESSAGE, f"{first.TYPE} where resume was due"
+                        )
+                    self.core.resend(first.received)
+                self._flush()
+                async for message in peer:
+                    self.core.receive(message)
+                    self._flush()
+                    if self.ended.is_set():
+                        break
+            except RemoteProtocolError as exc:
+                await peer.aclose(exc.code, exc.message)
+            except ConnectionEnded:
+                pass
+            if self.ended.is_set():
+                await link.finish(*self._close_code())
+            nursery.cancel_scope.cancel()
+        self._link = None
+        return peer.ended
+
+    async def _finish_when_ended(self, link: _Link) -> None:
+        """The table ended by our own action: send what is queued, close the connection."""
+        await self.ended.wait()
+        await link.finish(*self._close_code())
+
+    async def _watch(self, peer: Peer) -> None:
+        """The host must relay our posts, and give a verdict when someone stalls."""
+        while True:
+            await trio.sleep(WATCH_INTERVAL)
+            now = trio.current_time()
+            if self.core.unrelayed == 0:
+                self._unrelayed_since = None
+            elif self._unrelayed_since is None:
+                self._unrelayed_since = now
+            elif now > self._unrelayed_since + self.timeouts.reply:
+                limit = f"{self.timeouts.reply:g} s"
+                self.fault(0, "timeout", f"the host did not relay our message in {limit}")
+            owed = self._owed()
+            if owed is not None and now > self._progress + owed[1] + 2 * self.timeouts.reply:
+                self.fault(0, "timeout", "the host relayed nothing, and gave no verdict")
+            if self.ended.is_set():
+                return
+
+
+@asynccontextmanager
+async def host_table(
+    listener: Listener,
+    player: LocalPlayer,
+    settings: TableSettings,
+    *,
+    timeouts: TableTimeouts | None = None,
+    peer_settings: PeerSettings | None = None,
+    known_peers: KnownPeers | None = None,
+    log: Callable[[str], None] = lambda line: None,
+    random_bytes: Callable[[int], bytes] = os.urandom,
+) -> AsyncIterator[HostShell]:
+    """Host a table on `listener` for the block: joiners are seated as they come."""
+    core = TableHost(player, settings, random_bytes=random_bytes)
+    shell = HostShell(
+        listener,
+        core,
+        timeouts or TableTimeouts(),
+        peer_settings or PeerSettings(),
+        known_peers,
+        log,
+    )
+    shell._flush()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(shell.run, nursery)
+        try:
+            yield shell
+        finally:
+            with trio.CancelScope(shield=True):
+                if not shell.ended.is_set():
+                    core.leave(ErrorCode.PEER_QUIT, "the host left")
+                    shell._flush()
+                await shell.close_all()
+            nursery.cancel_scope.cancel()
+
+
+@asynccontextmanager
+async def join_table(
+    address: str,
+    player: LocalPlayer,
+    *,
+    judge_rules: Callable[[Rules], str | None] = accept_any_rules,
+    timeouts: TableTimeouts | None = None,
+    peer_settings: PeerSettings | None = None,
+    known_peers: KnownPeers | None = None,
+    log: Callable[[str], None] = lambda line: None,
+    random_bytes: Callable[[int], bytes] = os.urandom,
+) -> AsyncIterator[GuestShell]:
+    """Join the table hosted at `address` (as `connect`) for the block. Raises
+    `ConnectionEnded` if the first connection fails or the host is not a table."""
+    shell = GuestShell(
+        address,
+        player,
+        timeouts or TableTimeouts(),
+        peer_settings or PeerSettings(),
+        known_peers,
+        judge_rules,
+        log,
+        random_bytes,
+    )
+    async with trio.open_nursery() as nursery:
+        await nursery.start(shell.run)
+        try:
+            yield shell
+        finally:
+            with trio.CancelScope(shield=True):
+                if not shell.ended.is_set():
+                    shell.leave(ErrorCode.PEER_QUIT, "")
+                link = shell._link
+                if link is not None:
+                    code, reason = shell._close_code()
+                    await link.finish(code, reason)
+            nursery.cancel_scope.cancel()
+
+
+__all__ = ["TABLE_CAPS", "GuestShell", "HostShell", "TableTimeouts", "host_table", "join_table"]
+_ = Role  # the roles stay those of the two-party handshake

@@ -1,0 +1,101 @@
+"""A tiny turn-based game for testing the table: seats count up in turn from the dealer.
+
+Used in-process by the table's network tests and, as a script, by the real-process tests:
+
+    python tests/net/count_game.py host --seats 3 [--limit 12]   # prints "port N", then
+    python tests/net/count_game.py join 127.0.0.1:N               # each side: its result line
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.table import CodeShown, Delivered, Started, TableEnded, TableSettings
+from cuttle_protocol.trio_peer import ConnectionEnded, open_listener
+from cuttle_protocol.trio_table import TableShell, TableTimeouts, host_table, join_table
+
+
+async def play_count(shell: TableShell, limit: int, *, stall_at: int | None = None) -> str:
+    """Play until someone says `limit`; the result line, the same on every side. A seat
+    whose turn comes at `stall_at` never says it (to test the timeouts)."""
+    state = {"n": 0, "next": -1}
+    shell.owes = lambda: (
+        (state["next"], True) if state["next"] >= 0 and state["n"] < limit else None
+    )
+
+    def my_turn() -> None:
+        n = state["n"] + 1
+        if state["next"] == shell.core.me and n != stall_at:
+            shell.post({"t": "count", "n": n})
+
+    async for event in shell.events:
+        if isinstance(event, CodeShown):
+            shell.confirm()
+        elif isinstance(event, Started):
+            state["next"] = event.dealer
+            my_turn()
+        elif isinstance(event, Delivered):
+            n = event.body.get("n")
+            if event.seat != state["next"] or n != state["n"] + 1:
+                shell.fault(event.seat, "illegal_move", f"counted {n!r} out of turn")
+                continue
+            state["n"], state["next"] = n, (event.seat + 1) % len(shell.core.seats)
+            if n == limit:
+                return f"result: counted to {n}, last seat {event.seat}"
+            my_turn()
+        elif isinstance(event, TableEnded):
+            return f"result: stopped: {event.kind} by seat {event.culprit}" + (
+                f" ({event.detail})" if DETAIL else ""
+            )
+    return "result: no ending"
+
+
+DETAIL = False
+
+
+def player(name: str) -> LocalPlayer:
+    return LocalPlayer(name, Ed25519PrivateKey.generate())
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+async def _main(args: argparse.Namespace) -> None:
+    timeouts = TableTimeouts(reply=args.timeout, move=args.timeout, window=args.timeout)
+    if args.role == "host":
+        async with open_listener(0, "127.0.0.1") as listener:
+            print(f"port {listener.address[1]}", flush=True)
+            settings = TableSettings("count", (), args.seats)
+            async with host_table(
+                listener, player(args.name), settings, timeouts=timeouts, log=_say
+            ) as t:
+                print(await play_count(t, args.limit), flush=True)
+    else:
+        try:
+            async with join_table(
+                args.address, player(args.name), timeouts=timeouts, log=_say
+            ) as t:
+                print(await play_count(t, args.limit), flush=True)
+        except ConnectionEnded as exc:
+            print(f"could not join: {exc}", flush=True)
+            sys.exit(1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("role", choices=["host", "join"])
+    parser.add_argument("address", nargs="?")
+    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=12)
+    parser.add_argument("--name", default="player")
+    parser.add_argument("--timeout", type=float, default=20.0)
+    trio.run(_main, parser.parse_args())
+
+
+if __name__ == "__main__":
+    main()

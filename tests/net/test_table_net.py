@@ -1,0 +1,292 @@
+"""Tables over real TCP on loopback (SPEC 3.15): seating, one code, one order, the faults
+named the same way everywhere, a lost joiner won back; and real processes for 3 and 6."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import trio
+from cuttle_protocol.messages import Post
+from cuttle_protocol.table import CodeShown, Lobby, TableSettings
+from cuttle_protocol.trio_peer import ConnectionEnded, Peer, connect, open_listener
+from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
+
+from .count_game import play_count, player
+
+FAST = TableTimeouts(reply=2.0, move=2.0, window=3.0)
+WAIT = 60  # seconds: the bound on every test here
+
+
+async def run_table(
+    seats: int,
+    *,
+    limit: int = 9,
+    timeouts: TableTimeouts = FAST,
+    stall_at: int | None = None,
+    joiner=None,
+) -> dict[str, str]:
+    """Host and seats - 1 joiners in this process; each side's result line by name."""
+    results: dict[str, str] = {}
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def host() -> None:
+            settings = TableSettings("count", (), seats)
+            async with host_table(listener, player("p0"), settings, timeouts=timeouts) as t:
+                results["p0"] = await play_count(t, limit, stall_at=stall_at)
+
+        async def join(name: str) -> None:
+            async with join_table(address, player(name), timeouts=timeouts) as t:
+                results[name] = await play_count(t, limit, stall_at=stall_at)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                for i in range(1, seats):
+                    await trio.sleep(0.05)  # join in this order: seats 1, 2, ...
+                    nursery.start_soon(joiner or join, f"p{i}")
+    return results
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("seats", [3, 6])
+async def test_a_table_plays_to_the_end_with_one_result(seats: int) -> None:
+    results = await run_table(seats)
+    assert len(results) == seats
+    assert len(set(results.values())) == 1, results
+    assert next(iter(results.values())).startswith("result: counted to 9, last seat")
+
+
+@pytest.mark.trio
+async def test_a_stalling_seat_is_named_by_everyone() -> None:
+    results = await run_table(3, stall_at=4)
+    (line,) = set(results.values())
+    assert re.fullmatch(r"result: stopped: timeout by seat [0-2]", line), results
+
+
+@pytest.mark.trio
+async def test_lobby_shows_who_joined_and_one_code_for_all() -> None:
+    lobbies: dict[str, list[Lobby]] = {}
+    codes: dict[str, str] = {}
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def watch(name: str, t) -> None:
+            async for event in t.events:
+                if isinstance(event, Lobby):
+                    lobbies.setdefault(name, []).append(event)
+                elif isinstance(event, CodeShown):
+                    codes[name] = event.code
+                    return
+
+        async def host() -> None:
+            async with host_table(listener, player("p0"), TableSettings("count", (), 3)) as t:
+                await watch("p0", t)
+
+        async def join(name: str) -> None:
+            async with join_table(address, player(name)) as t:
+                await watch(name, t)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                nursery.start_soon(join, "p1")
+                await trio.sleep(0.3)
+                nursery.start_soon(join, "p2")
+    assert [len(e.players) for e in lobbies["p0"]] == [1, 2, 3]
+    assert [[p.name for p in e.players] for e in lobbies["p1"]] == [
+        ["p0", "p1"],
+        ["p0", "p1", "p2"],
+    ]
+    assert lobbies["p2"][-1].you == 2
+    assert len(set(codes.values())) == 1 and len(codes) == 3
+
+
+async def cutting_proxy(target: int, cut: trio.Event, task_status=trio.TASK_STATUS_IGNORED):
+    """Forward loopback connections to `target`; when `cut` is set, drop the first one."""
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    task_status.started(listeners[0].socket.getsockname()[1])
+    first = True
+
+    async def handle(client: trio.SocketStream) -> None:
+        nonlocal first
+        is_first, first = first, False
+        server = await trio.open_tcp_stream("127.0.0.1", target)
+        async with trio.open_nursery() as nursery:
+
+            async def pump(src, dst) -> None:
+                try:
+                    while data := await src.receive_some(65536):
+                        await dst.send_all(data)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass
+                nursery.cancel_scope.cancel()
+
+            async def cutter() -> None:
+                if is_first:
+                    await cut.wait()
+                    nursery.cancel_scope.cancel()
+                else:
+                    await trio.sleep_forever()
+
+            nursery.start_soon(pump, client, server)
+            nursery.start_soon(pump, server, client)
+            nursery.start_soon(cutter)
+        await trio.aclose_forcefully(client)
+        await trio.aclose_forcefully(server)
+
+    await trio.serve_listeners(handle, listeners)
+
+
+@pytest.mark.trio
+async def test_a_lost_joiner_comes_back_and_the_table_plays_on() -> None:
+    results: dict[str, str] = {}
+    cut = trio.Event()
+    async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as outer:
+        port = await outer.start(cutting_proxy, listener.address[1], cut)
+        direct = f"127.0.0.1:{listener.address[1]}"
+        via_proxy = f"127.0.0.1:{port}"
+
+        async def host() -> None:
+            async with host_table(listener, player("p0"), TableSettings("count", (), 3)) as t:
+                results["p0"] = await play_count(t, 30)
+
+        async def join(name: str, address: str) -> None:
+            async with join_table(address, player(name), timeouts=FAST) as t:
+                if name == "p2":
+
+                    async def cut_midway() -> None:
+                        while t.core.log is None or len(t.core.log) < 20:
+                            await trio.sleep(0.01)
+                        cut.set()
+
+                    outer.start_soon(cut_midway)
+                results[name] = await play_count(t, 30)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                nursery.start_soon(join, "p1", direct)
+                await trio.sleep(0.2)
+                nursery.start_soon(join, "p2", via_proxy)  # redials through the proxy
+        outer.cancel_scope.cancel()
+    assert cut.is_set()
+    assert len(set(results.values())) == 1 and len(results) == 3, results
+    assert results["p0"].startswith("result: counted to 30")
+
+
+@pytest.mark.trio
+async def test_a_two_player_joiner_is_refused_by_a_table_host() -> None:
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def host() -> None:
+            async with host_table(listener, player("p0"), TableSettings("count", (), 3)):
+                await trio.sleep_forever()
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                with pytest.raises(ConnectionEnded) as info:
+                    async with connect(address, player("old")) as peer:
+                        await peer.receive()
+                assert info.value.code == "rules-refused"
+                nursery.cancel_scope.cancel()
+
+
+@pytest.mark.trio
+async def test_a_joiner_posting_garbage_is_named_for_everyone() -> None:
+    """p2 signs a post over a log the host never showed it: the host names it."""
+
+    async def cheater(name: str) -> None:
+        async with join_table(address[0], player(name), timeouts=FAST) as t:
+            async for event in t.events:
+                if isinstance(event, CodeShown):
+                    link = t._link
+                    post = t.core._posts[-1]
+                    bad = Post(post.seen, bytes(32), post.vouch, post.body, post.sig)
+                    link.queue_in.send_nowait(bad)
+                elif type(event).__name__ == "TableEnded":
+                    results[name] = f"result: stopped: {event.kind} by seat {event.culprit}"
+                    return
+
+    results: dict[str, str] = {}
+    address: list[str] = []
+    async with open_listener(0, "127.0.0.1") as listener:
+        address.append(f"127.0.0.1:{listener.address[1]}")
+
+        async def host() -> None:
+            async with host_table(
+                listener, player("p0"), TableSettings("count", (), 3), timeouts=FAST
+            ) as t:
+                results["p0"] = await play_count(t, 9)
+
+        async def honest(name: str) -> None:
+            async with join_table(address[0], player(name), timeouts=FAST) as t:
+                results[name] = await play_count(t, 9)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                nursery.start_soon(honest, "p1")
+                await trio.sleep(0.2)
+                nursery.start_soon(cheater, "p2")
+    assert results["p0"] == results["p1"] == "result: stopped: bad-entry by seat 2", results
+
+
+# --- real processes ----------------------------------------------------------------------
+
+SCRIPT = Path(__file__).with_name("count_game.py")
+
+
+def _spawn(*args: str) -> subprocess.Popen[str]:
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.Popen(
+        [sys.executable, str(SCRIPT), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env={**__import__("os").environ, "PYTHONPATH": str(root)},
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seats", [3, 6])
+def test_real_processes_play_a_table_with_one_result(seats: int) -> None:
+    host = _spawn("host", "--seats", str(seats), "--limit", "18", "--name", "p0")
+    procs = [host]
+    try:
+        assert host.stdout is not None
+        line = host.stdout.readline()
+        port = re.fullmatch(r"port (\d+)\n", line)
+        assert port, (line, host.stderr.read() if host.poll() is not None else "")
+        for i in range(1, seats):
+            procs.append(_spawn("join", f"127.0.0.1:{port[1]}", "--limit", "18", "--name", f"p{i}"))
+            time.sleep(0.05)
+        deadline = time.monotonic() + WAIT
+        for p in procs:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                p.wait(timeout=max(0.1, deadline - time.monotonic()))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    outputs = [p.communicate() for p in procs]
+    lines = [out.strip().splitlines()[-1] if out.strip() else err for out, err in outputs]
+    assert len(set(lines)) == 1, lines
+    assert lines[0].startswith("result: counted to 18, last seat"), lines
+    assert all(p.returncode == 0 for p in procs)
+
+
+_ = Peer
