@@ -214,6 +214,7 @@ SHELL = (
     "cuttle_protocol.netgame",
     "cuttle_protocol.netplay",
     "cuttle_protocol.lan",
+    "cuttle_protocol.trio_table",
 )
 
 
