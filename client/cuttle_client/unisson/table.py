@@ -114,7 +114,6 @@ class UnissonTableScreen(Screen[None]):
             self.query_one("#error", Static).display = False
         touched = c.log[-1].touched if c.log else frozenset()
         self.query_one("#u-players", Players).show(view, c.names, me, self.ascii, touched, c.ending)
-        self.query_one("#u-range", RangeLine).show(view, self.ascii, touched)
         self.query_one("#u-status", Status).show(view, c.names, me)
         self.query_one("#last", LastMove).show(c.log, self.ascii)
         self.query_one("#log", MoveLog).show(c.log, self.ascii)
@@ -171,18 +170,18 @@ class UnissonTableScreen(Screen[None]):
         return cardtext.ascii_text(label) if self.ascii else label
 
     def _show_hand(self, choice: Choice | None) -> None:
+        """Highlight the cards the option is about: in the range for a take, else in the
+        hand (where ``+`` marks what the player's last move brought)."""
         c = self.controller
-        faces = choice.faces if choice is not None else ()
         last = c.log[-1] if c.log else None
         new = last.touched if last is not None and last.seat == c.seat else ()
-        in_hand = (
-            ()
-            if choice is not None and choice.move is not None and (choice.move.kind is Kind.TAKE)
-            else faces
+        faces = choice.faces if choice is not None else ()
+        take = choice is not None and choice.move is not None and choice.move.kind is Kind.TAKE
+        in_range = faces if take else (last.touched if last is not None else ())
+        self.query_one("#u-hand", HandLine).show(
+            c.view, c.seat, self.ascii, () if take else faces, new
         )
-        self.query_one("#u-hand", HandLine).show(c.view, c.seat, self.ascii, in_hand, new)
-        if choice is not None and choice.move is not None and choice.move.kind is Kind.TAKE:
-            self.query_one("#u-range", RangeLine).show(c.view, self.ascii, faces)
+        self.query_one("#u-range", RangeLine).show(c.view, self.ascii, in_range)
 
     # -- choosing
 
