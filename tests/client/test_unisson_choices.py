@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from cuttle_client.unisson.choices import choices, for_card
-from cuttle_client.unisson.controller import entry
+from cuttle_client.unisson.controller import PracticeController, entry
 from cuttle_client.unisson.words import effect_hint, sequence
 
 from cuttle_net.games.unisson import Game, parse_face, parse_move
@@ -64,3 +64,21 @@ def test_the_log_names_a_drawn_card_to_its_drawer_only() -> None:
     assert theirs.words == "Bob draws a card" and not theirs.touched
     assert sequence([parse_face("7H"), parse_face("8H"), parse_face("9H")]) == "7♥–9♥"
     assert sequence([parse_face("7H"), parse_face("9H")], ascii=True) == "7H-9H"
+
+
+def test_the_log_read_off_the_views_says_what_the_full_game_shows_the_player() -> None:
+    """The controller writes the log from the player's views alone; over whole games (two
+    decks too) it says what the full game's card motions show that player."""
+    for players, seed in ((3, 4), (4, 5), (6, 6)):
+        c = PracticeController("random", players, seed=seed, bot_delay=0)
+        g = Game.deal(players=players, decks=c.decks, seed=seed)
+        rng = random.Random(seed)
+        names = c.names
+        while not g.is_over:
+            seat, move = g.to_act, rng.choice(g.legal_moves())
+            shown = entry(seat, move, g.motions(move), names, 0, bool(g.effects))
+            before = g.view(0)
+            g.push(move)
+            c.log = []
+            c._record(seat, move, before, g.view(0))
+            assert c.log[0] == shown

@@ -3,7 +3,13 @@
 The screen (``UnissonTableScreen``) draws ``view`` (its seat's view, never the full game),
 the ``log`` and the ``ending``, and sends moves through ``submit``.  ``PracticeController``
 holds the whole game in process and plays every other seat with a bot, each from its own
-seat's view.  A network controller would keep the same attributes, fed by the session.
+seat's view.
+
+A network controller (to come, over the N-player table and the session) subclasses
+``UnissonController`` the same way: it keeps ``_view`` as the session's view of its seat,
+calls ``_record(seat, move, before, after)`` with the views around each move (the log is
+written from them alone), ``_end(scores, hands)`` once every hand is shown, and sends the
+player's moves from ``submit`` after ``check``.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from dataclasses import dataclass
 
 from cuttle_net.games.unisson import Game, IllegalMove, Score, match_totals, next_dealer
 from cuttle_net.games.unisson.bots import make_bot
-from cuttle_net.games.unisson.motions import Drawn, Motion, Turned
+from cuttle_net.games.unisson.motions import Drawn, HandOut, Motion, Taken, Turned
 from cuttle_net.games.unisson.moves import Kind, Move
 
 from ..controller import TableHost
@@ -130,6 +136,48 @@ class UnissonController:
         if self._host is not None:
             self._host.table_changed()
 
+    def _record(self, seat: int, move: Move, before: Game, after: Game) -> None:
+        """Log ``move`` by ``seat`` from this player's views before and after it: the cards
+        it showed them (their own draw, a card turned into the range) are read off the
+        views, so the log holds nothing the player could not see."""
+        me = self.seat
+        motions = before.motions(move)  # what the player cannot see is UNKNOWN
+        hand, table = before.hand(me), before.range_cards()
+        for x in motions:
+            if isinstance(x, Taken):
+                table.remove(x.face)
+                if x.seat == me:
+                    hand.append(x.face)
+            elif isinstance(x, HandOut):
+                if x.seat == me:
+                    hand.remove(x.face)
+                if x.to == "range":
+                    table.append(x.face)
+        drawn = _added(hand, after.hand(me))
+        turned = _added(table, after.range_cards())
+        seen = []
+        for x in motions:
+            if isinstance(x, Drawn) and x.seat == me and drawn:
+                x = x._replace(face=drawn.pop(0))
+            elif isinstance(x, Turned) and turned:
+                x = x._replace(face=turned.pop(0))
+            seen.append(x)
+        self.log.append(entry(seat, move, seen, self.names, me, bool(before.effects)))
+        last = after.last_player
+        if before.last_player is None and last is not None and not after.is_over:
+            who = "You are" if last == me else f"{self.names[last]} is"
+            note = f"The stock is empty: last round. {who} the last player."
+            self.log.append(Entry(last, None, note))
+
+
+def _added(before: list[int], after: list[int]) -> list[int]:
+    """The faces in ``after`` beyond those of ``before`` (multisets)."""
+    rest = list(after)
+    for f in before:
+        if f in rest:
+            rest.remove(f)
+    return rest
+
 
 def entry(
     seat: int, move: Move, motions: Sequence[Motion], names: Sequence[str], me: int, effect: bool
@@ -204,24 +252,10 @@ class PracticeController(UnissonController):
         self._advance()
 
     def _play(self, seat: int, move: Move) -> None:
-        g = self.game
-        effect = bool(g.effects)
-        motions = g.motions(move)
-        last = g.last_player
-        g.apply(move, by=seat)
-        self.log.append(entry(seat, move, motions, self.names, self.seat, effect))
-        if last is None and g.last_player is not None and not g.is_over:
-            who = g.last_player
-            self.log.append(
-                Entry(
-                    who,
-                    None,
-                    "The stock is empty: last round. "
-                    + ("You are" if who == self.seat else f"{self.names[who]} is")
-                    + " the last player.",
-                )
-            )
-        self._view = g.view(self.seat)
+        before = self.view
+        self.game.apply(move, by=seat)
+        self._view = self.game.view(self.seat)
+        self._record(seat, move, before, self.view)
 
     def _advance(self) -> None:
         """After a move: end the game, or let the next bot think."""
