@@ -73,6 +73,9 @@ class NetPlan:
     # With ``resuming``: the identity key of the other player of that game, the only one
     # the first connection accepts (a host turns anyone else away and goes on waiting).
     peer_identity: bytes | None = None
+    # join: we can also sit at a table of several players (SPEC 3.15): the first connection
+    # announces the capability, and a table's host is taken (see ``Connected.table``).
+    tables: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in ("host", "join"):
@@ -90,6 +93,16 @@ class NetPlan:
         # Checked here, before any connection: a bad port is the user's typo.
         if self.mode == "host" and not 0 <= self.port <= 65_535:
             raise ValueError(f"bad port {self.port}: a port is 1..65535 (0: any free port)")
+
+
+def judge_table_or_rules(wire: Rules) -> str | None:
+    """A joiner that can also sit at a table: a Cuttle rule set, or a game we know (its
+    options are checked by the table's seating)."""
+    from cuttle_net.games import GAMES
+
+    if wire.rules in GAMES and wire.rules != "cuttle":
+        return None
+    return judge_rules(wire)
 
 
 def judge_rules(wire: Rules) -> str | None:
@@ -114,6 +127,12 @@ class Connected:
     reconnect: Callable[[float, bytes], contextlib.AbstractAsyncContextManager[Peer]]
     listening: tuple[str, int] | None = None  # host: the address and port it listens on
     invitation: str = ""  # host: what to send the other player (SPEC 3.14)
+
+    @property
+    def table(self) -> bool:
+        """The host seats a table of several players (SPEC 3.15): play it with
+        ``trio_table.join_table(..., peer=self.peer)``, not as a two-player game."""
+        return "table" in self.peer.info.caps
 
 
 @contextlib.asynccontextmanager
@@ -158,13 +177,19 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             first = connect(
                 plan.address,
                 me,
-                judge_rules=judge_rules,
+                judge_rules=judge_table_or_rules if plan.tables else judge_rules,
                 known_peers=known,
                 flips=flips,
                 settings=settings,
+                caps=("table",) if plan.tables else (),
             )
         async with first as peer:
             _introduce(peer, known, say)
+            info = peer.info
+            if "table" not in info.caps and info.rules.rules not in ("classic", "standard"):
+                reason = f"{info.rules.rules} is played at a table, and this host seats none"
+                await peer.aclose(ErrorCode.RULES_REFUSED, reason)
+                raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.RULES_REFUSED, reason)
             yield Connected(peer, identity, again)
         return
     async with (

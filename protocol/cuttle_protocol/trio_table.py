@@ -18,6 +18,7 @@ and resumed from the log.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from collections.abc import AsyncIterator, Callable
@@ -32,6 +33,7 @@ from .identity import KnownPeers, Trust
 from .messages import Message, Resume
 from .state import Role
 from .table import (
+    CodeShown,
     Stage,
     TableEnded,
     TableEvent,
@@ -117,6 +119,7 @@ class TableShell:
         self._length = 0
         self.trust: dict[bytes, Trust] = {}
         """Identity key -> what trust on first use said about it (with known peers)."""
+        self.known_peers: KnownPeers | None = None
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -148,9 +151,20 @@ class TableShell:
             self._length = len(log)
             self._progress = trio.current_time()
         for event in self.core.take_events():
+            if isinstance(event, CodeShown):
+                self._check_keys()
             self._events_in.send_nowait(event)
             if isinstance(event, TableEnded):
                 self.ended.set()
+
+    def _check_keys(self) -> None:
+        """Trust on first use of every key at the table (SPEC 3.11), once they are seated:
+        each player's key came through the host, signed by nobody yet but bound by the code."""
+        if self.known_peers is None:
+            return
+        for seat in self.core.seats:
+            if seat.seat != self.core.me and seat.identity not in self.trust:
+                self.trust[seat.identity] = self.known_peers.check(seat.name, seat.identity)
 
     def _owed(self) -> tuple[int, float, str] | None:
         """(seat, deadline, what) of the step the table waits for, if any."""
@@ -198,7 +212,7 @@ class HostShell(TableShell):
         super().__init__(core, timeouts, log)
         self._listener = listener
         self._settings = settings
-        self._known_peers = known_peers
+        self.known_peers = known_peers
         self._links: dict[bytes, _Link] = {}
         self._lost: dict[bytes, float] = {}  # identity -> when its reconnect window ends
         self._lost_changed = trio.Event()
@@ -231,7 +245,7 @@ class HostShell(TableShell):
                 async with self._listener.accept(
                     self.core._player,
                     self._rules,
-                    known_peers=self._known_peers,
+                    known_peers=self.known_peers,
                     settings=self._settings,
                     expect=expect,
                     caps=TABLE_CAPS,
@@ -353,11 +367,12 @@ class GuestShell(TableShell):
         self._address = address
         self._player = player
         self._settings = settings
-        self._known_peers = known_peers
+        self.known_peers = known_peers
         self._judge = judge
         self._random = random_bytes
         self._link: _Link | None = None
         self._unrelayed_since: float | None = None
+        self._given: Peer | None = None
 
     def _route(self) -> None:
         for message in self.core.take_outgoing():
@@ -376,15 +391,18 @@ class GuestShell(TableShell):
         pause = 0.1
         while True:
             resuming = self._placed
+            connection: contextlib.AbstractAsyncContextManager[Peer] = connect(
+                self._address,
+                self._player,
+                judge_rules=self._judge,
+                known_peers=None if resuming else self.known_peers,
+                settings=self._settings,
+                caps=TABLE_CAPS,
+            )
+            if self._given is not None:  # a connection the caller made (and will close)
+                connection, self._given = contextlib.nullcontext(self._given), None
             try:
-                async with connect(
-                    self._address,
-                    self._player,
-                    judge_rules=self._judge,
-                    known_peers=None if resuming else self._known_peers,
-                    settings=self._settings,
-                    caps=TABLE_CAPS,
-                ) as peer:
+                async with connection as peer:
                     if not resuming:
                         await self._seat(peer)
                         if not started:
@@ -565,9 +583,14 @@ async def join_table(
     known_peers: KnownPeers | None = None,
     log: Callable[[str], None] = lambda line: None,
     random_bytes: Callable[[int], bytes] = os.urandom,
+    peer: Peer | None = None,
 ) -> AsyncIterator[GuestShell]:
     """Join the table hosted at `address` (as `connect`) for the block. Raises
-    `ConnectionEnded` if the first connection fails or the host is not a table."""
+    `ConnectionEnded` if the first connection fails or the host is not a table.
+
+    `peer`: a connection to that host already made (with the capability `table`, e.g. by a
+    `cuttle join` that did not know it was a table): it is used first; `address` is
+    where to dial again if it is lost."""
     shell = GuestShell(
         address,
         player,
@@ -578,6 +601,7 @@ async def join_table(
         log,
         random_bytes,
     )
+    shell._given = peer
     async with trio.open_nursery() as nursery:
         await nursery.start(shell.run)
         try:

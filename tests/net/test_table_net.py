@@ -290,3 +290,97 @@ def test_real_processes_play_a_table_with_one_result(seats: int) -> None:
 
 
 _ = Peer
+
+
+async def table_with_a_deserter(seats: int, deserter: str, how: str) -> dict[str, str]:
+    """Every seat counts; `deserter` leaves at its second turn: `leave` (says so) or
+    `vanish` (its process is gone: the connection drops without a word)."""
+    results: dict[str, str] = {}
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def side(name: str) -> None:
+            if name == "p0":
+                settings = TableSettings("count", (), seats)
+                context = host_table(listener, player(name), settings, timeouts=FAST)
+            else:
+                context = join_table(address, player(name), timeouts=FAST)
+            with trio.CancelScope() as scope:
+                async with context as t:
+                    if name == deserter:
+
+                        async def desert() -> None:
+                            while t.core.log is None or len(t.core.log) < 3 * seats + 1 + seats:
+                                await trio.sleep(0.01)
+                            if how == "leave":
+                                t.leave("peer-quit", "bored")
+                            else:
+                                t._link.peer._stream.socket.close()  # no close, no goodbye
+                                scope.cancel()
+
+                        nursery.start_soon(desert)
+                    results[name] = await play_count(t, 10 * seats)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                for i in range(seats):
+                    nursery.start_soon(side, f"p{i}")
+                    await trio.sleep(0.05)
+    return results
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize(("how", "kind"), [("leave", "left"), ("vanish", "timeout")])
+async def test_a_deserter_is_named_the_same_way_by_everyone(how: str, kind: str) -> None:
+    results = await table_with_a_deserter(4, "p2", how)
+    others = {name: line for name, line in results.items() if name != "p2"}
+    assert set(others.values()) == {f"result: stopped: {kind} by seat 2"}, results
+
+
+async def trust_at_code_time(players, stores) -> dict[str, dict]:
+    """Seat `players` (with their known-peers stores) at a table: what each one's trust on
+    first use said of the others when the code was shown."""
+    trust: dict[str, dict] = {}
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def watch(name: str, t) -> None:
+            async for event in t.events:
+                if isinstance(event, CodeShown):
+                    trust[name] = dict(t.trust)
+                    return
+
+        async def host() -> None:
+            settings = TableSettings("count", (), len(players))
+            async with host_table(listener, players[0], settings, known_peers=stores[0]) as t:
+                await watch("p0", t)
+
+        async def join(i: int) -> None:
+            async with join_table(address, players[i], known_peers=stores[i]) as t:
+                await watch(f"p{i}", t)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                for i in range(1, len(players)):
+                    await trio.sleep(0.1)
+                    nursery.start_soon(join, i)
+    return trust
+
+
+@pytest.mark.trio
+async def test_every_key_at_the_table_is_trusted_on_first_use(tmp_path: Path) -> None:
+    """Each player checks every other seat's key against its known peers: new the first
+    time, known the next."""
+    from cuttle_protocol.identity import KnownPeers, Trust
+
+    players = [player(f"p{i}") for i in range(3)]
+    stores = [KnownPeers(tmp_path / f"p{i}") for i in range(3)]
+    for store in stores:
+        store.path.parent.mkdir(mode=0o700)
+    seen = [await trust_at_code_time(players, stores) for _ in range(2)]
+    keys = [p.identity.public_key().public_bytes_raw() for p in players]
+    for i in range(3):
+        others = {k for j, k in enumerate(keys) if j != i}
+        assert seen[0][f"p{i}"] == dict.fromkeys(others, Trust.NEW)
+        assert seen[1][f"p{i}"] == dict.fromkeys(others, Trust.KNOWN)
