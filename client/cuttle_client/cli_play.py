@@ -6,7 +6,6 @@ Textual is imported only when the app runs, so the command-line parser stays lig
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from cuttle_client.cli_rules import add_game_options, add_rules_options, rules_from
@@ -74,8 +73,11 @@ def run(args: argparse.Namespace) -> int:
         if args.bot not in UNISSON_BOTS:
             print(f"cuttle play: L'Unisson's bots are {', '.join(UNISSON_BOTS)}, not {args.bot}")
             return 2
-        practice = Practice(args.bot, seed=args.seed, game="unisson", players=players)
-        return _run_app(args, replace(practice, decks=decks))
+        if args.rules != "classic" or args.variant:
+            print("cuttle play: --rules and --variant are Cuttle's: L'Unisson has none")
+            return 2
+        practice = Practice(args.bot, seed=args.seed, game="unisson", players=players, decks=decks)
+        return _run_app(args, practice)
     if args.players is not None or args.decks is not None:
         print("cuttle play: --players and --decks are L'Unisson's (--game unisson)")
         return 2

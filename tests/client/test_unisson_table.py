@@ -188,3 +188,21 @@ def test_ascii_cards_and_the_help() -> None:
         await keys(pilot, "escape")
 
     run(unisson_app(5, 4, ascii=True), body)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--players", "7"], "3 to 6 players, not 7"),
+        (["--players", "6", "--decks", "1"], "6 players need two decks"),
+        (["--bot", "hard"], "L'Unisson's bots are greedy, random, not hard"),
+        (["--variant", "joker"], "L'Unisson has none"),
+    ],
+)
+def test_cuttle_play_refuses_a_table_it_cannot_seat(
+    capsys: pytest.CaptureFixture[str], args: list[str], says: str
+) -> None:
+    from cuttle_client.cli import main
+
+    assert main(["play", "--game", "unisson", *args]) == 2
+    assert says in capsys.readouterr().out
