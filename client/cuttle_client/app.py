@@ -7,14 +7,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+from cuttle_protocol.dirs import data_dir as default_data_dir
+from cuttle_protocol.dirs import games_dir
 from cuttle_protocol.journal import unfinished_games
 from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import NetPlan
 from textual.app import App
 from textual.widgets import Input
 
-from cuttle_net.dirs import data_dir as default_data_dir
-from cuttle_net.dirs import games_dir
 from cuttle_net.games.cuttle.rules import CLASSIC, Rules
 
 from .controller import PracticeController, TableController

@@ -13,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-from cuttle_net import dirs
+from cuttle_protocol import dirs
 
 SETTINGS_FILE = "client.json"
 

@@ -1,6 +1,6 @@
 """Long-term identity keys and the known-peers store (trust on first use), on disk.
 
-Both live in the config directory (`cuttle_net.dirs.config_dir`: on Linux
+Both live in the config directory (`cuttle_protocol.dirs.config_dir`: on Linux
 `$XDG_CONFIG_HOME/cuttle-net/`, else `~/.config/cuttle-net/`). Every function takes the
 directory as a parameter so tests and multiple profiles can use their own.
 
@@ -24,9 +24,9 @@ from typing import Any
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net import dirs
 from cuttle_net.identity_key import BadIdentityKey, check_identity_key
 
+from . import dirs
 from .coinflip import FlipBook, FlipMemoryError
 from .crypto import fingerprint
 
@@ -53,13 +53,13 @@ def _tighten(path: Path, st: os.stat_result, private_mode: int, what: str) -> No
         os.chmod(path, private_mode)
 
 
-def private_dir(path: Path) -> Path:
+def private_dir(path: Path, what: str = "the config directory") -> Path:
     """Create `path` (mode 0700) or check an existing one: ours, a directory, owner-only."""
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     st = path.stat()  # a symlink to a directory of ours is fine (dotfile managers use them)
     if not stat.S_ISDIR(st.st_mode):
-        raise ConfigError(f"the config directory {path} is not a directory")
-    _tighten(path, st, 0o700, "the config directory")
+        raise ConfigError(f"{what} {path} is not a directory")
+    _tighten(path, st, 0o700, what)
     return path
 
 

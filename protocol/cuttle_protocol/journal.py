@@ -48,6 +48,7 @@ from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
 from .address import parse_address
 from .codec import pack
+from .identity import private_dir
 from .invitation import Invitation, is_invitation
 
 FORMAT = "cuttle-journal/1"
@@ -196,11 +197,6 @@ def find_host_journal(data_dir: Path, port: int) -> Path | None:
 # ------------------------------------------------------------------- writing
 
 
-def _private_dir(directory: Path) -> None:
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(directory, 0o700)
-
-
 def _length(n: int) -> bytes:
     """A record's length and its own check: a torn write can cut only the file's end, so a
     length that does not check is damage, not a write in progress."""
@@ -276,7 +272,7 @@ class JournalWriter:
     def begin(self, header: Header) -> None:
         """Start the journal of a game: the header replaces any earlier game's journal."""
         self.close()
-        _private_dir(self.path.parent)
+        private_dir(self.path.parent, "the journal directory")
         temporary = self.path.with_suffix(".tmp")
         with contextlib.suppress(FileNotFoundError):
             temporary.unlink()  # a crash's leftover: never write through what is there

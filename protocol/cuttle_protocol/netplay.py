@@ -19,8 +19,6 @@ from typing import Any
 
 import trio
 
-from cuttle_net.dirs import data_dir as default_data_dir
-from cuttle_net.dirs import games_dir
 from cuttle_net.games.cuttle.rules import Rules as EngineRules
 from cuttle_net.records.record import build_record, save_record
 from cuttle_net.session import GameSession
@@ -29,6 +27,8 @@ from . import lan, portmap
 from .address import format_address, parse_address
 from .addresses import HostAddress, host_addresses
 from .connection import LocalPlayer, Rules
+from .dirs import data_dir as default_data_dir
+from .dirs import games_dir
 from .errors import ErrorCode
 from .identity import FlipStore, KnownPeers, Trust, default_config_dir, load_or_create_identity
 from .invitation import Invitation, is_invitation

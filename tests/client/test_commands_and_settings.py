@@ -13,10 +13,10 @@ from cuttle_client.app import Settings, make_app
 from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import NameScreen
 from cuttle_client.profile import player_name, save_name, saved_name
+from cuttle_protocol import dirs
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from cuttle_net import dirs
 from tests.client.helpers import keys, run, screen_text
 
 

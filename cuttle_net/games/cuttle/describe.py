@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from .cards import RANK_OF as RANK
 from .cards import card_display
 from .moves import NONE, Kind, Move
+from .phases import CHANCE, COUNTER, SEVEN
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -39,8 +40,6 @@ def describe(
     ``by`` is the seat making the move (default: the seat to act; chance for random-fours).
     ``names`` name the seats; the seat ``you`` is addressed as "you" ("you draw a card").
     """
-    from .engine import CHANCE, COUNTER, SEVEN
-
     seat = before.to_act if by is None else by
     if seat == CHANCE:
         seat = -1

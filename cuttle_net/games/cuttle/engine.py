@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from .cards import ALL_CARDS, ALL_CARDS_WITH_JOKER, RANK_OF, card_display
+from .explain import why_illegal
 from .motions import (
     Disclosure,
     Drawn,
@@ -47,14 +48,21 @@ from .moves import (
     Move,
     parse_move,
 )
+from .phases import (  # re-exported: engine.MAIN etc. stay the names callers use
+    BLOCK,
+    CHANCE,
+    COUNTER,
+    DISCARD,
+    MAIN,
+    NOBODY,
+    OFFER,
+    OVER,
+    PHASE_NAMES,
+    PICK,
+    SEVEN,
+)
 from .rules import CLASSIC, Rules
 
-# Phases: what kind of decision is pending.
-MAIN, COUNTER, DISCARD, PICK, SEVEN, BLOCK, OFFER, OVER = range(8)
-PHASE_NAMES = ("main", "counter", "discard", "pick", "seven", "block", "offer", "over")
-
-CHANCE = 2  # to_act when nobody decides: random-fours picks the discards at random
-NOBODY = -1  # to_act when the game is over
 UNKNOWN = -2  # a card of the draw pile that this view cannot see
 SPECTATOR = 2  # the viewer of a game seen from outside: both hands hidden
 
@@ -791,8 +799,6 @@ class Game:
 
         ``by`` defaults to the seat to act; any seat may ``concede``.  Nothing changes.
         """
-        from .explain import why_illegal
-
         if isinstance(m, str):
             m = parse_move(m)
         actor = self.to_act

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from .cards import RANK_OF as RANK
 from .cards import card_display as show
 from .moves import NONE, PLAY_KINDS, Kind, Move
+from .phases import MAIN, PHASE_NAMES, SEVEN
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -27,8 +28,6 @@ _WAITING = {
 
 
 def why_illegal(g: Game, m: Move) -> str:
-    from .engine import PHASE_NAMES, SEVEN
-
     phase = PHASE_NAMES[g.phase]
     k, c = m.kind, m.card
     wrong_phase = _phase_mismatch(g, m, phase)
@@ -61,8 +60,6 @@ def _phase_mismatch(g: Game, m: Move, phase: str) -> str | None:
 
 
 def _why(g: Game, m: Move, p: int) -> str | None:
-    from .engine import MAIN, SEVEN
-
     k, c, t = m
     o = 1 - p
     rules = g.rules
