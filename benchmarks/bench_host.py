@@ -1,6 +1,6 @@
 """A real ``cuttle host`` under a flood, and how long a cut game takes to resume.
 
-Run: python benchmarks/bench_host.py [--flood N] [--resumes N]
+Run from the repository root: python -m benchmarks.bench_host [--flood N] [--resumes N]
 
 1. Starts ``cuttle host`` and opens ``--flood`` connections at once from 20 loopback
    addresses (garbage, HTTP, an endless frame, zero-length frames, hang-ups, silence);
@@ -14,8 +14,6 @@ Run: python benchmarks/bench_host.py [--flood N] [--resumes N]
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import re
 import statistics
 import subprocess
@@ -25,6 +23,8 @@ import time
 from pathlib import Path
 
 import trio
+
+from tests.net.flood import KINDS, cutting_proxy, hostile
 
 
 def cuttle(*args: str) -> list[str]:
@@ -65,42 +65,23 @@ async def flood(tmp: Path, count: int) -> None:
         port = int(re.search(r"\(port (\d+)\)", log.read_text())[1])
         await trio.sleep(0.5)
         before = memory(host.pid, "VmRSS")
-        payloads = [b"\0\0\0\0", b"GET / HTTP/1.1\r\n\r\n", os.urandom(64),
-                    (2**20).to_bytes(4, "big") + bytes(2**21), b"", None]  # fmt: skip
+        release = trio.Event()
         answered = 0
 
         async def one(n: int) -> None:
             nonlocal answered
-            sock = trio.socket.socket()
-            await sock.bind((f"127.0.0.{2 + n % 20}", 0))
-            await sock.connect(("127.0.0.1", port))
-            stream = trio.SocketStream(sock)
-            payload = payloads[n % len(payloads)]
-            broken = (trio.BrokenResourceError, trio.ClosedResourceError)
-
-            async def send() -> None:
-                with contextlib.suppress(*broken):
-                    await stream.send_all(payload)
-
-            async def read(done: trio.CancelScope) -> None:
-                with contextlib.suppress(*broken), trio.move_on_after(5 if payload else 0.5):
-                    while await stream.receive_some(65536):  # silence: hang up after 0.5 s
-                        pass
-                done.cancel()
-
-            if payload is not None:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(send)
-                    nursery.start_soon(read, nursery.cancel_scope)
-            await trio.aclose_forcefully(stream)
+            await hostile(port, f"127.0.0.{2 + n % 20}", KINDS[n % len(KINDS)], release)
             answered += 1
 
         began = time.monotonic()
         async with trio.open_nursery() as nursery:
             for n in range(count):
                 nursery.start_soon(one, n)
-        took = time.monotonic() - began
-        peak = memory(host.pid, "VmHWM")
+            while answered < count - count // len(KINDS):  # all but the silent ones
+                await trio.sleep(0.005)
+            took = time.monotonic() - began
+            peak = memory(host.pid, "VmHWM")
+            release.set()
         print(f"flood of {count} connections from 20 addresses, answered in {took:.2f} s")
         print(f"  host resident memory: {before:.1f} MiB before, peak {peak:.1f} MiB "
               f"(+{peak - before:.1f} MiB)")  # fmt: skip
@@ -108,36 +89,6 @@ async def flood(tmp: Path, count: int) -> None:
     finally:
         host.kill()
         host.wait()
-
-
-async def proxy(target: int, state: dict, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    """Forward to `target`; cut the first connection after `cut_after` bytes came back."""
-    (listener,) = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    task_status.started(listener.socket.getsockname()[1])
-
-    async def handle(client: trio.SocketStream) -> None:
-        first = "cut" not in state
-        server = await trio.open_tcp_stream("127.0.0.1", target)
-        async with trio.open_nursery() as nursery:
-
-            async def pump(src, dst, count: bool) -> None:
-                try:
-                    while data := await src.receive_some(4096):
-                        await dst.send_all(data)
-                        state["back"] = state.get("back", 0) + (len(data) if count else 0)
-                        if count and first and state["back"] > state["cut_after"]:
-                            state["cut"] = time.monotonic()
-                            break
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    pass
-                nursery.cancel_scope.cancel()
-
-            nursery.start_soon(pump, client, server, False)
-            nursery.start_soon(pump, server, client, True)
-        await trio.aclose_forcefully(client)
-        await trio.aclose_forcefully(server)
-
-    await trio.serve_listeners(handle, [listener])
 
 
 async def resume_once(tmp: Path) -> tuple[float, float]:
@@ -149,7 +100,7 @@ async def resume_once(tmp: Path) -> tuple[float, float]:
         port = int(re.search(r"\(port (\d+)\)", host_log.read_text())[1])
         state = {"cut_after": 6000}
         async with trio.open_nursery() as nursery:
-            through = await nursery.start(proxy, port, state)
+            through = await nursery.start(cutting_proxy, port, state)
             joiner = start(join_log, "join", f"127.0.0.1:{through}", "--name", "bob",
                            "--bot", "random", "--config-dir", str(tmp / "b"),
                            "--data-dir", str(tmp / "b"))  # fmt: skip

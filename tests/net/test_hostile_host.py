@@ -3,8 +3,6 @@ plays its game with the real joiner; mid-game, only that joiner can take the sea
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 import resource
 import subprocess
@@ -14,11 +12,10 @@ from pathlib import Path
 
 import pytest
 import trio
-from cuttle_protocol.codec import unpack
-from cuttle_protocol.framing import FrameDecoder
 from cuttle_protocol.identity import KnownPeers, load_or_create_identity
-from cuttle_protocol.messages import Close, Hello, message_from_wire
+from cuttle_protocol.messages import Close, Hello
 
+from .flood import KINDS, cutting_proxy, hostile
 from .test_host_join import host_args
 
 pytestmark = pytest.mark.slow
@@ -124,59 +121,17 @@ def enough_files_for(count: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
-async def hostile(port: int, source: str, kind: str, release: trio.Event) -> list[object]:
-    """One hostile connection from `source`; the plaintext messages the host sent back."""
-    sock = trio.socket.socket()
-    await sock.bind((source, 0))
-    await sock.connect(("127.0.0.1", port))
-    stream = trio.SocketStream(sock)
-    received: list[object] = []
-    payload = {
-        "zeros": b"\0\0\0\0",
-        "http": b"GET / HTTP/1.1\r\nHost: cuttle\r\n\r\n",
-        "garbage": os.urandom(64),
-        # A frame within the 1 MiB limit whose body keeps coming (2 MiB of it).
-        "endless": (2**20).to_bytes(4, "big") + bytes(2 * 2**20),
-        "silent": b"",
-        "hang-up": b"",
-    }[kind]
-
-    async def push(cancel: trio.CancelScope) -> None:
-        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            await stream.send_all(payload)
-        if kind == "silent":
-            await release.wait()  # silent until the whole flood has arrived
-            cancel.cancel()
-
-    async def read(cancel: trio.CancelScope) -> None:
-        decoder = FrameDecoder()
-        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            while data := await stream.receive_some(65536):
-                decoder.feed(data)
-                while (frame := decoder.next_frame()) is not None:
-                    received.append(message_from_wire(unpack(frame[1])))
-        cancel.cancel()
-
-    if kind != "hang-up":
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(push, nursery.cancel_scope)
-            nursery.start_soon(read, nursery.cancel_scope)
-    await trio.aclose_forcefully(stream)
-    return received
-
-
 @pytest.mark.trio
 async def test_a_host_survives_a_flood_and_then_plays_its_game(tmp_path: Path) -> None:
     enough_files_for(FLOOD)
     host = Host(tmp_path)
     await trio.sleep(0.5)  # settled after start-up
     before = host.memory("VmRSS")
-    kinds = ["zeros", "http", "garbage", "endless", "hang-up", "silent"]
     answers: list[tuple[str, list[object]]] = []
     release = trio.Event()
 
     async def one(n: int) -> None:
-        kind = kinds[n % len(kinds)]
+        kind = KINDS[n % len(KINDS)]
         answers.append(
             (kind, await hostile(host.port, f"127.0.0.{2 + n % SOURCES}", kind, release))
         )
@@ -185,7 +140,7 @@ async def test_a_host_survives_a_flood_and_then_plays_its_game(tmp_path: Path) -
         async with trio.open_nursery() as nursery:
             for n in range(FLOOD):
                 nursery.start_soon(one, n)
-            while len(answers) < FLOOD - FLOOD // len(kinds):  # all but the silent ones
+            while len(answers) < FLOOD - FLOOD // len(KINDS):  # all but the silent ones
                 await trio.sleep(0.05)
             peak = host.memory("VmHWM")
             release.set()
@@ -211,47 +166,10 @@ async def test_a_host_survives_a_flood_and_then_plays_its_game(tmp_path: Path) -
     verify_records(host.dir, tmp_path / "b")
 
 
-async def cutting_proxy(target: int, state: dict, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    """Forward to `target` while ``state["open"]``; cut the first connection once
-    ``state["cut_after"]`` bytes came back from the target; refuse (close at once) new
-    connections while closed."""
-    (listener,) = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    task_status.started(listener.socket.getsockname()[1])
-
-    async def handle(client: trio.SocketStream) -> None:
-        if not state["open"]:
-            await trio.aclose_forcefully(client)
-            return
-        first = "cut" not in state
-        server = await trio.open_tcp_stream("127.0.0.1", target)
-        async with trio.open_nursery() as nursery:
-
-            async def pump(src: trio.SocketStream, dst: trio.SocketStream, count: bool) -> None:
-                try:
-                    while data := await src.receive_some(4096):
-                        await dst.send_all(data)
-                        if count and first:
-                            state["back"] = state.get("back", 0) + len(data)
-                            if state["back"] > state["cut_after"]:
-                                state["cut"] = time.monotonic()
-                                state["open"] = False
-                                break
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    pass
-                nursery.cancel_scope.cancel()
-
-            nursery.start_soon(pump, client, server, False)
-            nursery.start_soon(pump, server, client, True)
-        await trio.aclose_forcefully(client)
-        await trio.aclose_forcefully(server)
-
-    await trio.serve_listeners(handle, [listener])
-
-
 @pytest.mark.trio
 async def test_mid_game_only_the_same_player_takes_the_seat_back(tmp_path: Path) -> None:
     host = Host(tmp_path)
-    state: dict = {"open": True, "cut_after": 6_000}
+    state: dict = {"open": True, "close_on_cut": True, "cut_after": 6_000}
     joiner_log = tmp_path / "joiner.log"
     with trio.fail_after(2 * WAIT):
         async with trio.open_nursery() as nursery:
