@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -203,29 +201,3 @@ def test_parse_address(text: str, expected: tuple[str, int]) -> None:
 def test_parse_address_refuses(text: str) -> None:
     with pytest.raises(ValueError):
         parse_address(text)
-
-
-# The I/O shell around the sans-I/O core: the only modules that may load trio.
-SHELL = (
-    "cuttle_protocol.trio_peer",
-    "cuttle_protocol.dial",
-    "cuttle_protocol.addresses",
-    "cuttle_protocol.portmap",
-    "cuttle_protocol.netgame",
-    "cuttle_protocol.netplay",
-    "cuttle_protocol.lan",
-    "cuttle_protocol.trio_table",
-)
-
-
-def test_core_does_not_import_trio() -> None:
-    code = (
-        "import sys, pkgutil, importlib, cuttle_protocol\n"
-        "for m in pkgutil.walk_packages(cuttle_protocol.__path__, 'cuttle_protocol.'):\n"
-        f"    if m.name not in {SHELL!r}:\n"
-        "        importlib.import_module(m.name)\n"
-        "print(' '.join(sorted(n for n in sys.modules if n.split('.')[0] in"
-        " ('trio', 'textual', 'asyncio', 'socket'))))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
