@@ -59,6 +59,7 @@ class DeckPeer(DeckState):
         public_keys: Sequence[Ed25519PublicKey | bytes],
         deck_size: int,
         *,
+        faces: int | None = None,
         rng: Rng = os.urandom,
     ):
         keys = [_public_key(k) for k in public_keys]
@@ -68,7 +69,7 @@ class DeckPeer(DeckState):
         own = self.signing_key.public_key().public_bytes_raw()
         if keys[seat].public_bytes_raw() != own:
             raise UsageError(f"the signing key is not seat {seat}'s public key")
-        super().__init__(session_id, keys, deck_size)
+        super().__init__(session_id, keys, deck_size, faces)
         self.me = seat
         self.rng = rng
         self.x = random_scalar(rng)  # this game's key share: fresh per game
@@ -89,7 +90,7 @@ class DeckPeer(DeckState):
 
     def _plan(self, op: Op) -> list[_Step]:
         if isinstance(op, RevealFromHand) and op.seat == self.me and self.dealt:
-            missing = set(op.cards) - set(self.my_hand())
+            missing = set(op.cards) - {self.face(c) for c in self.my_hand()}
             if missing:
                 raise UsageError(f"this party does not hold {sorted(missing)}")
         return super()._plan(op)
@@ -153,8 +154,10 @@ class DeckPeer(DeckState):
             positions = sorted(hand.hidden)
         else:
             assert isinstance(self.op, RevealFromHand)
-            by_card = {self.known[p]: p for p in hand.hidden}
-            positions = sorted(by_card[c] for c in self.op.cards if c not in hand.public)
+            by_face: dict[int, int] = {}  # the copy shown: the lowest hidden position
+            for p in sorted(hand.hidden):
+                by_face.setdefault(self.face(self.known[p]), p)
+            positions = sorted(by_face[f] for f in self._needed(self.op))
         return {"reveal": [self._reveal_entry(stub, p) for p in positions]}
 
     def _build_pick_commit(self, stub: Message, step: _Step) -> dict[str, Any]:

@@ -101,6 +101,7 @@ class DeckState:
         session_id: bytes,
         public_keys: Sequence[Ed25519PublicKey],
         deck_size: int,
+        faces: int | None = None,
     ):
         if not 2 <= len(public_keys) <= MAX_SEATS:
             raise UsageError(f"a table has 2..{MAX_SEATS} seats")
@@ -112,6 +113,11 @@ class DeckState:
         self.public_keys = list(public_keys)
         self.seats = len(self.public_keys)
         self.n = deck_size
+        # Card ids map to faces id % faces. With fewer faces than ids (two identical decks),
+        # the card arguments of RevealFromHand, TakeToHand and PlaceOnTop name faces.
+        self.faces = deck_size if faces is None else faces
+        if type(self.faces) is not int or not 1 <= self.faces <= deck_size:
+            raise UsageError(f"faces must be 1..{deck_size}")
         self.cards = card_table(deck_size)
         self.seq = 0
         self.head = genesis(session_id)
@@ -139,6 +145,7 @@ class DeckState:
         # Bookkeeping: the draw pile (top first; ("pos", p) hidden, ("card", c) known to all).
         self.pile: list[tuple[str, int]] = []
         self.hands = [Hand() for _ in seats]
+        self.out: set[int] = set()  # cards known to all, in no hand and not on the pile
         self.pick: dict[str, Any] = {}
         self.secrets: list[int | None] = [None] * self.seats
         self.verdict_digest: bytes | None = None
@@ -306,8 +313,31 @@ class DeckState:
     def _check_op(self, op: Op) -> None:
         seats = [getattr(op, name) for name in ("seat", "to_seat", "a", "b") if hasattr(op, name)]
         cards = [*getattr(op, "cards", ()), *([op.card] if hasattr(op, "card") else [])]
-        if any(s >= self.seats for s in seats) or any(c >= self.n for c in cards):
+        if any(s >= self.seats for s in seats) or any(c >= self.faces for c in cards):
             raise UsageError(f"{op} names a seat or card outside this table")
+
+    def face(self, card: int) -> int:
+        return card % self.faces
+
+    def _public_copy(self, hand: Hand, face: int) -> int | None:
+        """The lowest card of ``face`` in ``hand`` that everyone knows is there."""
+        return min((c for c in hand.public if self.face(c) == face), default=None)
+
+    def _needed(self, op: RevealFromHand) -> list[int]:
+        """The faces (cards) of a reveal that the holder must prove: those without a public
+        copy in its hand."""
+        hand = self.hands[op.seat]
+        return [f for f in op.cards if self._public_copy(hand, f) is None]
+
+    def _table_card(self, face: int) -> int:
+        """The card a PlaceOnTop or TakeToHand names: with one card per face, the id itself;
+        else the lowest card of the face known to all and in no hand nor the pile."""
+        if self.faces == self.n:
+            return face
+        card = min((c for c in self.out if self.face(c) == face), default=None)
+        if card is None:
+            raise UsageError(f"no card of face {face} is public outside the hands and pile")
+        return card
 
     def _plan(self, op: Op) -> list[_Step]:
         self._check_op(op)
@@ -345,9 +375,8 @@ class DeckState:
             hidden = tuple(v for k, v in self.pile[: op.count] if k == "pos")
             return [_Step(s, "shares", hidden) for s in everyone] if hidden else []
         if isinstance(op, RevealFromHand):
-            hand = self.hands[op.seat]
-            needed = [c for c in op.cards if c not in hand.public]
-            if len(needed) > len(hand.hidden) or not op.cards:
+            needed = self._needed(op)
+            if len(needed) > len(self.hands[op.seat].hidden) or not op.cards:
                 raise UsageError(f"seat {op.seat} cannot show {op.cards}")
             return [_Step(op.seat, "reveal")] if needed else []
         if isinstance(op, ExposeHand):
@@ -367,6 +396,7 @@ class DeckState:
             hidden = {s: tuple(sorted(self.hands[s].hidden)) for s in sorted((op.a, op.b))}
             return [_Step(s, "shares", pos) for s, pos in hidden.items() if pos]
         if isinstance(op, PlaceOnTop | TakeToHand):
+            self._table_card(op.card)  # refuses a face with no public copy
             return []
         if isinstance(op, Audit):
             last = self.seats - 1
@@ -387,7 +417,9 @@ class DeckState:
                 hand.hidden = positions
             self.pile = [("pos", p) for p in range(pile_at, self.n)]
             self._private_deal()
-            self._learned(None, [self._open(p) for p in face_up], True, "deck")
+            shown = [self._open(p) for p in face_up]
+            self.out.update(shown)
+            self._learned(None, shown, True, "deck")
         elif isinstance(op, Draw):
             kind, value = self.pile.pop(0)
             hand = self.hands[op.to_seat]
@@ -404,18 +436,27 @@ class DeckState:
         elif isinstance(op, RevealFromDeck):
             taken, self.pile = self.pile[: op.count], self.pile[op.count :]
             cards = [v if k == "card" else self._open(v) for k, v in taken]
+            self.out.update(cards)
             self._learned(None, cards, True, "deck")
         elif isinstance(op, RevealFromHand):
-            hand = self.hands[op.seat]
-            for card in op.cards:
-                pos = next((p for p in hand.hidden if self.shown.get(p) == card), None)
-                if pos is not None:
+            hand, cards = self.hands[op.seat], []
+            for face in op.cards:
+                card = self._public_copy(hand, face)
+                if card is None:  # shown just now, from a hidden position
+                    pos = next(
+                        p
+                        for p in hand.hidden
+                        if p in self.shown and self.face(self.shown[p]) == face
+                    )
+                    card = self.shown[pos]
                     hand.hidden.remove(pos)
                     hand.public.append(card)
+                cards.append(card)
             if not op.keep:
-                for card in op.cards:
+                for card in cards:
                     hand.public.remove(card)
-            self._learned(op.seat, list(op.cards), True, "hand")
+                self.out.update(cards)
+            self._learned(op.seat, cards, True, "hand")
         elif isinstance(op, ExposeHand):
             hand = self.hands[op.seat]
             cards = [self.shown[p] for p in sorted(hand.hidden)]
@@ -433,9 +474,13 @@ class DeckState:
             for s in sorted((op.a, op.b)):
                 self._learned(s, list(self.hands[s].public), True, "swap")
         elif isinstance(op, PlaceOnTop):
-            self.pile.insert(0, ("card", op.card))
+            card = self._table_card(op.card)
+            self.out.discard(card)
+            self.pile.insert(0, ("card", card))
         elif isinstance(op, TakeToHand):
-            self.hands[op.seat].public.append(op.card)
+            card = self._table_card(op.card)
+            self.out.discard(card)
+            self.hands[op.seat].public.append(card)
         elif isinstance(op, Audit):
             self.audited = True
             assert self.verdict_digest is not None
@@ -453,6 +498,7 @@ class DeckState:
                 hand.public.remove(value)
                 cards.append(value)
         self.pick = {}
+        self.out.update(cards)
         self._learned(op.seat, cards, True, "random_pick")
 
     def _learned(self, seat: int | None, cards: list[int], public: bool, source: str) -> None:
@@ -580,9 +626,9 @@ class DeckState:
     def _on_reveal(self, msg: Message, mine: bool) -> None:
         op = self.op
         hand = self.hands[msg.sender]
-        claimed = sorted(e[1] for e in msg.body["reveal"])
         if isinstance(op, RevealFromHand):
-            needed = sorted(c for c in op.cards if c not in hand.public)
+            claimed = sorted(self.face(e[1]) for e in msg.body["reveal"])
+            needed = sorted(self._needed(op))
             if claimed != needed:
                 raise Deviation("unexpected_message", f"must show exactly {needed}")
         self._reveal(msg, msg.body["reveal"], mine)

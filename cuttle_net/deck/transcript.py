@@ -19,11 +19,12 @@ def check_transcript(
     *,
     session_id: bytes,
     deck_size: int,
+    faces: int | None = None,
 ) -> CheatDetected | None:
     """Re-check a transcript (from :meth:`DeckState.transcript`, or a cheat's evidence) with
     every seat's identity public key (in seat order) only. Returns the first deviation,
     naming its culprit, or None if every message checks out."""
-    state = DeckState(session_id, public_keys, deck_size)
+    state = DeckState(session_id, public_keys, deck_size, faces)
     try:
         for kind, value in transcript:
             if kind == "op":

@@ -43,15 +43,23 @@ class Table:
         deck_size: int = 52,
         seed: int = 0,
         seats: int = 2,
+        faces: int | None = None,
     ):
         cls = dict(enumerate(classes)) if isinstance(classes, tuple) else classes
         self.seats = seats
         self.keys = identity_keys(seed, seats)
         self.deck_size = deck_size
+        self.faces = faces
         public = self.public_keys()
         self.peers = [
             cls.get(s, DeckPeer)(
-                s, SID, self.keys[s], public, deck_size, rng=seeded_rng(b"peer%d/%d" % (seed, s))
+                s,
+                SID,
+                self.keys[s],
+                public,
+                deck_size,
+                faces=faces,
+                rng=seeded_rng(b"peer%d/%d" % (seed, s)),
             )
             for s in range(seats)
         ]
@@ -90,6 +98,7 @@ class Table:
             self.public_keys(),
             session_id=SID,
             deck_size=self.deck_size,
+            faces=self.faces,
         )
 
 

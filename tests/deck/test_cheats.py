@@ -21,6 +21,7 @@ from cuttle_net.deck import (
     DeckPeer,
     Draw,
     ExposeHand,
+    Message,
     RandomPick,
     RevealFromDeck,
     RevealFromHand,
@@ -40,7 +41,7 @@ HAND = 3
 NON_CANONICAL = b"\xff" * 31 + b"\x7f"  # not a canonical field element
 NOT_A_POINT = bytes.fromhex("0100000000000000000000000000000000000000000000000000000000000000")
 
-_EXTRA = itertools.cycle([(2, 0), (4, 3), (6, 5), (2, 1), (5, 2), (6, 0), (4, 1), (6, 3)])
+_EXTRA = itertools.cycle([(2, 0), (4, 3), (6, 5), (2, 1), (5, 2), (4, 0), (2, 1), (5, 4)])
 
 
 def seatings(last_only: bool = False, not_last: bool = False) -> list[tuple[int, int]]:
@@ -533,3 +534,38 @@ def test_the_catalogue_covers_every_kind_but_the_internal_ones():
     source = inspect.getsource(sys.modules[__name__])
     missing = {k for k in CHEAT_KINDS if f'"{k}"' not in source}
     assert missing <= {"timeout"} or not missing, missing
+
+
+def test_an_equivocating_party_splits_the_table_and_its_two_messages_name_it():
+    # Seat 0 proves its share twice (fresh nonces: both valid) and the relay gives one to
+    # seat 1, the other to seat 2. Each accepts what it saw; their chains now differ, which is
+    # what the table compares (part 3), and the two messages convict seat 0.
+    t = dealt(3)
+    op = RevealFromDeck(1)
+    outs = [t.peers[s].begin(op) for s in range(3)]
+    (first,) = outs[0].messages
+    cheater = t.peers[0]
+    pos, d, _ = first["body"]["shares"][0]
+    stub = Message.from_wire(first)
+    proof = prove_share(
+        cheater.x, cheater.y, cheater.deck[pos][0], d, cheater._ctx(stub, "share", pos), os.urandom
+    )
+    second = resign({**first, "body": {"shares": [[pos, d, proof]]}}, t.keys[0])
+    t.peers[1].receive(first)
+    t.peers[2].receive(second)
+    assert t.peers[1].head != t.peers[2].head
+    cheat = equivocation(first, second, t.public_keys(), session_id=SID)
+    assert cheat is not None and (cheat.kind, cheat.culprit) == ("equivocation", 0)
+
+
+def test_showing_a_copy_of_another_face_when_faces_are_named():
+    # Two identical decks: RevealFromHand names a face; seat 1 proves a real card of its
+    # hand, but of another face.
+    t = Table(seats=3, deck_size=64, faces=32)
+    t.run(Deal((4, 4, 4), 0))
+    hand = t.peers[1].my_hand()
+    asked = next(f for f in range(32) if f not in {c % 32 for c in hand})
+    wire = t.peers[1].begin(RevealFromHand(1, (hand[0] % 32,))).messages[0]
+    forged = resign({**wire, "op": ["reveal_hand", 1, [asked], False]}, t.keys[1])
+    t.peers[0].begin(RevealFromHand(1, (asked,)))
+    caught(t, lambda: t.peers[0].receive(forged), "unexpected_message", 1)

@@ -87,20 +87,6 @@ def test_a_whole_game_at_every_table_size(seats, deck_size):
     assert [order[p] for p in range(4 * seats, 4 * seats + 4)] == list(face_up)
 
 
-def test_two_identical_decks_are_64_distinct_ids_and_the_game_maps_faces():
-    t = Table(seats=5, deck_size=64)
-    t.run(Deal((4,) * 5, 4))
-    ids = [c for p in t.peers for c in p.my_hand()]
-    assert len(set(ids)) == 20 and all(0 <= c < 64 for c in ids)
-    faces = [c % 32 for c in range(64)]
-    assert sorted(faces) == sorted(list(range(32)) * 2)
-    # Two copies of one face are two cards: showing one leaves the other hidden.
-    t.run(Draw(0))
-    t.run(Audit())
-    order = t.peers[0].deck_order()
-    assert sorted(order) == list(range(64))
-
-
 def test_the_largest_deck():
     t = Table(seats=2, deck_size=104)
     t.run(Deal((10, 10), 2))
@@ -156,3 +142,51 @@ def test_at_four_no_party_holds_the_plaintext_of_a_card_it_was_not_shown():
         _walk(state, seen)
         assert others and not {card_point(c) for c in others} & seen, s
         assert set(peer.known) == set(peer.hands[s].hidden)
+
+
+def _pair_in_hand(t: Table, seat: int) -> int:
+    """Draw to ``seat`` until it holds both copies of a face; that face."""
+    while True:
+        faces = [c % 32 for c in t.peers[seat].my_hand()]
+        twice = [f for f in set(faces) if faces.count(f) == 2]
+        if twice:
+            return min(twice)
+        t.run(Draw(seat))
+
+
+def test_two_decks_ops_name_faces_and_the_holder_picks_the_copy():
+    t = Table(seats=5, deck_size=64, faces=32)
+    t.run(Deal((4,) * 5, 4))
+    ids = [c for p in t.peers for c in p.my_hand()]
+    assert len(set(ids)) == 20 and all(0 <= c < 64 for c in ids)
+    f = _pair_in_hand(t, 0)
+    low, high = f, f + 32
+    hidden_low = min(p for p in t.peers[0].hands[0].hidden if t.peers[0].known[p] % 32 == f)
+    first = t.peers[0].known[hidden_low]  # the copy at the lowest hidden position goes first
+    t.run(RevealFromHand(0, (f,), keep=True))
+    assert all(learned(t, s)[-1] == CardsLearned(0, (first,), True, "hand") for s in range(5))
+    assert t.peers[3].hand_view(0)[0] == [first]
+    # The public copy is played first: no message, and the same id leaves the hand.
+    sent = len(t.wire)
+    t.run(RevealFromHand(0, (f,)))
+    assert len(t.wire) == sent
+    assert learned(t, 2)[-1] == CardsLearned(0, (first,), True, "hand")
+    # Now the other copy, still hidden, must be proven.
+    t.run(RevealFromHand(0, (f,)))
+    assert len(t.wire) == sent + 1
+    other = low + high - first
+    assert learned(t, 4)[-1] == CardsLearned(0, (other,), True, "hand")
+    assert f not in [c % 32 for c in t.peers[0].my_hand()]
+    # Both copies are on the table: TakeToHand takes the lowest id, PlaceOnTop the other.
+    t.run(TakeToHand(1, f))
+    assert low in t.peers[1].my_hand()
+    t.run(PlaceOnTop(f))
+    t.run(Draw(2))
+    assert high in t.peers[2].my_hand() and t.peers[0].hand_view(2)[0] == [high]
+    with pytest.raises(UsageError, match="no card of face"):
+        t.peers[0].begin(TakeToHand(3, f))
+    with pytest.raises(UsageError):
+        t.peers[0].begin(RevealFromHand(0, (40,)))  # a face is below 32
+    t.run(Audit())
+    assert t.recheck(t.peers[0].transcript()) is None
+    assert sorted(t.peers[0].deck_order()) == list(range(64))
