@@ -54,6 +54,7 @@ TABLE_KEYS = """\
 
 LOBBY_KEYS = """\
 [b]Keys in the lobby[/b]
+  g   the game: Cuttle or L'Unisson (for 3 to 6, with the players)
   p   practice against a bot        h   host a game
   j   join by address               l   games found on your network
   n   change your name              ?   this help

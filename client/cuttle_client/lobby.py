@@ -200,6 +200,10 @@ class LobbyScreen(Screen[None]):
         self.query_one("#game", Select).focus()
 
     @on(Select.Changed, "#game")
+    def _game_chosen(self) -> None:
+        self._show_game()
+        self.query_one("#practice", Button).focus()  # the next step: practice, or keys
+
     def _show_game(self) -> None:
         """The players are L'Unisson's, the rules Cuttle's; each game has its own bots."""
         unisson = self.game == "unisson"
@@ -269,6 +273,7 @@ class LobbyScreen(Screen[None]):
             from .unisson.help import UnissonHelpScreen
 
             players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
-            self.app.push_screen(UnissonHelpScreen(players, 2 if players >= 5 else 1, ascii))
+            decks = 2 if players >= 5 else 1
+            self.app.push_screen(UnissonHelpScreen(players, decks, ascii, LOBBY_KEYS))
             return
         self.app.push_screen(HelpScreen(Rules.parse(self.rules), ascii, LOBBY_KEYS))

@@ -206,3 +206,17 @@ def test_cuttle_play_refuses_a_table_it_cannot_seat(
 
     assert main(["play", "--game", "unisson", *args]) == 2
     assert says in capsys.readouterr().out
+
+
+def test_the_lobby_explains_the_game_chosen() -> None:
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "g", "enter", "down", "enter")
+        await pilot.pause()
+        await keys(pilot, "question_mark")
+        await pilot.pause()
+        assert "L'Unisson · 4 players, one deck of 32" in screen_text(pilot.app)
+        helped = str(pilot.app.screen.query_one("#help-text Static").render())
+        assert "Keys in the lobby" in helped and "Keys at the table" not in helped
+        await keys(pilot, "escape")
+
+    run(make_app(Settings(bot_delay=0)), body)

@@ -14,34 +14,36 @@ from ..cardtext import ascii_text
 
 RULES = """\
 [b]L'Unisson[/b] · {players} players, {decks}
-Build sequences: 3 or more cards of one suit in a row, in the order 7 8 9 10 J Q K A
-(the ace is high only). Each player holds 4 cards; 4 lie face up in the middle (the
-[b]range[/b]); the rest is the [b]stock[/b].
+Build sequences: 3 or more cards of one suit in a row, in the order
+7 8 9 10 J Q K A (the ace is high only). Each player holds 4 cards; 4 lie
+face up in the middle (the [b]range[/b]); the rest is the [b]stock[/b].
 
 [b]Your turn[/b]  up to two actions, then pass (p):
   draw      the top card of the stock
   take      a range card; the stock's top card replaces it
   discard   a card of your hand onto the range
-  meld      3 or more cards in a row of one suit, face up in front of you
+  meld      3+ cards in a row of one suit, face up in front of you
   extend    one card at either end of one of your own sequences
 [b]Effects[/b] (free, resolved at once)
-  take an ace: discard 2 cards        take a seven: you may draw 1
-  discard an ace: draw up to 2        discard a seven: discard 1 more
-  meld with an ace: every other player discards as many cards as the sequence has
-  meld with a seven: every other player may draw up to as many
-[b]The end[/b]  an [b]octave[/b] (all eight of a suit) melded or completed wins at once.
-When the stock runs out, the player whose turn it is becomes the [b]last player[/b] (L):
-everyone else plays one more turn. A full round of passes also ends the game.
-[b]Scoring[/b]  sequences melded +1 a card (an octave 8 and doubles them); sequences left
-in your hand cost as much; empty hand +10; last player +5; the range's sequences count
-for everyone; if every player has an octave, melded or held: the Unisson, +50 each."""
+  take an ace: discard 2 cards      take a seven: you may draw 1
+  discard an ace: draw up to 2      discard a seven: discard 1 more
+  meld with an ace: each other player discards as many cards as it has
+  meld with a seven: each other player may draw up to as many
+[b]The end[/b]  an [b]octave[/b] (all eight of a suit) melded or completed wins
+at once. When the stock runs out, the player whose turn it is becomes the
+[b]last player[/b] (L): everyone else plays one more turn. A whole round of
+passes also ends the game.
+[b]Scoring[/b]  sequences melded: 1 a card (an octave 8, and it doubles
+them); sequences left in your hand cost as much; empty hand +10; last
+player +5; the range's sequences count for everyone; if every player has
+an octave, melded or held: the Unisson, +50 each."""
 
 KEYS = """\
 [b]Keys at the table[/b]
   d   draw a card (also during an effect)    p   pass: end your turn
   t   take from the range…                   x   discard…
   m   meld a sequence…                       e   extend a sequence…
-  s   stop drawing (an effect's draws)       1-9 the moves of a card of your hand
+  s   stop drawing (an effect's draws)       1-9 the moves of a card in hand
   ↑ ↓ Enter   choose among the options       Esc back one step
   :   type a move, e.g. meld 7H 8H 9H or extend 1 TH
   l   leave the table    ?   this help    ctrl+q quit
@@ -57,13 +59,13 @@ class UnissonHelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Close")]
 
-    def __init__(self, players: int, decks: int, ascii: bool) -> None:
+    def __init__(self, players: int, decks: int, ascii: bool, keys: str = KEYS) -> None:
         super().__init__()
-        self.players, self.decks, self.ascii = players, decks, ascii
+        self.players, self.decks, self.ascii, self.keys = players, decks, ascii, keys
 
     def compose(self) -> ComposeResult:
         deck_words = "one deck of 32" if self.decks == 1 else "two decks (64 cards)"
-        text = f"{RULES.format(players=self.players, decks=deck_words)}\n\n{KEYS}"
+        text = f"{RULES.format(players=self.players, decks=deck_words)}\n\n{self.keys}"
         if self.ascii:
             text = ascii_text(text).replace("–", "-").replace("▶", ">")
         with Vertical(classes="dialog", id="help"):
