@@ -116,6 +116,44 @@ def judge_rules(wire: Rules) -> str | None:
     return None
 
 
+@contextlib.asynccontextmanager
+async def _busy_retried(
+    first: contextlib.AbstractAsyncContextManager[Peer],
+    plan: NetPlan,
+    me: LocalPlayer,
+    known: KnownPeers,
+    flips: FlipStore,
+    settings: PeerSettings,
+) -> AsyncIterator[Peer]:
+    """`first`, dialled again while the host answers `busy` (a table's host refuses the
+    handshakes beyond its limits when several players join at once), up to the handshake
+    timeout."""
+    deadline = trio.current_time() + plan.reply_timeout
+    pause = FIRST_RETRY
+    attempt = first
+    while True:
+        connected = False
+        try:
+            async with attempt as peer:
+                connected = True
+                yield peer
+                return
+        except ConnectionEnded as exc:
+            if connected or exc.code != ErrorCode.BUSY or trio.current_time() + pause > deadline:
+                raise
+        await trio.sleep(pause)
+        pause = min(2 * pause, RETRY_EVERY)
+        attempt = connect(
+            plan.address,
+            me,
+            judge_rules=judge_table_or_rules,
+            known_peers=known,
+            flips=flips,
+            settings=settings,
+            caps=("table",),
+        )
+
+
 @dataclass(frozen=True)
 class Connected:
     """A handshaken peer, our identity key, and how to reach the same player again."""
@@ -183,6 +221,8 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 settings=settings,
                 caps=("table",) if plan.tables else (),
             )
+            if plan.tables:  # a table's host may be busy with others joining at once
+                first = _busy_retried(first, plan, me, known, flips, settings)
         async with first as peer:
             _introduce(peer, known, say)
             info = peer.info
@@ -375,6 +415,8 @@ def _introduce(peer: Peer, known: KnownPeers, say: Say) -> None:
             f"note: this is the key of the player you know as "
             f"{known.name_of(info.peer_identity)}, now calling themselves {info.peer_name}"
         )
+    if "table" in info.caps:
+        return  # a table has one code for every key at it, shown once everyone is seated
     say(f"compare this code with the other player's: {info.sas}")
 
 

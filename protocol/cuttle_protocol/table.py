@@ -22,6 +22,7 @@ session in the log's order, each with its author's seat.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -61,6 +62,8 @@ from .tablelog import (
     verify,
 )
 
+FAULT_KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+"""A fault's kind: the table's own (`bad-relay`...) or a game session's (`illegal_move`...)."""
 TABLE_KINDS = frozenset({"seats", "commit", "reveal", "ready", "fault", "leave"})
 """Entry bodies the table itself uses; every other `"t"` is a game message."""
 
@@ -335,7 +338,7 @@ class _Table:
                 and type(body["seat"]) is int
                 and 0 <= body["seat"] < seats
                 and type(body["kind"]) is str
-                and TOKEN.fullmatch(body["kind"])
+                and FAULT_KIND.fullmatch(body["kind"])
                 and _text(body["detail"], 0, MAX_TEXT_LEN)
                 and (proof is None or _proof(proof) is not None)
             ):
@@ -379,8 +382,7 @@ class _Table:
         kind, seat, seats = body["t"], entry.seat, len(self.seats)
         if kind == "leave":
             reason = display_safe(body["reason"])
-            detail = f"closed with {body['code']}" + (f' "{reason}"' if reason else "")
-            self._end(TableEnded(seat, "left", detail, seat))
+            self._end(TableEnded(seat, "left", reason or f"closed with {body['code']}", seat))
         elif kind == "fault":
             proof = _proof(body["proof"]) if "proof" in body else None
             culprit = body["seat"]

@@ -497,11 +497,9 @@ class GuestShell(TableShell):
                         )
                     self.core.resend(first.received)
                 self._flush()
-                async for message in peer:
+                async for message in peer:  # after the end, until the connection closes
                     self.core.receive(message)
                     self._flush()
-                    if self.ended.is_set():
-                        break
             except RemoteProtocolError as exc:
                 await peer.aclose(exc.code, exc.message)
             except ConnectionEnded:
@@ -513,8 +511,12 @@ class GuestShell(TableShell):
         return peer.ended
 
     async def _finish_when_ended(self, link: _Link) -> None:
-        """The table ended by our own action: send what is queued, close the connection."""
+        """Once the table ended, send what is queued (our report, or our leaving) and give
+        the host time to relay it and close first: a connection we closed at once could end
+        at the host before it read our last post. Then close."""
         await self.ended.wait()
+        with trio.move_on_after(self.timeouts.reply):
+            await link.peer.wait_ended()
         await link.finish(*self._close_code())
 
     async def _watch(self, peer: Peer) -> None:
@@ -530,7 +532,9 @@ class GuestShell(TableShell):
                 limit = f"{self.timeouts.reply:g} s"
                 self.fault(0, "timeout", f"the host did not relay our message in {limit}")
             owed = self._owed()
-            if owed is not None and now > self._progress + owed[1] + 2 * self.timeouts.reply:
+            # The host may be waiting for a seat's lost connection (the window) first.
+            patience = max(owed[1], self.timeouts.window) if owed is not None else 0.0
+            if owed is not None and now > self._progress + patience + 2 * self.timeouts.reply:
                 self.fault(0, "timeout", "the host relayed nothing, and gave no verdict")
             if self.ended.is_set():
                 return

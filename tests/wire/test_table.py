@@ -401,7 +401,7 @@ def test_a_player_who_leaves_is_named_the_same_way_by_everyone() -> None:
     table.guests[2].leave("peer-quit", "bye")
     table.pump()
     _everyone_names(table, 3, "left")
-    assert table.of(1, TableEnded)[0].detail == 'closed with peer-quit "bye"'
+    assert table.of(1, TableEnded)[0].detail == "bye"
 
 
 def test_a_lost_joiner_is_named_by_the_host_for_everyone() -> None:
