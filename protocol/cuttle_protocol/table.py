@@ -388,7 +388,12 @@ class _Table:
             culprit = body["seat"]
             if proof is not None and not proof.proves(self._keys[0]):
                 proof = None  # a claim without proof stays its author's word
-            self._end(TableEnded(culprit, body["kind"], display_safe(body["detail"]), seat, proof))
+            detail = display_safe(body["detail"])
+            if seat not in (0, culprit) and proof is None:
+                # Only the host sees who stalls or leaves; a joiner's word about another
+                # joiner is shown as its word (anything provable, every seat sees too).
+                detail = f"seat {seat} says: {detail}"
+            self._end(TableEnded(culprit, body["kind"], detail, seat, proof))
         elif kind == "commit":
             self._commits[seat] = body["value"]
             if len(self._commits) == seats:

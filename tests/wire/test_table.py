@@ -457,3 +457,20 @@ def test_the_seating_must_seat_us_and_the_host_for_the_proposed_game() -> None:
     table.join_all()
     (ended,) = table.of(1, TableEnded)
     assert (ended.culprit, ended.kind) == (0, "bad-relay")
+
+
+def test_a_joiner_accusing_another_joiner_is_shown_as_its_word() -> None:
+    table = Table(4)
+    table.start()
+    table.guests[0].fault(3, "illegal_move", "it played a card it never had")
+    table.pump()
+    for i in (0, 2, 3):
+        (ended,) = table.of(i, TableEnded)
+        assert (ended.culprit, ended.kind, ended.reporter) == (3, "illegal_move", 1)
+        assert ended.detail == "seat 1 says: it played a card it never had"
+    # The host's verdicts (it sees who stalls) are its own findings, shown as they are.
+    table = Table(3)
+    table.start()
+    table.host.fault(2, "timeout", "no move in 600 s")
+    table.pump()
+    assert {table.of(i, TableEnded)[0].detail for i in range(3)} == {"no move in 600 s"}
