@@ -1,26 +1,32 @@
-"""One peer's side of one networked game: the rules engine, the deck protocol and signed moves.
+"""One seat's side of one game at a table of N players: a game module, the deck protocol
+and signed moves.
 
-Sans-I/O.  The caller (the trio shell, or a test) carries ``Output.sends`` to the other peer
-and hands what arrives to ``receive_move`` / ``receive_deck``.  Nothing here knows about
-sockets or frames.
+Sans-I/O and deterministic given its randomness.  The caller (the network shell, or a test)
+carries every ``Output.sends`` item to every other seat, in order, and hands what arrives to
+``receive_move`` / ``receive_deck`` with the seat that sent it.  Nothing here knows about
+sockets, frames or which game is played: the game module of the header's game
+(``cuttle_net.games.interface``) answers every question of the rules.
 
-A move goes like this, on both sides alike:
-1. the mover's session checks it on its view, signs it and sends it (``SendMove``); the other
-   session checks the signature and the move's legality on *its* view — an illegal move or a
-   bad signature is the mover's fault (``Fault``);
-2. both ask the engine which card motions the move causes (``Game.motions``) and turn them
-   into the same deck-protocol operations (``deck_plan``), which they run one after another;
-3. with the cards those operations showed this seat, both apply the move to their views.
-When the game ends normally, both run the deck protocol's audit.  A concession ends the game
-at once, without an audit (an operation in flight cannot be completed by one side alone).
+A move goes like this, at every seat alike (SPEC 4.3):
+1. the mover's session checks it on its view, signs it and sends it (``SendMove``); every
+   other session checks the signature and the move's legality on *its* view — an illegal
+   move or a bad signature is the mover's fault (``Fault``);
+2. each asks the game module which deck operations the move implies (the same in every
+   view) and runs them one after another;
+3. with the cards those operations showed this seat, each applies the move to its view.
+Once nobody is to act, the game's final operations run (L'Unisson shows every hand), the
+outcome is known, and every seat runs the deck protocol's audit.  A concession ends the
+game at once, without an audit (an operation in flight cannot be completed without the
+conceder).
 
-A concession may come at any moment, even during the deal, and may cross moves of the other
-seat on the wire: it is signed at the point of the move chain its sender had reached, the
-receiver finds that point, and moves after it (the receiver's own, which the conceder never
-saw) are void (SPEC.md 4.2).  Everything else the peer could not have sent honestly is its
-fault; the shell reports what the session cannot see itself (a wire fault, the peer's
-``close``, a connection that did not come back) through ``peer_fault``, ``peer_closed`` and
-``connection_lost``.
+A concession may come at any moment, even during the deal, and may cross moves of other
+seats on the wire: it is signed at the point of the move chain its sender had reached, the
+receiver finds that point, and moves after it (which the conceder never saw) are void
+(SPEC 4.2).  Everything else a seat could not have sent honestly is its fault; the shell
+reports what the session cannot see itself (a wire fault, a seat's ``close``, a connection
+that did not come back) through ``peer_fault``, ``peer_closed`` and ``connection_lost``.
+Any fault, close or concession stops the game for every seat: the culprit loses and every
+other seat shares the win (SPEC 4.4).
 """
 
 from __future__ import annotations
@@ -33,21 +39,6 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.games.cuttle.engine import CHANCE, OVER, Game, IllegalMove, Outcome, RevealError
-from cuttle_net.games.cuttle.motions import (
-    Drawn,
-    Exposed,
-    HandOut,
-    Motion,
-    Revealed,
-    Swapped,
-    ToHand,
-    ToTop,
-)
-from cuttle_net.games.cuttle.moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
-from cuttle_net.records.ending import Ending, closed_ending, fault_ending, unfinished_ending
-from cuttle_net.records.header import GameHeader
-
 from .deck import (
     Audit,
     AuditPassed,
@@ -55,23 +46,21 @@ from .deck import (
     CheatDetected,
     Deal,
     DeckPeer,
-    Draw,
-    ExposeHand,
     Op,
     OperationComplete,
-    PlaceOnTop,
-    RandomPick,
-    RevealFromDeck,
-    RevealFromHand,
-    SwapHands,
-    TakeToHand,
     UsageError,
 )
 from .deck.encoding import hash256
+from .games.interface import CHANCE, NOBODY, GameModule, Outcome, game_module
 from .identity_key import identity_public_key
+from .records.ending import Ending, closed_ending, fault_ending, unfinished_ending
+from .records.header import GameHeader
 
-CUTTLE_DEAL = Deal((5, 6))  # seat 0 (moves first) gets 5 cards, seat 1 (the dealer) 6
 NO_DECK_HEAD = bytes(32)  # a concession is not bound to the deck chain (it may cut an op short)
+CONCEDE = "concede"  # the one move every game has; the session handles it (SPEC 4.2)
+MAX_MOVE_TEXT = 256  # characters of a move's notation
+_MOVE_KEYS = {"t", "text", "sig"}
+_DECK_KEYS = {"t", "msg"}
 
 
 # ---------------------------------------------------------------------- outputs
@@ -79,7 +68,7 @@ NO_DECK_HEAD = bytes(32)  # a concession is not bound to the deck chain (it may 
 
 @dataclass(frozen=True)
 class SendMove:
-    """Send the peer this signed move."""
+    """Send every other seat this signed move."""
 
     text: str
     signature: bytes
@@ -87,7 +76,7 @@ class SendMove:
 
 @dataclass(frozen=True)
 class SendDeck:
-    """Send the peer this deck-protocol message (its wire form)."""
+    """Send every other seat this deck-protocol message (its wire form)."""
 
     data: dict[str, Any]
 
@@ -102,7 +91,7 @@ class MovePlayed:
     """A move was applied to this seat's view (``seat`` made it; ``None`` for chance)."""
 
     seat: int | None
-    move: Move
+    move: Any
 
 
 @dataclass(frozen=True)
@@ -112,7 +101,7 @@ class GameOver:
 
 @dataclass(frozen=True)
 class Audited:
-    """Both peers re-checked the whole deck and every claim, and signed this verdict."""
+    """Every seat re-checked the whole deck and every claim, and signed this verdict."""
 
     digest: bytes
 
@@ -124,10 +113,9 @@ class Fault:
     ``kind`` is stable: ``illegal_move``, ``bad_move_signature``, ``malformed_move``,
     ``timeout``, one of the deck protocol's cheat kinds, a wire fault the shell caught
     (``wire_decrypt_failed``, ``wire_unexpected_message``, …: ``wire_`` and part 3's close
-    code with ``_``), or
-    ``internal_error`` (this side lost its way: a bug, blamed on no one else).  The culprit
-    forfeits (SPEC 4.4).  ``evidence`` is what a third
-    party needs to check it (the deck transcript, or the signed move).
+    code with ``_``), or ``internal_error`` (this side lost its way: a bug, blamed on no one
+    else).  The culprit forfeits (SPEC 4.4).  ``evidence`` is what a third party needs to
+    check it (the deck transcript, or the signed move).
     """
 
     kind: str
@@ -138,20 +126,28 @@ class Fault:
 
 @dataclass(frozen=True)
 class Closed:
-    """The peer (``seat``) closed the connection mid-game with ``code`` and ``reason``: its
-    own claim, which this side cannot check; leaving the game is a forfeit."""
+    """Seat ``seat`` closed its connection mid-game with ``code`` and ``reason``: its own
+    claim, which this side cannot check; leaving the game is a forfeit."""
 
     seat: int
     code: str
     reason: str
 
 
+Event = Dealt | MovePlayed | GameOver | Audited | Fault | Closed
+
+
+def message_body(item: SendMove | SendDeck) -> dict[str, Any]:
+    """A send as the body of an N-player table's game message (``GameSession.receive``)."""
+    if isinstance(item, SendMove):
+        return {"t": "move", "text": item.text, "sig": item.signature}
+    return {"t": "deck", "msg": item.data}
+
+
 @dataclass
 class Output:
     sends: list[SendMove | SendDeck] = field(default_factory=list)
-    events: list[Dealt | MovePlayed | GameOver | Audited | Fault | Closed] = field(
-        default_factory=list
-    )
+    events: list[Event] = field(default_factory=list)
 
     def extend(self, other: Output) -> None:
         self.sends.extend(other.sends)
@@ -169,59 +165,23 @@ class MoveRecord:
     deck_at: int
 
 
-# ----------------------------------------------------------------- deck planning
-
-
-def deck_plan(motions: list[Motion], *, chance: bool = False) -> list[Op]:
-    """The deck operations that carry out ``motions``; both peers derive the same list.
-
-    ``chance``: the move is a random-fours pick, whose cards a ``RandomPick`` already took
-    out of the hand.
-    """
-    ops: list[Op] = []
-    for m in motions:
-        last = ops[-1] if ops else None
-        if isinstance(m, HandOut):
-            if chance:
-                continue
-            if isinstance(last, RevealFromHand) and last.seat == m.seat:
-                ops[-1] = RevealFromHand(m.seat, tuple(sorted((*last.cards, m.card))))
-            else:
-                ops.append(RevealFromHand(m.seat, (m.card,)))
-        elif isinstance(m, Drawn):
-            ops.append(Draw(m.seat, public=m.exposed))
-        elif isinstance(m, Revealed):
-            if isinstance(last, RevealFromDeck):
-                ops[-1] = RevealFromDeck(last.count + 1)
-            else:
-                ops.append(RevealFromDeck(1))
-        elif isinstance(m, Exposed):
-            ops.append(ExposeHand(m.seat))
-        elif isinstance(m, Swapped):
-            ops.append(SwapHands(0, 1))
-        elif isinstance(m, ToTop):
-            ops.append(PlaceOnTop(m.card))
-        elif isinstance(m, ToHand):
-            ops.append(TakeToHand(m.seat, m.card))
-    return ops
-
-
 # ------------------------------------------------------------------------ session
 
 
 @dataclass
 class _Pending:
-    """A move being carried out: its deck operations still to run, and what they showed."""
+    """Deck operations under way: the deal, a move's (or chance's), or the game's final ones;
+    what they showed this seat so far."""
 
+    kind: str  # "deal", "move" or "final"
     seat: int | None
-    move: Move | None  # None for a random-fours pick until the pick is known
+    move: Any  # None for chance's decision until its operations show it
     ops: list[Op]
-    unseen: set[int]
-    learned: list[int] = field(default_factory=list)
+    learned: list[CardsLearned] = field(default_factory=list)
 
 
 class GameSession:
-    """One seat's side of one game.  Seat 1 deals; seat 0 moves first."""
+    """One seat's side of one game."""
 
     def __init__(
         self,
@@ -231,41 +191,50 @@ class GameSession:
         *,
         rng: Callable[[int], bytes] = os.urandom,
     ) -> None:
+        if not 0 <= seat < header.seats:
+            raise ValueError(f"seat {seat} is not at this table of {header.seats}")
         if signing_key.public_key().public_bytes_raw() != header.keys[seat]:
             raise ValueError(f"the signing key is not seat {seat}'s key in the game header")
         self.seat = seat
-        self.peer = 1 - seat
+        self.seats = header.seats
         self.header = header
-        self.rules = rules = header.rules
+        self.module: GameModule = game_module(header.name)
+        self.rules = header.rules
         self.session_id = session_id = header.session_id
         self._key = signing_key
-        self._peer_key = peer_key = identity_public_key(header.keys[1 - seat])
-        keys = [signing_key.public_key(), peer_key]
+        self._keys = [identity_public_key(k) for k in header.keys]
         self.deck = DeckPeer(
             seat,
             session_id,
             signing_key,
-            keys if seat == 0 else keys[::-1],
-            rules.deck_size,
+            list(header.keys),
+            self.rules.deck_size,
+            faces=self.module.faces(self.rules),
             rng=rng,
         )
-        self.view: Game | None = None
-        self.records: list[MoveRecord] = []  # the signed moves, both seats'
-        # Where the record's deck transcript ends, if a concession voided moves of ours
-        # whose deck operations had begun (SPEC 5.1): the deck log's length when the first
-        # voided move was signed.
+        self.view: Any = None  # the game module's state: this seat's view, once dealt
+        self.records: list[MoveRecord] = []  # the signed moves, every seat's
+        # Where the record's deck transcript ends, if a concession voided moves whose deck
+        # operations had begun (SPEC 5.1): the deck log's length when the first voided move
+        # was signed.
         self.deck_cut: int | None = None
-        self.played: list[tuple[int | None, Move]] = []  # every applied move (chance: None)
+        self.played: list[tuple[int | None, Any]] = []  # every applied move (chance: None)
         self.fault: Fault | None = None
-        self.closed: Closed | None = None  # the peer left mid-game with a close
+        self.closed: Closed | None = None  # a seat left mid-game with a close
         self.conceded: int | None = None  # the seat whose concession ended the game
         self.audit: bytes | None = None
+        self._over: Outcome | None = None  # the outcome by the rules, once known
         # _heads[n]: the ``prev`` of move n (the digest of move n-1); _played_at[n]: how many
         # moves had been applied when move n was signed (to void moves a concession crossed)
         self._heads = [hash256("moves", session_id)]
         self._played_at: list[int] = []
+        self._conceded_at = -1  # the chain index of the concession that holds
         self._pending: _Pending | None = None
         self._auditing = False
+        try:  # a concession, as the game's own move if its notation has one (Cuttle's does)
+            self._concede_move: Any = self.module.parse_move(CONCEDE)
+        except ValueError:
+            self._concede_move = CONCEDE
 
     # ------------------------------------------------------------ what is going on
 
@@ -273,15 +242,16 @@ class GameSession:
     def outcome(self) -> Outcome | None:
         """How the game ended by the rules or by a concession (a fault is ``fault``)."""
         if self.conceded is not None:
-            return Outcome(1 - self.conceded, "concede")
-        return self.view.outcome if self.view is not None else None
+            others = tuple(s for s in range(self.seats) if s != self.conceded)
+            return Outcome(others, "concede")
+        return self._over
 
     @property
     def finished(self) -> bool:
         """Nothing more will happen: faulted, closed, conceded, or over and audited."""
         if self.fault is not None or self.closed is not None or self.conceded is not None:
             return True
-        return self.outcome is not None and self.audit is not None
+        return self._over is not None and self.audit is not None
 
     def ending(self, note: str = "") -> Ending:
         """How the game ended, as the record's ``Ending`` tag says it (SPEC 4.4, 5.2.1);
@@ -290,27 +260,17 @@ class GameSession:
             return fault_ending(self.fault.kind, self.fault.culprit, self.fault.message)
         if self.closed is not None:
             return closed_ending(self.closed.seat, self.closed.code, self.closed.reason)
-        if self.outcome is not None and (self.audit is not None or self.conceded is not None):
-            return Ending(self.outcome.reason)
+        if self.conceded is not None:
+            return Ending("concede", self.conceded)
+        if self._over is not None and self.audit is not None:
+            return Ending(self._over.reason)
         return unfinished_ending(note or "the game stopped")
 
     @property
     def result(self) -> str:
-        """The record's ``Result``: the winning seat, ``draw``, or ``*``."""
+        """The record's ``Result``: the winning seats, ``draw``, or ``*``."""
         outcome = self.outcome
-        return self.ending("-").result(outcome.winner if outcome is not None else None)
-
-    @property
-    def owes(self) -> int | None:
-        """The seat that owes the next step (a decision or a deck-protocol message), or None
-        once nothing more will happen.  Our own deck steps are always sent at once."""
-        if self.finished:
-            return None
-        if self.deck.awaiting_peer():
-            return self.peer
-        if self.view is None or self._pending is not None or self._auditing:
-            return self.peer  # cannot happen: an operation runs, and we sent our part
-        return self.view.to_act if self.view.to_act in (0, 1) else self.peer
+        return self.ending("-").result(outcome.winners if outcome else None, self.seats)
 
     @property
     def busy(self) -> bool:
@@ -318,113 +278,158 @@ class GameSession:
         return self._pending is not None or self._auditing or self.view is None
 
     @property
-    def my_turn(self) -> bool:
-        """This seat must decide, and may call ``play``."""
-        return (
-            not self.finished
-            and not self.busy
-            and self.view is not None
-            and self.view.phase != OVER
-            and self.view.to_act == self.seat
-        )
+    def to_act(self) -> int:
+        """The seat whose decision the game waits for (``NOBODY`` while none is due)."""
+        if self.finished or self.busy:
+            return NOBODY
+        return self.module.to_act(self.view)
 
     @property
-    def waiting_for_peer(self) -> str | None:
-        """What the peer owes us now: ``"move"`` (a decision), ``"deck"`` (a protocol step)."""
+    def owes(self) -> int | None:
+        """The seat that owes the next step (a decision or a deck-protocol message), or None
+        once nothing more will happen.  Our own deck steps are always sent at once."""
         if self.finished:
             return None
-        if self.deck.awaiting_peer():  # our own steps are always sent at once
-            return "deck"
-        if not self.busy and self.view is not None and self.view.phase != OVER:
-            return "move" if self.view.to_act == self.peer else None
-        return None
+        sender = self.deck.next_sender()
+        if sender is not None:
+            return sender
+        actor = self.to_act
+        return actor if actor >= 0 else None
+
+    @property
+    def waiting_for(self) -> tuple[int, str] | None:
+        """What another seat owes us now: ``(seat, "move")`` (a decision) or
+        ``(seat, "deck")`` (a deck-protocol step)."""
+        owes = self.owes
+        if owes is None or owes == self.seat:
+            return None
+        return owes, "deck" if self.deck.next_sender() is not None else "move"
+
+    @property
+    def my_turn(self) -> bool:
+        """This seat must decide, and may call ``play``."""
+        return self.to_act == self.seat
 
     # --------------------------------------------------------------------- inputs
 
     def start(self) -> Output:
-        """Both sides: shuffle and deal."""
-        return self._run_deck(lambda: self.deck.begin(CUTTLE_DEAL))
+        """Every seat: shuffle and deal."""
+        deal: Deal = self.module.deal(self.rules, self.seats, self.header.dealer)
+        self._pending = _Pending("deal", None, None, [deal])
+        return self._next_op()
 
-    def play(self, m: Move | str) -> Output:
-        """This seat's move.  Raises ``IllegalMove`` (with the rule) or ``RuntimeError``."""
-        if isinstance(m, str):
-            m = parse_move(m)
-        if m.kind == Kind.CONCEDE:
+    def play(self, m: Any) -> Output:
+        """This seat's move (text or the game's move).  Raises ``ValueError`` naming the
+        rule (an illegal move, or bad notation) or ``RuntimeError`` (not our decision)."""
+        text = m if isinstance(m, str) else self.module.move_text(m)
+        if text == CONCEDE:
             return self.concede()
         if not self.my_turn:
             raise RuntimeError("it is not this player's decision now")
-        assert self.view is not None
-        self.view.check(m, by=self.seat)
-        out = Output()
-        record = self._sign(m)
-        out.sends.append(SendMove(record.text, record.signature))
+        m = self.module.parse_move(text) if isinstance(m, str) else m
+        self.module.check(self.view, m, self.seat)
+        text = self.module.move_text(m)
+        record = self._sign(text)
+        out = Output(sends=[SendMove(record.text, record.signature)])
         out.extend(self._carry_out(self.seat, m))
         return out
 
     def concede(self) -> Output:
         """Give up: allowed at any moment until the game is over (the deal included)."""
-        if self.finished or (self.view is not None and self.view.phase == OVER):
+        if self.finished or self._over is not None:
             raise RuntimeError("there is no game to concede")
         record = self._sign(CONCEDE)
         out = Output(sends=[SendMove(record.text, record.signature)])
         out.extend(self._concession(self.seat, len(self.records) - 1))
         return out
 
-    def receive_move(self, text: str, signature: bytes) -> Output:
-        """A move from the peer; a bad one ends the game as the peer's fault."""
+    def receive_move(self, seat: int, text: str, signature: bytes) -> Output:
+        """A move from ``seat``; a bad one ends the game as that seat's fault."""
+        self._check_author(seat)
         if self.fault is not None or self.closed is not None or self.audit is not None:
-            return Output()  # the game is over; nothing the peer says changes it
-        try:
-            m = parse_move(text)
-        except MoveSyntaxError as e:
-            if self.finished:
-                return Output()
-            return self._faulted(Fault("malformed_move", self.peer, str(e), text))
-        if m.kind == Kind.CONCEDE:
-            return self._receive_concession(text, signature)
+            return Output()  # the game is over; nothing anyone says changes it
+        if text == CONCEDE:
+            return self._receive_concession(seat, text, signature)
         if self.finished:
-            return Output()  # a move that crossed our concession: void
-        if self.busy or self.view.phase == OVER:  # type: ignore[union-attr]
+            return Output()  # a move that crossed a concession: void
+        try:
+            m = self.module.parse_move(text)
+        except ValueError as e:
+            return self._faulted(Fault("malformed_move", seat, str(e), text))
+        text = self.module.move_text(m)
+        if self.busy or self._over is not None:
             when = (
                 "during the deal"
                 if self.view is None
                 else "after the game ended"
-                if self.view.phase == OVER
+                if self._over is not None or self.module.to_act(self.view) == NOBODY
                 else "while cards were being shown"
             )
-            self._verify(m, signature)  # kept as evidence if it is signed where it came
-            return self._faulted(Fault("illegal_move", self.peer, f"{text} came {when}", text))
-        assert self.view is not None
-        if self.view.to_act != self.peer:
-            try:
-                self.view.check(m, by=self.peer)  # raises, naming whose decision it is
-            except IllegalMove as e:
-                self._verify(m, signature)
-                return self._faulted(Fault("illegal_move", self.peer, f"{text}: {e}", text))
-        if not self._verify(m, signature):
+            self._verify(seat, text, signature)  # kept as evidence if signed where it came
+            return self._faulted(Fault("illegal_move", seat, f"{text} came {when}", text))
+        actor = self.module.to_act(self.view)
+        if actor != seat:
+            self._verify(seat, text, signature)
+            who = "chance" if actor == CHANCE else "nobody" if actor == NOBODY else f"seat {actor}"
+            why = f"{text}: it is not seat {seat}'s decision: {who} decides now"
+            return self._faulted(Fault("illegal_move", seat, why, text))
+        if not self._verify(seat, text, signature):
             evidence = {"text": text, "signature": signature}
             why = "the move's signature does not check"
-            return self._faulted(Fault("bad_move_signature", self.peer, why, evidence))
+            return self._faulted(Fault("bad_move_signature", seat, why, evidence))
         try:
-            self.view.check(m, by=self.peer)
-        except IllegalMove as e:
-            return self._faulted(Fault("illegal_move", self.peer, f"{text}: {e}", text))
-        return self._carry_out(self.peer, m)
+            self.module.check(self.view, m, seat)
+        except ValueError as e:
+            return self._faulted(Fault("illegal_move", seat, f"{text}: {e}", text))
+        return self._carry_out(seat, m)
 
-    def receive_deck(self, data: dict[str, Any]) -> Output:
+    def receive_deck(self, seat: int, data: dict[str, Any]) -> Output:
+        """A deck-protocol message from ``seat`` (the deck checks who signed it)."""
+        self._check_author(seat)
         if self.finished:
             return Output()
         return self._run_deck(lambda: self.deck.receive(data))
 
+    def receive(self, seat: int, body: Any) -> Output:
+        """A game message from ``seat`` as the N-player table relays it (``message_body``);
+        anything else in its place is that seat's fault."""
+        self._check_author(seat)
+        if isinstance(body, dict) and set(body) == _MOVE_KEYS and body["t"] == "move":
+            text, sig = body["text"], body["sig"]
+            if type(text) is str and len(text) <= MAX_MOVE_TEXT and type(sig) is bytes:
+                return self.receive_move(seat, text, sig)
+        elif isinstance(body, dict) and set(body) == _DECK_KEYS and body["t"] == "deck":
+            msg = body["msg"]
+            if isinstance(msg, dict):
+                return self.receive_deck(seat, msg)
+        why = "a game message is {'t': 'move', 'text', 'sig'} or {'t': 'deck', 'msg'}"
+        return self.peer_fault(seat, "wire_malformed_message", why)
+
+    def table_verdict(self, culprit: int, kind: str, detail: str) -> Output:
+        """The table stopped the game, naming ``culprit`` (the same verdict at every seat):
+        ``left`` (it closed or did not come back), ``timeout``, or a fault the table found
+        (``equivocation``, ``bad-relay``, …; ``-`` becomes ``_``).  A game already stopped
+        keeps the way it stopped."""
+        if not 0 <= culprit < self.seats:
+            raise ValueError(f"seat {culprit!r} is not at this table")
+        if self.finished:
+            return Output()
+        if kind == "left":
+            self.closed = Closed(culprit, "left", detail)
+            self._stop()
+            return Output(events=[self.closed])
+        return self._faulted(Fault(kind.replace("-", "_"), culprit, detail))
+
     def timed_out(self) -> Output:
-        """The shell's deadline for the peer passed: the peer forfeits."""
-        owed = self.waiting_for_peer
+        """The shell's deadline for the seat we wait for passed: that seat forfeits."""
+        owed = self.waiting_for
         if owed is None:
-            raise RuntimeError("nothing is due from the peer")
-        if owed == "deck":
+            raise RuntimeError("nothing is due from another seat")
+        seat, what = owed
+        if what == "deck":
             cheat = self.deck.timed_out()
-            return self._faulted(Fault("timeout", self.peer, cheat.detail, cheat.evidence))
-        return self._faulted(Fault("timeout", self.peer, "no move in time"))
+            return self._faulted(Fault("timeout", cheat.culprit, cheat.detail, cheat.evidence))
+        return self._faulted(Fault("timeout", seat, "no move in time"))
 
     def connection_lost(self, why: str) -> Output:
         """The connection is gone for good (not resumed): whoever owed the next step forfeits
@@ -432,37 +437,39 @@ class GameSession:
         owes = self.owes
         if owes is None:
             return Output()
-        if owes == self.peer and self.deck.awaiting_peer():
+        if owes != self.seat and self.deck.next_sender() is not None:
             step = self.deck.timed_out().detail  # names the missing step; stops the deck
-        elif self.view is not None and self.view.phase != OVER:
+        elif self.view is not None and self.module.to_act(self.view) != NOBODY:
             step = "no move"
         else:
             step = "no step"
         return self._faulted(Fault("timeout", owes, f"{step}: {why}"))
 
-    def peer_fault(self, kind: str, message: str) -> Output:
-        """The shell caught the peer breaking the wire protocol (a bad frame, a replay, a
-        message out of place): only the peer could have sent it, so it is the peer's fault."""
+    def peer_fault(self, seat: int, kind: str, message: str) -> Output:
+        """The shell caught ``seat`` breaking the wire protocol (a bad frame, a replay, a
+        message out of place): only that seat could have sent it, so it is its fault."""
+        self._check_author(seat)
         if self.finished:
             return Output()
-        return self._faulted(Fault(kind, self.peer, message))
+        return self._faulted(Fault(kind, seat, message))
 
     def broke_down(self, message: str) -> Output:
-        """This side broke the protocol itself (a bug): its own fault, never the peer's."""
+        """This side broke the protocol itself (a bug): its own fault, never another's."""
         if self.finished:
             return Output()
         return self._faulted(Fault("internal_error", self.seat, message))
 
-    def peer_closed(self, code: str, reason: str) -> Output:
-        """The peer closed the connection mid-game.  Its words are its claim, not our
+    def peer_closed(self, seat: int, code: str, reason: str) -> Output:
+        """``seat`` closed its connection mid-game.  Its words are its claim, not our
         finding: if it says we were too slow and we did owe the next step, that is our
         timeout; otherwise it left the game, which is a forfeit (``Closed``)."""
+        self._check_author(seat)
         if self.finished:
             return Output()
         if code == "timeout" and self.owes == self.seat:
-            said = f"seat {self.peer} closed the connection: {reason or 'timeout'}"
+            said = f"seat {seat} closed the connection: {reason or 'timeout'}"
             return self._faulted(Fault("timeout", self.seat, said))
-        self.closed = Closed(self.peer, code, reason)
+        self.closed = Closed(seat, code, reason)
         self._stop()
         return Output(events=[self.closed])
 
@@ -472,17 +479,21 @@ class GameSession:
         """Sign ``data`` with this player's identity key (for the game record)."""
         return self._key.sign(data)
 
+    def _check_author(self, seat: int) -> None:
+        if type(seat) is not int or not 0 <= seat < self.seats or seat == self.seat:
+            raise ValueError(f"seat {seat!r} is not another seat at this table")
+
     def _stop(self) -> None:
         self._pending = None
         self._auditing = False
 
     def _faulted(self, fault: Fault) -> Output:
-        if self._auditing and self.view is not None and self.view.outcome is not None:
+        if self._auditing and self._over is not None:
             # A fault in the audit: the culprit forfeits even a game the rules gave it.
             fault = Fault(
                 fault.kind,
                 fault.culprit,
-                f"{fault.message} (in the audit after {self.view.outcome.reason}: "
+                f"{fault.message} (in the audit after {self._over.reason}: "
                 "the cards never shown stay unproven)",
                 fault.evidence,
             )
@@ -490,27 +501,27 @@ class GameSession:
         self._stop()
         return Output(events=[fault])
 
-    def _move_digest(self, seat: int, m: Move, n: int | None = None) -> bytes:
+    def _move_digest(self, seat: int, text: str, n: int | None = None) -> bytes:
         """SPEC 4.2: the digest a move signs, at point ``n`` of the move chain (default:
         the end).  A concession is not bound to the deck chain: it may cut an op short."""
         n = len(self.records) if n is None else n
-        deck_head = NO_DECK_HEAD if m.kind == Kind.CONCEDE else self.deck.head
-        return hash256("move", self.session_id, n, self._heads[n], deck_head, seat, str(m))
+        deck_head = NO_DECK_HEAD if text == CONCEDE else self.deck.head
+        return hash256("move", self.session_id, n, self._heads[n], deck_head, seat, text)
 
-    def _sign(self, m: Move) -> MoveRecord:
-        digest = self._move_digest(self.seat, m)
-        record = MoveRecord(self.seat, str(m), self._key.sign(digest), len(self.deck.log))
+    def _sign(self, text: str) -> MoveRecord:
+        digest = self._move_digest(self.seat, text)
+        record = MoveRecord(self.seat, text, self._key.sign(digest), len(self.deck.log))
         self._keep(record, digest)
         return record
 
-    def _verify(self, m: Move, signature: bytes) -> bool:
-        """Check the peer's signature of ``m`` at the end of the chain; keep the move."""
-        digest = self._move_digest(self.peer, m)
+    def _verify(self, seat: int, text: str, signature: bytes) -> bool:
+        """Check ``seat``'s signature of ``text`` at the end of the chain; keep the move."""
+        digest = self._move_digest(seat, text)
         try:
-            self._peer_key.verify(signature, digest)
+            self._keys[seat].verify(signature, digest)
         except InvalidSignature:
             return False
-        self._keep(MoveRecord(self.peer, str(m), signature, len(self.deck.log)), digest)
+        self._keep(MoveRecord(seat, text, signature, len(self.deck.log)), digest)
         return True
 
     def _keep(self, record: MoveRecord, digest: bytes) -> None:
@@ -519,8 +530,8 @@ class GameSession:
         self._heads.append(digest)
 
     def _void_from(self, n: int) -> None:
-        """Drop moves ``n`` on: moves of ours that a concession crossed (SPEC 4.2).  We were
-        idle when we made move ``n``, so every deck operation before it is complete, and
+        """Drop moves ``n`` on: moves a concession crossed (SPEC 4.2).  Every seat was idle
+        when move ``n`` was made, so every deck operation before it is complete, and
         everything in the deck log from there on belongs to the void moves."""
         if n < len(self.records):
             cut = self.records[n].deck_at
@@ -528,58 +539,58 @@ class GameSession:
             del self.played[self._played_at[n] :]
             del self.records[n:], self._played_at[n:], self._heads[n + 1 :]
 
-    def _receive_concession(self, text: str, signature: bytes) -> Output:
-        """The peer's concession, signed at some point of the chain at or after its own
-        last move: later moves are ours, which it had not seen when it conceded."""
-        mine_since = len(self.records)
-        while mine_since and self.records[mine_since - 1].seat == self.seat:
-            mine_since -= 1
-        over_at = None  # the move after which the game was over by the rules
-        if self.conceded is None and self.view is not None and self.view.phase == OVER:
+    def _receive_concession(self, seat: int, text: str, signature: bytes) -> Output:
+        """``seat``'s concession, signed at some point of the chain at or after its own last
+        move: later moves are ones it had not seen when it conceded."""
+        since = len(self.records)
+        while since and self.records[since - 1].seat != seat:
+            since -= 1
+        over_at = None  # the point after which the game was over by the rules
+        if self.conceded is None and self._ended_by_rules():
             over_at = len(self.records)
-        for n in range(len(self.records), mine_since - 1, -1):
-            if self.conceded == self.seat and n == len(self.records):
-                continue  # our own concession is there: the peer had not seen it
-            digest = self._move_digest(self.peer, CONCEDE, n)
+        for n in range(len(self.records), since - 1, -1):
+            if self.conceded is not None and n > self._conceded_at:
+                continue  # the conceder had not seen the concession that holds
+            digest = self._move_digest(seat, CONCEDE, n)
             try:
-                self._peer_key.verify(signature, digest)
+                self._keys[seat].verify(signature, digest)
             except InvalidSignature:
                 continue
             if n == over_at:
                 return Output()  # conceded after the game ended by the rules: void
-            if self.conceded == self.seat and n == len(self.records) - 1 and self.seat == 0:
-                return Output()  # both conceded at the same point: seat 0's concession holds
+            if n == self._conceded_at and self.conceded is not None and self.conceded < seat:
+                return Output()  # two at the same point: the lower seat's holds
             self._void_from(n)
             at = len(self.deck.log) if self.deck_cut is None else self.deck_cut
-            self._keep(MoveRecord(self.peer, text, signature, at), digest)
-            return self._concession(self.peer, n)
+            self._keep(MoveRecord(seat, text, signature, at), digest)
+            return self._concession(seat, n)
         if self.finished:
-            return Output()  # not a concession we can place: ours stands
+            return Output()  # not a concession we can place: the one that holds stands
         evidence = {"text": text, "signature": signature}
         why = "the concession's signature does not check at any point it could have been made"
-        return self._faulted(Fault("bad_move_signature", self.peer, why, evidence))
+        return self._faulted(Fault("bad_move_signature", seat, why, evidence))
+
+    def _ended_by_rules(self) -> bool:
+        return self.view is not None and self.module.to_act(self.view) == NOBODY
 
     def _concession(self, seat: int, n: int) -> Output:
         """Seat ``seat`` conceded, as move ``n`` of the chain: the game is over."""
         self._stop()
-        self.conceded = seat
-        self.played.append((seat, CONCEDE))
+        self.conceded, self._conceded_at = seat, n
+        self.played.append((seat, self._concede_move))
+        out = Output()
         if self.view is not None:
-            # As the engine concedes (waiting cards to the scrap), even over a crossed end.
-            self.view._concede(1 - seat)
-        out = Output(events=[MovePlayed(seat, CONCEDE)] if self.view is not None else [])
-        out.events.append(GameOver(Outcome(1 - seat, "concede")))
+            self.module.concede(self.view, seat)
+            out.events.append(MovePlayed(seat, self._concede_move))
+        assert self.outcome is not None
+        out.events.append(GameOver(self.outcome))
         return out
 
-    def _carry_out(self, seat: int | None, m: Move | None) -> Output:
-        """Start the deck operations of a move (or of a random-fours pick)."""
-        assert self.view is not None
-        if m is None:  # chance: a joint random pick from the victim's hand
-            victim = 1 - self.view.player
-            ops: list[Op] = [RandomPick(victim, min(2, self.view.hand_size(victim)))]
-        else:
-            ops = deck_plan(self.view.motions(m))
-        self._pending = _Pending(seat, m, ops, self.view.unseen())
+    def _carry_out(self, seat: int | None, m: Any) -> Output:
+        """Start the deck operations of a move (or of chance's decision: ``m`` None)."""
+        module = self.module
+        ops = module.chance_ops(self.view) if m is None else module.deck_ops(self.view, m)
+        self._pending = _Pending("move", seat, m, list(ops))
         return self._next_op()
 
     def _next_op(self) -> Output:
@@ -588,7 +599,7 @@ class GameSession:
         if p.ops:
             op = p.ops.pop(0)
             return self._run_deck(lambda: self.deck.begin(op))
-        return self._finish_move()
+        return self._finish_pending()
 
     def _run_deck(self, call: Callable[[], Any]) -> Output:
         try:
@@ -600,52 +611,82 @@ class GameSession:
         out = Output(sends=[SendDeck(d) for d in deck_out.messages])
         for event in deck_out.events:
             if isinstance(event, CardsLearned) and self._pending is not None:
-                self._pending.learned.extend(event.cards)
+                self._pending.learned.append(event)
             elif isinstance(event, AuditPassed):
                 self.audit = event.digest
                 self._auditing = False
                 out.events.append(Audited(event.digest))
-            elif isinstance(event, OperationComplete):
-                if isinstance(event.op, Deal):
-                    self._dealt()
-                    out.events.append(Dealt())
-                    out.extend(self._after_move())
-                elif self._pending is not None:
-                    out.extend(self._next_op())
+            elif isinstance(event, OperationComplete) and self._pending is not None:
+                out.extend(self._next_op())
         return out
 
-    def _dealt(self) -> None:
-        self.view = Game.dealt_view(self.rules, self.seat, self.deck.my_hand())
-
-    def _finish_move(self) -> Output:
+    def _finish_pending(self) -> Output:
         p = self._pending
-        assert p is not None and self.view is not None
+        assert p is not None
         self._pending = None
-        m = p.move
-        if m is None:  # the pick is known now: it is chance's discard
-            m = move(Kind.DISCARD, *sorted(p.learned))
-            reveal: list[int] = []
-        else:
-            # The view learns what the deck showed it, except cards the move names itself.
-            named = {m.card, m.target}
-            reveal = [c for c in dict.fromkeys(p.learned) if c in p.unseen and c not in named]
+        module = self.module
         try:
-            self.view.apply(m, by=p.seat, reveal=reveal)
-        except (IllegalMove, RevealError) as e:  # cannot happen when both sides are sound
-            return self._faulted(Fault("internal_error", self.seat, f"{m}: {e}"))
-        self.played.append((p.seat, m))
-        out = Output(events=[MovePlayed(p.seat, m)])
+            if p.kind == "deal":
+                face_up = [c for e in p.learned if e.seat is None for c in e.cards]
+                self.view = module.new_view(
+                    self.rules,
+                    self.seats,
+                    self.header.dealer,
+                    self.seat,
+                    self.deck.my_hand(),
+                    face_up,
+                )
+                out = Output(events=[Dealt()])
+            elif p.kind == "final":
+                module.show_final(self.view, p.learned)
+                return self._game_over()
+            else:
+                m = module.apply(self.view, p.move, p.seat, p.learned)
+                self.played.append((p.seat, m))
+                out = Output(events=[MovePlayed(p.seat, m)])
+        except ValueError as e:  # cannot happen when every side is sound
+            return self._faulted(Fault("internal_error", self.seat, f"{p.kind}: {e}"))
         out.extend(self._after_move())
         return out
 
     def _after_move(self) -> Output:
-        view = self.view
-        assert view is not None
-        if view.phase == OVER:
-            self._auditing = True
-            out = Output(events=[GameOver(view.outcome)])
-            out.extend(self._run_deck(lambda: self.deck.begin(Audit())))
-            return out
-        if view.to_act == CHANCE:
+        actor = self.module.to_act(self.view)
+        if actor == NOBODY:
+            ops = self.module.final_ops(self.view)
+            if ops:
+                self._pending = _Pending("final", None, None, list(ops))
+                return self._next_op()
+            return self._game_over()
+        if actor == CHANCE:
             return self._carry_out(None, None)
         return Output()
+
+    def _game_over(self) -> Output:
+        outcome = self.module.outcome(self.view)
+        if outcome is None:
+            return self._faulted(Fault("internal_error", self.seat, "over, without an outcome"))
+        self._over = outcome
+        self._auditing = True
+        out = Output(events=[GameOver(outcome)])
+        out.extend(self._run_deck(lambda: self.deck.begin(Audit())))
+        return out
+
+
+__all__ = [
+    "CONCEDE",
+    "MAX_MOVE_TEXT",
+    "NO_DECK_HEAD",
+    "Audited",
+    "Closed",
+    "Dealt",
+    "Event",
+    "Fault",
+    "GameOver",
+    "GameSession",
+    "MovePlayed",
+    "MoveRecord",
+    "Output",
+    "SendDeck",
+    "SendMove",
+    "message_body",
+]

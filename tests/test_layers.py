@@ -36,12 +36,7 @@ PROTOCOL_IO_SHELLS = {"addresses", "dial", "lan", "netgame", "netplay", "portmap
 PROTOCOL_IO_SHELLS |= {"trio_table"}
 # Cycles in the core that their owners are removing (CONTRACTS.md "Requests"): each runs as an
 # expected failure with its reason printed; once it passes, delete its entry here.
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"cuttle_net.records.record", "cuttle_net.records.verify"}): (
-        "records/record <-> records/verify (record's writers call verify.replay): the helper "
-        "'session' is rewriting both for N players"
-    ),
-}
+KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,11 @@ def run(args: argparse.Namespace) -> int:
 def _replay(text: str, ascii: bool) -> int:
     from cuttle_client.cardtext import ascii_wanted
     from cuttle_client.replay import Replay, ReplayApp
+    from cuttle_net.records.verify import verify_text
+
+    report = verify_text(text)
+    if report.module is not None and report.module.name != "cuttle":
+        return _replay_as_text(report)
 
     try:
         replay = Replay(text)
@@ -101,16 +106,45 @@ def _replay(text: str, ascii: bool) -> int:
     return 0
 
 
-def _as_json(record) -> dict:
-    from cuttle_net.games.cuttle.cards import card_text
+def _replay_as_text(report) -> int:
+    """A game the table's screens do not draw: every position as the game writes it, from
+    the deal to the end (every card known after an audit; else as a third party saw it)."""
+    from cuttle_net.records.verify import Verdict, outcome_text
 
+    if report.verdict not in (Verdict.VALID, Verdict.UNAUDITED):
+        print(f"cuttle replay: the record does not verify: {report.problem}", file=sys.stderr)
+        return 1
+    module, h = report.module, report.header
+    states = report.public
+    if report.order is not None:  # audited: replay with every card known
+        state = module.new_full(h.rules, h.seats, h.dealer, report.order)
+        states = [module.copy(state)]
+        for seat, move in report.moves:
+            if move == "concede":
+                module.concede(state, seat)
+            else:
+                module.play_full(state, module.parse_move(move), seat)
+            states.append(module.copy(state))
+    print(f"{h.name} ({h.rules.name}), {h.seats} players, seat {h.dealer} deals")
+    if states:
+        print(f"0. {module.position_text(states[0])}")
+    for n, (seat, move) in enumerate(report.moves, 1):
+        who = "chance" if seat is None else f"seat {seat}"
+        after = module.position_text(states[n]) if n < len(states) else "(no more is shown)"
+        print(f"{n}. {who}: {move}\n   {after}")
+    print(f"end: {outcome_text(report.outcome) if report.outcome else report.problem}")
+    return 0
+
+
+def _as_json(record) -> dict:
+    seats = int(record.tags.get("Players", "2"))
     return {
         "tags": record.tags,
         "moves": [
             {
                 "seat": seat,
                 "move": text,
-                "seen": {str(s): [card_text(c) for c in cards] for s, cards in enumerate(seen)},
+                "seen": {str(s): list(seen[s]) if s < len(seen) else [] for s in range(seats)},
             }
             for seat, text, seen in record.moves
         ],

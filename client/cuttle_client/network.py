@@ -45,10 +45,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from cuttle_net.deck.audit import deck_order
 from cuttle_net.games.cuttle.engine import CHANCE
+from cuttle_net.games.cuttle.module import MODULE, engine_outcome
 from cuttle_net.games.cuttle.moves import CONCEDE, Move
-from cuttle_net.records.verify import replay
+from cuttle_net.records.replay import replay
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
 from .controller import Ending, LogEntry, TableController, ending_text
@@ -271,11 +271,12 @@ class NetworkController(TableController):
         elif s.outcome is None:
             text = f"The connection ended: {event.ended.message if event.ended else 'unfinished'}"
         else:
-            text = ending_text(s.outcome, self.view, self.seat, self.names)
+            text = ending_text(engine_outcome(s.outcome), self.view, self.seat, self.names)
             if s.audit is not None:
                 text += " · audit passed: the deal was fair"
                 self._final_hand = _final_hand(s, self.opponent)
-        self._end(s.outcome if s.fault is None else None, f"{text} · record saved: {path}")
+        outcome = engine_outcome(s.outcome) if s.outcome is not None else None
+        self._end(outcome if s.fault is None else None, f"{text} · record saved: {path}")
         if self._on_saved is not None:
             self._on_saved()
 
@@ -321,7 +322,7 @@ class NetworkController(TableController):
         session = self.session
         if session is not None and session.outcome is not None:
             return "checking the whole deal (the audit)…"
-        if session is not None and session.waiting_for_peer == "move":
+        if session is not None and session.waiting_for == (self.opponent, "move"):
             return f"{self.names[self.opponent]} is thinking…"
         if session is not None and session.busy:
             return "the cards are being shown (deck protocol)…"
@@ -360,8 +361,11 @@ def _final_hand(session: GameSession, seat: int) -> list[int] | None:
     rebuilt: the record and ``cuttle verify`` then say why)."""
     try:
         final, _ = replay(
+            MODULE,
             session.rules,
-            deck_order(session.deck),
+            2,
+            1,
+            session.deck.deck_order(),
             [(who, str(m)) for who, m in session.played],
         )
     except Exception:  # showing the hand is a courtesy, never a crash

@@ -39,7 +39,9 @@ class Replay:
                 Verdict.UNREADABLE: f"not a game record: {report.problem}",
             }.get(report.verdict, f"the record does not verify: {report.problem}")
             raise ValueError(why)
-        assert report.rules is not None
+        assert report.rules is not None and report.module is not None
+        if report.module.name != "cuttle":
+            raise ValueError(f"this replay shows Cuttle games, not {report.module.name}")
         record = parse_record(text)
         self.names = (record.tags["Seat0"], record.tags["Seat1"])
         self.title = f"{self.names[0]} vs {self.names[1]} · {report.rules} · {record.tags['Date']}"

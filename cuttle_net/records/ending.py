@@ -1,15 +1,16 @@
-"""How a game ended, as a record's ``Ending`` tag states it (SPEC.md §5.2).
+"""How a game ended, as a record's ``Ending`` tag states it (SPEC.md §5.2.1).
 
-    goal | passes | agreed                  the game ended by the rules
+    WORD                                    the game ended by the rules: one of the game's
+                                            endings (Cuttle: goal, passes, agreed)
     concede                                 a player conceded (the signed move says who)
     fault KIND by seat S: DETAIL            seat S broke the rules or the protocol; S forfeits
     closed by seat S: CODE "REASON"         seat S left, closing the connection (its claim,
                                             quoted); S forfeits
     unfinished: DETAIL                      stopped with nobody to blame
 
-``Ending.result`` is the ``Result`` each form implies once the winner by the rules (or the
-conceding seat) is known.  The words after ``:`` are the signer's description, never a fact
-``cuttle verify`` relies on.
+``Ending.result`` is the ``Result`` each form implies once the winners by the rules (or the
+conceding seat) are known: a forfeit gives the win to every other seat.  The words after
+``:`` are the signer's description, never a fact ``cuttle verify`` relies on.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-RULES_ENDINGS = ("goal", "passes", "agreed")
+OTHER_FORMS = ("concede", "fault", "closed", "unfinished")
 MAX_TEXT = 200  # characters of a detail or a quoted reason
 
-_FAULT = re.compile(r"fault ([a-z][a-z0-9_]*) by seat ([01]): (.*)", re.S)
-_CLOSED = re.compile(r'closed by seat ([01]): ([a-z][a-z0-9-]*) "(.*)"', re.S)
+_RULES = re.compile(r"[a-z][a-z-]*[a-z]")
+_FAULT = re.compile(r"fault ([a-z][a-z0-9_]*) by seat ([0-9]): (.*)", re.S)
+_CLOSED = re.compile(r'closed by seat ([0-9]): ([a-z][a-z0-9-]*) "(.*)"', re.S)
 _UNFINISHED = re.compile(r"unfinished: (.*)", re.S)
 
 
@@ -32,7 +34,8 @@ class EndingError(ValueError):
 
 @dataclass(frozen=True)
 class Ending:
-    """``form`` is one of goal, passes, agreed, concede, fault, closed, unfinished.
+    """``form`` is concede, fault, closed, unfinished, or the game's word for an end by the
+    rules (goal, passes, agreed…).
 
     ``seat``: the culprit of a fault, the seat that closed; ``code``: the fault kind or the
     close code; ``text``: the detail, or the closing seat's reason.
@@ -54,17 +57,21 @@ class Ending:
 
     @property
     def by_rules(self) -> bool:
-        return self.form in RULES_ENDINGS
+        return self.form not in OTHER_FORMS
 
-    def result(self, winner: int | None = None) -> str:
-        """The ``Result`` this ending implies: ``winner`` is the winning seat by the rules
-        (None for a draw) or the seat that did not concede."""
-        if self.form in RULES_ENDINGS or self.form == "concede":
-            return "draw" if winner is None else str(winner)
+    def result(self, winners: tuple[int, ...] | None = None, seats: int = 2) -> str:
+        """The ``Result`` this ending implies at a table of ``seats``: ``winners`` are the
+        winning seats by the rules (empty for a draw), or every seat but the conceder's."""
         if self.form in ("fault", "closed"):  # the culprit, or the seat that left, forfeits
-            assert self.seat is not None
-            return str(1 - self.seat)
-        return "*"
+            return result_text(tuple(s for s in range(seats) if s != self.seat))
+        if self.form == "unfinished" or winners is None:
+            return "*"
+        return result_text(winners) if winners else "draw"
+
+
+def result_text(winners: tuple[int, ...]) -> str:
+    """A ``Result`` naming winning seats: ``2``, or ``0,1,3`` when they share the win."""
+    return ",".join(str(s) for s in sorted(winners))
 
 
 def clean_text(text: str) -> str:
@@ -92,7 +99,7 @@ def unfinished_ending(detail: str) -> Ending:
 
 def parse_ending(text: str) -> Ending:
     """Read an ``Ending`` tag's value; raise ``EndingError`` unless it is well formed."""
-    if text in RULES_ENDINGS or text == "concede":
+    if _RULES.fullmatch(text) and text not in ("fault", "closed", "unfinished"):
         return Ending(text)
     if m := _FAULT.fullmatch(text):
         return _checked(Ending("fault", int(m[2]), m[1], m[3]))
@@ -101,7 +108,7 @@ def parse_ending(text: str) -> Ending:
     if m := _UNFINISHED.fullmatch(text):
         return _checked(Ending("unfinished", text=m[1]))
     raise EndingError(
-        f"{text!r} is not an ending: goal, passes, agreed, concede, "
+        f"{text!r} is not an ending: a word (goal, passes…), concede, "
         "'fault KIND by seat S: …', 'closed by seat S: CODE \"…\"' or 'unfinished: …'"
     )
 
@@ -117,12 +124,13 @@ def _checked(ending: Ending) -> Ending:
 
 __all__ = [
     "MAX_TEXT",
-    "RULES_ENDINGS",
+    "OTHER_FORMS",
     "Ending",
     "EndingError",
     "clean_text",
     "closed_ending",
     "fault_ending",
     "parse_ending",
+    "result_text",
     "unfinished_ending",
 ]

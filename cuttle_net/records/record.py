@@ -2,7 +2,8 @@
 
     [Format "cuttle-record/3"]
     [Date "2026-11-21T12:00:00Z"]
-    ...the other tags, in the order of TAGS...
+    [Game "cuttle"]
+    ...the other tags, in the order of ``tag_order``...
 
     1. 0 draw
     2. 1 points 7H | 1:9C
@@ -14,9 +15,10 @@
     move <seat> <base64 sig> <text>   a signed move (SPEC.md 4.2)
 
 A move line may end with ``| 0:7H,9C 1:5H``: the cards each seat saw for the first time
-by that move (audited games), in ascending card order.  The ``Signature`` tag signs every
-other line.  A record is exactly the text ``GameRecord.to_text`` writes for its content:
-the only changes that read the same are CRLF line ends and a missing final newline.
+by that move (audited games), in ascending card order (by deck id), as the game writes
+them.  The ``Signature`` tag signs every other line.  A record is exactly the text
+``GameRecord.to_text`` writes for its content: the only changes that read the same are CRLF
+line ends and a missing final newline.
 
 SPEC.md part 5 defines the format.  Reading a record never trusts it: ``parse_record``
 raises ``RecordError`` saying which line is wrong; ``cuttle_net.records.verify`` checks the rest.
@@ -34,28 +36,22 @@ from typing import Any
 
 import msgpack
 
-from cuttle_net.deck.audit import deck_order
 from cuttle_net.deck.encoding import hash256
-from cuttle_net.games.cuttle.cards import card_text, parse_card
-from cuttle_net.games.cuttle.motions import Disclosure
+from cuttle_net.games.cuttle.cards import card_text
 from cuttle_net.games.cuttle.rules import Rules
-from cuttle_net.session import GameSession, MoveRecord
+from cuttle_net.session import CONCEDE, GameSession, MoveRecord
 
 from .ending import Ending, unfinished_ending
+from .replay import Seen, replay
 
 FORMAT = "cuttle-record/3"
 MAX_RECORD_BYTES = 16 * 2**20
-TAGS = (
-    "Format",
-    "Date",
-    "Rules",
-    "Seat0",
-    "Seat0Key",
-    "Seat1",
-    "Seat1Key",
+MAX_SEATS = 6
+_BEFORE_SEATS = ("Format", "Date", "Game", "Rules", "Players")
+_AFTER_SEATS = (
     "Dealer",
     "Connection",
-    "Game",
+    "Number",
     "Session",
     "Result",
     "Ending",
@@ -76,9 +72,9 @@ PRACTICE_TAGS = (
     "Ending",
 )
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) "((?:[^"\\]|\\["\\])*)"\]')
-_MOVE = re.compile(r"([1-9][0-9]*)\. (0|1|chance) ([^|]*[^| ])(?: \| (.+))?")
+_MOVE = re.compile(r"([1-9][0-9]*)\. ([0-9]|chance) ([^|]*[^| ])(?: \| (.+))?")
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
-_SEEN = re.compile(r"([01]):((?:[0-9AJKQT][CDHSK],)*[0-9AJKQT][CDHSK])")
+_SEEN = re.compile(r"([0-9]):([^ ,|]+(?:,[^ ,|]+)*)")
 
 
 class RecordError(ValueError):
@@ -104,19 +100,15 @@ class TranscriptEntry:
 @dataclass
 class GameRecord:
     tags: dict[str, str] = field(default_factory=dict)
-    # (seat or None for chance, move text, the cards each seat saw by it)
-    moves: list[tuple[int | None, str, Disclosure]] = field(default_factory=list)
+    # (seat or None for chance, move text, the cards each seat saw by it: () if none)
+    moves: list[tuple[int | None, str, Seen]] = field(default_factory=list)
     transcript: list[TranscriptEntry] = field(default_factory=list)
 
     def to_text(self) -> str:
         lines = [f'[{k} "{_escape(self.tags[k])}"]' for k in tag_order(self.tags) if k in self.tags]
         lines.append("")
         for n, (seat, text, seen) in enumerate(self.moves, 1):
-            noted = " ".join(
-                f"{s}:{','.join(card_text(c) for c in sorted(cards))}"
-                for s, cards in enumerate(seen)
-                if cards
-            )
+            noted = " ".join(f"{s}:{','.join(cards)}" for s, cards in enumerate(seen) if cards)
             who = "chance" if seat is None else seat
             lines.append(f"{n}. {who} {text}" + (f" | {noted}" if noted else ""))
         lines += ["", "[Transcript]"]
@@ -186,7 +178,11 @@ def _tag(tags: dict[str, str], line: str, where: str) -> None:
     if not m:
         raise RecordError(f'{where}: expected a tag like [Name "value"]')
     name = m[1]
+    if name == "Players" and not re.fullmatch(f"[2-{MAX_SEATS}]", m[2]):
+        raise RecordError(f"{where}: Players is the number of seats, 2 to {MAX_SEATS}")
     order = PRACTICE_TAGS if name == "Practice" and len(tags) == 1 else tag_order(tags)
+    if name not in order and _SEAT_TAG.fullmatch(name) and "Practice" not in tags:
+        raise RecordError(f"{where}: tag {name} does not fit Players {tags.get('Players')!r}")
     if name not in order:
         raise RecordError(f"{where}: unknown tag {name}")
     if name in tags:
@@ -200,8 +196,17 @@ def _tag(tags: dict[str, str], line: str, where: str) -> None:
 
 
 def tag_order(tags: Mapping[str, str]) -> tuple[str, ...]:
-    """The tags a record has, in order: a practice record's, or a game's."""
-    return PRACTICE_TAGS if "Practice" in tags else TAGS
+    """The tags a record has, in order: a practice record's, or a game's (two seats until
+    its ``Players`` tag says otherwise)."""
+    if "Practice" in tags:
+        return PRACTICE_TAGS
+    players = tags.get("Players", "2")
+    seats = int(players) if re.fullmatch(r"[2-6]", players) else 2
+    each = [(f"Seat{s}", f"Seat{s}Key") for s in range(seats)]
+    return (*_BEFORE_SEATS, *(t for pair in each for t in pair), *_AFTER_SEATS)
+
+
+_SEAT_TAG = re.compile(r"Seat[0-9]+(Key)?")
 
 
 def is_practice(record: GameRecord) -> bool:
@@ -217,10 +222,10 @@ def build_practice_record(
     date: str,
 ) -> str:
     """The record of a practice game: the deal in the open, the moves, how it ended."""
-    from .verify import replay
+    from cuttle_net.games.cuttle.module import MODULE
 
-    game, _ = replay(rules, order, moves)
-    outcome = game.outcome
+    game, _ = replay(MODULE, rules, 2, 1, order, moves)
+    outcome = MODULE.outcome(game)
     end = Ending(outcome.reason) if outcome is not None else unfinished_ending("left unfinished")
     tags = {
         "Format": FORMAT,
@@ -230,10 +235,10 @@ def build_practice_record(
         "Seat0": names[0],
         "Seat1": names[1],
         "Deal": " ".join(card_text(c) for c in order),
-        "Result": end.result(outcome.winner if outcome is not None else None),
+        "Result": end.result(outcome.winners if outcome is not None else None),
         "Ending": str(end),
     }
-    return GameRecord(tags, [(s, t, Disclosure((), ())) for s, t in moves]).to_text()
+    return GameRecord(tags, [(s, t, ()) for s, t in moves]).to_text()
 
 
 def _canonical(record: GameRecord, lines: list[str]) -> None:
@@ -252,37 +257,40 @@ def record_digest(text: str) -> bytes:
     return hash256("record", "\n".join(kept))
 
 
-def build_record(session: GameSession, names: tuple[str, str], date: str, note: str = "") -> str:
+def build_record(session: GameSession, names: tuple[str, ...], date: str, note: str = "") -> str:
     """The text of ``session``'s record, signed by this seat.
 
-    ``names`` are the players at seat 0 and 1; ``note`` says how an unfinished game ended
+    ``names`` are the players in seat order; ``note`` says how an unfinished game ended
     (a disconnection, say) when the session itself cannot know.  After an audit the deck
     order is known, so each move notes the cards each seat saw by it.
     """
     result, ending = session.result, str(session.ending(note))
-    header = session.header
+    header, module = session.header, session.module
     tags = {
         "Format": FORMAT,
         "Date": date,
+        "Game": header.name,
         "Rules": header.rules.name,
-        "Seat0": names[0],
-        "Seat0Key": header.keys[0].hex(),
-        "Seat1": names[1],
-        "Seat1Key": header.keys[1].hex(),
-        "Dealer": "1",
+        "Players": str(header.seats),
+    }
+    for s in range(header.seats):
+        tags[f"Seat{s}"] = names[s]
+        tags[f"Seat{s}Key"] = header.keys[s].hex()
+    tags |= {
+        "Dealer": str(header.dealer),
         "Connection": header.connection.hex(),
-        "Game": str(header.game),
+        "Number": str(header.number),
         "Session": header.session_id.hex(),
         "Result": result,
         "Ending": ending,
         "Audit": session.audit.hex() if session.audit else "none",
         "Signer": str(session.seat),
     }
-    moves = [(seat, str(m), Disclosure((), ())) for seat, m in session.played]
+    texts = [(seat, CONCEDE if m == CONCEDE else module.move_text(m)) for seat, m in session.played]
+    moves: list[tuple[int | None, str, Seen]] = [(seat, t, ()) for seat, t in texts]
     if session.audit is not None:
-        from .verify import replay
-
-        _, steps = replay(session.rules, deck_order(session.deck), [m[:2] for m in moves])
+        order = session.deck.deck_order()
+        _, steps = replay(module, header.rules, header.seats, header.dealer, order, texts)
         moves = [(step.seat, step.text, step.seen) for step in steps]
     transcript: list[TranscriptEntry] = []
     signed = list(session.records)
@@ -301,17 +309,18 @@ def _move_entry(r: MoveRecord) -> TranscriptEntry:
     return TranscriptEntry("move", seat=r.seat, signature=r.signature, text=r.text)
 
 
-def _seen(text: str | None, where: str) -> Disclosure:
-    seen: list[tuple[int, ...]] = [(), ()]
-    for item in (text or "").split():
+def _seen(text: str | None, where: str) -> Seen:
+    if not text:
+        return ()
+    seen: list[tuple[str, ...]] = [() for _ in range(MAX_SEATS)]
+    for item in text.split(" "):
         m = _SEEN.fullmatch(item)
-        if not m or seen[int(m[1])]:
+        if not m or int(m[1]) >= MAX_SEATS or seen[int(m[1])]:
             raise RecordError(f"{where}: {item!r} is not SEAT:CARD,CARD…")
-        try:
-            seen[int(m[1])] = tuple(parse_card(c) for c in m[2].split(","))
-        except ValueError as e:
-            raise RecordError(f"{where}: {e}") from None
-    return Disclosure(seen[0], seen[1])
+        seen[int(m[1])] = tuple(m[2].split(","))
+    while not seen[-1]:
+        seen.pop()
+    return tuple(seen)
 
 
 def _entry(line: str, where: str) -> TranscriptEntry:
@@ -324,8 +333,8 @@ def _entry(line: str, where: str) -> TranscriptEntry:
             return TranscriptEntry(kind, data)
         if kind == "move":
             seat, sig, text = rest.split(" ", 2)
-            if seat not in ("0", "1"):
-                raise ValueError("the seat is 0 or 1")
+            if len(seat) != 1 or not "0" <= seat < str(MAX_SEATS):
+                raise ValueError(f"the seat is 0 to {MAX_SEATS - 1}")
             signature = base64.b64decode(sig, validate=True)
             if len(signature) != 64:
                 raise ValueError("a signature is 64 bytes")

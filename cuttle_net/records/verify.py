@@ -1,15 +1,16 @@
 """Check a game record without trusting either player (SPEC.md §5.3).
 
 What is checked, in order:
-1. the header: every tag well formed, both identity keys usable, and the game's session id
-   the hash of the game header (connection, game number, rules, both keys), so that every
-   signature of either player in the transcript covers the header;
+1. the header: every tag well formed, every identity key usable, and the game's session id
+   the hash of the game header (table, game number, game, rules, dealer, every key), so
+   that every signature of any player in the transcript covers the header;
 2. the record's own signature, by the seat that saved it;
 3. the transcript, entry by entry, as a third party: the deck protocol (``DeckState``:
    signatures, hash chain, shuffle arguments, shares, claims, audit), every move's signature
-   and chain, and the game replayed on public information (a spectator's view: both hands
-   hidden but what was shown), so that each move is legal as far as public information
-   goes and the deck operations are exactly those the moves required;
+   and chain, and the game replayed on public information (a spectator's view: every hand
+   hidden but what was shown), through the game's module (``cuttle_net.games.interface``),
+   so that each move is legal as far as public information goes and the deck operations
+   are exactly those the moves required;
 4. the moves section against that replay, and the ending against where the transcript
    stops: a result by the rules is recomputed, a concession is the signed move, a fault
    either has its evidence in the transcript or is the signer's claim, checked against
@@ -26,6 +27,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 
@@ -34,29 +36,23 @@ from cuttle_net.deck import (
     AuditPassed,
     CardsLearned,
     CheatDetected,
-    Deal,
     DeckState,
     Op,
     OperationComplete,
-    RandomPick,
     UsageError,
     WireError,
     op_from_wire,
 )
-from cuttle_net.deck.audit import deck_order
 from cuttle_net.deck.encoding import hash256
 from cuttle_net.deck.errors import CHEAT_KINDS
-from cuttle_net.games.cuttle.cards import card_text, parse_card
-from cuttle_net.games.cuttle.engine import CHANCE, OVER, Game, IllegalMove, RevealError
-from cuttle_net.games.cuttle.motions import Disclosure
-from cuttle_net.games.cuttle.moves import CONCEDE, Kind, Move, MoveSyntaxError, move, parse_move
-from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.games.interface import CHANCE, NOBODY, GameModule, Outcome, game_module
 from cuttle_net.identity_key import BadIdentityKey, identity_public_key
-from cuttle_net.session import CUTTLE_DEAL, NO_DECK_HEAD, deck_plan
+from cuttle_net.session import CONCEDE, NO_DECK_HEAD
 
-from .ending import Ending, EndingError, parse_ending
+from .ending import Ending, EndingError, parse_ending, result_text
 from .header import GameHeader
 from .record import GameRecord, RecordError, is_practice, parse_record, record_digest
+from .replay import replay
 
 _DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 _HEX = re.compile(r"[0-9a-f]*")
@@ -77,11 +73,14 @@ class Report:
     lines: list[str] = field(default_factory=list)  # what was checked, for people
     problem: str = ""  # the first failed check, or what an unaudited game leaves unproven
     order: list[int] | None = None  # the deal, top card first, once the audit revealed it
-    rules: Rules | None = None
+    header: GameHeader | None = None  # the game header (None for a practice record)
+    module: GameModule | None = None  # the game's module
+    rules: Any = None
     moves: list[tuple[int | None, str]] = field(default_factory=list)  # the replayed moves
-    # What a third party sees: the table after the deal and after each move (both hands
+    # What a third party sees: the table after the deal and after each move (every hand
     # hidden but what was shown), for replaying a game that was never audited.
-    public: list[Game] = field(default_factory=list)
+    public: list[Any] = field(default_factory=list)
+    outcome: Outcome | None = None  # how the game ended by the rules, if it did
     practice: bool = False  # a practice game (SPEC 5.5): dealt and played on one machine
 
     def fail(self, problem: str) -> Report:
@@ -93,80 +92,72 @@ class Invalid(Exception):
     """A check failed; the message says which."""
 
 
-@dataclass(frozen=True)
-class Step:
-    """One move of a fully known game: what it required of the deck, and who saw what."""
-
-    seat: int | None
-    text: str
-    ops: list[Op]
-    seen: Disclosure
-
-
-def replay(
-    rules: Rules, order: list[int], moves: list[tuple[int | None, str]]
-) -> tuple[Game, list[Step]]:
-    """Replay ``moves`` on the deal ``order``; raise ``IllegalMove`` at the first bad one."""
-    g = Game.deal(rules, order=order)
-    steps = []
-    for seat, text in moves:
-        m = parse_move(text)
-        if seat is None:
-            if g.to_act != CHANCE:
-                raise IllegalMove(f"{text}: chance decides nothing here")
-            victim = 1 - g.player
-            ops: list[Op] = [RandomPick(victim, min(2, g.hand_size(victim)))]
-        else:
-            g.check(m, by=seat)
-            ops = deck_plan(g.motions(m))
-        steps.append(Step(seat, text, ops, g.play(m, by=seat)))
-    return g, steps
-
-
 # ----------------------------------------------------------------- the header
+
+
+def _name(tags: dict[str, str], tag: str) -> str:
+    name = tags[tag]
+    if not 1 <= len(name) <= 32 or name != " ".join(name.split()) or _hidden(name):
+        raise Invalid(f"{tag}: a name is 1 to 32 printable characters")
+    return name
+
+
+def _seat_number(tags: dict[str, str], tag: str, seats: int) -> int:
+    value = tags[tag]
+    if not re.fullmatch(r"[0-9]", value) or int(value) >= seats:
+        raise Invalid(f"{tag}: a seat, 0 to {seats - 1}, not {value!r}")
+    return int(value)
 
 
 def read_header(tags: dict[str, str]) -> GameHeader:
     """The game header the tags state; raise ``Invalid`` saying which tag is wrong."""
-    for s in (0, 1):
-        name = tags[f"Seat{s}"]
-        if not 1 <= len(name) <= 32 or name != " ".join(name.split()) or _hidden(name):
-            raise Invalid(f"Seat{s}: a name is 1 to 32 printable characters")
+    try:
+        module = game_module(tags["Game"])
+    except ValueError as e:
+        raise Invalid(f"Game: {e}") from None
+    seats = int(tags["Players"])  # the record's layout checked it is 2..6
+    if seats not in module.seats:
+        raise Invalid(f"Players: {module.name} is not for {seats} players")
+    for s in range(seats):
+        _name(tags, f"Seat{s}")
     if not _DATE.fullmatch(tags["Date"]):
         raise Invalid("Date: expected YYYY-MM-DDThh:mm:ssZ")
     try:
-        rules = Rules.parse(tags["Rules"])
+        rules = module.parse_rules(tags["Rules"], seats)
     except ValueError as e:
         raise Invalid(f"Rules: {e}") from None
     if rules.name != tags["Rules"]:
-        raise Invalid(f"Rules: written {rules.name!r} (variants sorted)")
+        raise Invalid(f"Rules: written {rules.name!r}")
     keys = []
-    for s in (0, 1):
+    for s in range(seats):
         try:
             raw = _hex(tags, f"Seat{s}Key", 32)
             identity_public_key(raw)
         except BadIdentityKey as e:
             raise Invalid(f"Seat{s}Key: {e}") from None
         keys.append(raw)
-    if tags["Dealer"] != "1":
-        raise Invalid("Dealer: seat 1 deals every game (SPEC part 4)")
-    game = tags["Game"]
-    if not re.fullmatch(r"[1-9][0-9]{0,8}", game):
-        raise Invalid("Game: the game's number on its connection, from 1")
+    dealer = _seat_number(tags, "Dealer", seats)
+    number = tags["Number"]
+    if not re.fullmatch(r"[1-9][0-9]{0,8}", number):
+        raise Invalid("Number: the game's number at its table, from 1")
     connection = _hex(tags, "Connection", None)
     try:
-        header = GameHeader(connection, int(game), rules, (keys[0], keys[1]))
+        header = GameHeader(connection, int(number), module.name, rules, dealer, tuple(keys))
     except ValueError as e:
         raise Invalid(f"the game header: {e}") from None
     if _hex(tags, "Session", 32) != header.session_id:
         raise Invalid(
-            "Session: not the hash of the game header (connection, game, rules, keys): "
-            "a header tag was changed"
+            "Session: not the hash of the game header (table, number, game, rules, dealer, "
+            "keys): a header tag was changed"
         )
-    if tags["Result"] not in ("0", "1", "draw", "*"):
-        raise Invalid("Result: 0, 1, draw or *")
-    if tags["Signer"] not in ("0", "1"):
-        raise Invalid(f"Signer: the seat that saved the record, 0 or 1, not {tags['Signer']!r}")
+    result = tags["Result"]
+    if result not in ("draw", "*"):
+        winners = result.split(",")
+        if not all(re.fullmatch(r"[0-9]", w) and int(w) < seats for w in winners) or (
+            result != result_text(tuple(int(w) for w in set(winners)))
+        ):
+            raise Invalid("Result: the winning seats (ascending, comma-separated), draw or *")
+    _seat_number(tags, "Signer", seats)
     if tags["Audit"] != "none":
         _hex(tags, "Audit", 32)
     _hex(tags, "Signature", 64)
@@ -192,13 +183,13 @@ def _hidden(text: str) -> bool:
 
 @dataclass
 class _Pending:
-    """A move (or chance's pick) whose deck operations are running."""
+    """Deck operations the game requires: the deal, a move's (or chance's), the final ones."""
 
+    kind: str  # "deal", "move" or "final"
     seat: int | None
-    move: Move | None
+    move: Any
     ops: list[Op]
-    unseen: set[int]
-    learned: list[int] = field(default_factory=list)
+    learned: list[CardsLearned] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -223,17 +214,23 @@ class PublicGame:
     and a spectator's view of the game."""
 
     def __init__(self, header: GameHeader) -> None:
+        self.header = header
+        self.module = module = game_module(header.name)
         self.sid = header.session_id
         self.rules = header.rules
+        self.seats = header.seats
         self.keys = [identity_public_key(k) for k in header.keys]
-        self.deck = DeckState(self.sid, self.keys, self.rules.deck_size)
-        self.view: Game | None = None
+        faces = module.faces(self.rules)
+        self.deck = DeckState(self.sid, self.keys, self.rules.deck_size, faces)
+        self.view: Any = None
         self.head = hash256("moves", self.sid)
         self.signed = 0  # moves signed
         self.signers: set[int] = set()  # seats whose signature the transcript carries
-        self.pending: _Pending | None = None
+        deal = module.deal(self.rules, self.seats, header.dealer)
+        self.pending: _Pending | None = _Pending("deal", None, None, [deal])
+        self.over: Outcome | None = None  # the outcome by the rules, once known
         self.played: list[tuple[int | None, str]] = []
-        self.states: list[Game] = []  # the view after the deal, then after each move
+        self.states: list[Any] = []  # the view after the deal, then after each move
         self.stop: Stop | None = None  # set once nothing may follow
 
     # --------------------------------------------------------------- entries
@@ -268,7 +265,7 @@ class PublicGame:
     def _msg(self, data) -> None:
         if self.deck.op is None:
             raise Invalid("a deck message while no operation runs")
-        sender = self.deck.plan[self.deck.step_i].sender if self.deck.awaiting_peer() else None
+        sender = self.deck.next_sender()
         self._deck(lambda: self.deck.receive(data))
         if sender is not None:
             self.signers.add(sender)
@@ -285,23 +282,29 @@ class PublicGame:
             raise Invalid(str(e)) from None
         for event in out.events:
             if isinstance(event, CardsLearned) and self.pending is not None:
-                self.pending.learned.extend(event.cards)
+                self.pending.learned.append(event)
             elif isinstance(event, AuditPassed):
                 self.stop = Stop("audited")
-            elif isinstance(event, OperationComplete):
-                if isinstance(event.op, Deal):
-                    self.view = Game.spectator_view(self.rules)
-                    self.states.append(self.view.copy())
-                    self._after_move()
-                elif self.pending is not None and not self.pending.ops:
-                    self._finish_move()
+            elif (
+                isinstance(event, OperationComplete)
+                and self.pending is not None
+                and not self.pending.ops
+            ):
+                self._finish_pending()
 
     def _move(self, seat: int, signature: bytes, text: str) -> None:
-        try:
-            m = parse_move(text)
-        except MoveSyntaxError as e:
-            raise Invalid(f"move {text!r} by seat {seat}: {e}") from None
-        conceding = m.kind == Kind.CONCEDE
+        module = self.module
+        if not 0 <= seat < self.seats:
+            raise Invalid(f"move {text!r} by seat {seat}: no such seat at this table")
+        conceding = text == CONCEDE
+        m = None
+        if not conceding:
+            try:
+                m = module.parse_move(text)
+            except ValueError as e:
+                raise Invalid(f"move {text!r} by seat {seat}: {e}") from None
+            if module.move_text(m) != text:
+                raise Invalid(f"move {text!r} by seat {seat}: written {module.move_text(m)!r}")
         deck_head = NO_DECK_HEAD if conceding else self.deck.head
         digest = hash256("move", self.sid, self.signed, self.head, deck_head, seat, text)
         try:
@@ -314,22 +317,26 @@ class PublicGame:
         self.head, self.signed = digest, self.signed + 1
         self.signers.add(seat)
         if conceding:
-            if self.view is not None and self.view.phase != OVER:
-                self.view.apply(CONCEDE, by=seat)
-                self.states.append(self.view.copy())
+            if self.view is not None:
+                module.concede(self.view, seat)
+                self.states.append(module.copy(self.view))
             self.played.append((seat, text))
             self.stop = Stop("conceded", seat)
             return
         try:
             if self.view is None or self.deck.op is not None or self.pending is not None:
-                raise IllegalMove("it came while the deck protocol was running")
-            self.view.check(m, by=seat)
-        except IllegalMove as e:
+                raise ValueError("it came while the deck protocol was running")
+            actor = module.to_act(self.view)
+            if actor != seat:
+                who = "nobody" if actor == NOBODY else "chance" if actor == CHANCE else actor
+                raise ValueError(f"it is not seat {seat}'s decision: {who} decides now")
+            module.check(self.view, m, seat)
+        except ValueError as e:
             self.stop = Stop("illegal", seat, "illegal_move", f"{text}: {e}")
             return
-        self.pending = _Pending(seat, m, deck_plan(self.view.motions(m)), self.view.unseen())
+        self.pending = _Pending("move", seat, m, module.deck_ops(self.view, m))
         if not self.pending.ops:
-            self._finish_move()
+            self._finish_pending()
 
     # ----------------------------------------------------------- the game itself
 
@@ -337,39 +344,50 @@ class PublicGame:
         """The deck operation the game requires next, if none is running."""
         if self.deck.op is not None:
             return None
-        if self.view is None:
-            return None if self.deck.dealt else CUTTLE_DEAL
         if self.pending is not None:
             return self.pending.ops[0] if self.pending.ops else None
-        if self.view.phase == OVER and not self.deck.audited:
+        if self.over is not None and not self.deck.audited:
             return Audit()
         return None
 
     def _after_move(self) -> None:
-        view = self.view
-        assert view is not None
-        if view.phase != OVER and view.to_act == CHANCE:
-            victim = 1 - view.player
-            pick = RandomPick(victim, min(2, view.hand_size(victim)))
-            self.pending = _Pending(None, None, [pick], view.unseen())
+        module, view = self.module, self.view
+        actor = module.to_act(view)
+        if actor == NOBODY:
+            ops = module.final_ops(view)
+            if ops:
+                self.pending = _Pending("final", None, None, list(ops))
+            else:
+                self._game_over()
+        elif actor == CHANCE:
+            self.pending = _Pending("move", None, None, module.chance_ops(view))
 
-    def _finish_move(self) -> None:
-        p, view = self.pending, self.view
-        assert p is not None and view is not None
+    def _game_over(self) -> None:
+        self.over = self.module.outcome(self.view)
+        if self.over is None:
+            raise Invalid("the game is over, yet the rules give no outcome")
+
+    def _finish_pending(self) -> None:
+        p, module = self.pending, self.module
+        assert p is not None
         self.pending = None
-        m = p.move
-        if m is None:  # chance's pick is known now
-            m = move(Kind.DISCARD, *sorted(p.learned))
-            reveal: list[int] = []
-        else:
-            named = {m.card, m.target}
-            reveal = [c for c in dict.fromkeys(p.learned) if c in p.unseen and c not in named]
         try:
-            view.apply(m, by=p.seat, reveal=reveal)
-        except (IllegalMove, RevealError) as e:
-            raise Invalid(f"move {m} does not fit what the deck showed: {e}") from None
-        self.played.append((p.seat, str(m)))
-        self.states.append(view.copy())
+            if p.kind == "deal":
+                face_up = [c for e in p.learned if e.seat is None for c in e.cards]
+                self.view = module.new_view(
+                    self.rules, self.seats, self.header.dealer, None, (), face_up
+                )
+                self.states.append(module.copy(self.view))
+            elif p.kind == "final":
+                module.show_final(self.view, p.learned)
+                self._game_over()
+                return
+            else:
+                m = module.apply(self.view, p.move, p.seat, p.learned)
+                self.played.append((p.seat, module.move_text(m)))
+                self.states.append(module.copy(self.view))
+        except ValueError as e:
+            raise Invalid(f"the {p.kind} does not fit what the deck showed: {e}") from None
         self._after_move()
 
     # --------------------------------------------------------------- the end
@@ -382,25 +400,25 @@ class PublicGame:
         want = self.next_op()
         if want is not None:
             raise Invalid(
-                f"the transcript stops before the operation {want.to_wire()}, which both "
-                "players begin at once: it was cut"
+                f"the transcript stops before the operation {want.to_wire()}, which every "
+                "player begins at once: it was cut"
             )
-        if self.deck.awaiting_peer():
-            step = self.deck.plan[self.deck.step_i]
-            self.stop = Stop("owed", step.sender, what=f"the deck message {step.name}")
+        if self.deck.next_sender() is not None:
+            cheat = self.deck.timed_out()
+            step = cheat.detail.removeprefix("no ").removesuffix(" message")
+            self.stop = Stop("owed", cheat.culprit, what=f"the deck message {step}")
         else:
-            assert self.view is not None and self.view.phase != OVER
-            self.stop = Stop("owed", self.view.to_act, what="a move")
+            actor = self.module.to_act(self.view) if self.view is not None else NOBODY
+            assert actor >= 0, "a transcript idle with nobody to act"
+            self.stop = Stop("owed", actor, what="a move")
         return self.stop
 
     def unseen_summary(self) -> str:
         """Which cards a third party never saw, and where they are."""
-        view = self.view
-        if view is None:
+        if self.view is None:
             return "the deal was never completed: no card was ever shown"
-        places = [(f"seat {s}'s hand", view.hidden[s]) for s in (0, 1)]
-        pile = sum(1 for c in view.deck if c < 0)
-        places.append(("the draw pile", pile))
+        places = [(f"seat {s}'s hand", self.deck.hand_view(s)[1]) for s in range(self.seats)]
+        places.append(("the draw pile", self.deck.pile_size()))
         where = ", ".join(f"{n} in {p}" for p, n in places if n)
         total = sum(n for _, n in places)
         return f"{total} cards were never shown ({where or 'none'})"
@@ -437,7 +455,7 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
             f"the record's signature by seat {signer} does not match its content: "
             "a line was changed, added, removed or moved"
         ) from None
-    report.rules = header.rules
+    report.header, report.module, report.rules = header, game_module(header.name), header.rules
     report.lines.append(f"record signed by seat {signer} ({tags[f'Seat{signer}']}): ok")
     # The transcript.
     game = PublicGame(header)
@@ -448,15 +466,17 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
             raise Invalid(f"transcript entry {n}: {problem}") from None
     stop = game.finish()
     messages = sum(1 for e in record.transcript if e.kind == "msg")
-    both = game.signers == {0, 1}
+    seats = header.seats
+    signers = ", ".join(f"seat {s}" for s in sorted(game.signers))
     report.lines.append(
-        f"game header (game {header.game} of connection {tags['Connection'][:12]}…, "
-        f"{header.rules.name}, seat 0 and seat 1's keys; seat 1 deals): "
+        f"game header ({header.name} game {header.number} of table {tags['Connection'][:12]}…, "
+        f"{header.rules.name}, {seats} seats' keys; seat {header.dealer} deals): "
         + (
-            "signed by both players"
-            if both
-            else "signed by "
-            + (f"seat {min(game.signers)} only" if game.signers else "nobody but the record")
+            f"signed by all {seats} players"
+            if len(game.signers) == seats
+            else f"signed by {signers} only"
+            if game.signers
+            else "signed by nobody but the record"
         )
     )
     caught = f"; the last is {_describe(stop)}" if stop.kind in ("cheat", "illegal") else ""
@@ -479,7 +499,7 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
             f"the moves section differs from the signed transcript at move {at + 1} "
             f"({len(played)} moves listed, {len(game.played)} played)"
         )
-    report.moves, report.public = played, game.states
+    report.moves, report.public, report.outcome = played, game.states, game.over
     claims = _check_ending(tags, ending, stop, game, signer)
     report.lines.append(f"ending: {tags['Ending']}; result {tags['Result']}")
     report.lines += claims
@@ -487,19 +507,19 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
     if not audited:
         if tags["Audit"] != "none":
             raise Invalid("Audit: the transcript holds no complete audit, so it must be none")
-        if any(seen.seat0 or seen.seat1 for _, _, seen in record.moves):
+        if any(seen for _, _, seen in record.moves):
             raise Invalid("the moves note seen cards, which only an audit can show")
         report.verdict = Verdict.UNAUDITED
         report.problem = (
             f"never audited: {game.unseen_summary()}; the audit's re-check of the whole "
-            "deck with both secrets was not made"
+            "deck with every secret was not made"
         )
         return
     digest = game.deck.verdict_digest
     assert digest is not None
     if tags["Audit"] != digest.hex():
-        raise Invalid("Audit: not the verdict digest both players signed in the audit")
-    report.lines.append("audit: both secrets revealed; the whole deck and every claim check")
+        raise Invalid("Audit: not the verdict digest every player signed in the audit")
+    report.lines.append("audit: every secret revealed; the whole deck and every claim check")
     _full_replay(record, game, report)
 
 
@@ -508,11 +528,18 @@ def _check_ending(
 ) -> list[str]:
     """Check the Ending and Result against where the transcript stopped; return what is
     the signer's claim rather than proven."""
-    view = game.view
-    outcome = view.outcome if view is not None else None
+    outcome = game.over
     result = tags["Result"]
     form = ending.form
+    seats = game.seats
     claims: list[str] = []
+    if ending.seat is not None and ending.seat >= seats:
+        raise Invalid(f"Ending: there is no seat {ending.seat} at this table of {seats}")
+    if ending.by_rules and form not in game.module.endings:
+        raise Invalid(
+            f"Ending {form}: {game.module.name} ends by the rules with "
+            + ", ".join(game.module.endings)
+        )
     if ending.by_rules:
         if stop.kind != "audited":
             raise Invalid(
@@ -522,7 +549,7 @@ def _check_ending(
         assert outcome is not None
         if outcome.reason != form:
             raise Invalid(f"Ending {form}: the game ended by {outcome.reason}")
-        expected = ending.result(outcome.winner)
+        expected = ending.result(outcome.winners, seats)
     elif form == "concede":
         if stop.kind != "conceded":
             raise Invalid(
@@ -530,7 +557,7 @@ def _check_ending(
                 f"(it stops: {_describe(stop)})"
             )
         assert stop.seat is not None
-        expected = ending.result(1 - stop.seat)
+        expected = ending.result(tuple(s for s in range(seats) if s != stop.seat), seats)
     elif form == "fault":
         seat, kind = ending.seat, ending.code
         assert seat is not None
@@ -572,7 +599,7 @@ def _check_ending(
                 "no evidence of it (the cards behind an illegal move, a bad signature or frame "
                 "are not kept)"
             )
-        expected = ending.result()
+        expected = ending.result(None, seats)
     else:
         if form == "closed" and ending.seat == signer:
             raise Invalid("Ending: the record's own signer cannot be the peer that closed")
@@ -580,19 +607,21 @@ def _check_ending(
             raise Invalid(f"Ending {form}: but the transcript stops: {_describe(stop)}")
         if form == "closed":
             claims.append(f"seat {ending.seat}'s words, as seat {signer} heard them: {ending.text}")
-        expected = ending.result()
+        expected = ending.result(None, seats)
     if result != expected:
         raise Invalid(f"Result {result}: the ending {tags['Ending']!r} gives {expected}")
     return claims
 
 
 def _verify_practice(record: GameRecord, report: Report) -> None:
-    """A practice game: one machine dealt it and held every card (SPEC 5.5)."""
+    """A practice game of Cuttle: one machine dealt it and held every card (SPEC 5.5)."""
+    from cuttle_net.games.cuttle.cards import parse_card
+    from cuttle_net.games.cuttle.module import MODULE
+    from cuttle_net.games.cuttle.rules import Rules
+
     tags, report.practice = record.tags, True
     for s in (0, 1):
-        name = tags[f"Seat{s}"]
-        if not 1 <= len(name) <= 32 or name != " ".join(name.split()) or _hidden(name):
-            raise Invalid(f"Seat{s}: a name is 1 to 32 printable characters")
+        _name(tags, f"Seat{s}")
     if not _DATE.fullmatch(tags["Date"]):
         raise Invalid("Date: expected YYYY-MM-DDThh:mm:ssZ")
     if not re.fullmatch(r"[a-z][a-z0-9-]{0,31}", tags["Practice"]):
@@ -604,15 +633,15 @@ def _verify_practice(record: GameRecord, report: Report) -> None:
         raise Invalid(f"the header: {e}") from None
     if rules.name != tags["Rules"]:
         raise Invalid(f"Rules: written {rules.name!r} (variants sorted)")
-    if record.transcript or any(seen.seat0 or seen.seat1 for _, _, seen in record.moves):
+    if record.transcript or any(seen for _, _, seen in record.moves):
         raise Invalid("a practice record has no transcript and no seen notes")
-    report.rules, report.order = rules, order
+    report.module, report.rules, report.order = MODULE, rules, order
     report.moves = [(seat, t) for seat, t, _ in record.moves]
     try:
-        game, _ = replay(rules, order, report.moves)
-    except (IllegalMove, MoveSyntaxError, ValueError) as e:
+        game, _ = replay(MODULE, rules, 2, 1, order, report.moves)
+    except ValueError as e:
         raise Invalid(f"an illegal move: {e}") from None
-    outcome = game.outcome
+    report.outcome = outcome = MODULE.outcome(game)
     try:
         ending = parse_ending(tags["Ending"])
     except EndingError as e:
@@ -620,7 +649,7 @@ def _verify_practice(record: GameRecord, report: Report) -> None:
     if outcome is not None:
         if ending.form != outcome.reason:
             raise Invalid(f"Ending: the game ended by {outcome.reason}")
-        expected = ending.result(outcome.winner)
+        expected = ending.result(outcome.winners)
     elif ending.form != "unfinished":
         raise Invalid(f"Ending {ending.form}: the game is not over")
     else:
@@ -630,7 +659,7 @@ def _verify_practice(record: GameRecord, report: Report) -> None:
     report.lines.append(
         f"practice game against the {tags['Practice']} bot, {rules.name}: "
         f"{len(report.moves)} moves replayed on the deal the record states, each legal; "
-        f"{outcome or 'unfinished'}"
+        f"{game.outcome or 'unfinished'}"
     )
     report.lines.append(
         "a practice deal proves nothing more: one machine shuffled it and held every card, "
@@ -651,22 +680,40 @@ def _describe(stop: Stop) -> str:
     return "the audit is complete"
 
 
+def outcome_text(outcome: Outcome | None) -> str:
+    """An outcome in words: ``seat 0 wins (goal)``, ``seats 1, 3 win (last-round)``."""
+    if outcome is None:
+        return "no outcome"
+    winners = outcome.winners
+    if not winners:
+        who = "drawn"
+    elif len(winners) == 1:
+        who = f"seat {winners[0]} wins"
+    else:
+        who = "seats " + ", ".join(str(s) for s in winners) + " win"
+    scores = f"; scores {' '.join(str(x) for x in outcome.scores)}" if outcome.scores else ""
+    return f"{who} ({outcome.reason}){scores}"
+
+
 def _full_replay(record: GameRecord, game: PublicGame, report: Report) -> None:
-    report.order = order = deck_order(game.deck)
+    report.order = order = game.deck.deck_order()
+    h = game.header
     try:
-        final, steps = replay(game.rules, order, report.moves)
-    except (IllegalMove, MoveSyntaxError, ValueError) as e:
+        final, steps = replay(game.module, h.rules, h.seats, h.dealer, order, report.moves)
+    except ValueError as e:
         raise Invalid(f"with every card known, an illegal move: {e}") from None
     for n, (step, (_, _, seen)) in enumerate(zip(steps, record.moves, strict=True), 1):
-        want = Disclosure(*(tuple(sorted(cards)) for cards in step.seen))
-        got = Disclosure(*(tuple(sorted(cards)) for cards in seen))
-        if got != want:
-            shown = " ".join(
-                f"{s}:{','.join(card_text(c) for c in cards)}" for s, cards in enumerate(want)
-            )
+        if seen != step.seen:
+            shown = " ".join(f"{s}:{','.join(cards)}" for s, cards in enumerate(step.seen) if cards)
             raise Invalid(f"move {n} ({step.text}): the seats saw {shown or 'nothing new'}")
+    outcome = game.module.outcome(final)
+    if outcome != game.over:
+        raise Invalid(
+            f"with every card known the game ends {outcome_text(outcome)}, "
+            f"not {outcome_text(game.over)}"
+        )
     report.lines.append(
-        f"with every card known: {len(steps)} moves replayed, each legal; {final.outcome}"
+        f"with every card known: {len(steps)} moves replayed, each legal; " + outcome_text(outcome)
     )
 
 
@@ -682,8 +729,8 @@ def verify_text(text: str) -> Report:
 __all__ = [
     "PublicGame",
     "Report",
-    "Step",
     "Verdict",
+    "outcome_text",
     "read_header",
     "replay",
     "verify_record",

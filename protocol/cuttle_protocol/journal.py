@@ -98,7 +98,7 @@ class Header:
         """The game's header (SPEC 4.1), with our key and the peer's in seat order."""
         mine = identity.public_key().public_bytes_raw()
         keys = (mine, self.peer_identity) if self.seat == 0 else (self.peer_identity, mine)
-        return GameHeader(self.match, self.game + 1, self.rules, keys)
+        return GameHeader(self.match, self.game + 1, "cuttle", self.rules, 1, keys)
 
 
 # --------------------------------------------------------------------- inputs
@@ -126,9 +126,9 @@ def apply_input(session: GameSession, entry: list[Any]) -> Output:
     if kind == "start":
         return session.start()
     if kind == "move":
-        return session.receive_move(entry[1], entry[2])
+        return session.receive_move(1 - session.seat, entry[1], entry[2])
     if kind == "deck":
-        return session.receive_deck(entry[1])
+        return session.receive_deck(1 - session.seat, entry[1])
     if kind == "local":
         return session.play(entry[1])
     if kind == "timeout":

@@ -270,7 +270,7 @@ class Match:
         mine = identity.public_key().public_bytes_raw()
         seat = self.seat(number)
         keys = (mine, self.peer_identity) if seat == 0 else (self.peer_identity, mine)
-        return GameHeader(self.session_id, number + 1, self.rules, keys)
+        return GameHeader(self.session_id, number + 1, "cuttle", self.rules, 1, keys)
 
 
 async def play_match(
@@ -454,9 +454,9 @@ async def _play_game(
             choice = await bot_decision(bot, session.view, rng)
             await carry(jn.local_input(str(choice)), session.play(choice))
             continue
-        owed = session.waiting_for_peer
+        owed = session.waiting_for
         deadline = {"move": settings.move_timeout, "deck": settings.reply_timeout}.get(
-            owed, math.inf
+            owed[1] if owed else "", math.inf
         )
         source, item = "timeout", None
         with trio.move_on_after(deadline):
@@ -515,15 +515,18 @@ def _dispatch(
         except (IllegalMove, RuntimeError) as e:
             on_event(Rejected(item, str(e)))
             return None, Output()
+    peer = 1 - session.seat
     if isinstance(item, WireMove):
-        return jn.move_input(item.text, item.sig), session.receive_move(item.text, item.sig)
+        return jn.move_input(item.text, item.sig), session.receive_move(peer, item.text, item.sig)
     if isinstance(item, DeckPayload):
-        return jn.deck_input(item.data), session.receive_deck(item.data)
+        return jn.deck_input(item.data), session.receive_deck(peer, item.data)
     return None, _unexpected(session, item)
 
 
 def _unexpected(session: GameSession, item: Message) -> Output:
-    return session.peer_fault("wire_unexpected_message", f"{item.TYPE} during a game")
+    return session.peer_fault(
+        1 - session.seat, "wire_unexpected_message", f"{item.TYPE} during a game"
+    )
 
 
 def wire_fault_kind(code: str) -> str:
@@ -541,9 +544,9 @@ def _ended(session: GameSession, ended: ConnectionEnded) -> Output:
     next step.  Only our own close (the local player left) leaves the game unfinished.
     """
     if ended.reason == EndReason.REMOTE_ERROR:
-        return session.peer_fault(wire_fault_kind(ended.code), ended.message)
+        return session.peer_fault(1 - session.seat, wire_fault_kind(ended.code), ended.message)
     if ended.reason == EndReason.PEER_CLOSED:
-        return session.peer_closed(ended.code, ended.message)
+        return session.peer_closed(1 - session.seat, ended.code, ended.message)
     if ended.reason == EndReason.LOCAL_ERROR:
         return session.broke_down(ended.message)
     if ended.reason in (EndReason.NETWORK_ERROR, EndReason.TIMEOUT):

@@ -21,7 +21,6 @@ from cuttle_protocol.trio_peer import ConnectionEnded, Peer, connect
 
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.cuttle.engine import MAIN
-from cuttle_net.games.cuttle.moves import Kind, move
 from cuttle_net.records.record import build_record, save_record
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
@@ -47,9 +46,11 @@ class Hostile:
     async def receive_one(self) -> None:
         message = await self.peer.receive()
         if isinstance(message, WireMove):
-            await self.carry(self.session.receive_move(message.text, message.sig))
+            await self.carry(
+                self.session.receive_move(1 - self.session.seat, message.text, message.sig)
+            )
         elif isinstance(message, DeckPayload):
-            await self.carry(self.session.receive_deck(message.data))
+            await self.carry(self.session.receive_deck(1 - self.session.seat, message.data))
 
     async def play_until(self, done) -> None:
         """Play honestly (the bot decides for us) until ``done(session)``."""
@@ -87,7 +88,7 @@ async def misbehave(h: Hostile, mode: str) -> None:
             await h.play_until(lambda s: s.deck.awaiting_peer() or s.view is not None)
             await trio.aclose_forcefully(h.peer._stream)
             return
-        record = s._sign(move(Kind.DRAW))
+        record = s._sign("draw")
         await h.peer.send(WireMove(record.text, record.signature))
         return
     await h.carry(s.start())
@@ -100,7 +101,9 @@ async def misbehave(h: Hostile, mode: str) -> None:
             await h.peer.aclose("peer-quit", "")
         return  # audit-silent: say nothing more
     if mode == "concede-crossing":
-        await h.play_until(lambda s: s.waiting_for_peer == "move")  # the host decides now ...
+        await h.play_until(
+            lambda s: s.waiting_for == (1 - s.seat, "move")
+        )  # the host decides now ...
         await trio.sleep(0.3)  # ... and its move is on the wire, unread, when we concede
         await h.carry(s.concede())
         with trio.move_on_after(2):
@@ -121,13 +124,13 @@ async def misbehave(h: Hostile, mode: str) -> None:
         claim = "bad_shuffle_proof: you cheated\x1b[2J\x07" + "!" * 400
         await h.peer.aclose("cheat-detected", claim)
     elif mode == "illegal":  # pass although the draw pile is not empty
-        record = s._sign(move(Kind.PASS))
+        record = s._sign("pass")
         await h.peer.send(WireMove(record.text, record.signature))
     elif mode == "out-of-turn":  # a card from the hand, and before showing it, another move
         out = s.play(next(m for m in view.legal_moves() if m.card >= 0))
         (sent,) = [item for item in out.sends if isinstance(item, SendMove)]
         await h.peer.send(WireMove(sent.text, sent.signature))  # the host waits for our reveal
-        record = s._sign(move(Kind.DRAW))
+        record = s._sign("draw")
         await h.peer.send(WireMove(record.text, record.signature))
     elif mode == "malformed-move":
         await h.peer.send(WireMove("fly to the moon", bytes(64)))
@@ -185,7 +188,7 @@ async def run(port: int, mode: str, data_dir: Path, seed: int = 0) -> dict:
             seen["ended"] = ended
         ended = seen["ended"]
         if ended is not None and ended.reason == "peer-closed" and not h.session.finished:
-            h.session.peer_closed(ended.code, ended.message)
+            h.session.peer_closed(1 - h.session.seat, ended.code, ended.message)
         if h.session.finished:
             names = (NAME, peer.info.peer_name)
             names = names if h.session.seat == 0 else names[::-1]

@@ -18,7 +18,6 @@ from cuttle_protocol.trio_peer import ConnectionEnded, Peer, open_peer
 
 from cuttle_net.games.cuttle.bots import RandomBot
 from cuttle_net.games.cuttle.engine import MAIN
-from cuttle_net.games.cuttle.moves import Kind, move
 from cuttle_net.records.record import build_record, parse_record
 from cuttle_net.session import Fault, GameSession, SendDeck, SendMove
 
@@ -40,9 +39,9 @@ async def cheat(peer: Peer, key: Ed25519PrivateKey, how: str) -> None:
         while not session.my_turn:
             message = await peer.receive()
             if isinstance(message, WireMove):
-                await carry(session.receive_move(message.text, message.sig))
+                await carry(session.receive_move(1 - session.seat, message.text, message.sig))
             else:
-                await carry(session.receive_deck(message.data))
+                await carry(session.receive_deck(1 - session.seat, message.data))
         # A card the other player does not know yet, so that playing it sends a reveal.
         known = session.view.known[session.seat]
         from_hand = [m for m in session.view.legal_moves() if m.card >= 0 and m.card not in known]
@@ -50,7 +49,7 @@ async def cheat(peer: Peer, key: Ed25519PrivateKey, how: str) -> None:
             break
         await carry(session.play(session.view.legal_moves()[0]))  # honest until our turn
     if how == "illegal":  # pass with cards left in the draw pile
-        record = session._sign(move(Kind.PASS))
+        record = session._sign("pass")
         await peer.send(WireMove(record.text, record.signature))
     else:  # a card from our hand, with our reveal's signature broken
         out = session.play(from_hand[0])

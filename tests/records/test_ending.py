@@ -16,21 +16,26 @@ from cuttle_net.records.ending import (
 
 
 @pytest.mark.parametrize(
-    ("ending", "winner", "result"),
+    ("ending", "winners", "seats", "result"),
     [
-        (Ending("goal"), 1, "1"),
-        (Ending("passes"), None, "draw"),
-        (Ending("agreed"), None, "draw"),
-        (Ending("concede"), 0, "0"),
-        (fault_ending("timeout", 1, "no move in time"), None, "0"),
-        (fault_ending("bad_shuffle_proof", 0, "shuffle by seat 0: bad"), None, "1"),
-        (closed_ending(1, "cheat-detected", 'bad_shuffle_proof: "you" cheated'), None, "0"),
-        (unfinished_ending("the program was stopped"), None, "*"),
+        (Ending("goal"), (1,), 2, "1"),
+        (Ending("passes"), (), 2, "draw"),
+        (Ending("agreed"), (), 2, "draw"),
+        (Ending("concede"), (0,), 2, "0"),
+        (fault_ending("timeout", 1, "no move in time"), None, 2, "0"),
+        (fault_ending("bad_shuffle_proof", 0, "shuffle by seat 0: bad"), None, 2, "1"),
+        (closed_ending(1, "cheat-detected", 'bad_shuffle_proof: "you" cheated'), None, 2, "0"),
+        (unfinished_ending("the program was stopped"), None, 2, "*"),
+        # At a table of more: a forfeit gives every other seat the win, shared.
+        (Ending("last-round"), (3, 1), 4, "1,3"),
+        (Ending("concede"), (0, 2), 3, "0,2"),
+        (fault_ending("timeout", 4, "no move in time"), None, 6, "0,1,2,3,5"),
+        (closed_ending(0, "peer-quit", ""), None, 3, "1,2"),
     ],
 )
-def test_every_form_reads_back_and_implies_its_result(ending, winner, result) -> None:
+def test_every_form_reads_back_and_implies_its_result(ending, winners, seats, result) -> None:
     assert parse_ending(str(ending)) == ending
-    assert ending.result(winner) == result
+    assert ending.result(winners, seats) == result
 
 
 def test_a_peers_words_are_quoted_cleaned_and_bounded() -> None:
@@ -48,7 +53,9 @@ def test_a_peers_words_are_quoted_cleaned_and_bounded() -> None:
         "Goal",
         "goal ",
         "disconnected: reset",
-        "fault timeout by seat 2: late",
+        "fault timeout by seat 12: late",
+        "fault",
+        "goal-",
         "fault timeout by seat -1: late",
         "fault Timeout by seat 1: late",
         "fault timeout by seat 1:late",

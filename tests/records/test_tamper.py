@@ -44,7 +44,7 @@ def _audited() -> Game:
         link.play()
         text = build_record(link.sessions[0], ("ann", "bob"), DATE)
         record = parse_record(text)
-        if any(seen.seat0 or seen.seat1 for _, _, seen in record.moves) and len(record.moves) > 8:
+        if any(seen for _, _, seen in record.moves) and len(record.moves) > 8:
             return Game(link, text, Verdict.VALID)
     raise AssertionError("no game showed a card")
 
@@ -87,8 +87,10 @@ def with_session(change: Callable[[str], str]) -> Callable[[str], str]:
         tags = parse_record_tags(t)
         header = GameHeader(
             bytes.fromhex(tags["Connection"]),
-            int(tags["Game"]),
+            int(tags["Number"]),
+            tags["Game"],
             Rules.parse(tags["Rules"]),
+            int(tags["Dealer"]),
             (bytes.fromhex(tags["Seat0Key"]), bytes.fromhex(tags["Seat1Key"])),
         )
         return tag("Session", header.session_id.hex())(t)
@@ -224,16 +226,17 @@ CHANGES: list[tuple[str, Callable[[str], str], str, str]] = [
         "both",
         "another session",
     ),
-    ("game number, Session rehashed", with_session(tag("Game", "2")), "both", "another session"),
+    ("game number, Session rehashed", with_session(tag("Number", "2")), "both", "another session"),
     (
         "connection, Session rehashed",
         with_session(tag("Connection", "ab" * 32)),
         "both",
         "another session",
     ),
-    ("game number 0", tag("Game", "0"), "both", "Game"),
+    ("game number 0", tag("Number", "0"), "both", "Number"),
+    ("an unknown game", tag("Game", "chess"), "both", "Game"),
     ("session id", tag("Session", "cd" * 32), "both", "Session"),
-    ("dealer 0", tag("Dealer", "0"), "both", "Dealer"),
+    ("dealer 0", tag("Dealer", "0"), "both", "seat 1 deals"),
     ("signer -1", tag("Signer", "-1"), "both", "Signer"),
     ("signer: the other seat", tag("Signer", "1"), "both", "signature"),
     ("seat 0's key: another", with_session(tag("Seat0Key", OTHER_KEY)), "both", "signature"),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cuttle_net.games.cuttle.cards import parse_card
+from cuttle_net.games.cuttle.cards import card_text, parse_card
 from cuttle_net.games.cuttle.rules import VARIANTS, Rules
 from cuttle_net.records.record import (
     GameRecord,
@@ -72,7 +72,7 @@ def game() -> tuple[Link, str]:
     for seed in range(5, 60):
         link = played("standard", seed=seed)
         text = build_record(link.sessions[0], ("ann", "bob"), DATE)
-        if any(seen.seat0 or seen.seat1 for _, _, seen in parse_record(text).moves):
+        if any(seen for _, _, seen in parse_record(text).moves):
             return link, text
     raise AssertionError("no game showed a card")
 
@@ -122,11 +122,11 @@ def test_a_resigned_changed_move_is_caught_by_its_players_signature(game) -> Non
 def test_a_resigned_changed_card_is_caught_by_the_replay(game) -> None:
     link, text = game
     record = parse_record(text)
-    i = next(i for i, (_, _, seen) in enumerate(record.moves) if seen.seat0 or seen.seat1)
+    i = next(i for i, (_, _, seen) in enumerate(record.moves) if seen)
     seat, move, seen = record.moves[i]
-    shifted = tuple((c + 1) % 52 for c in seen.seat0 or seen.seat1)
-    changed = (shifted, seen.seat1) if seen.seat0 else (seen.seat0, shifted)
-    record.moves[i] = (seat, move, type(seen)(*changed))
+    s = next(s for s, cards in enumerate(seen) if cards)
+    shifted = tuple(card_text((parse_card(c) + 1) % 52) for c in seen[s])
+    record.moves[i] = (seat, move, (*seen[:s], shifted, *seen[s + 1 :]))
     report = verify_text(resign(link, record))
     assert report.verdict == Verdict.INVALID and "the seats saw" in report.problem
 

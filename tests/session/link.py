@@ -15,6 +15,11 @@ from cuttle_net.records.header import GameHeader
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
 
+def cuttle_header(rules: Rules, keys: list[Ed25519PrivateKey], number: int = 1) -> GameHeader:
+    raw = tuple(k.public_key().public_bytes_raw() for k in keys)
+    return GameHeader(os.urandom(32), number, "cuttle", rules, 1, raw)
+
+
 class Link:
     def __init__(
         self,
@@ -23,8 +28,7 @@ class Link:
         bots=("random", "random"),
     ) -> None:
         keys = [Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()]
-        raw = tuple(k.public_key().public_bytes_raw() for k in keys)
-        self.header = GameHeader(os.urandom(32), 1, rules, raw)
+        self.header = cuttle_header(rules, keys)
         self.sessions = [GameSession(s, self.header, keys[s]) for s in (0, 1)]
         self.inbox: list[deque[Any]] = [deque(), deque()]
         self.events: list[list[Any]] = [[], []]
@@ -41,10 +45,10 @@ class Link:
         item = self.inbox[seat].popleft()
         s = self.sessions[seat]
         if isinstance(item, SendMove):
-            self.post(seat, s.receive_move(item.text, item.signature))
+            self.post(seat, s.receive_move(1 - seat, item.text, item.signature))
         else:
             assert isinstance(item, SendDeck)
-            self.post(seat, s.receive_deck(item.data))
+            self.post(seat, s.receive_deck(1 - seat, item.data))
 
     def pump(self) -> None:
         while self.inbox[0] or self.inbox[1]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cuttle_net.games.cuttle.moves import CONCEDE
 from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.games.interface import Outcome
 from cuttle_net.records.record import build_record
 from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import Closed, Fault, GameOver, SendMove
@@ -37,7 +37,7 @@ def started(seed: int = 1) -> Link:
 def agree(link: Link, winner: int) -> None:
     a, b = link.sessions
     assert a.finished and b.finished and a.fault is None and b.fault is None
-    assert a.outcome == b.outcome == (winner, "concede")
+    assert a.outcome == b.outcome == Outcome((winner,), "concede")
     assert [(r.seat, r.text) for r in a.records] == [(r.seat, r.text) for r in b.records]
     assert [str(m) for _, m in a.played] == [str(m) for _, m in b.played]
     assert verdict(a) == verdict(b) == Verdict.UNAUDITED
@@ -109,7 +109,7 @@ def until_over(link: Link) -> None:
     a, b = link.sessions
 
     def over() -> bool:
-        return all(s.view.outcome is not None for s in link.sessions)
+        return all(s.outcome is not None for s in link.sessions)
 
     while not over():
         mover = a if a.my_turn else b
@@ -124,8 +124,8 @@ def test_a_concession_after_the_game_ended_by_the_rules_is_void() -> None:
     until_over(link)
     a, b = link.sessions
     outcome = a.outcome
-    record = b._sign(CONCEDE)  # forged past b's own check: it saw the game end
-    assert a.receive_move(record.text, record.signature).events == []
+    record = b._sign("concede")  # forged past b's own check: it saw the game end
+    assert a.receive_move(1, record.text, record.signature).events == []
     assert a.outcome == outcome and a.outcome.reason != "concede"
 
 
@@ -134,10 +134,10 @@ def test_a_move_during_the_deal_is_illegal_not_a_bad_signature(text: str) -> Non
     link = dealing()
     a, _b = link.sessions
     if text == "concede":  # a concession that does not fit: its signature is wrong
-        (fault,) = a.receive_move(text, bytes(64)).events
+        (fault,) = a.receive_move(1, text, bytes(64)).events
         assert (fault.kind, fault.culprit) == ("bad_move_signature", 1)
         return
-    (fault,) = a.receive_move(text, bytes(64)).events
+    (fault,) = a.receive_move(1, text, bytes(64)).events
     assert (fault.kind, fault.culprit) == ("illegal_move", 1)
     assert "during the deal" in fault.message
 
@@ -147,7 +147,7 @@ def test_a_move_while_cards_are_shown_is_illegal() -> None:
     a, _b = link.sessions
     link.post(0, a.play("draw"))  # seat 0 waits for seat 1's share of the top card
     assert a.busy
-    (fault,) = a.receive_move("draw", bytes(64)).events
+    (fault,) = a.receive_move(1, "draw", bytes(64)).events
     assert (fault.kind, fault.culprit) == ("illegal_move", 1)
     assert "while cards were being shown" in fault.message
 
@@ -189,11 +189,11 @@ def test_the_audit_refused_by_the_loser_is_the_losers_fault() -> None:
 def test_the_peers_close_is_its_claim() -> None:
     link = started()
     a, b = link.sessions
-    (closed,) = b.peer_closed("cheat-detected", "bad_shuffle_proof: you cheated").events
+    (closed,) = b.peer_closed(0, "cheat-detected", "bad_shuffle_proof: you cheated").events
     assert closed == Closed(0, "cheat-detected", "bad_shuffle_proof: you cheated")
     assert b.fault is None and b.finished
     # Told that it was too slow when it did owe the move, a side accepts its timeout.
-    (fault,) = a.peer_closed("timeout", "no move in time").events
+    (fault,) = a.peer_closed(1, "timeout", "no move in time").events
     assert isinstance(fault, Fault) and (fault.kind, fault.culprit) == ("timeout", 0)
     assert "no move in time" in fault.message
 
@@ -201,13 +201,13 @@ def test_the_peers_close_is_its_claim() -> None:
 def test_a_peer_that_closes_mid_game_forfeits_and_its_words_are_quoted() -> None:
     link = started()
     a = link.sessions[0]
-    a.peer_closed("cheat-detected", "you cheated\x1b[2J" + "!" * 300)
+    a.peer_closed(1, "cheat-detected", "you cheated\x1b[2J" + "!" * 300)
     ending = a.ending()
     assert str(ending).startswith('closed by seat 1: cheat-detected "you cheated')
     assert "\x1b" not in str(ending) and len(ending.text) <= 200
     assert a.result == "0"
     b = link.sessions[1]
-    b.peer_closed("peer-quit", "")
+    b.peer_closed(0, "peer-quit", "")
     assert str(b.ending()) == 'closed by seat 0: peer-quit ""' and b.result == "1"
 
 

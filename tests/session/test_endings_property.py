@@ -93,7 +93,7 @@ def test_any_interleaving_ends_alike_on_both_sides(seed: int, rules: str, data) 
                 )
         elif action.startswith("concede"):
             s = link.sessions[int(action[-1])]
-            if not s.finished and (s.view is None or s.view.outcome is None):
+            if not s.finished and s.outcome is None:
                 link.post(s.seat, s.concede())
         elif data.draw(st.integers(0, 9), label="cut?") == 0:  # rarely: gone for good
             held = link.inbox[0] or link.inbox[1] or link.held[0] or link.held[1]
@@ -106,7 +106,7 @@ def test_any_interleaving_ends_alike_on_both_sides(seed: int, rules: str, data) 
         link.pump()
         if not (a.finished and b.finished):
             s = link.sessions[data.draw(st.integers(0, 1), label="late concession")]
-            if not s.finished and (s.view is None or s.view.outcome is None):
+            if not s.finished and s.outcome is None:
                 link.post(s.seat, s.concede())
             link.pump()
             link.play_on()  # the audit, if the game ended by the rules meanwhile

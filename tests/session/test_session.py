@@ -15,9 +15,11 @@ from cuttle_net.deck import (
 )
 from cuttle_net.games.cuttle.cards import card_display, card_text
 from cuttle_net.games.cuttle.engine import OVER
-from cuttle_net.games.cuttle.moves import Kind, move, parse_move
+from cuttle_net.games.cuttle.module import deck_plan
+from cuttle_net.games.cuttle.moves import Kind, move
 from cuttle_net.games.cuttle.rules import VARIANTS, Rules
-from cuttle_net.session import Audited, Fault, GameOver, SendDeck, SendMove, deck_plan
+from cuttle_net.games.interface import Outcome
+from cuttle_net.session import Audited, Fault, GameOver, SendDeck, SendMove
 from tests.rules.build import cards, position
 
 from .link import Link
@@ -75,8 +77,8 @@ def test_an_illegal_move_is_the_movers_fault() -> None:
     link = started()
     # Seat 0 claims to play a card that seat 1 holds: forged past seat 0's own check.
     theirs = link.sessions[1].view.hands[1][0]
-    record = link.sessions[0]._sign(move(Kind.POINTS, theirs))
-    (fault,) = link.sessions[1].receive_move(record.text, record.signature).events
+    record = link.sessions[0]._sign(str(move(Kind.POINTS, theirs)))
+    (fault,) = link.sessions[1].receive_move(0, record.text, record.signature).events
     assert isinstance(fault, Fault) and fault.kind == "illegal_move" and fault.culprit == 0
     assert (
         fault.message == f"points {card_text(theirs)}: {card_display(theirs)} is not in your hand"
@@ -86,8 +88,8 @@ def test_an_illegal_move_is_the_movers_fault() -> None:
 
 def test_a_move_out_of_turn_is_the_movers_fault() -> None:
     link = started()
-    record = link.sessions[1]._sign(parse_move("draw"))
-    (fault,) = link.sessions[0].receive_move(record.text, record.signature).events
+    record = link.sessions[1]._sign("draw")
+    (fault,) = link.sessions[0].receive_move(1, record.text, record.signature).events
     assert fault.kind == "illegal_move" and fault.culprit == 1
     assert "not seat 1's decision" in fault.message
 
@@ -97,7 +99,7 @@ def test_a_tampered_move_signature_is_caught() -> None:
     out = link.sessions[0].play("draw")
     sent = next(s for s in out.sends if isinstance(s, SendMove))
     sig = bytes([sent.signature[0] ^ 1]) + sent.signature[1:]
-    (fault,) = link.sessions[1].receive_move(sent.text, sig).events
+    (fault,) = link.sessions[1].receive_move(0, sent.text, sig).events
     assert fault.kind == "bad_move_signature" and fault.culprit == 0
 
 
@@ -108,13 +110,13 @@ def test_a_replayed_move_is_caught() -> None:
     link.pump()
     sent = next(s for s in out.sends if isinstance(s, SendMove))
     # The same signed move again: it no longer fits the chain.
-    events = link.sessions[1].receive_move(sent.text, sent.signature).events
+    events = link.sessions[1].receive_move(0, sent.text, sent.signature).events
     assert events and isinstance(events[0], Fault) and events[0].culprit == 0
 
 
 def test_garbage_move_text_is_the_senders_fault() -> None:
     link = started()
-    (fault,) = link.sessions[1].receive_move("fly to the moon", b"x" * 64).events
+    (fault,) = link.sessions[1].receive_move(0, "fly to the moon", b"x" * 64).events
     assert fault.kind == "malformed_move" and fault.culprit == 0
 
 
@@ -135,7 +137,7 @@ def test_a_tampered_deck_message_is_caught_and_attributed() -> None:
 
 def test_silence_is_a_timeout_naming_the_silent_peer() -> None:
     link = started()
-    assert link.sessions[1].waiting_for_peer == "move"
+    assert link.sessions[1].waiting_for == (0, "move")
     (fault,) = link.sessions[1].timed_out().events
     assert fault.kind == "timeout" and fault.culprit == 0
     with pytest.raises(RuntimeError):
@@ -148,7 +150,7 @@ def test_either_player_may_concede_at_once() -> None:
     link.post(1, out)
     link.pump()
     for s in link.sessions:
-        assert s.outcome == (0, "concede") and s.finished and s.audit is None
+        assert s.outcome == Outcome((0,), "concede") and s.finished and s.audit is None
     assert any(isinstance(e, GameOver) for e in link.events[0])
 
 

@@ -2,7 +2,7 @@
 
 The engine records them in order while it applies a move.  From them come what each
 player learns (``disclosure``) and which deck-protocol operations a networked game must
-run (``deck_plan`` in the session).  Both peers record the same motions for the same move;
+run (``deck_plan`` in ``module``).  Both peers record the same motions for the same move;
 only the card identities differ (``UNKNOWN`` where a view cannot see).
 """
 

@@ -1,5 +1,6 @@
 """Example records (SPEC.md part 5), made deterministically from fixed keys and seeds:
-an audited classic game, and a standard game that seat 1 concedes (never audited).
+an audited classic game, a standard game that seat 1 concedes (never audited), and an
+audited three-player game of L'Unisson.
 
     python protocol/vectors/record/record_vectors.py          # rewrite the files
     python protocol/vectors/record/record_vectors.py --check  # compare (the test suite)
@@ -10,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import random
 import sys
-from collections import deque
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.games.cuttle.bots import make_bot
-from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.games.interface import game_module
 from cuttle_net.records.header import GameHeader
 from cuttle_net.records.record import build_record
 from cuttle_net.session import GameSession, SendMove
@@ -37,34 +39,51 @@ def rng_for(seed: bytes):
     return rng
 
 
-def play(rules: Rules, seed: int, concede_after: int | None = None) -> str:
+def play(
+    game: str,
+    rules: str,
+    seats: int,
+    dealer: int,
+    seed: int,
+    bots: list[Callable[[Any, random.Random], Any]],
+    concede_after: int | None = None,
+) -> str:
+    """One game at a table of ``seats``, every message delivered in one order (the star of
+    part 3); the record seat 0 saves."""
     keys = [
         Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"record identity %d" % s).digest())
-        for s in (0, 1)
+        for s in range(seats)
     ]
-    raw = (keys[0].public_key().public_bytes_raw(), keys[1].public_key().public_bytes_raw())
+    raw = tuple(k.public_key().public_bytes_raw() for k in keys)
     connection = hashlib.sha256(b"record vector connection").digest()
-    header = GameHeader(connection, 1, rules, raw)
+    module = game_module(game)
+    header = GameHeader(connection, 1, game, module.parse_rules(rules, seats), dealer, raw)
     sessions = [
         GameSession(s, header, keys[s], rng=rng_for(b"record rng %d %d" % (seed, s)))
-        for s in (0, 1)
+        for s in range(seats)
     ]
-    bots, choices = [make_bot("greedy"), make_bot("random")], random.Random(seed)
-    inbox: list[deque] = [deque(), deque()]
+    choices = random.Random(seed)
+    log: list[tuple[int, Any]] = []
+    read = [0] * seats
 
     def post(sender: int, out) -> None:
-        inbox[1 - sender].extend(out.sends)
+        log.extend((sender, item) for item in out.sends)
 
     def pump() -> None:
-        while inbox[0] or inbox[1]:
-            for seat in (0, 1):
-                if inbox[seat]:
-                    item = inbox[seat].popleft()
-                    s = sessions[seat]
+        progress = True
+        while progress:
+            progress = False
+            for seat, s in enumerate(sessions):
+                while read[seat] < len(log):
+                    author, item = log[read[seat]]
+                    read[seat] += 1
+                    if author == seat:
+                        continue
                     if isinstance(item, SendMove):
-                        post(seat, s.receive_move(item.text, item.signature))
+                        post(seat, s.receive_move(author, item.text, item.signature))
                     else:
-                        post(seat, s.receive_deck(item.data))
+                        post(seat, s.receive_deck(author, item.data))
+                    progress = True
 
     for s in sessions:
         post(s.seat, s.start())
@@ -75,14 +94,25 @@ def play(rules: Rules, seed: int, concede_after: int | None = None) -> str:
             pump()
             break
         mover = next(s for s in sessions if s.my_turn)
-        post(mover.seat, mover.play(bots[mover.seat].choose(mover.view, choices)))
+        post(mover.seat, mover.play(bots[mover.seat](mover.view, choices)))
         pump()
-    return build_record(sessions[0], ("ann", "bob"), DATE)
+    return build_record(sessions[0], tuple(NAMES[:seats]), DATE)
+
+
+NAMES = ("ann", "bob", "cleo")
+GREEDY, RANDOM = make_bot("greedy").choose, make_bot("random").choose
+
+
+def any_move(view: Any, rng: random.Random) -> Any:
+    return rng.choice(view.legal_moves())
 
 
 FILES = {
-    "example.cuttle": lambda: play(Rules(), 1),
-    "example-conceded.cuttle": lambda: play(Rules(standard=True), 2, concede_after=9),
+    "example.cuttle": lambda: play("cuttle", "classic", 2, 1, 1, [GREEDY, RANDOM]),
+    "example-conceded.cuttle": lambda: play(
+        "cuttle", "standard", 2, 1, 2, [GREEDY, RANDOM], concede_after=9
+    ),
+    "example-unisson.cuttle": lambda: play("unisson", "one-deck", 3, 2, 3, [any_move] * 3),
 }
 
 

@@ -1,0 +1,237 @@
+"""Whole games at tables of N seats in memory, through the game-module interface: Cuttle
+(N = 2) and L'Unisson (N = 3…6).  Honest games end alike at every seat with records that
+verify and agree; a seat that cheats, stalls or leaves is named alike by every honest seat,
+whose records all verify (SPEC 4.4, 5.3)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from cuttle_net.deck import RevealFromHand
+from cuttle_net.deck.encoding import DOMAIN, canon
+from cuttle_net.games.cuttle.bots import make_bot
+from cuttle_net.records.record import build_record, parse_record
+from cuttle_net.records.verify import Verdict, verify_text
+from cuttle_net.session import Fault, SendDeck, SendMove
+
+from .table import Table
+
+DATE = "2026-11-22T00:00:00Z"
+GAMES = [
+    ("cuttle", "classic", 2),
+    ("unisson", "one-deck", 3),
+    ("unisson", "one-deck", 4),
+    ("unisson", "two-decks", 5),
+    ("unisson", "two-decks", 6),
+]
+
+
+def table(game: str, rules: str, seats: int, seed: int = 1) -> Table:
+    if game == "cuttle":
+        greedy = make_bot("greedy")
+        return Table(game, rules, seats, dealer=1, seed=seed, bot=greedy.choose)
+    return Table(game, rules, seats, dealer=seed % seats, seed=seed)
+
+
+def records(t: Table, seats: list[int] | None = None) -> list[str]:
+    names = tuple(f"player {s}" for s in range(t.seats))
+    return [build_record(t.sessions[s], names, DATE) for s in (seats or range(t.seats))]
+
+
+def honest(t: Table, culprit: int) -> list[int]:
+    return [s for s in range(t.seats) if s != culprit]
+
+
+def assert_named_alike(t: Table, culprit: int, kind: str, verdict: Verdict) -> None:
+    """Every honest seat stopped with the same fault; its record verifies and says so."""
+    seats = honest(t, culprit)
+    for s in seats:
+        fault = t.sessions[s].fault
+        assert fault is not None and (fault.kind, fault.culprit) == (kind, culprit), fault
+    texts = records(t, seats)
+    tags = [parse_record(text).tags for text in texts]
+    assert len({(tag["Result"], tag["Ending"].split(":")[0]) for tag in tags}) == 1
+    assert tags[0]["Ending"].startswith(f"fault {kind} by seat {culprit}:")
+    assert tags[0]["Result"] == ",".join(str(s) for s in seats)
+    for text in texts:
+        report = verify_text(text)
+        assert report.verdict == verdict, report.problem
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), GAMES)
+def test_an_honest_game_ends_alike_at_every_seat_and_every_record_verifies(
+    game: str, rules: str, seats: int
+) -> None:
+    t = table(game, rules, seats, seed=seats)
+    t.play()
+    sessions = t.sessions
+    assert all(s.fault is None and s.finished and s.audit is not None for s in sessions)
+    assert len({s.audit for s in sessions}) == 1
+    assert len({s.outcome for s in sessions}) == 1
+    assert len({tuple((r.seat, r.text) for r in s.records) for s in sessions}) == 1
+    texts = records(t)
+    moves = {tuple(parse_record(text).moves) for text in texts}
+    assert len(moves) == 1  # the same moves and the same seen notes in every record
+    for text in texts:
+        report = verify_text(text)
+        assert report.verdict == Verdict.VALID, report.problem
+        assert report.outcome == sessions[0].outcome
+    assert parse_record(texts[0]).tags["Players"] == str(seats)
+
+
+def started(game: str, rules: str, seats: int, seed: int = 3) -> Table:
+    t = table(game, rules, seats, seed)
+    t.start()
+    return t
+
+
+# Faults need a dealt table, the costly part: one table of each game.
+FAULT_GAMES = [("cuttle", "classic", 2), ("unisson", "one-deck", 3)]
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_a_move_out_of_turn_is_named_by_every_seat(game: str, rules: str, seats: int) -> None:
+    t = started(game, rules, seats)
+    actor = t.sessions[0].to_act
+    cheat = (actor + 1) % seats
+    # A move that is legal for the seat to act, signed by another seat past its own check.
+    move = t.sessions[actor].view.legal_moves()[0]
+    record = t.sessions[cheat]._sign(t.sessions[cheat].module.move_text(move))
+    t.log.append((cheat, SendMove(record.text, record.signature)))
+    t.pump()
+    assert_named_alike(t, cheat, "illegal_move", Verdict.UNAUDITED)
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_a_bad_move_signature_is_named_by_every_seat(game: str, rules: str, seats: int) -> None:
+    t = started(game, rules, seats)
+    actor = t.sessions[0].to_act
+    s = t.sessions[actor]
+    out = s.play(s.view.legal_moves()[0])
+    sent = next(item for item in out.sends if isinstance(item, SendMove))
+    forged = SendMove(sent.text, bytes([sent.signature[0] ^ 1]) + sent.signature[1:])
+    out.sends[out.sends.index(sent)] = forged
+    t.post(actor, out)
+    t.pump()
+    for seat in honest(t, actor):
+        fault = t.sessions[seat].fault
+        assert fault is not None and (fault.kind, fault.culprit) == ("bad_move_signature", actor)
+    for text in records(t, honest(t, actor)):
+        assert verify_text(text).verdict == Verdict.UNAUDITED
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_a_stalling_seat_is_timed_out_alike(game: str, rules: str, seats: int) -> None:
+    t = started(game, rules, seats)
+    actor = t.sessions[0].to_act
+    for seat in honest(t, actor):
+        assert t.sessions[seat].waiting_for == (actor, "move")
+        t.post(seat, t.sessions[seat].timed_out())
+    assert_named_alike(t, actor, "timeout", Verdict.UNAUDITED)
+    # The silent seat's own record, told of its timeout, verifies too and agrees.
+    t.post(actor, t.sessions[actor].table_verdict(actor, "timeout", "no move in time"))
+    (own,) = records(t, [actor])
+    assert verify_text(own).verdict == Verdict.UNAUDITED
+    assert parse_record(own).tags["Ending"].startswith(f"fault timeout by seat {actor}:")
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "seats", "stalled"),
+    [(*g, s) for g in [*FAULT_GAMES, ("unisson", "one-deck", 4)] for s in (0, g[2] - 1)],
+)
+def test_a_seat_that_stalls_the_deal_is_named(
+    game: str, rules: str, seats: int, stalled: int
+) -> None:
+    t = table(game, rules, seats)
+    t.muted.add(stalled)
+    t.start()
+    for seat in honest(t, stalled):
+        assert t.sessions[seat].waiting_for == (stalled, "deck")
+        t.post(seat, t.sessions[seat].timed_out())
+    assert_named_alike(t, stalled, "timeout", Verdict.UNAUDITED)
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_a_seat_that_leaves_is_named_and_forfeits(game: str, rules: str, seats: int) -> None:
+    t = started(game, rules, seats)
+    leaver = 1
+    for seat in honest(t, leaver):
+        t.post(seat, t.sessions[seat].table_verdict(leaver, "left", "closed the connection"))
+    texts = records(t, honest(t, leaver))
+    for text in texts:
+        tags = parse_record(text).tags
+        assert tags["Ending"] == f'closed by seat {leaver}: left "closed the connection"'
+        assert tags["Result"] == ",".join(str(s) for s in honest(t, leaver))
+        assert verify_text(text).verdict == Verdict.UNAUDITED
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_a_deck_cheat_is_proven_and_named_by_every_seat(game: str, rules: str, seats: int) -> None:
+    t = started(game, rules, seats)
+    actor = t.sessions[0].to_act
+    s = t.sessions[actor]
+    # A move that shows a card from the hand: its holder proves it with a signed message.
+    move = next(
+        m
+        for m in s.view.legal_moves()
+        if any(isinstance(op, RevealFromHand) for op in s.module.deck_ops(s.view, m))
+    )
+    out = s.play(move)
+    i, item = next((i, x) for i, x in enumerate(out.sends) if isinstance(x, SendDeck))
+    forged = copy.deepcopy(item.data)
+    entry = forged["body"]["reveal"][0]
+    entry[-1] = bytes([entry[-1][0] ^ 1]) + entry[-1][1:]  # a wrong proof ...
+    del forged["sig"]
+    forged["sig"] = t.keys[actor].sign(DOMAIN + b"message\0" + canon(forged))  # ... signed
+    out.sends[i] = SendDeck(forged)
+    t.post(actor, out)
+    t.pump()
+    faults = {(t.sessions[x].fault.kind, t.sessions[x].fault.culprit) for x in honest(t, actor)}
+    ((kind, culprit),) = faults
+    assert culprit == actor
+    assert_named_alike(t, actor, kind, Verdict.UNAUDITED)
+    for text in records(t, honest(t, actor)):  # the transcript proves it: no claim
+        assert not any("claim" in line for line in verify_text(text).lines)
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_a_concession_ends_the_game_for_everyone(game: str, rules: str, seats: int) -> None:
+    t = started(game, rules, seats)
+    conceder = seats - 1
+    t.post(conceder, t.sessions[conceder].concede())
+    t.pump()
+    winners = tuple(s for s in range(seats) if s != conceder)
+    for s in t.sessions:
+        assert s.finished and s.outcome is not None and s.outcome.winners == winners
+    for text in records(t):
+        tags = parse_record(text).tags
+        assert (tags["Ending"], tags["Result"]) == ("concede", ",".join(map(str, winners)))
+        assert verify_text(text).verdict == Verdict.UNAUDITED
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_a_concession_crossing_a_move_voids_it_at_every_seat(
+    game: str, rules: str, seats: int
+) -> None:
+    t = started(game, rules, seats)
+    actor = t.sessions[0].to_act
+    conceder = (actor + 1) % seats
+    s = t.sessions[actor]
+    t.post(actor, s.play(s.view.legal_moves()[0]))  # in the log, not yet read by the conceder
+    t.post(conceder, t.sessions[conceder].concede())
+    t.pump()
+    chains = {tuple((r.seat, r.text) for r in x.records) for x in t.sessions}
+    assert chains == {((conceder, "concede"),)}  # the crossed move is void everywhere
+    for text in records(t):
+        assert verify_text(text).verdict == Verdict.UNAUDITED
+
+
+def test_a_malformed_table_message_is_its_authors_fault() -> None:
+    t = started("unisson", "one-deck", 3)
+    (fault,) = t.sessions[0].receive(2, {"t": "move", "text": "draw"}).events
+    assert isinstance(fault, Fault) and (fault.kind, fault.culprit) == (
+        "wire_malformed_message",
+        2,
+    )
