@@ -6,19 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cuttle_net.games.unisson import Game, parse_position
-
-
-def perft(g: Game, depth: int) -> int:
-    if depth == 0 or g.is_over:
-        return 1
-    total = 0
-    for m in g.legal_moves():
-        child = g.copy()
-        child.push(m)
-        total += perft(child, depth - 1)
-    return total
-
+from cuttle_net.games.unisson import parse_position
+from cuttle_net.games.unisson.playout import perft
 
 # Depth 1 of the first, by hand: draw, 4 takes, 4 discards, 3 melds of 7C-TC, pass.
 CASES = [
