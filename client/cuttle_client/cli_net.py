@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="address to listen on (default ::, every IPv6 and IPv4 address)",
     )
     add_rules_options(host)
+    host.add_argument(
+        "--game",
+        choices=("cuttle", "unisson"),
+        default="cuttle",
+        help="the game: cuttle (two players) or unisson (3 to 6 players, at a table)",
+    )
+    host.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help="seats at the table, yours included (cuttle: 2; unisson: 3 to 6, default 4)",
+    )
+    host.add_argument(
+        "--decks", type=int, metavar="D", help="unisson: 1 or 2 decks (5 or 6 players need 2)"
+    )
     host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
     host.add_argument(
         "--no-map",
@@ -118,6 +134,8 @@ def plan_from(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.command == "host" and (args.game != "cuttle" or args.players not in (None, 2)):
+        return _run_table_host(args)
     try:
         plan = plan_from(args)
     except ValueError as e:
@@ -127,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
         from cuttle_client.cli_play import run_network
 
         return run_network(args, plan)
+    if args.command == "join":
+        plan = replace(plan, tables=True)  # headless: a table's host is welcome too
     import trio
 
     from cuttle_net.games.cuttle.bots import make_bot
@@ -141,6 +161,44 @@ def run(args: argparse.Namespace) -> int:
 
 def _say(text: str) -> None:
     print(f"cuttle: {text}", flush=True)
+
+
+def _run_table_host(args: argparse.Namespace) -> int:
+    """``cuttle host --game unisson --players N``: a table of several players (SPEC 3.15)."""
+    from cuttle_client.cli_table import bot_for, host_headless, table_rules
+    from cuttle_client.profile import player_name
+
+    if args.game == "cuttle":
+        print("cuttle host: Cuttle is for two players", file=sys.stderr)
+        return 2
+    if args.players is None:
+        args.players = 4
+    try:
+        table_rules(args.game, args.players, args.decks)
+        if args.bot:
+            bot_for(args.game, args.bot)
+        name = player_name(getattr(args, "name", None), args.config_dir)
+    except ValueError as e:
+        print(f"cuttle host: {e}", file=sys.stderr)
+        return 2
+    if not args.bot:
+        print("cuttle host: a table is played headless for now: add --bot NAME", file=sys.stderr)
+        return 2
+    import trio
+    from cuttle_protocol.identity import ConfigError
+    from cuttle_protocol.trio_peer import ConnectionEnded
+
+    try:
+        return trio.run(host_headless, args, name, _say)
+    except ConfigError as e:
+        _say(f"cannot use the config directory: {e}")
+        return 2
+    except ConnectionEnded as e:
+        _say(f"connection ended: {e.message}")
+        return 1
+    except OSError as e:
+        _say(f"cannot listen on port {args.port}: {e.strerror or e}")
+        return 1
 
 
 async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
@@ -189,6 +247,10 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
     played = 0
     try:
         async with open_game_peer(plan, _say) as conn:
+            if conn.table:
+                from cuttle_client.cli_table import join_headless
+
+                return await join_headless(args, conn, plan.name, _say)
             peer = conn.peer
 
             def on_event(event: object) -> None:

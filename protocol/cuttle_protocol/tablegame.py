@@ -1,0 +1,193 @@
+"""A game session played at an N-player table (SPEC 3.15 and part 4), driven by a chooser
+(a bot, headless): the glue between `trio_table` and `cuttle_net.session`.
+
+    async with join_table(address, me) as table:
+        game = await play_at_table(table, identity, rules_token, choose=bot_move)
+        print(game.line)
+
+Every send of the session is posted to the table; every other seat's message comes back in
+the table's one order with its author's seat; a table that stops (a seat left, stalled or
+cheated) gives the session its verdict. Once the game is over every seat leaves the table:
+the single log orders every seat's last messages before any `leave`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from cuttle_net.games.interface import game_module
+from cuttle_net.records.header import GameHeader
+from cuttle_net.records.record import build_record, save_record
+from cuttle_net.session import Fault, GameSession, Output, message_body
+
+from .dirs import games_dir
+from .errors import ErrorCode
+from .table import CodeShown, Delivered, Lobby, SeatInfo, Started, TableEnded
+from .trio_table import TableShell
+
+Choose = Callable[[Any], Any]
+"""A seat's decision: given the session's view (the game state as this seat sees it), the
+move to play."""
+
+_RULES_WORDS = {
+    "goal": "reached the goal",
+    "passes": "passes",
+    "agreed": "agreed",
+    "octave": "an octave",
+    "last-round": "the last round",
+}
+
+
+@dataclass
+class TableGame:
+    """How the game at the table went: the result line (the same at every seat but for the
+    words of a fault), whether it ended by the rules with its audit passed, the record."""
+
+    line: str
+    clean: bool
+    session: GameSession | None = None
+    record: Path | None = None
+
+
+async def play_at_table(
+    table: TableShell,
+    identity: Ed25519PrivateKey,
+    rules_token: str,
+    *,
+    choose: Choose,
+    say: Callable[[str], None] = lambda line: None,
+    bot_delay: float = 0.0,
+    data_dir: Path | None = None,
+    save: bool = True,
+) -> TableGame:
+    """Sit at `table` until its game is over; return the result (and save the record)."""
+    session: GameSession | None = None
+    names: tuple[str, ...] = ()
+
+    def carry(out: Output, *, verdict: bool = False) -> None:
+        for send in out.sends:
+            table.post(message_body(send))
+        for event in out.events:
+            if isinstance(event, Fault) and not verdict:
+                # Our own finding (or our own breakdown): the whole table hears it, so
+                # every seat ends the game with the same culprit.
+                table.fault(event.culprit, event.kind, event.message)
+
+    def owes() -> tuple[int, bool] | None:
+        waiting = session.waiting_for if session is not None else None
+        return None if waiting is None else (waiting[0], waiting[1] == "move")
+
+    async def decide() -> None:
+        while session is not None and session.my_turn and not session.finished:
+            if bot_delay:
+                await trio.sleep(bot_delay)
+            move = choose(session.view)
+            try:
+                carry(session.play(move))
+            except ValueError as exc:  # our own chooser broke the rules: a bug here
+                carry(session.broke_down(f"our bot chose an illegal move: {exc}"))
+
+    table.owes = owes
+    async for event in table.events:
+        if isinstance(event, Lobby):
+            who = ", ".join(p.name for p in event.players)
+            say(f"table of {event.settings.seats} for {event.settings.game}: {who}")
+        elif isinstance(event, CodeShown):
+            for seat in table.core.seats:
+                if seat.seat != table.core.me:
+                    say(f"seat {seat.seat}: {seat_text(table, seat)}")
+            say(f"compare this code with every other player's: {event.code}")
+            table.confirm()  # headless: the code is shown, nobody is asked
+        elif isinstance(event, Started):
+            names = tuple(s.name for s in event.seats)
+            settings = table.core.settings
+            assert settings is not None
+            module = game_module(settings.game)
+            header = GameHeader(
+                connection=event.session_id,
+                number=1,
+                name=settings.game,
+                rules=module.parse_rules(rules_token, len(event.seats)),
+                dealer=event.dealer,
+                keys=tuple(s.identity for s in event.seats),
+            )
+            session = GameSession(table.core.me, header, identity)
+            say(f"game 1: you are seat {table.core.me}; seat {event.dealer} deals")
+            carry(session.start())
+            await decide()
+        elif isinstance(event, Delivered):
+            if session is None or event.seat == table.core.me:
+                continue
+            carry(session.receive(event.seat, event.body))
+            await decide()
+        elif isinstance(event, TableEnded):
+            if session is not None and not session.finished and event.culprit is not None:
+                carry(session.table_verdict(event.culprit, event.kind, event.detail), verdict=True)
+            break
+        if session is not None and session.finished:
+            if not table.ended.is_set():
+                table.leave(ErrorCode.PEER_QUIT, "the game is over")
+            break
+    if session is None:
+        ended = table.core.ended
+        why = f"{ended.kind}: {ended.detail}" if ended else "the table never started"
+        return TableGame(f"result: no game: {why}", False)
+    line, clean = table_result_line(session, names)
+    record = None
+    if save:
+        date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        note = "" if session.finished else "the table stopped"
+        text = build_record(session, names, date, note)
+        record = save_record(text, games_dir(data_dir), f"{date}-{'-'.join(names)}-game1")
+    return TableGame(line, clean, session, record)
+
+
+def seat_text(table: TableShell, seat: SeatInfo) -> str:
+    """A seated player as the others see it: name, key, and what trust on first use says."""
+    trust = table.trust.get(seat.identity)
+    mark = f", {trust.value}" if trust is not None else ""
+    if trust is not None and trust.value == "changed":
+        mark += ": WARNING, this name had another key before: an impostor?"
+    return f"{seat.name} (key {seat.fingerprint}{mark})"
+
+
+def table_result_line(session: GameSession, names: tuple[str, ...]) -> tuple[str, bool]:
+    """The result line of a game at a table (SPEC 4.5 for N players), and whether the game
+    ended by the rules with its audit passed."""
+    seats = ", ".join(f"{n} (seat {i})" for i, n in enumerate(names))
+    head = f"result: game 1: {seats}:"
+    ending = session.ending()
+    outcome = session.outcome
+
+    def who(seat: int | None) -> str:
+        return f"{names[seat]} (seat {seat})" if seat is not None else "nobody"
+
+    winners = list(outcome.winners) if outcome is not None else []
+    if ending.form in ("fault", "closed"):
+        winners = [s for s in range(len(names)) if s != ending.seat]
+    won = " and ".join(names[s] for s in winners)
+    win = f"{won} {'win' if len(winners) > 1 else 'wins'}"
+    if ending.form == "fault":
+        verdict = f"{win}: {who(ending.seat)} forfeits, {ending.code}: {ending.text}"
+    elif ending.form == "closed":
+        said = f' "{ending.text}"' if ending.text else ""
+        verdict = f"{win}: {who(ending.seat)} left, closing with {ending.code}{said}"
+    elif ending.form == "concede":
+        verdict = f"{win}: {who(session.conceded)} conceded"
+    elif ending.by_rules:
+        how = _RULES_WORDS.get(ending.form, ending.form)
+        verdict = f"drawn ({how})" if not winners else f"{win} ({how})"
+        if outcome is not None and outcome.scores:
+            verdict += "; scores " + ", ".join(str(s) for s in outcome.scores)
+    else:
+        return f"{head} unfinished: {ending.text}", False
+    if session.audit is not None:
+        return f"{head} {verdict}; audit passed", ending.by_rules
+    return f"{head} {verdict}; not audited: the cards never shown stay unproven", False

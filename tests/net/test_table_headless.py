@@ -1,0 +1,118 @@
+"""``cuttle host --players N --game unisson --bot`` and ``cuttle join --bot``: L'Unisson at a
+table of real processes on loopback, one result line on every side (SPEC 3.15, 4.5)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cuttle_net.records.verify import Verdict, verify_text
+
+WAIT = 120  # seconds: the bound on every process here
+
+
+def cuttle(tmp: Path, name: str, *args: str) -> subprocess.Popen[str]:
+    files = str(tmp / name)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cuttle_client",
+            *args,
+            *("--name", name, "--config-dir", files, "--data-dir", files),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def play(tmp: Path, players: int, *host_extra: str) -> list[tuple[int, str, str]]:
+    """Every process's (exit status, stdout, stderr), the host's first."""
+    host = cuttle(
+        tmp,
+        "p0",
+        *("host", "--port", "0", "--bind", "127.0.0.1", "--game", "unisson"),
+        *("--players", str(players), "--bot", "greedy", "--reply-timeout", "30"),
+        *host_extra,
+    )
+    procs = [host]
+    try:
+        assert host.stdout is not None
+        deadline = time.monotonic() + WAIT
+        port = None
+        while port is None and time.monotonic() < deadline:
+            line = host.stdout.readline()
+            if not line:
+                break
+            found = re.search(r"\(port (\d+)\)", line)
+            port = found and found[1]
+        assert port, host.stderr.read() if host.poll() is not None else "no port"
+        for i in range(1, players):
+            bot = "random" if i % 2 else "greedy"
+            join = ("join", f"127.0.0.1:{port}", "--bot", bot, "--reply-timeout", "30")
+            procs.append(cuttle(tmp, f"p{i}", *join))
+        for p in procs:
+            p.wait(timeout=max(1.0, deadline - time.monotonic()))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    return [(p.returncode, *p.communicate()) for p in procs]
+
+
+def result_lines(outputs: list[tuple[int, str, str]]) -> list[str]:
+    return [
+        next((x for x in out.splitlines() if x.startswith("result: ")), f"none: {out} {err}")
+        for _, out, err in outputs
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 6])
+def test_unisson_at_a_table_of_processes_ends_with_one_result(tmp_path: Path, players: int) -> None:
+    outputs = play(tmp_path, players)
+    lines = result_lines(outputs)
+    assert len(set(lines)) == 1, lines
+    # Seats in joining order, the host first: every player once.
+    seating = re.match(r"result: game 1: ((?:p\d \(seat \d\)(?:, )?)+): ", lines[0])
+    assert seating, lines[0]
+    seated = re.findall(r"(p\d) \(seat (\d)\)", seating[1])
+    assert [int(seat) for _, seat in seated] == list(range(players))
+    assert seated[0][0] == "p0"
+    assert {name for name, _ in seated} == {f"p{i}" for i in range(players)}
+    assert lines[0].endswith("; audit passed"), lines[0]
+    assert [status for status, _, _ in outputs] == [0] * players, outputs
+    # Every seat kept a record of the game, and each verifies.
+    for i in range(players):
+        (record,) = (tmp_path / f"p{i}" / "games").glob("*.cuttle")
+        report = verify_text(record.read_text())
+        assert report.verdict == Verdict.VALID, (i, report.problem)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--game", "cuttle", "--players", "3"),  # Cuttle is for two
+        ("--game", "unisson", "--players", "7"),
+        ("--game", "unisson", "--players", "2"),
+        ("--game", "unisson", "--players", "5", "--decks", "1"),  # 5 need two decks
+        ("--game", "unisson", "--players", "3", "--decks", "3"),
+        ("--game", "unisson", "--players", "3", "--bot", "hard"),  # no such L'Unisson bot
+        ("--game", "unisson", "--players", "3"),  # a table is headless for now
+    ],
+)
+def test_a_table_that_cannot_be_hosted_is_a_bad_command_line(
+    tmp_path: Path, args: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cuttle_client.cli import main
+
+    files = str(tmp_path)
+    status = main(["host", "--port", "0", "--config-dir", files, "--data-dir", files, *args])
+    assert status == 2
+    assert capsys.readouterr().err.startswith("cuttle host: ")
