@@ -25,12 +25,17 @@ def no_color() -> bool:
 def card(c: int, ascii: bool, touched: bool = False) -> Text:
     """``7♥`` (``7H`` in ASCII), red suits in red where colour is shown and underlined where
     it is not (NO_COLOR); ``touched`` (the last move's cards) in reverse video."""
+    return styled(card_display(c, ascii), SUIT_OF[c] in RED_SUITS, touched)
+
+
+def styled(shown: str, red: bool, touched: bool = False) -> Text:
+    """A card's text in the table's style (any game's cards: see ``card``)."""
     style = "bold"
-    if SUIT_OF[c] in RED_SUITS:
+    if red:
         style += " underline" if no_color() else " red"
     if touched:
         style += " reverse"
-    return Text(card_display(c, ascii), style=style)
+    return Text(shown, style=style)
 
 
 def back(ascii: bool) -> Text:

@@ -126,16 +126,22 @@ def rules_text(rules: Rules) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    """The rules in play, then the keys; scrolls with the arrows."""
+    """The rules in play, then the keys; scrolls with the arrows.  ``text`` gives them;
+    another game's help overrides it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Close")]
 
-    def __init__(self, rules: Rules, ascii: bool, keys: str = TABLE_KEYS) -> None:
+    def __init__(self, rules: Rules | None, ascii: bool, keys: str = TABLE_KEYS) -> None:
         super().__init__()
         self.rules, self.ascii, self.keys = rules, ascii, keys
 
+    def text(self) -> str:
+        """Cuttle's rules (Rich markup), then the keys."""
+        assert self.rules is not None
+        return f"{rules_text(self.rules)}\n\n{self.keys}"
+
     def compose(self) -> ComposeResult:
-        text = f"{rules_text(self.rules)}\n\n{self.keys}"
+        text = self.text()
         if self.ascii:
             text = ascii_text(text).replace("▒▒ / ", "")
         with Vertical(classes="dialog", id="help"):

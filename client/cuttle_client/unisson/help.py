@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Static
-
-from ..cardtext import ascii_text
+from ..help import HelpScreen
 
 RULES = """\
 [b]L'Unisson[/b] · {players} players, {decks}
@@ -54,24 +46,14 @@ KEYS = """\
   +  a card the last move brought you;  [reverse]7♥[/reverse]  the last move's cards"""
 
 
-class UnissonHelpScreen(ModalScreen[None]):
-    """The rules and the keys; scrolls with the arrows."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Close")]
+class UnissonHelpScreen(HelpScreen):
+    """The rules of L'Unisson and the keys; scrolls with the arrows."""
 
     def __init__(self, players: int, decks: int, ascii: bool, keys: str = KEYS) -> None:
-        super().__init__()
-        self.players, self.decks, self.ascii, self.keys = players, decks, ascii, keys
+        super().__init__(None, ascii, keys)
+        self.players, self.decks = players, decks
 
-    def compose(self) -> ComposeResult:
+    def text(self) -> str:
         deck_words = "one deck of 32" if self.decks == 1 else "two decks (64 cards)"
         text = f"{RULES.format(players=self.players, decks=deck_words)}\n\n{self.keys}"
-        if self.ascii:
-            text = ascii_text(text).replace("–", "-").replace("▶", ">")
-        with Vertical(classes="dialog", id="help"):
-            with VerticalScroll(id="help-text"):
-                yield Static(text)
-            yield Static("↑ ↓ PgUp PgDn to scroll · Esc or ? to close", classes="hint")
-
-    def on_mount(self) -> None:
-        self.query_one("#help-text").focus()
+        return text.replace("–", "-").replace("▶", ">") if self.ascii else text

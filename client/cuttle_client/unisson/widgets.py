@@ -15,7 +15,7 @@ from textual.widgets import Static
 from cuttle_net.games.unisson import Game, face_display
 from cuttle_net.games.unisson.cards import SUIT_OF
 
-from ..cardtext import ascii_text, back, no_color
+from ..cardtext import ascii_text, back, styled
 from .controller import Ending, Entry
 from .words import sequence, turn_words
 
@@ -24,14 +24,8 @@ NAME_WIDTH = 11
 
 
 def card(f: int, ascii: bool, touched: bool = False) -> Text:
-    """``10♥`` (``TH`` in ASCII) in bold, red suits red (underlined under NO_COLOR); the
-    last move's cards in reverse video."""
-    style = "bold"
-    if SUIT_OF[f] in RED_SUITS:
-        style += " underline" if no_color() else " red"
-    if touched:
-        style += " reverse"
-    return Text(face_display(f, ascii), style=style)
+    """``10♥`` (``TH`` in ASCII), styled as every card of the table (``cardtext``)."""
+    return styled(face_display(f, ascii), SUIT_OF[f] in RED_SUITS, touched)
 
 
 def cards(fs: Sequence[int], ascii: bool, touched: Collection[int] = ()) -> Text:
