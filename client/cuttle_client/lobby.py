@@ -229,8 +229,8 @@ class LobbyScreen(Screen[None]):
     def action_host(self) -> None:
         if self.game == "unisson":
             self.notice(
-                "Hosting L'Unisson needs the N-player network table, not in this version yet: "
-                "practice against bots (p) meanwhile."
+                "A L'Unisson table over the network is played by bots for now (cuttle host "
+                "--game unisson --players N --bot greedy): practise here against bots (p)."
             )
             return
         self.post_message(self.HostRequested(self.rules))

@@ -220,3 +220,15 @@ def test_the_lobby_explains_the_game_chosen() -> None:
         await keys(pilot, "escape")
 
     run(make_app(Settings(bot_delay=0)), body)
+
+
+def test_hosting_lunisson_from_the_lobby_says_how_it_is_played_for_now() -> None:
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "g", "enter", "down", "enter")
+        await pilot.pause()
+        await keys(pilot, "h")
+        notice = line(pilot, "#notice")
+        assert "played by bots for now" in notice and "--game unisson" in notice
+        assert isinstance(pilot.app.screen, type(pilot.app.lobby))  # still in the lobby
+
+    run(make_app(Settings(bot_delay=0)), body)
