@@ -238,13 +238,18 @@ class _Table:
 
     def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
         """Our player leaves: say so in the log (signed), and stop."""
+        code = str(code) if TOKEN.fullmatch(str(code)) else ErrorCode.PEER_QUIT
         if self.stage is Stage.ENDED or self.log is None:
             self._end(TableEnded(self.me, "left", f"closed with {code}"))
             return
-        self._post({"t": "leave", "code": str(code), "reason": reason[:MAX_TEXT_LEN]})
+        self._post({"t": "leave", "code": code, "reason": reason[:MAX_TEXT_LEN]})
 
     def fault(self, culprit: int, kind: str, detail: str) -> None:
         """Our session found a fault (`culprit`'s): tell the table and stop."""
+        if not FAULT_KIND.fullmatch(kind):
+            kind = re.sub(r"[^a-z0-9_-]", "_", kind.lower())[:64].lstrip("_-") or "fault"
+        if not 0 <= culprit < max(len(self.seats), 1):
+            raise ValueError(f"no seat {culprit} at this table")
         self._fail(_Culprit(culprit, kind, detail))
 
     def waiting_for(self) -> list[int]:
@@ -688,6 +693,8 @@ class TableGuest(_Table):
         """A message from the host. Anything wrong is the host's fault (or an author's, for
         an entry its author signed); the table then ends (see `take_events`)."""
         if self.stage is Stage.ENDED:
+            if type(message) is Entry and message.seat == self.me:
+                self._relayed += 1  # our report (or leaving) came back: the others have it
             return
         try:
             if type(message) is TableStatus:

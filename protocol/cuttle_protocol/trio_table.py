@@ -31,7 +31,6 @@ from .connection import LocalPlayer, Rules
 from .errors import ErrorCode, RemoteProtocolError
 from .identity import KnownPeers, Trust
 from .messages import Message, Resume
-from .state import Role
 from .table import (
     CodeShown,
     Stage,
@@ -373,6 +372,7 @@ class GuestShell(TableShell):
         self._link: _Link | None = None
         self._unrelayed_since: float | None = None
         self._given: Peer | None = None
+        self.done = trio.Event()  # the connection is closed for good
 
     def _route(self) -> None:
         for message in self.core.take_outgoing():
@@ -385,6 +385,12 @@ class GuestShell(TableShell):
         return self.core is not None and self.core.settings is not None
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await self._run(task_status)
+        finally:
+            self.done.set()
+
+    async def _run(self, task_status) -> None:
         started = False
         give_up = trio.current_time() + self._settings.handshake_timeout
         window_end = math.inf
@@ -511,12 +517,13 @@ class GuestShell(TableShell):
         return peer.ended
 
     async def _finish_when_ended(self, link: _Link) -> None:
-        """Once the table ended, send what is queued (our report, or our leaving) and give
-        the host time to relay it and close first: a connection we closed at once could end
-        at the host before it read our last post. Then close."""
+        """Once the table ended, send what is queued (our report, or our leaving) and wait
+        until the host relayed it: a connection we closed at once could end at the host
+        before it read our last post. Then close."""
         await self.ended.wait()
         with trio.move_on_after(self.timeouts.reply):
-            await link.peer.wait_ended()
+            while self.core.unrelayed and link.peer.ended is None:
+                await trio.sleep(WATCH_INTERVAL / 10)
         await link.finish(*self._close_code())
 
     async def _watch(self, peer: Peer) -> None:
@@ -612,14 +619,14 @@ async def join_table(
             yield shell
         finally:
             with trio.CancelScope(shield=True):
+                patience = shell.timeouts.reply
                 if not shell.ended.is_set():
-                    shell.leave(ErrorCode.PEER_QUIT, "")
-                link = shell._link
-                if link is not None:
-                    code, reason = shell._close_code()
-                    await link.finish(code, reason)
+                    shell.leave(ErrorCode.PEER_QUIT, "")  # ends once the host relays it
+                    with trio.move_on_after(patience):
+                        await shell.ended.wait()
+                with trio.move_on_after(patience + CLOSE_GRACE):
+                    await shell.done.wait()  # our last posts out, the connection closed
             nursery.cancel_scope.cancel()
 
 
 __all__ = ["TABLE_CAPS", "GuestShell", "HostShell", "TableTimeouts", "host_table", "join_table"]
-_ = Role  # the roles stay those of the two-party handshake

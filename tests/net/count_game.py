@@ -48,13 +48,8 @@ async def play_count(shell: TableShell, limit: int, *, stall_at: int | None = No
                 return f"result: counted to {n}, last seat {event.seat}"
             my_turn()
         elif isinstance(event, TableEnded):
-            return f"result: stopped: {event.kind} by seat {event.culprit}" + (
-                f" ({event.detail})" if DETAIL else ""
-            )
+            return f"result: stopped: {event.kind} by seat {event.culprit}"
     return "result: no ending"
-
-
-DETAIL = False
 
 
 def player(name: str) -> LocalPlayer:

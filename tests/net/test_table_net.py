@@ -14,7 +14,7 @@ import pytest
 import trio
 from cuttle_protocol.messages import Post
 from cuttle_protocol.table import CodeShown, Lobby, TableSettings
-from cuttle_protocol.trio_peer import ConnectionEnded, Peer, connect, open_listener
+from cuttle_protocol.trio_peer import ConnectionEnded, connect, open_listener
 from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
 
 from .count_game import play_count, player
@@ -287,9 +287,6 @@ def test_real_processes_play_a_table_with_one_result(seats: int) -> None:
     assert len(set(lines)) == 1, lines
     assert lines[0].startswith("result: counted to 18, last seat"), lines
     assert all(p.returncode == 0 for p in procs)
-
-
-_ = Peer
 
 
 async def table_with_a_deserter(seats: int, deserter: str, how: str) -> dict[str, str]:
