@@ -190,21 +190,28 @@ class DeckState:
         out = Output()
         self._advance(out)
         while self.op is not None and self.pending:
-            self._process(self.pending.pop(0), out)
+            self._process(*self.pending.pop(0), out)
             self._advance(out)
         return out
 
-    def receive(self, data: Any) -> Output:
-        """Process one message from another party (its wire form). Raises CheatDetected."""
+    def receive(self, data: Any, author: int | None = None) -> Output:
+        """Process one message from another party (its wire form). Raises CheatDetected.
+
+        ``author``: the seat the transport authenticated as the message's sender (a table's
+        signed log), if it knows; every fault of the message is then that seat's."""
         self._alive()
         out = Output()
+        if author is not None and (
+            type(author) is not int or not 0 <= author < self.seats or author == self.me
+        ):
+            raise UsageError(f"author must be another seat, 0..{self.seats - 1}")
         if self.op is None:
             if len(self.pending) >= MAX_PENDING:
-                sender = _claimed_sender(data, self.seats)
+                sender = author if author is not None else self._claimed_sender(data)
                 self._fail(Deviation("unexpected_message", "too many messages ahead"), sender)
-            self.pending.append(data)
+            self.pending.append((data, author))
             return out
-        self._process(data, out)
+        self._process(data, author, out)
         self._advance(out)
         return out
 
@@ -260,15 +267,19 @@ class DeckState:
         self.failed = CheatDetected(cheat.kind, who, cheat.detail, self.transcript())
         raise self.failed
 
-    def _process(self, data: Any, out: Output) -> None:
+    def _process(self, data: Any, author: int | None, out: Output) -> None:
         step = self.plan[self.step_i] if self.step_i < len(self.plan) else None
-        claimed = _claimed_sender(data, self.seats)
-        # A message is charged to the seat whose step is due; one signed by another seat
-        # (out of turn) is charged to its signer.
-        sender = step.sender if step is not None else claimed
+        # Whom a fault is charged to: the authenticated author if the transport knows it;
+        # else the seat whose step is due, or another seat that signed the message (out of
+        # turn). Never this party itself: its own messages are not received.
+        claimed = self._claimed_sender(data) if author is None else author
+        sender = step.sender if step is not None and author is None else claimed
         self.log.append(("msg", data))
         if not _signature_ok(data, self.public_keys[sender]):
-            if claimed == sender or not _signature_ok(data, self.public_keys[claimed]):
+            signer_ok = claimed not in (sender, self.me) and _signature_ok(
+                data, self.public_keys[claimed]
+            )
+            if not signer_ok:
                 self._fail(Deviation("bad_signature", f"not signed by seat {sender}"), sender)
             sender = claimed
         try:
@@ -309,6 +320,14 @@ class DeckState:
         getattr(self, f"_on_{msg.step}")(msg, True)
 
     # ---- planning: which messages an operation takes, from public state alone -----------
+
+    def _claimed_sender(self, data: Any) -> int:
+        """The seat a message names as its author (the due sender if it names none)."""
+        sender = data.get("from") if type(data) is dict else None
+        if type(sender) is int and 0 <= sender < self.seats:
+            return sender
+        due = self.next_sender()
+        return due if due is not None else 0
 
     def _check_op(self, op: Op) -> None:
         seats = [getattr(op, name) for name in ("seat", "to_seat", "a", "b") if hasattr(op, name)]
@@ -702,13 +721,6 @@ def _verifies(key: bytes, c1: bytes, d: bytes, proof: bytes, ctx: bytes) -> bool
     except (BadProof, InvalidPoint):
         return False
     return True
-
-
-def _claimed_sender(data: Any, seats: int) -> int:
-    """The seat a message names as its author (0 if it names none): who is charged for a
-    message signed by its named author that was not its turn to send."""
-    sender = data.get("from") if type(data) is dict else None
-    return sender if type(sender) is int and 0 <= sender < seats else 0
 
 
 def _signature_ok(data: Any, key: Ed25519PublicKey) -> bool:

@@ -25,6 +25,7 @@ from cuttle_net.deck import (
     RandomPick,
     RevealFromDeck,
     RevealFromHand,
+    UsageError,
     equivocation,
 )
 from cuttle_net.deck import shuffle as sh
@@ -569,3 +570,32 @@ def test_showing_a_copy_of_another_face_when_faces_are_named():
     forged = resign({**wire, "op": ["reveal_hand", 1, [asked], False]}, t.keys[1])
     t.peers[0].begin(RevealFromHand(1, (asked,)))
     caught(t, lambda: t.peers[0].receive(forged), "unexpected_message", 1)
+
+
+def test_a_party_is_never_charged_for_its_own_message_sent_back_to_it():
+    t = dealt(2)
+    t.run(Draw(1))
+    own = next(m for s, m in t.wire if s == 0)
+    t.peers[0].begin(Draw(0))  # seat 1's share is due; the channel returns seat 0's own
+    with pytest.raises(CheatDetected) as info:  # (bad_signature: the channel's word only)
+        t.peers[0].receive(own)
+    assert (info.value.kind, info.value.culprit) == ("bad_signature", 1)
+
+
+@pytest.mark.parametrize(
+    ("author", "kind", "culprit"),
+    [(2, "replayed_message", 2), (1, "bad_signature", 1), (None, "replayed_message", 2)],
+)
+def test_the_authenticated_author_bears_the_fault(author, kind, culprit):
+    # A relay hands seat 0 an old message of seat 2 while seat 1's share is due. If the
+    # table's log says seat 2 posted it, seat 2 replayed it; if it says seat 1 posted it,
+    # seat 1 posted something it did not sign. Without a table, the signer is charged.
+    t = dealt(3)
+    t.run(Draw(0))
+    old = next(m for s, m in t.wire if s == 2 and m["step"] == "shares")
+    t.peers[0].begin(Draw(0))
+    with pytest.raises(CheatDetected) as info:
+        t.peers[0].receive(old, author=author)
+    assert (info.value.kind, info.value.culprit) == (kind, culprit)
+    with pytest.raises(UsageError):
+        dealt(3).peers[0].receive(old, author=0)  # one's own seat is not an author
