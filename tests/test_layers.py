@@ -18,8 +18,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {  # import name -> folder, lowest layer first
     "cuttle_net": ROOT / "cuttle_net",
@@ -34,9 +32,6 @@ CORE_FORBIDDEN |= {"miniupnpc", "selectors", "ssl"}
 # and must import without loading trio, textual, asyncio or socket.
 PROTOCOL_IO_SHELLS = {"addresses", "dial", "lan", "netgame", "netplay", "portmap", "trio_peer"}
 PROTOCOL_IO_SHELLS |= {"trio_table", "tablegame"}
-# Cycles in the core that their owners are removing (CONTRACTS.md "Requests"): each runs as an
-# expected failure with its reason printed; once it passes, delete its entry here.
-KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 
 @dataclass(frozen=True)
@@ -181,21 +176,8 @@ def _explain(component: list[str]) -> str:
 
 
 def test_no_import_cycles_in_the_core() -> None:
-    cycles = [c for c in core_cycles() if frozenset(c) not in KNOWN_CYCLES]
+    cycles = core_cycles()
     assert not cycles, "import cycles in cuttle_net:\n" + "\n".join(_explain(c) for c in cycles)
-
-
-@pytest.mark.parametrize(
-    "cycle",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=why), id="-".join(sorted(c)))
-        for c, why in KNOWN_CYCLES.items()
-    ],
-)
-def test_known_cycle_is_gone(cycle: frozenset[str]) -> None:
-    # Fails (expected) while the cycle is there; when it passes, delete it from KNOWN_CYCLES.
-    still = [c for c in core_cycles() if cycle <= frozenset(c)]
-    assert not still, "still a cycle:\n" + "\n".join(_explain(c) for c in still)
 
 
 def _loaded_io(modules: list[str]) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,9 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from cuttle_net.deck import Audit, Deal, DeckPeer, Draw, RandomPick, RevealFromHand
 from cuttle_net.deck.encoding import DOMAIN, hash512
 from cuttle_net.deck.group import card_point
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script or loaded by path
+from vectorfiles import shake_rng, write_or_check
 
 HERE = Path(__file__).resolve().parent
 SESSION_ID = hashlib.sha256(b"cuttle-net deck vector session").digest()[:16]
@@ -36,19 +40,6 @@ def hexed(v: Any) -> Any:
     if isinstance(v, list | tuple):
         return [hexed(x) for x in v]
     return v
-
-
-def rng_for(seed: bytes):
-    """The vectors' byte source: call i (from 1) returns SHAKE-256(seed || i as 8 bytes
-    big-endian), truncated to the n bytes asked for."""
-    calls = 0
-
-    def rng(n: int) -> bytes:
-        nonlocal calls
-        calls += 1
-        return hashlib.shake_256(seed + calls.to_bytes(8, "big")).digest(n)
-
-    return rng
 
 
 def card_encodings() -> dict[str, Any]:
@@ -72,7 +63,7 @@ def game(seats: int, deck_size: int, ops: list, description: str) -> dict[str, A
     keys = [Ed25519PrivateKey.from_private_bytes(s) for s in identity_seeds]
     public_keys = [k.public_key() for k in keys]
     peers = [
-        DeckPeer(s, SESSION_ID, keys[s], public_keys, deck_size, rng=rng_for(rng_seeds[s]))
+        DeckPeer(s, SESSION_ID, keys[s], public_keys, deck_size, rng=shake_rng(rng_seeds[s]))
         for s in range(seats)
     ]
     messages: list[dict[str, Any]] = []
@@ -156,19 +147,7 @@ def render(name: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    stale = []
-    for name in FILES:
-        text, path = render(name), HERE / name
-        if check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(name)
-        else:
-            path.write_text(text)
-    if stale:
-        print("stale vectors:", ", ".join(stale))
-        return 1
-    return 0
+    return write_or_check(HERE, {name: partial(render, name) for name in FILES}, argv)
 
 
 if __name__ == "__main__":

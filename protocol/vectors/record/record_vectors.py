@@ -23,20 +23,11 @@ from cuttle_net.records.header import GameHeader
 from cuttle_net.records.record import build_record
 from cuttle_net.session import GameSession, SendMove
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # protocol/vectors/
+from vectorfiles import shake_rng, write_or_check
+
 HERE = Path(__file__).resolve().parent
 DATE = "2026-11-21T12:00:00Z"
-
-
-def rng_for(seed: bytes):
-    """Call i (from 1) returns SHAKE-256(seed || i as 8 bytes big-endian), n bytes."""
-    calls = 0
-
-    def rng(n: int) -> bytes:
-        nonlocal calls
-        calls += 1
-        return hashlib.shake_256(seed + calls.to_bytes(8, "big")).digest(n)
-
-    return rng
 
 
 def play(
@@ -59,7 +50,7 @@ def play(
     module = game_module(game)
     header = GameHeader(connection, 1, game, module.parse_rules(rules, seats), dealer, raw)
     sessions = [
-        GameSession(s, header, keys[s], rng=rng_for(b"record rng %d %d" % (seed, s)))
+        GameSession(s, header, keys[s], rng=shake_rng(b"record rng %d %d" % (seed, s)))
         for s in range(seats)
     ]
     choices = random.Random(seed)
@@ -117,19 +108,7 @@ FILES = {
 
 
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    stale = []
-    for name, make in FILES.items():
-        text, path = make(), HERE / name
-        if check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(name)
-        else:
-            path.write_text(text)
-    if stale:
-        print("stale vectors:", ", ".join(stale))
-        return 1
-    return 0
+    return write_or_check(HERE, FILES, argv)
 
 
 if __name__ == "__main__":
