@@ -328,6 +328,9 @@ class PracticeController(TableController):
 
     def _play(self, seat: int, move: Move) -> None:
         before = self._view
+        observe = getattr(self._bot, "observe", None)
+        if observe is not None:  # a bot that reads its opponent's play sees every move
+            observe(self.game.view(self.opponent), move)
         self.game.apply(move, by=None if seat == CHANCE else seat)
         self.moves.append((None if seat == CHANCE else seat, str(move)))
         self._view = self.game.view(self.seat)

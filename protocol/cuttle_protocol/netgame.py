@@ -30,7 +30,7 @@ from cuttle_net.games.cuttle.engine import Game, IllegalMove
 from cuttle_net.games.cuttle.moves import Move
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.records.header import GameHeader
-from cuttle_net.session import Fault, GameSession, Output, SendMove
+from cuttle_net.session import Fault, GameSession, MovePlayed, Output, SendMove
 
 from . import journal as jn
 from .errors import ErrorCode
@@ -435,11 +435,20 @@ async def _play_game(
     *,
     first: bool = True,
 ) -> None:
+    observe = getattr(bot, "observe", None)  # a bot that reads its opponent's play
+    waiting: Game | None = None  # this seat's view when the session last waited for a move
+
     async def carry(entry: list[Any] | None, out: Output) -> None:
+        nonlocal waiting
         if journal is not None and entry is not None:
             journal.append(entry, out)  # on disk before anything it caused leaves
         for event in out.events:
+            theirs = isinstance(event, MovePlayed) and event.seat not in (None, session.seat)
+            if theirs and observe is not None and waiting is not None:
+                observe(waiting, event.move)  # the peer decided in the view we last waited in
             on_event(event)
+        if observe is not None and session.view is not None and not session.busy:
+            waiting = session.view.copy()
         try:
             for item in out.sends:
                 await link.send(_wire(item))

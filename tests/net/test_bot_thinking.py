@@ -7,12 +7,16 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import trio
-from cuttle_protocol.netgame import bot_decision
+from cuttle_protocol.netgame import bot_decision, play_match
+from cuttle_protocol.netplay import NetPlan, open_game_peer
 
+from cuttle_net.games.cuttle.bots import RandomBot
 from cuttle_net.games.cuttle.engine import Game
 from cuttle_net.games.cuttle.moves import Move
-from cuttle_net.games.cuttle.rules import CLASSIC
+from cuttle_net.games.cuttle.rules import CLASSIC, Rules
+from cuttle_net.games.cuttle.search import SearchBot
 
 from .test_host_join import finish, join, result_lines, start_host
 
@@ -85,3 +89,51 @@ def test_hard_plays_a_whole_headless_game(tmp_path: Path) -> None:
     assert joined.returncode == 0 and code == 0, joined.stderr + err
     assert len(result_lines(out)) == 1 and result_lines(out) == result_lines(joined.stdout)
     assert "audit passed" in result_lines(out)[0]
+
+
+class Reader(SearchBot):
+    """A small search bot with inference that keeps what it was shown."""
+
+    def __init__(self) -> None:
+        super().__init__("reader", 30, infer=0.7)
+        self.shown: list[tuple[Game, Move]] = []
+
+    def observe(self, view: Game, move: Move) -> None:
+        self.shown.append((view.copy(), move))
+        super().observe(view, move)
+
+
+@pytest.mark.trio
+async def test_a_headless_bot_is_shown_each_move_of_its_opponent(tmp_path: Path) -> None:
+    reader, sessions, port = Reader(), [], []
+
+    def say_port(line: str) -> None:
+        if "(port " in line:
+            port.append(int(line.split("(port ")[1].rstrip(")")))
+
+    async def side(plan: NetPlan, bot: object, say: object) -> None:
+        async with open_game_peer(plan, say) as conn:  # type: ignore[arg-type]
+            result = await play_match(conn.peer, conn.identity, bot=bot)  # type: ignore[arg-type]
+            sessions.append(result.games[-1])
+
+    host = NetPlan(
+        "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
+    )
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(side, host, reader, say_port)
+            while not port:
+                await trio.sleep(0.01)
+            joiner = NetPlan(
+                "join", "bob", address=f"127.0.0.1:{port[0]}", config_dir=tmp_path / "b"
+            )
+            await side(joiner, RandomBot(), lambda line: None)
+            while len(sessions) < 2:
+                await trio.sleep(0.01)
+    seat = reader.shown[0][0].viewer
+    mine = next(s for s in sessions if s.seat == seat)
+    theirs = [r.text for r in mine.records if r.seat != seat]
+    assert theirs and [str(m) for _, m in reader.shown] == theirs
+    for view, move in reader.shown:  # each from the view the opponent decided in
+        assert view.viewer == seat and view.to_act == 1 - seat
+        view.check(move)

@@ -56,6 +56,10 @@ def play_game(names: tuple[str, str], rules: Rules, seed: int, index: int) -> Ga
             move = bots[b].choose(view.copy(), rngs[b])
             if not forced:
                 times[b].append(time.process_time() - start)
+        for b in (0, 1):  # a bot that reads the opponent's play is shown every move
+            observe = getattr(bots[b], "observe", None)
+            if observe is not None:
+                observe(views[seat_of[b]], move)
         learned = g.play(move)
         for s in (0, 1):
             views[s].apply(move, reveal=learned[s])

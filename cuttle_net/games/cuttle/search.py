@@ -8,6 +8,10 @@ chosen by UCB among the moves legal in this world, counting how often each was
 available), adds one node, plays a few plies with a cheap greedy-ish policy and scores the
 table with a heuristic (``evaluate``).  The move made most often from the root is played.
 
+With ``infer``, the bot also reads the opponent's play (``observe``, see ``belief``): that
+share of the worlds gives the opponent a hand drawn from its beliefs, which weigh the hands
+it could hold by how well they explain the moves it made; the rest are dealt uniformly.
+
 The effort is a number of iterations, not a time, so a bot given the same view and the
 same random generator always decides the same way.
 """
@@ -18,6 +22,7 @@ import math
 import random
 from bisect import insort
 
+from .belief import Beliefs
 from .cards import RANK_OF
 from .engine import CHANCE, MAIN, OVER, UNKNOWN, Game
 from .moves import Kind, Move
@@ -29,12 +34,19 @@ _UCB_C = 0.7  # exploration constant for rewards in [0, 1]
 EPSILON = 0.1  # how often a playout move is uniformly random
 
 
-def sample_world(view: Game, rng: random.Random, unseen: list[int] | None = None) -> Game:
+def sample_world(
+    view: Game,
+    rng: random.Random,
+    unseen: list[int] | None = None,
+    hand: list[int] | None = None,
+) -> Game:
     """A full-information game that ``view``'s seat cannot tell from the real one.
 
     The cards it has not seen (``view.unseen()``, or ``unseen`` if given: the same cards,
     in card order) are shuffled into the other hand's hidden slots and the unknown places
-    of the draw pile; every card the view places stays where it is.
+    of the draw pile; every card the view places stays where it is.  ``hand``, if given,
+    fills the other hand's hidden slots instead (some of the unseen cards: a guess of
+    ``Beliefs``), and only the rest is shuffled into the pile.
     """
     if view.viewer < 0:
         raise ValueError("sample_world takes a player's view, not the full game")
@@ -46,14 +58,23 @@ def sample_world(view: Game, rng: random.Random, unseen: list[int] | None = None
     u = len(deck) - g.deck_known  # the unknown cards are the bottom of the pile
     if n + u != len(cards) or deck.count(UNKNOWN) != u or g.hidden[view.viewer]:
         raise ValueError("the view does not account for every card")
+    if hand is not None:
+        if len(hand) != n:
+            raise ValueError("a guessed hand must fill the hidden slots exactly")
+        held = set(hand)
+        cards = [c for c in cards if c not in held]
+        if len(cards) != u:
+            raise ValueError("a guessed hand may hold only cards the view has not seen")
     rand = rng.random  # Fisher-Yates on random(): several times faster than rng.shuffle
     for i in range(len(cards) - 1, 0, -1):
         j = int(rand() * (i + 1))
         cards[i], cards[j] = cards[j], cards[i]
+    if hand is not None:
+        cards = hand + cards
     if n:
-        hand = g.hands[o]
+        hand_o = g.hands[o]
         for c in cards[:n]:
-            insort(hand, c)
+            insort(hand_o, c)
         g.hidden[o] = 0
     if u:
         deck[:u] = cards[n:]
@@ -215,10 +236,42 @@ class SearchBot:
 
     searches = True  # it thinks for a while: a UI runs it off its own thread
 
-    def __init__(self, name: str, iterations: int, plies: int = 8) -> None:
+    def __init__(self, name: str, iterations: int, plies: int = 8, infer: float = 0.0) -> None:
         self.name = name
         self.iterations = iterations
         self.plies = plies
+        self.infer = infer  # the share of worlds dealt from the beliefs (0: no inference)
+        self._seen: list[tuple[Game, Move]] = []
+        self._beliefs: Beliefs | None = None
+
+    def observe(self, view: Game, move: Move) -> None:
+        """``move`` is about to be made in the game ``view`` (this seat's view) shows.
+
+        Kept for the next decision, which reads the opponent's play from it (its cost is
+        the decision's).  A view of a new game starts the beliefs afresh.
+        """
+        if self.infer <= 0:
+            return
+        self._seen.append((view.copy(), move))
+
+    def _believe(self, view: Game) -> Beliefs | None:
+        if self.infer <= 0:
+            return None
+        b = self._beliefs
+        if b is None or b.seat != view.viewer or view.turn < b.turn:
+            b = self._beliefs = None
+        history, self._seen = self._seen, []
+        for seen, move in history:
+            if seen.viewer != view.viewer or (b is not None and seen.turn < b.turn):
+                b = None  # another game's history
+            if b is None:
+                b = Beliefs(seen, random.Random(f"beliefs {seen.hands[seen.viewer]}"))
+            b.observe(seen, move)
+        if b is None:
+            b = Beliefs(view, random.Random(f"beliefs {view.hands[view.viewer]}"))
+        b.fit(view)
+        self._beliefs = b
+        return b
 
     def choose(self, view: Game, rng: random.Random) -> Move:
         if view.viewer < 0 or view.to_act != view.viewer:
@@ -228,11 +281,16 @@ class SearchBot:
             return moves[0]
         me = view.viewer
         rng = random.Random(rng.getrandbits(64))
+        beliefs = self._believe(view)
         root = _Node(1 - me)
         plies = self.plies
         unseen = sorted(view.unseen())
+        infer = self.infer if beliefs is not None and view.hidden[1 - me] else 0.0
         for _ in range(self.iterations):
-            world = sample_world(view, rng, unseen)
+            if infer and rng.random() < infer:
+                world = sample_world(view, rng, unseen, beliefs.pick(rng))  # type: ignore[union-attr]
+            else:
+                world = sample_world(view, rng, unseen)
             node = root
             path = [root]
             while world.phase != OVER:
