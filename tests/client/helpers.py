@@ -77,6 +77,17 @@ async def keys(pilot: Pilot, *names: str) -> None:
     await pilot.pause()
 
 
+async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 20) -> None:
+    """Let the app run until ``condition()`` holds: what a screen draws once its controller
+    has started (through trio) can come a few frames after the key that opened it, more so
+    on a loaded machine."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"still not true after {seconds} s")
+        await pilot.pause(0.02)
+
+
 async def choose_any_option(pilot: Pilot, table: Screen, rng: random.Random) -> None:
     """Pick one of the enabled options under the hand by arrow keys and Enter."""
     options = table.query_one("#actions", OptionList)

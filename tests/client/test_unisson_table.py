@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from cuttle_net.games.unisson.cards import ACE, RANK_OF
-from tests.client.helpers import keys, run, screen_text
+from tests.client.helpers import keys, run, screen_text, until
 
 
 def unisson_app(players: int = 4, seed: int = 1, ascii: bool = False) -> CuttleApp:
@@ -170,11 +170,12 @@ def test_the_lobby_opens_a_practice_table_of_the_game_chosen() -> None:
         await keys(pilot, "g", "enter", "down", "enter")  # Cuttle → L'Unisson
         assert "players" in screen_text(pilot.app)
         await keys(pilot, "p")
-        t = table(pilot)
-        assert (
-            t.controller.players == 4
-            and len(t.query_one("#u-players").render().plain.splitlines()) == 4
+        await until(
+            pilot, lambda: any(isinstance(s, UnissonTableScreen) for s in pilot.app.screen_stack)
         )
+        t = table(pilot)
+        assert t.controller.players == 4
+        await until(pilot, lambda: len(t.query_one("#u-players").render().plain.splitlines()) == 4)
 
     run(make_app(Settings(bot_delay=0)), body)
 
