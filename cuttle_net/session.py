@@ -384,11 +384,12 @@ class GameSession:
         return self._carry_out(seat, m)
 
     def receive_deck(self, seat: int, data: dict[str, Any]) -> Output:
-        """A deck-protocol message from ``seat`` (the deck checks who signed it)."""
+        """A deck-protocol message from ``seat``, the author the channel authenticated (the
+        deck checks it signed it, and charges it with any fault of the message)."""
         self._check_author(seat)
         if self.finished:
             return Output()
-        return self._run_deck(lambda: self.deck.receive(data))
+        return self._run_deck(lambda: self.deck.receive(data, author=seat))
 
     def receive(self, seat: int, body: Any) -> Output:
         """A game message from ``seat`` as the N-player table relays it (``message_body``);
