@@ -22,8 +22,6 @@ from ..deck import CardsLearned, Deal, Op
 NOBODY = -1  # ``to_act`` once the game is over by the rules
 CHANCE = -2  # ``to_act`` when the deck decides (a random pick), not a player
 
-RESERVED_MOVES = ("concede",)  # texts the session handles for every game
-
 
 @dataclass(frozen=True)
 class Outcome:
@@ -76,7 +74,8 @@ class GameModule(Protocol):
 
     # -- moves ----------------------------------------------------------------------
     def parse_move(self, text: str) -> Any:
-        """A move from its notation (``ValueError``)."""
+        """A move from its notation (``ValueError``).  The text ``concede`` is the session's
+        (``cuttle_net.session.CONCEDE``): a game gives it no other meaning."""
 
     def move_text(self, move: Any) -> str:
         """The canonical notation: ``parse_move(move_text(m)) == m``."""
@@ -130,4 +129,4 @@ def game_module(name: str) -> GameModule:
     return importlib.import_module(game_package(name).__name__ + ".module").MODULE
 
 
-__all__ = ["CHANCE", "NOBODY", "RESERVED_MOVES", "GameModule", "Outcome", "game_module"]
+__all__ = ["CHANCE", "NOBODY", "GameModule", "Outcome", "game_module"]

@@ -235,3 +235,17 @@ def test_a_malformed_table_message_is_its_authors_fault() -> None:
         "wire_malformed_message",
         2,
     )
+
+
+def test_a_seat_that_posts_another_seats_old_deck_message_is_the_culprit() -> None:
+    t = table("unisson", "one-deck", 3)
+    for s in t.sessions:
+        t.post(s.seat, s.start())
+    # Seat 2 posts seat 0's first deck message again, as if its own: seat 0 signed it, but
+    # seat 2 is the author the table names, so the fault is seat 2's at every seat.
+    first = next(item for author, item in t.log if author == 0 and isinstance(item, SendDeck))
+    t.log.append((2, first))
+    t.pump()
+    for seat in (0, 1):
+        fault = t.sessions[seat].fault
+        assert fault is not None and fault.culprit == 2, fault
