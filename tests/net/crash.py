@@ -15,6 +15,7 @@ from pathlib import Path
 from cuttle_protocol.journal import JournalDamaged, read_header
 
 from .test_host_join import host_args as loopback_host_args
+from .test_host_join import join_args as loopback_join_args
 
 WAIT = 90  # seconds: the bound on every process here
 BOT_DELAY = "0.25"  # slow enough that the kill falls mid-game (a game has 6+ decisions)
@@ -74,20 +75,7 @@ def host_args(tmp: Path) -> list[str]:
 
 
 def join_args(tmp: Path, port: int) -> list[str]:
-    return [
-        "join",
-        f"127.0.0.1:{port}",
-        "--name",
-        "bob",
-        "--config-dir",
-        str(tmp / "b"),
-        "--data-dir",
-        str(tmp / "b"),
-        "--bot",
-        "random",
-        "--bot-delay",
-        BOT_DELAY,
-    ]
+    return loopback_join_args(tmp, port, "--bot", "random", "--bot-delay", BOT_DELAY)
 
 
 def wait_for_journal(directory: Path, moves: int = 2) -> None:

@@ -31,6 +31,17 @@ def host_args(tmp: Path, *extra: str) -> list[str]:
     ]
 
 
+def join_args(tmp: Path, port: int, *extra: str, who: str = "b") -> list[str]:
+    """``cuttle join`` arguments for a test: bob dialling ``port`` on loopback, his files in
+    ``tmp/<who>``."""
+    files = str(tmp / who)
+    return [
+        *("join", f"127.0.0.1:{port}", "--name", "bob"),
+        *("--config-dir", files, "--data-dir", files),
+        *extra,
+    ]
+
+
 def start_host(tmp: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
     host = subprocess.Popen(
         [sys.executable, "-m", "cuttle_client", *host_args(tmp, *extra)],
@@ -51,20 +62,7 @@ def start_host(tmp: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
 
 def join(tmp: Path, port: int, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "cuttle_client",
-            "join",
-            f"127.0.0.1:{port}",
-            "--name",
-            "bob",
-            "--config-dir",
-            str(tmp / "b"),
-            "--data-dir",
-            str(tmp / "b"),
-            *extra,
-        ],
+        [sys.executable, "-m", "cuttle_client", *join_args(tmp, port, *extra)],
         capture_output=True,
         text=True,
         timeout=WAIT,

@@ -16,7 +16,7 @@ from cuttle_protocol.identity import KnownPeers, load_or_create_identity
 from cuttle_protocol.messages import Close, Hello
 
 from .flood import KINDS, cutting_proxy, hostile
-from .test_host_join import host_args
+from .test_host_join import host_args, join_args
 
 pytestmark = pytest.mark.slow
 
@@ -83,19 +83,7 @@ class Host:
 
 def join(tmp: Path, port: int, who: str = "b", *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        cuttle(
-            "join",
-            f"127.0.0.1:{port}",
-            "--name",
-            "bob",
-            "--config-dir",
-            str(tmp / who),
-            "--data-dir",
-            str(tmp / who),
-            "--bot",
-            "random",
-            *extra,
-        ),
+        cuttle(*join_args(tmp, port, "--bot", "random", *extra, who=who)),
         capture_output=True,
         text=True,
         timeout=WAIT,
@@ -176,18 +164,7 @@ async def test_mid_game_only_the_same_player_takes_the_seat_back(tmp_path: Path)
             proxy = await nursery.start(cutting_proxy, host.port, state)
             with joiner_log.open("w") as out:
                 joiner = subprocess.Popen(
-                    cuttle(
-                        "join",
-                        f"127.0.0.1:{proxy}",
-                        "--name",
-                        "bob",
-                        "--config-dir",
-                        str(tmp_path / "b"),
-                        "--data-dir",
-                        str(tmp_path / "b"),
-                        "--bot",
-                        "random",
-                    ),
+                    cuttle(*join_args(tmp_path, proxy, "--bot", "random")),
                     stdout=out,
                     stderr=subprocess.STDOUT,
                 )
