@@ -372,7 +372,15 @@ class GuestShell(TableShell):
         self._link: _Link | None = None
         self._unrelayed_since: float | None = None
         self._given: Peer | None = None
+        self._redial: trio.CancelScope | None = None  # a redial under way
         self.done = trio.Event()  # the connection is closed for good
+
+    def _flush(self) -> None:
+        super()._flush()
+        if self.ended.is_set() and self._link is None and self._redial is not None:
+            # The table ended while the host was out of reach (the game ended as the host
+            # closed, say): nothing is left to send, so stop dialling at once.
+            self._redial.cancel()
 
     def _route(self) -> None:
         for message in self.core.take_outgoing():
@@ -396,6 +404,8 @@ class GuestShell(TableShell):
         window_end = math.inf
         pause = 0.1
         while True:
+            if self.ended.is_set():
+                return
             resuming = self._placed
             connection: contextlib.AbstractAsyncContextManager[Peer] = connect(
                 self._address,
@@ -407,22 +417,27 @@ class GuestShell(TableShell):
             )
             if self._given is not None:  # a connection the caller made (and will close)
                 connection, self._given = contextlib.nullcontext(self._given), None
-            try:
-                async with connection as peer:
-                    if not resuming:
-                        await self._seat(peer)
-                        if not started:
-                            started = True
-                            task_status.started()
-                    elif peer.info.peer_identity != self.core.host_identity:
-                        await peer.aclose(ErrorCode.WRONG_PLAYER, "you are not this table's host")
-                        raise ConnectionEnded(
-                            EndReason.LOCAL_CLOSED, ErrorCode.WRONG_PLAYER, "another host"
-                        )
-                    pause, window_end = 0.1, math.inf
-                    ended = await self._serve(peer, resuming=resuming)
-            except ConnectionEnded as exc:
-                ended = exc
+            with trio.CancelScope() as attempt:
+                self._redial = attempt if resuming else None
+                try:
+                    async with connection as peer:
+                        if not resuming:
+                            await self._seat(peer)
+                            if not started:
+                                started = True
+                                task_status.started()
+                        elif peer.info.peer_identity != self.core.host_identity:
+                            await peer.aclose(
+                                ErrorCode.WRONG_PLAYER, "you are not this table's host"
+                            )
+                            raise ConnectionEnded(
+                                EndReason.LOCAL_CLOSED, ErrorCode.WRONG_PLAYER, "another host"
+                            )
+                        pause, window_end = 0.1, math.inf
+                        ended = await self._serve(peer, resuming=resuming)
+                except ConnectionEnded as exc:
+                    ended = exc
+            self._redial = None
             if self.ended.is_set():
                 return
             if not self._placed:
@@ -447,7 +462,8 @@ class GuestShell(TableShell):
                     window = f"{self.timeouts.window:g} s"
                     self.fault(0, "timeout", f"the host was not back within {window}")
                     return
-            await trio.sleep(pause)
+            with trio.move_on_after(pause):
+                await self.ended.wait()  # the game may end the table while we are away
             pause = min(1.0, pause * 2)
 
     async def _seat(self, peer: Peer) -> None:
