@@ -224,12 +224,18 @@ class _Table:
 
     def confirm(self) -> None:
         """Our player compared the code with the others: sign that we are ready."""
+        if self.stage is Stage.ENDED:
+            return  # the table ended while the code was shown: the end is already an event
         if self.stage is not Stage.CONFIRM or self.me in self._ready:
             raise LocalProtocolError(ErrorCode.UNEXPECTED_MESSAGE, "no code to confirm now")
         self._post({"t": "ready"})
 
     def post(self, body: dict[str, Any]) -> None:
-        """Send a game message to the whole table (it comes back as `Delivered`)."""
+        """Send a game message to the whole table (it comes back as `Delivered`).
+        After the table ended it is dropped: a player answering an event that came before the
+        end (a seat left meanwhile) is no error, and `TableEnded` is already on its way."""
+        if self.stage is Stage.ENDED:
+            return
         if self.stage is not Stage.GAME:
             raise LocalProtocolError(ErrorCode.UNEXPECTED_MESSAGE, "the game has not started")
         if type(body) is not dict or type(body.get("t")) is not str or body["t"] in TABLE_KINDS:

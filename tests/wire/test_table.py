@@ -404,6 +404,20 @@ def test_a_player_who_leaves_is_named_the_same_way_by_everyone() -> None:
     assert table.of(1, TableEnded)[0].detail == "bye"
 
 
+def test_answering_an_event_from_before_the_end_is_no_error() -> None:
+    """A seat's game still acting on an event queued before the table ended (another seat
+    left meanwhile): its post and its confirmation are dropped, nothing is sent."""
+    table = Table(3)
+    table.start()
+    table.guests[1].leave("peer-quit", "bye")
+    table.pump()
+    for seat in (table.host, table.guests[0]):
+        seat.take_outgoing()
+        seat.post({"t": "count", "n": 1})
+        seat.confirm()
+        assert seat.take_outgoing() == [] and seat.take_events() == []
+
+
 def test_a_lost_joiner_is_named_by_the_host_for_everyone() -> None:
     table = Table(3)
     table.start()
