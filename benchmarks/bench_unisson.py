@@ -9,22 +9,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import statistics
 import time
 
+from bench_rules import machine, time_legal  # run as a script: benchmarks/ is on the path
+
 from cuttle_net.games.unisson import Game
-
-
-def machine() -> str:
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return f"{cpu}; Python {platform.python_version()} ({platform.python_implementation()})"
 
 
 def random_games(players: int, decks: int, games: int, seed: int) -> tuple[float, int]:
@@ -60,13 +51,6 @@ def sample_positions(players: int, decks: int, count: int) -> list[Game]:
             out.append(g.copy())
             g.push(rng.choice(g.legal_moves()))
     return out
-
-
-def time_legal(positions: list[Game]) -> float:
-    start = time.perf_counter()
-    for g in positions:
-        g.legal_moves()
-    return (time.perf_counter() - start) / len(positions)
 
 
 def main() -> None:
