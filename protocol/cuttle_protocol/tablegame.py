@@ -1,5 +1,6 @@
 """A game session played at an N-player table (SPEC 3.15 and part 4), driven by a chooser
-(a bot, headless): the glue between `trio_table` and `cuttle_net.session`.
+(a bot headless, or a person through a UI): the one glue between `trio_table` and
+`cuttle_net.session`.
 
     async with join_table(address, me) as table:
         game = await play_at_table(table, identity, rules_token, choose=bot_move)
@@ -9,11 +10,18 @@ Every send of the session is posted to the table; every other seat's message com
 the table's one order with its author's seat; a table that stops (a seat left, stalled or
 cheated) gives the session its verdict. Once the game is over every seat leaves the table:
 the single log orders every seat's last messages before any `leave`.
+
+A UI drives a seat with three hooks: `choose` may be async (it awaits the person's move),
+`watch` sees every table event and every session `Output` (`Step`) as it happens, and
+`confirm` asks the person to compare the table code. The chooser and the confirmation run
+as tasks beside the event loop, so a seat that leaves or cheats meanwhile still ends the
+game at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,12 +37,29 @@ from cuttle_net.session import Fault, GameSession, Output, message_body
 
 from .dirs import games_dir
 from .errors import ErrorCode
-from .table import CodeShown, Delivered, Lobby, SeatInfo, Started, TableEnded
+from .table import CodeShown, Delivered, Lobby, SeatInfo, Started, TableEnded, TableEvent
 from .trio_table import TableShell
 
 Choose = Callable[[Any], Any]
 """A seat's decision: given the session's view (the game state as this seat sees it), the
-move to play."""
+move to play, or an awaitable of it (a person's move)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """The session moved: `output` is what one input gave (its events: `Dealt`,
+    `MovePlayed`, `GameOver`, `Fault`...), `session.view` the seat's view after it."""
+
+    session: GameSession
+    output: Output
+
+
+Watch = Callable[[TableEvent | Step], None]
+"""Sees each table event as it comes (`Delivered` included) and each session `Step`."""
+
+Confirm = Callable[[CodeShown], Awaitable[bool]]
+"""Asks the player to compare the table code: True once it matches every other player's;
+False leaves the table with `code-mismatch` (SPEC 3.15)."""
 
 _RULES_WORDS = {
     "goal": "reached the goal",
@@ -66,14 +91,22 @@ async def play_at_table(
     bot_delay: float = 0.0,
     data_dir: Path | None = None,
     save: bool = True,
+    watch: Watch = lambda item: None,
+    confirm: Confirm | None = None,
 ) -> TableGame:
-    """Sit at `table` until its game is over; return the result (and save the record)."""
+    """Sit at `table` until its game is over; return the result (and save the record).
+    Without `confirm` the code is only shown (`say`), and confirmed at once (headless)."""
+    tasks: trio.Nursery  # the chooser and the confirmation run beside the events
     session: GameSession | None = None
     names: tuple[str, ...] = ()
+    note = "the table stopped"  # why a game that did not finish stopped, for its record
+    deciding = False
 
     def carry(out: Output, *, verdict: bool = False) -> None:
+        assert session is not None
         for send in out.sends:
             table.post(message_body(send))
+        watch(Step(session, out))
         for event in out.events:
             if isinstance(event, Fault) and not verdict:
                 # Our own finding (or our own breakdown): the whole table hears it, so
@@ -84,67 +117,107 @@ async def play_at_table(
         waiting = session.waiting_for if session is not None else None
         return None if waiting is None else (waiting[0], waiting[1] == "move")
 
-    async def decide() -> None:
-        while session is not None and session.my_turn and not session.finished:
-            if bot_delay:
-                await trio.sleep(bot_delay)
-            move = choose(session.view)
-            try:
-                carry(session.play(move))
-            except ValueError as exc:  # our own chooser broke the rules: a bug here
-                carry(session.broke_down(f"our bot chose an illegal move: {exc}"))
+    def ours() -> bool:
+        return session is not None and session.my_turn and not table.ended.is_set()
+
+    def decide() -> None:
+        nonlocal deciding
+        if ours() and not deciding:
+            deciding = True
+            tasks.start_soon(decision)
+
+    async def decision() -> None:
+        # A task of its own, so that the table's events go on while a person thinks.
+        nonlocal deciding
+        try:
+            while ours():
+                assert session is not None
+                if bot_delay:
+                    await trio.sleep(bot_delay)
+                move = choose(session.view)
+                if inspect.isawaitable(move):
+                    move = await move
+                if not ours():
+                    return  # the game stopped meanwhile
+                try:
+                    carry(session.play(move))
+                except ValueError as exc:  # our own chooser broke the rules: a bug here
+                    carry(session.broke_down(f"our player chose an illegal move: {exc}"))
+                if session.finished and not table.ended.is_set():
+                    table.leave(ErrorCode.PEER_QUIT, "the game is over")
+        finally:
+            deciding = False
+
+    async def ask(event: CodeShown) -> None:
+        assert confirm is not None
+        if await confirm(event):
+            table.confirm()
+        else:
+            table.leave("code-mismatch", "the table code differs from mine")
+
+    async def follow() -> None:
+        nonlocal session, names, note
+        async for event in table.events:
+            watch(event)
+            if isinstance(event, Lobby):
+                who = ", ".join(p.name for p in event.players)
+                say(f"table of {event.settings.seats} for {event.settings.game}: {who}")
+            elif isinstance(event, CodeShown):
+                for seat in table.core.seats:
+                    if seat.seat != table.core.me:
+                        say(f"seat {seat.seat}: {seat_text(table, seat)}")
+                say(f"compare this code with every other player's: {event.code}")
+                if confirm is None:
+                    table.confirm()  # headless: the code is shown, nobody is asked
+                else:
+                    tasks.start_soon(ask, event)
+            elif isinstance(event, Started):
+                names = tuple(s.name for s in event.seats)
+                settings = table.core.settings
+                assert settings is not None
+                module = game_module(settings.game)
+                header = GameHeader(
+                    connection=event.session_id,
+                    number=1,
+                    name=settings.game,
+                    rules=module.parse_rules(rules_token, len(event.seats)),
+                    dealer=event.dealer,
+                    keys=tuple(s.identity for s in event.seats),
+                )
+                session = GameSession(table.core.me, header, identity)
+                say(f"game 1: you are seat {table.core.me}; seat {event.dealer} deals")
+                carry(session.start())
+                decide()
+            elif isinstance(event, Delivered):
+                if session is None or event.seat == table.core.me:
+                    continue
+                carry(session.receive(event.seat, event.body))
+                decide()
+            elif isinstance(event, TableEnded):
+                if event.culprit == table.core.me and event.kind == "left":
+                    note = "you left the table"  # not a verdict on ourselves: unfinished
+                elif session is not None and not session.finished and event.culprit is not None:
+                    verdict = session.table_verdict(event.culprit, event.kind, event.detail)
+                    carry(verdict, verdict=True)
+                break
+            if session is not None and session.finished:
+                if not table.ended.is_set():
+                    table.leave(ErrorCode.PEER_QUIT, "the game is over")
+                break
 
     table.owes = owes
-    async for event in table.events:
-        if isinstance(event, Lobby):
-            who = ", ".join(p.name for p in event.players)
-            say(f"table of {event.settings.seats} for {event.settings.game}: {who}")
-        elif isinstance(event, CodeShown):
-            for seat in table.core.seats:
-                if seat.seat != table.core.me:
-                    say(f"seat {seat.seat}: {seat_text(table, seat)}")
-            say(f"compare this code with every other player's: {event.code}")
-            table.confirm()  # headless: the code is shown, nobody is asked
-        elif isinstance(event, Started):
-            names = tuple(s.name for s in event.seats)
-            settings = table.core.settings
-            assert settings is not None
-            module = game_module(settings.game)
-            header = GameHeader(
-                connection=event.session_id,
-                number=1,
-                name=settings.game,
-                rules=module.parse_rules(rules_token, len(event.seats)),
-                dealer=event.dealer,
-                keys=tuple(s.identity for s in event.seats),
-            )
-            session = GameSession(table.core.me, header, identity)
-            say(f"game 1: you are seat {table.core.me}; seat {event.dealer} deals")
-            carry(session.start())
-            await decide()
-        elif isinstance(event, Delivered):
-            if session is None or event.seat == table.core.me:
-                continue
-            carry(session.receive(event.seat, event.body))
-            await decide()
-        elif isinstance(event, TableEnded):
-            if session is not None and not session.finished and event.culprit is not None:
-                carry(session.table_verdict(event.culprit, event.kind, event.detail), verdict=True)
-            break
-        if session is not None and session.finished:
-            if not table.ended.is_set():
-                table.leave(ErrorCode.PEER_QUIT, "the game is over")
-            break
+    async with trio.open_nursery() as tasks:
+        await follow()
+        tasks.cancel_scope.cancel()  # a chooser or a confirmation still waiting
     if session is None:
         ended = table.core.ended
         why = f"{ended.kind}: {ended.detail}" if ended else "the table never started"
         return TableGame(f"result: no game: {why}", False)
-    line, clean = table_result_line(session, names)
+    line, clean = table_result_line(session, names, note)
     record = None
     if save:
         date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        note = "" if session.finished else "the table stopped"
-        text = build_record(session, names, date, note)
+        text = build_record(session, names, date, "" if session.finished else note)
         record = save_record(text, games_dir(data_dir), f"{date}-{'-'.join(names)}-game1")
     return TableGame(line, clean, session, record)
 
@@ -158,12 +231,14 @@ def seat_text(table: TableShell, seat: SeatInfo) -> str:
     return f"{seat.name} (key {seat.fingerprint}{mark})"
 
 
-def table_result_line(session: GameSession, names: tuple[str, ...]) -> tuple[str, bool]:
+def table_result_line(
+    session: GameSession, names: tuple[str, ...], note: str = ""
+) -> tuple[str, bool]:
     """The result line of a game at a table (SPEC 4.5 for N players), and whether the game
-    ended by the rules with its audit passed."""
+    ended by the rules with its audit passed; `note` says why an unfinished game stopped."""
     seats = ", ".join(f"{n} (seat {i})" for i, n in enumerate(names))
     head = f"result: game 1: {seats}:"
-    ending = session.ending()
+    ending = session.ending(note)
     outcome = session.outcome
 
     def who(seat: int | None) -> str:

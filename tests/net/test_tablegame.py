@@ -1,0 +1,135 @@
+"""`play_at_table`'s hooks for a UI (SPEC 3.15): an async chooser (a person), `watch` of every
+event and session step, `confirm` of the table code — L'Unisson at a table over loopback."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.table import CodeShown, Lobby, Started, TableSettings
+from cuttle_protocol.tablegame import Step, TableGame, play_at_table
+from cuttle_protocol.trio_peer import open_listener
+from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
+
+from cuttle_net.games.unisson.bots import make_bot
+from cuttle_net.records.verify import Verdict, verify_text
+from cuttle_net.session import Dealt, GameOver, MovePlayed
+
+FAST = TableTimeouts(reply=5.0, move=5.0, window=3.0)
+WAIT = 60
+
+
+async def table_of(tmp: Path, hooks: dict[int, dict]) -> dict[int, TableGame]:
+    """A table of len(hooks) L'Unisson seats in this process, each with its hooks (or a
+    function of its table giving them; a greedy bot chooses where none is given); each
+    seat's game by seat."""
+    seats = len(hooks)
+    games: dict[int, TableGame] = {}
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def sit(seat: int, table, key) -> None:
+            bot, rng = make_bot("greedy"), random.Random(seat)
+            given = hooks[seat]
+            how = {"choose": lambda view: bot.choose(view, rng)}
+            how.update(given(table) if callable(given) else given)
+            games[seat] = await play_at_table(
+                table, key, "one-deck", data_dir=tmp / f"p{seat}", **how
+            )
+
+        async def host() -> None:
+            key = Ed25519PrivateKey.generate()
+            settings = TableSettings("unisson", ("one-deck",), seats)
+            me = LocalPlayer("p0", key)
+            async with host_table(listener, me, settings, timeouts=FAST) as table:
+                await sit(0, table, key)
+
+        async def join(seat: int) -> None:
+            key = Ed25519PrivateKey.generate()
+            async with join_table(address, LocalPlayer(f"p{seat}", key), timeouts=FAST) as t:
+                await sit(seat, t, key)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                for seat in range(1, seats):
+                    await trio.sleep(0.05)  # seats in joining order
+                    nursery.start_soon(join, seat)
+    return games
+
+
+@pytest.mark.trio
+async def test_a_person_seat_watches_confirms_and_plays_to_a_verified_record(
+    tmp_path: Path,
+) -> None:
+    seen: list[object] = []
+    bot, rng = make_bot("greedy"), random.Random(9)
+
+    async def person(view):  # a person thinks: the table's events go on meanwhile
+        await trio.sleep(0.01)
+        return bot.choose(view.copy(), rng)
+
+    async def compare(event: CodeShown) -> bool:
+        await trio.sleep(0.05)
+        return len(event.code) == 7  # "123 456"
+
+    hooks = {0: {}, 1: {"choose": person, "watch": seen.append, "confirm": compare}, 2: {}}
+    games = await table_of(tmp_path, hooks)
+    lines = {g.line for g in games.values()}
+    assert len(lines) == 1 and lines.pop().endswith("; audit passed"), games
+    assert all(g.clean for g in games.values())
+    kinds = [type(x) for x in seen]
+    assert kinds.index(Lobby) < kinds.index(CodeShown) < kinds.index(Started)
+    events = [type(e) for x in seen if isinstance(x, Step) for e in x.output.events]
+    assert events.count(Dealt) == 1 and events.count(GameOver) == 1
+    played = [e for x in seen if isinstance(x, Step) for e in x.output.events]
+    moves = [e for e in played if isinstance(e, MovePlayed)]
+    assert len(moves) == len(games[1].session.played)  # type: ignore[union-attr]
+    assert any(m.seat == 1 for m in moves) and any(m.seat != 1 for m in moves)
+    record = games[1].record
+    assert record is not None
+    assert verify_text(record.read_text()).verdict == Verdict.VALID
+
+
+@pytest.mark.trio
+async def test_a_seat_leaving_while_a_person_thinks_ends_the_game_naming_it(
+    tmp_path: Path,
+) -> None:
+    """The people at seats 0 and 1 never decide; seat 2 leaves as soon as one of them has a
+    decision pending: that seat hears it at once (its events are not held up by the move it
+    awaits), and every seat's result names seat 2."""
+
+    async def never(view):
+        await trio.sleep_forever()
+
+    def leave_when_a_person_thinks(table):
+        def watch(item) -> None:
+            if isinstance(item, Step) and item.session.to_act in (0, 1):
+                table.leave("peer-quit", "gone for coffee")
+
+        return {"watch": watch}
+
+    hooks = {0: {"choose": never}, 1: {"choose": never}, 2: leave_when_a_person_thinks}
+    games = await table_of(tmp_path, hooks)
+    for seat in (0, 1):
+        line = games[seat].line
+        assert "p2 (seat 2) left" in line and "gone for coffee" in line, (seat, line)
+    assert games[2].line.endswith("unfinished: you left the table"), games[2].line
+    for game in games.values():  # everything checkable holds; the deal stays unproven
+        assert game.record is not None
+        assert verify_text(game.record.read_text()).verdict == Verdict.UNAUDITED
+
+
+@pytest.mark.trio
+async def test_a_code_that_differs_leaves_the_table_before_the_deal(tmp_path: Path) -> None:
+    async def differs(event: CodeShown) -> bool:
+        return False
+
+    games = await table_of(tmp_path, {0: {}, 1: {"confirm": differs}, 2: {}})
+    for game in games.values():
+        assert game.session is None and game.record is None
+        assert game.line == "result: no game: left: the table code differs from mine", game
