@@ -23,9 +23,9 @@ import ipaddress
 import math
 import os
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable, Container
+from collections.abc import AsyncIterator, Awaitable, Callable, Container, Iterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 import trio
@@ -473,7 +473,8 @@ class ListenerLimits:
 
     connections: int = 64  # held at once, not counting the game's: handshakes and refusals
     pending: int = 32  # handshakes under way at once...
-    pending_per_address: int = 4  # ...and from one address (IPv6: one /64)
+    pending_per_address: int = 5  # ...and from one address (IPv6: one /64): a table's five
+    # joiners may share one (a household behind one NAT) and all arrive at once
     burst: int = 10  # connections one address may open in a row...
     per_second: float = 2.0  # ...and then on average
     addresses: int = 1024  # addresses remembered for the rate limit (the stalest go first)
@@ -486,18 +487,22 @@ _OUT_OF_RESOURCES_PAUSE = 0.1
 _REFUSAL_DRAIN = 65_536  # bytes read (and dropped) at most from a refused connection
 
 
+Admit = Callable[["Peer"], tuple[str, str] | None]
+"""Decides on a handshaken peer at once: None takes it (it is then the caller's, to run with
+`running` and close), or (close code, reason) refuses it."""
+
+
 @dataclass
-class _Seat:
-    """The game's empty seat while `Listener.accept` waits; the first admitted peer takes it."""
+class _Door:
+    """Open while `accept` or `seating` runs: how connections handshake, and who decides."""
 
     player: LocalPlayer
     rules: Rules
     settings: PeerSettings
-    expect: Container[bytes] | None  # a reconnection: only these identity keys may take it
     flips: FlipBook | None
-    caps: tuple[str, ...] = ()
-    filled: trio.Event = field(default_factory=trio.Event)
-    peer: Peer | None = None
+    caps: tuple[str, ...]
+    admit: Admit
+    shut: tuple[str, str]  # the refusal of a handshake that completes once the door closed
 
 
 class _RateLimit:
@@ -550,11 +555,12 @@ def _refusal_frame(code: ErrorCode, reason: str) -> bytes:
 class Listener:
     """A listening TCP socket and the task that accepts on it for as long as it is open.
 
-    `accept` waits for a joiner: every incoming connection handshakes on its own, within
-    the `ListenerLimits`; the first to complete (and, for a reconnection, to show the
-    expected identity key) takes the seat. Connections that fail or are refused are closed
-    with a `close` saying why where the protocol allows, and logged; the wait goes on.
-    Outside `accept` (a game in progress) every connection is refused as `busy`.
+    While `accept` waits for a joiner (or `seating` seats a table's), the door is open: every
+    incoming connection handshakes on its own, at the same time as the others, within the
+    `ListenerLimits`; as each completes, the door decides at once whether it takes that
+    peer. Connections that fail or are refused are closed with a `close` saying why where
+    the protocol allows, and logged; the wait goes on. While the door is shut (a game in
+    progress) every connection is refused as `busy`.
     """
 
     def __init__(
@@ -566,7 +572,7 @@ class Listener:
         self._listeners = listeners
         self._limits = limits
         self._log = log
-        self._seat: _Seat | None = None
+        self._door: _Door | None = None
         self._held = 0  # connections open here, handshaking or being refused
         self._pending: dict[str, int] = {}  # handshakes under way, by rate key
         self._rate = _RateLimit(limits)
@@ -594,35 +600,78 @@ class Listener:
         expect: bytes | Container[bytes] | None = None,
         caps: tuple[str, ...] = (),
     ) -> AsyncIterator[Peer]:
-        """Wait (until the trio clock's `deadline`) for a joiner to complete a handshake.
+        """Wait (until the trio clock's `deadline`) for a joiner to complete a handshake:
+        the first to complete takes the one seat.
 
         With `expect` (a reconnection) only the player with that identity key (or one of
         those keys: a container is consulted when each handshake completes) is let in;
         anyone else is refused with `wrong-player` and the wait goes on. `known_peers` is
         consulted for the admitted peer only.
         """
-        if self._seat is not None:
-            raise RuntimeError("this listener is already waiting for a player")
         if isinstance(expect, bytes):
             expect = {expect}
-        seat = _Seat(player, rules, settings or PeerSettings(), expect, flips, caps)
-        self._seat = seat
+        taken: list[Peer] = []
+        filled = trio.Event()
+        no_longer_free = (ErrorCode.BUSY, "the seat is no longer free")
+
+        def admit(peer: Peer) -> tuple[str, str] | None:
+            if taken:
+                return no_longer_free
+            if expect is not None and peer.info.peer_identity not in expect:
+                reason = "this seat is kept for the player of the game in progress"
+                return ErrorCode.WRONG_PLAYER, reason
+            taken.append(peer)
+            filled.set()
+            return None
+
+        door = _Door(player, rules, settings or PeerSettings(), flips, caps, admit, no_longer_free)
         try:
-            with trio.move_on_at(deadline):
-                await seat.filled.wait()
+            with self._opened(door), trio.move_on_at(deadline):
+                await filled.wait()
         except BaseException:
-            if seat.peer is not None:
+            if taken:
                 with trio.CancelScope(shield=True):
-                    await seat.peer.aclose()
+                    await taken[0].aclose()
             raise
-        finally:
-            self._seat = None
-        if seat.peer is None:
+        if not taken:
             raise ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, "nobody connected in time")
-        async with running(seat.peer) as peer:  # closed even if the known peers fail
+        async with running(taken[0]) as peer:  # closed even if the known peers fail
             if known_peers is not None:
                 peer.trust = known_peers.check(peer.info.peer_name, peer.info.peer_identity)
             yield peer
+
+    @asynccontextmanager
+    async def seating(
+        self,
+        player: LocalPlayer,
+        rules: Rules,
+        admit: Admit,
+        *,
+        settings: PeerSettings | None = None,
+        caps: tuple[str, ...] = (),
+        shut: tuple[str, str] = (ErrorCode.BUSY, "the host no longer seats anyone"),
+    ) -> AsyncIterator[None]:
+        """Keep the door open for the block, for several players (a table, SPEC 3.15).
+
+        Every connection handshakes on its own, so a slow or silent one delays nobody else;
+        `admit` is called as each handshake completes, in the order they complete, and
+        decides at once (it must not block): a peer it takes is then the caller's to run
+        with `running` and close. A handshake that completes after the block is refused with
+        `shut`.
+        """
+        door = _Door(player, rules, settings or PeerSettings(), None, caps, admit, shut)
+        with self._opened(door):
+            yield
+
+    @contextlib.contextmanager
+    def _opened(self, door: _Door) -> Iterator[None]:
+        if self._door is not None:
+            raise RuntimeError("this listener is already waiting for a player")
+        self._door = door
+        try:
+            yield
+        finally:
+            self._door = None
 
     # --- the accepting task --------------------------------------------------------------
 
@@ -662,7 +711,7 @@ class Listener:
                 self._log(f"{where}: too many connections from {key}: refusing them for now")
             reason = "too many connections from your address: try again in a few seconds"
             self._start(nursery, self._refuse, stream, None, where, ErrorCode.BUSY, reason)
-        elif self._seat is None:
+        elif self._door is None:
             reason = "a game is in progress here"
             self._start(nursery, self._refuse, stream, key, where, ErrorCode.BUSY, reason)
         elif (
@@ -674,7 +723,7 @@ class Listener:
         else:
             self._throttled.discard(key)
             self._pending[key] = self._pending.get(key, 0) + 1
-            self._start(nursery, self._greet, stream, key, where, self._seat)
+            self._start(nursery, self._greet, stream, key, where, self._door)
 
     def _start(self, nursery: trio.Nursery, task: Callable[..., Awaitable[None]], *args) -> None:
         self._held += 1
@@ -703,30 +752,26 @@ class Listener:
             self._held -= 1
             await trio.aclose_forcefully(stream)
 
-    async def _greet(self, stream: trio.SocketStream, key: str, where: str, seat: _Seat) -> None:
-        """Handshake with one connection; give the seat to the first admissible peer."""
+    async def _greet(self, stream: trio.SocketStream, key: str, where: str, door: _Door) -> None:
+        """Handshake with one connection; then the door takes the peer or says why not."""
         taken = False
         try:
             peer = await handshake(
                 stream,
                 Role.HOST,
-                seat.player,
-                rules=seat.rules,
-                flips=seat.flips,
-                settings=seat.settings,
-                caps=seat.caps,
+                door.player,
+                rules=door.rules,
+                flips=door.flips,
+                settings=door.settings,
+                caps=door.caps,
             )
+            refusal = door.admit(peer) if self._door is door else door.shut
+            if refusal is None:
+                taken = True
+                return
+            code, reason = refusal
             info = peer.info
             who = f"{info.peer_name} (key {info.peer_fingerprint})"
-            if self._seat is not seat or seat.peer is not None:
-                code, reason = ErrorCode.BUSY, "the seat is no longer free"
-            elif seat.expect is not None and info.peer_identity not in seat.expect:
-                code = ErrorCode.WRONG_PLAYER
-                reason = "this seat is kept for the player of the game in progress"
-            else:
-                seat.peer, taken = peer, True
-                seat.filled.set()
-                return
             self._log(f"{where}: refused {who} ({code}: {reason})")
             await peer.aclose(code, reason)
         except ConnectionEnded as ended:

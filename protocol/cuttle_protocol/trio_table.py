@@ -12,8 +12,9 @@ joiner's connection to it, timeouts and reconnection. The table itself is `table
 
 Actions (`post`, `confirm`, `leave`, `fault`) are plain calls: what they send is queued to
 each connection's writer. Each connection runs the two-party handshake of 3.6 with the
-capability `table`; a joiner's lost connection is waited for (the reconnect window of 4.6)
-and resumed from the log.
+capability `table`, beside the others: the host seats each joiner the moment its handshake
+completes (`Listener.seating`). A joiner's lost connection is waited for (the reconnect
+window of 4.6) and resumed from the log.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 
 import trio
 
-from .connection import LocalPlayer, Rules
+from .connection import HandshakeComplete, LocalPlayer, Rules
 from .errors import ErrorCode, RemoteProtocolError
 from .identity import KnownPeers, Trust
 from .messages import Message, Resume
@@ -50,6 +51,7 @@ from .trio_peer import (
     PeerSettings,
     accept_any_rules,
     connect,
+    running,
 )
 
 TABLE_CAPS = ("table",)
@@ -213,8 +215,8 @@ class HostShell(TableShell):
         self._settings = settings
         self.known_peers = known_peers
         self._links: dict[bytes, _Link] = {}
+        self._nursery: trio.Nursery | None = None  # where joiners are served (`run`)
         self._lost: dict[bytes, float] = {}  # identity -> when its reconnect window ends
-        self._lost_changed = trio.Event()
         assert core.settings is not None
         self._rules = Rules(core.settings.game, core.settings.options)
 
@@ -225,62 +227,69 @@ class HostShell(TableShell):
                 link.queue_in.send_nowait(message)
 
     async def run(self, nursery: trio.Nursery) -> None:
+        """Seat joiners as their handshakes complete, all at once, until the table ends
+        (after the seating, only a player coming back is let in)."""
+        self._nursery = nursery
         nursery.start_soon(self._watch)
-        while self.core.stage is Stage.LOBBY:
-            await nursery.start(self._joiner)
-        while not self.ended.is_set():
-            if not self._lost:
-                await self._lost_changed.wait()
-                self._lost_changed = trio.Event()
-                continue
-            await nursery.start(self._joiner)
+        async with self._listener.seating(
+            self.core._player,
+            self._rules,
+            self._admit,
+            settings=self._settings,
+            caps=TABLE_CAPS,
+            shut=(ErrorCode.BUSY, "this table has ended"),
+        ):
+            await trio.sleep_forever()  # cancelled as the table closes
 
-    async def _joiner(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """Accept connections until one takes a place (or comes back to its seat); serve it."""
-        started = False
-        while True:
-            expect = self._lost if self.core.stage is not Stage.LOBBY else None
-            try:
-                async with self._listener.accept(
-                    self.core._player,
-                    self._rules,
-                    known_peers=self.known_peers,
-                    settings=self._settings,
-                    expect=expect,
-                    caps=TABLE_CAPS,
-                ) as peer:
-                    info = peer.info
-                    identity = info.peer_identity
-                    who = f"{info.peer_name} (key {info.peer_fingerprint})"
-                    if "table" not in info.caps:
-                        reason = "this host seats a table of several players: your program cannot"
-                        self._log(f"{who} refused: it cannot sit at a table")
-                        await peer.aclose(ErrorCode.RULES_REFUSED, reason)
-                        continue
-                    back = identity in self._lost
-                    link = _Link(peer)
-                    if back:
-                        del self._lost[identity]
-                        link.queue_in.send_nowait(Resume(0, self.core.posts_received(identity)))
-                    self._links[identity] = link
-                    if not back and self.core.add_joiner(info.peer_name, identity) is None:
-                        del self._links[identity]
-                        self._log(f"{who} refused: the table is full or it is seated already")
-                        await peer.aclose(ErrorCode.BUSY, "the table is full")
-                        continue
-                    if peer.trust is not None:
-                        self.trust[identity] = peer.trust
-                    self._log(f"{who} {'is back' if back else 'joined'}")
-                    if not started:
-                        started = True
-                        task_status.started()
-                    await self._serve(link, identity, resuming=back)
-                    return
-            except ConnectionEnded as ended:  # nobody in time: the watch ends the table
-                self._log(f"no joiner: {ended.message}")
-                if not started:
-                    task_status.started()
-                return
+    def _refusal(self, info: HandshakeComplete) -> tuple[str, str] | None:
+        """Why a handshaken peer gets no seat now (a close code and the reason), or None."""
+        identity = info.peer_identity
+        if "table" not in info.caps:
+            reason = "this host seats a table of several players: your program cannot"
+            return ErrorCode.RULES_REFUSED, reason
+        if identity == self.core.identity:
+            return ErrorCode.WRONG_PLAYER, "that is the host's own identity key"
+        if identity in self._links:
+            return ErrorCode.BUSY, "you are at this table already, on another connection"
+        stage = self.core.stage
+        if stage is Stage.LOBBY or identity in self._lost:
+            return None
+        if stage is Stage.ENDED:
+            return ErrorCode.BUSY, "this table has ended"
+        full = f"this table is full: its {len(self.core.seats)} seats are taken"
+        return ErrorCode.BUSY, full + (" and its game has started" if stage is Stage.GAME else "")
+
+    def _admit(self, peer: Peer) -> tuple[str, str] | None:
+        """A joiner's handshake completed: seat it (or take it back) at once, or refuse it.
+        Called as each handshake completes, so places go in that order, with no wait."""
+        info = peer.info
+        identity = info.peer_identity
+        refusal = self._refusal(info)
+        if refusal is not None:
+            return refusal
+        link = _Link(peer)
+        back = identity in self._lost
+        if back:
+            del self._lost[identity]
+            link.queue_in.send_nowait(Resume(0, self.core.posts_received(identity)))
+        self._links[identity] = link  # before the lobby status is routed to it
+        if not back:
+            place = self.core.add_joiner(info.peer_name, identity)
+            assert place is not None  # the lobby has a free place for a new key
+        who = f"{info.peer_name} (key {info.peer_fingerprint})"
+        self._log(f"{who} {'is back' if back else 'joined'}")
+        assert self._nursery is not None
+        self._nursery.start_soon(self._joined, link, identity, back)
+        self._flush()
+        return None
+
+    async def _joined(self, link: _Link, identity: bytes, back: bool) -> None:
+        async with running(link.peer) as peer:
+            if self.known_peers is not None:
+                peer.trust = self.known_peers.check(peer.info.peer_name, identity)
+            if peer.trust is not None:
+                self.trust[identity] = peer.trust
+            await self._serve(link, identity, resuming=back)
 
     async def _serve(self, link: _Link, identity: bytes, *, resuming: bool) -> None:
         peer = link.peer
@@ -317,7 +326,6 @@ class HostShell(TableShell):
         else:
             self._log(f"lost the connection to a player ({why}): waiting for it")
             self._lost[identity] = trio.current_time() + self.timeouts.window
-            self._lost_changed.set()
         self._flush()
 
     async def _watch(self) -> None:
@@ -373,10 +381,14 @@ class GuestShell(TableShell):
         self._unrelayed_since: float | None = None
         self._given: Peer | None = None
         self._redial: trio.CancelScope | None = None  # a redial under way
+        self._task_status: trio.TaskStatus[None] | None = None  # `run` until we are placed
         self.done = trio.Event()  # the connection is closed for good
 
     def _flush(self) -> None:
         super()._flush()
+        if self._task_status is not None and self._placed:
+            self._task_status.started()
+            self._task_status = None
         if self.ended.is_set() and self._link is None and self._redial is not None:
             # The table ended while the host was out of reach (the game ended as the host
             # closed, say): nothing is left to send, so stop dialling at once.
@@ -399,13 +411,11 @@ class GuestShell(TableShell):
             self.done.set()
 
     async def _run(self, task_status) -> None:
-        started = False
+        self._task_status = task_status  # `started()` once the host gives us a place
         give_up = trio.current_time() + self._settings.handshake_timeout
         window_end = math.inf
         pause = 0.1
-        while True:
-            if self.ended.is_set():
-                return
+        while not self.ended.is_set():
             resuming = self._placed
             connection: contextlib.AbstractAsyncContextManager[Peer] = connect(
                 self._address,
@@ -417,15 +427,14 @@ class GuestShell(TableShell):
             )
             if self._given is not None:  # a connection the caller made (and will close)
                 connection, self._given = contextlib.nullcontext(self._given), None
+            greeted = False  # the handshake completed: the host answers *us* from then on
             with trio.CancelScope() as attempt:
                 self._redial = attempt if resuming else None
                 try:
                     async with connection as peer:
+                        greeted = True
                         if not resuming:
                             await self._seat(peer)
-                            if not started:
-                                started = True
-                                task_status.started()
                         elif peer.info.peer_identity != self.core.host_identity:
                             await peer.aclose(
                                 ErrorCode.WRONG_PLAYER, "you are not this table's host"
@@ -438,20 +447,10 @@ class GuestShell(TableShell):
                 except ConnectionEnded as exc:
                     ended = exc
             self._redial = None
-            if self.ended.is_set():
-                return
             if not self._placed:
-                # Not seated yet: a busy host (a crowd joining at once) is tried again.
-                now = trio.current_time()
-                if ended is None or ended.code != ErrorCode.BUSY or now > give_up:
-                    if not started:
-                        raise ended or ConnectionEnded(
-                            EndReason.NETWORK_ERROR, "network-error", "the host went"
-                        )
-                    self.core.fault(0, "left", f"the host refused us: {ended and ended.message}")
-                    self._flush()
-                    return
-            elif not self._resumable(ended):
+                self._unplaced(ended, greeted, give_up)
+                self._log(f"the host is busy ({ended and ended.message}): trying again")
+            elif self.ended.is_set() or not self._resumable(ended):
                 return
             else:
                 now = trio.current_time()
@@ -465,6 +464,21 @@ class GuestShell(TableShell):
             with trio.move_on_after(pause):
                 await self.ended.wait()  # the game may end the table while we are away
             pause = min(1.0, pause * 2)
+
+    def _unplaced(self, ended: ConnectionEnded | None, greeted: bool, give_up: float) -> None:
+        """The connection ended before the host gave us a place: raise why, unless the host
+        was only too busy to handshake (its limits, SPEC 3.11), for a while. A refusal after
+        the handshake is the host's answer to us: a full table, a game under way..."""
+        if self.ended.is_set():  # the host's first words broke the rules
+            assert self.core.ended is not None
+            why = f"{self.core.ended.kind}: {self.core.ended.detail}"
+            raise ConnectionEnded(EndReason.REMOTE_ERROR, ErrorCode.UNEXPECTED_MESSAGE, why)
+        if ended is None:
+            ended = ConnectionEnded(
+                EndReason.NETWORK_ERROR, "network-error", "the host closed before seating us"
+            )
+        if greeted or ended.code != ErrorCode.BUSY or trio.current_time() > give_up:
+            raise ended
 
     async def _seat(self, peer: Peer) -> None:
         """A first connection: a table's host? Then our table starts here."""
@@ -493,7 +507,8 @@ class GuestShell(TableShell):
             return False
         if self.core.stage is Stage.LOBBY:
             self.core.fault(0, "left", f"the host went: {ended.message}")
-        elif ended.reason is EndReason.PEER_CLOSED and ended.code != "away":
+        elif ended.reason is EndReason.PEER_CLOSED and ended.code not in ("away", "busy"):
+            # `busy`: the host still holds our last connection, until it sees it is gone
             self.core.fault(0, "left", f"closed with {ended.code}: {ended.message}")
         elif ended.reason in (EndReason.REMOTE_ERROR, EndReason.LOCAL_ERROR):
             self.core.fault(0, f"wire_{ended.code.replace('-', '_')}", ended.message)
@@ -630,19 +645,26 @@ async def join_table(
     )
     shell._given = peer
     async with trio.open_nursery() as nursery:
-        await nursery.start(shell.run)
         try:
-            yield shell
-        finally:
-            with trio.CancelScope(shield=True):
-                patience = shell.timeouts.reply
-                if not shell.ended.is_set():
-                    shell.leave(ErrorCode.PEER_QUIT, "")  # ends once the host relays it
-                    with trio.move_on_after(patience):
-                        await shell.ended.wait()
-                with trio.move_on_after(patience + CLOSE_GRACE):
-                    await shell.done.wait()  # our last posts out, the connection closed
-            nursery.cancel_scope.cancel()
+            await nursery.start(shell.run)
+        except ConnectionEnded as exc:  # re-raised below, not inside an exception group
+            refused = exc
+        else:
+            refused = None
+            try:
+                yield shell
+            finally:
+                with trio.CancelScope(shield=True):
+                    patience = shell.timeouts.reply
+                    if not shell.ended.is_set():
+                        shell.leave(ErrorCode.PEER_QUIT, "")  # ends once the host relays it
+                        with trio.move_on_after(patience):
+                            await shell.ended.wait()
+                    with trio.move_on_after(patience + CLOSE_GRACE):
+                        await shell.done.wait()  # our last posts out, the connection closed
+                nursery.cancel_scope.cancel()
+    if refused is not None:
+        raise refused
 
 
 __all__ = ["TABLE_CAPS", "GuestShell", "HostShell", "TableTimeouts", "host_table", "join_table"]
