@@ -10,11 +10,28 @@ and our scalars are below L < 2^253), so the algebra of ElGamal and of the proof
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from collections.abc import Callable
 
 import rbcl as _rb
 
 from .encoding import hash512
+
+
+def _remove_libsodium_copy() -> None:
+    """rbcl (1.1.2) writes its bundled libsodium to a fresh temporary file at every import
+    and never removes it: 2.7 MB left in the temporary folder by every process. The library
+    is loaded by now, so its file can go; where a loaded library cannot be removed (Windows)
+    it stays."""
+    path = getattr(sys.modules.get("rbcl._sodium"), "lib_path", None)
+    if isinstance(path, str):
+        with contextlib.suppress(OSError):
+            os.remove(path)
+
+
+_remove_libsodium_copy()
 
 L = 2**252 + 27742317777372353535851937790883648493
 IDENTITY = bytes(32)
