@@ -17,15 +17,17 @@ from textual.widgets import Input
 
 from cuttle_net.games.cuttle.rules import CLASSIC, Rules
 
+from .cli_table import Hosting
 from .controller import PracticeController, TableController
-from .lobby import LobbyScreen
-from .modals import LeaveScreen, NameScreen
+from .lobby import GAME_TITLES, LobbyScreen
+from .modals import ConfirmScreen, LeaveScreen, NameScreen
 from .network import ConnectScreen, NetworkController
 from .profile import login_name, name_problem, save_name, saved_name
 from .table import TableScreen
 from .trio_guest import TrioGuest
 from .unisson.controller import PracticeController as UnissonPractice
 from .unisson.controller import UnissonController
+from .unisson.network import NetworkTable
 
 QUIT_GRACE = 10.0  # seconds a quitting client waits for its record to be saved
 
@@ -59,10 +61,14 @@ class Practice:
 
 @dataclass(frozen=True)
 class NetworkLaunch:
-    """A network game to open: how to meet the other player, and the game's timeouts."""
+    """A network game to open: how to meet the other player, and the game's timeouts.
+    Hosting a table (``game`` other than Cuttle): its seats and rules token."""
 
     plan: NetPlan
     settings: GameSettings = field(default_factory=GameSettings)
+    game: str = "cuttle"
+    players: int = 2
+    rules_token: str = ""
 
 
 class CuttleApp(App[None]):
@@ -143,6 +149,13 @@ class CuttleApp(App[None]):
 
     async def action_quit(self) -> None:
         """ctrl+q: during a network game, ask first: concede it, leave it, or stay."""
+        tables = (getattr(s, "controller", None) for s in self.screen_stack)
+        table = next(
+            (t for t in tables if isinstance(t, NetworkTable) and t.game_in_progress), None
+        )
+        if table is not None:
+            await self._quit_table(table)
+            return
         game = next(
             (
                 s.controller
@@ -169,7 +182,21 @@ class CuttleApp(App[None]):
         other = game.names[game.opponent]
         self.push_screen(LeaveScreen(other, game.settings.reconnect_window), answer)
 
+    async def _quit_table(self, table: NetworkTable) -> None:
+        if any(isinstance(s, ConfirmScreen) for s in self.screen_stack):
+            return  # already asking
+
+        async def answer(yes: bool | None) -> None:
+            if yes:
+                await table.aclose()  # leaves: every seat is told, our record is saved
+                self.exit()
+
+        self.push_screen(ConfirmScreen(table.leave_question), answer)
+
     def on_lobby_screen_host_requested(self, event: LobbyScreen.HostRequested) -> None:
+        if event.game != "cuttle":
+            self._plan_network("host", game=event.game, players=event.players, token=event.rules)
+            return
         self._plan_network(
             "host",
             rules=Rules.parse(event.rules),
@@ -177,9 +204,11 @@ class CuttleApp(App[None]):
         )
 
     def on_lobby_screen_join_requested(self, event: LobbyScreen.JoinRequested) -> None:
-        self._plan_network("join", address=event.address)
+        self._plan_network("join", address=event.address, tables=True)
 
-    def _plan_network(self, mode: str, **how: object) -> None:
+    def _plan_network(
+        self, mode: str, game: str = "cuttle", players: int = 2, token: str = "", **how: object
+    ) -> None:
         """Check the address and name before connecting: a typo is said in the lobby."""
         try:
             plan = NetPlan(
@@ -191,17 +220,27 @@ class CuttleApp(App[None]):
         except ValueError as e:
             self.lobby.notice(str(e))
             return
-        self.open_network(NetworkLaunch(plan))
+        self.open_network(NetworkLaunch(plan, game=game, players=players, rules_token=token))
 
     def open_network(self, launch: NetworkLaunch) -> None:
-        """Meet the other player on a connect screen, then play at a table."""
-        controller = NetworkController(launch.plan, launch.settings, self.settings.data_dir)
+        """Meet the other players on a connect screen, then play at a table."""
+        plan = launch.plan
+        controller: NetworkController | NetworkTable
+        if launch.game != "cuttle":
+            where = Hosting(launch.game, launch.players, launch.rules_token, plan.port, plan.bind)
+            data, config = self.settings.data_dir, plan.config_dir
+            controller = NetworkTable(plan.name, launch.settings, data, config, where)
+            title = f"cuttle · Hosting a table of {launch.players}: {GAME_TITLES[launch.game]}"
+        else:
+            controller = NetworkController(plan, launch.settings, self.settings.data_dir)
+            title = f"cuttle · {'Hosting' if plan.mode == 'host' else 'Joining'} a game"
 
         def dealt() -> None:
             self.pop_screen()  # the connect screen
-            self.open_table(controller)
+            # A joiner learns only now whether the host seats a table.
+            self.open_table(getattr(controller, "table", None) or controller)
 
-        self.push_screen(ConnectScreen(controller, dealt))
+        self.push_screen(ConnectScreen(controller, dealt, title))
 
     def on_lobby_screen_practice_requested(self, event: LobbyScreen.PracticeRequested) -> None:
         """From the lobby: a practice game on a random deal."""
@@ -222,7 +261,7 @@ class CuttleApp(App[None]):
             from .unisson.table import UnissonTableScreen
 
             n = controller.players
-            title = f"L'Unisson · practice · {n} players, {controller.decks} deck" + (
+            title = f"L'Unisson · {controller.label} · {n} players, {controller.decks} deck" + (
                 "s" * (controller.decks > 1)
             )
             self.push_screen(UnissonTableScreen(controller, self.settings.ascii, title))

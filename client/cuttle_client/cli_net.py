@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +117,7 @@ def plan_from(args: argparse.Namespace) -> Any:
             address=args.address,
             config_dir=args.config_dir,
             reply_timeout=args.reply_timeout,
+            tables=True,  # a table's host is welcome too: the game is the table's
         )
     rules = rules_from(args)
     return NetPlan(
@@ -145,8 +145,6 @@ def run(args: argparse.Namespace) -> int:
         from cuttle_client.cli_play import run_network
 
         return run_network(args, plan)
-    if args.command == "join":
-        plan = replace(plan, tables=True)  # headless: a table's host is welcome too
     import trio
 
     from cuttle_net.games.cuttle.bots import make_bot
@@ -165,6 +163,8 @@ def _say(text: str) -> None:
 
 def _run_table_host(args: argparse.Namespace) -> int:
     """``cuttle host --game unisson --players N``: a table of several players (SPEC 3.15)."""
+    from cuttle_protocol.netplay import NetPlan
+
     from cuttle_client.cli_table import bot_for, host_headless, table_rules
     from cuttle_client.profile import player_name
 
@@ -174,16 +174,25 @@ def _run_table_host(args: argparse.Namespace) -> int:
     if args.players is None:
         args.players = 4
     try:
-        table_rules(args.game, args.players, args.decks)
+        token = table_rules(args.game, args.players, args.decks)
         if args.bot:
             bot_for(args.game, args.bot)
         name = player_name(getattr(args, "name", None), args.config_dir)
+        plan = NetPlan(
+            "host",
+            name,
+            port=args.port,
+            bind=args.bind,
+            config_dir=args.config_dir,
+            reply_timeout=args.reply_timeout,
+        )
     except ValueError as e:
         print(f"cuttle host: {e}", file=sys.stderr)
         return 2
-    if not args.bot:
-        print("cuttle host: a table is played headless for now: add --bot NAME", file=sys.stderr)
-        return 2
+    if not args.bot:  # a person at seat 0, in the terminal client
+        from cuttle_client.cli_play import run_network
+
+        return run_network(args, plan, game=args.game, players=args.players, rules_token=token)
     import trio
     from cuttle_protocol.identity import ConfigError
     from cuttle_protocol.trio_peer import ConnectionEnded

@@ -94,14 +94,19 @@ def run_lobby(args: argparse.Namespace) -> int:
     return _run_app(args, None)
 
 
-def run_network(args: argparse.Namespace, plan: NetPlan) -> int:
-    """``cuttle host`` / ``cuttle join`` without ``--bot``: the table, over the network."""
+def run_network(args: argparse.Namespace, plan: NetPlan, **table: object) -> int:
+    """``cuttle host`` / ``cuttle join`` without ``--bot``: the table, over the network;
+    ``table``: hosting a table, its ``game``, ``players`` and ``rules_token``."""
     from cuttle_protocol.netgame import GameSettings
 
     from .app import NetworkLaunch
 
-    timeouts = GameSettings(move_timeout=args.move_timeout, reply_timeout=args.reply_timeout)
-    return _run_app(args, None, NetworkLaunch(plan, timeouts))
+    timeouts = GameSettings(
+        move_timeout=args.move_timeout,
+        reply_timeout=args.reply_timeout,
+        reconnect_window=args.reconnect_window,
+    )
+    return _run_app(args, None, NetworkLaunch(plan, timeouts, **table))  # type: ignore[arg-type]
 
 
 def _run_app(

@@ -6,8 +6,12 @@ line (SPEC 4.5).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from cuttle_net.games import game_package
@@ -50,56 +54,82 @@ def _report(game: Any, say: Any) -> int:
     return 0 if game.clean else 1
 
 
-async def host_headless(args: argparse.Namespace, name: str, say: Any) -> int:
-    """Host a table and let the bot play at seat 0."""
+@dataclass(frozen=True)
+class Hosting:
+    """A table to host: the game, its seats (ours included), its rules token, where to
+    listen."""
+
+    game: str
+    players: int
+    token: str
+    port: int = 4454
+    bind: str = "::"
+
+
+async def sit_at_table(
+    name: str,
+    where: Hosting | Any,
+    *,
+    address: str = "",
+    config_dir: Path | None,
+    timeouts: Any,
+    say: Callable[[str], None],
+    seated: Callable[[Any], None] = lambda table: None,
+    **play: Any,
+) -> Any:
+    """Host a table (`where` a `Hosting`) and sit at seat 0, or sit at the table whose host
+    the connection `where` (`netplay.Connected`) reached at `address` (the game and its rules
+    are then the table's). `play` are `play_at_table`'s arguments (a bot's or a person's
+    hooks); `seated` gets the table once it is open. The `TableGame`."""
     from cuttle_protocol.address import format_address
+    from cuttle_protocol.addresses import host_addresses
     from cuttle_protocol.connection import LocalPlayer
     from cuttle_protocol.identity import KnownPeers, default_config_dir, load_or_create_identity
     from cuttle_protocol.table import TableSettings
     from cuttle_protocol.tablegame import play_at_table
     from cuttle_protocol.trio_peer import open_listener
-    from cuttle_protocol.trio_table import host_table
+    from cuttle_protocol.trio_table import host_table, join_table
 
-    players = args.players
-    token = table_rules(args.game, players, args.decks)
-    bot = bot_for(args.game, args.bot)
-    config = args.config_dir or default_config_dir()
-    identity = load_or_create_identity(config)
-    me = LocalPlayer(name, identity)
-    settings = TableSettings(args.game, (token,), players)
-    rng = random.Random()
-    async with open_listener(args.port, args.bind, log=say) as listener:
-        host, port = listener.address
-        where = format_address(host, port)
-        say(f"hosting {args.game} ({token}) for {players} players on {where} (port {port})")
-        say(f"the others run: cuttle join {format_address(host, port)}")
-        async with host_table(
-            listener,
-            me,
-            settings,
-            timeouts=_timeouts(args),
-            known_peers=KnownPeers(config),
-            log=say,
-        ) as table:
-            game = await play_at_table(
-                table,
-                identity,
-                token,
-                choose=lambda view: bot.choose(view, rng),
-                say=say,
-                bot_delay=args.bot_delay,
-                data_dir=args.data_dir,
+    config = config_dir or default_config_dir()
+    known = KnownPeers(config)
+    async with contextlib.AsyncExitStack() as stack:
+        if isinstance(where, Hosting):
+            identity, token = load_or_create_identity(config), where.token
+            listener = await stack.enter_async_context(
+                open_listener(where.port, where.bind, log=say)
             )
-    return _report(game, say)
+            host, port = listener.address
+            at = format_address(host, port)
+            say(f"hosting {where.game} ({token}) for {where.players} players on {at} (port {port})")
+            for reachable in host_addresses(host):
+                say(f"the others run: {reachable.join_command(port)}   ({reachable.where})")
+            settings = TableSettings(where.game, (token,), where.players)
+            me = LocalPlayer(name, identity)
+            opened = host_table(
+                listener, me, settings, timeouts=timeouts, known_peers=known, log=say
+            )
+        else:
+            identity, rules = where.identity, where.peer.info.rules
+            token = rules.variants[0] if rules.variants else ""
+            me = LocalPlayer(name, identity)
+            opened = join_table(
+                address, me, peer=where.peer, timeouts=timeouts, known_peers=known, log=say
+            )
+        table = await stack.enter_async_context(opened)
+        seated(table)
+        return await play_at_table(table, identity, token, say=say, **play)
+
+
+async def host_headless(args: argparse.Namespace, name: str, say: Any) -> int:
+    """Host a table and let the bot play at seat 0."""
+    bot = bot_for(args.game, args.bot)
+    token = table_rules(args.game, args.players, args.decks)
+    where = Hosting(args.game, args.players, token, args.port, args.bind)
+    return await _bot_at_table(args, name, where, bot, say)
 
 
 async def join_headless(args: argparse.Namespace, conn: Any, name: str, say: Any) -> int:
     """`cuttle join` found a table's host: sit at it with the bot."""
-    from cuttle_protocol.connection import LocalPlayer
-    from cuttle_protocol.identity import KnownPeers, default_config_dir
-    from cuttle_protocol.tablegame import play_at_table
-    from cuttle_protocol.trio_table import join_table
-
     info = conn.peer.info
     game_name = info.rules.rules
     try:
@@ -108,24 +138,22 @@ async def join_headless(args: argparse.Namespace, conn: Any, name: str, say: Any
         say(f"cannot play {game_name} with that bot: {exc}")
         await conn.peer.aclose("peer-quit", "no bot for this game")
         return 2
+    return await _bot_at_table(args, name, conn, bot, say, args.address)
+
+
+async def _bot_at_table(
+    args: argparse.Namespace, name: str, where: Any, bot: Any, say: Any, address: str = ""
+) -> int:
     rng = random.Random()
-    config = args.config_dir or default_config_dir()
-    async with join_table(
-        args.address,
-        LocalPlayer(name, conn.identity),
-        peer=conn.peer,
+    game = await sit_at_table(
+        name,
+        where,
+        address=address,
+        config_dir=args.config_dir,
         timeouts=_timeouts(args),
-        known_peers=KnownPeers(config),
-        log=say,
-    ) as table:
-        token = info.rules.variants[0] if info.rules.variants else ""
-        game = await play_at_table(
-            table,
-            conn.identity,
-            token,
-            choose=lambda view: bot.choose(view, rng),
-            say=say,
-            bot_delay=args.bot_delay,
-            data_dir=args.data_dir,
-        )
+        say=say,
+        choose=lambda view: bot.choose(view, rng),
+        bot_delay=args.bot_delay,
+        data_dir=args.data_dir,
+    )
     return _report(game, say)

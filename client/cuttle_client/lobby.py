@@ -52,11 +52,12 @@ class LobbyScreen(Screen[None]):
             self.game, self.players = game, players
 
     class HostRequested(Message):
-        """Host a game under these rules."""
+        """Host a game under these rules; a table of ``players`` for a game other than
+        Cuttle (``rules`` is then its rules token)."""
 
-        def __init__(self, rules: str) -> None:
+        def __init__(self, rules: str, game: str = "cuttle", players: int = 2) -> None:
             super().__init__()
-            self.rules = rules
+            self.rules, self.game, self.players = rules, game, players
 
     class JoinRequested(Message):
         """Join the game at ``address`` (HOST[:PORT])."""
@@ -124,7 +125,7 @@ class LobbyScreen(Screen[None]):
                 )
             with Horizontal(classes="row"):
                 yield Button("Host (h)", id="host", compact=True)
-                yield Static("a game, rules", classes="label")
+                yield Static("a game, rules", classes="label", id="host-what")
                 yield Select(
                     [("classic", "classic"), ("standard", "standard")],
                     value="classic",
@@ -132,7 +133,7 @@ class LobbyScreen(Screen[None]):
                     compact=True,
                     id="rules",
                 )
-                yield Static("(? explains them)", classes="label hint")
+                yield Static("(? explains them)", classes="label hint", id="rules-hint")
             with Horizontal(classes="row"):
                 yield Button("Join (j)", id="join", compact=True)
                 yield Input(
@@ -204,12 +205,25 @@ class LobbyScreen(Screen[None]):
         self._show_game()
         self.query_one("#practice", Button).focus()  # the next step: practice, or keys
 
+    @on(Select.Changed, "#players")
+    def _players_chosen(self) -> None:
+        self._show_game()
+
+    @property
+    def players(self) -> int:
+        return int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
+
     def _show_game(self) -> None:
-        """The players are L'Unisson's, the rules Cuttle's; each game has its own bots."""
+        """The players are L'Unisson's, the rules Cuttle's; each game has its own bots; the
+        Host row says what would be hosted."""
         unisson = self.game == "unisson"
         for part in ("#players", "#players-label"):
             self.query_one(part).display = unisson
-        self.query_one("#rules", Select).disabled = unisson
+        for part in ("#rules", "#rules-hint"):
+            self.query_one(part).display = not unisson
+        decks = "two decks" if self.players >= 5 else "one deck"
+        what = f"a table for {self.players} players, {decks}" if unisson else "a game, rules"
+        self.query_one("#host-what", Static).update(what)
         bot = self.query_one("#bot", Select)
         names = list(UNISSON_BOTS if unisson else BOTS)
         chosen = bot.value
@@ -219,19 +233,16 @@ class LobbyScreen(Screen[None]):
     @on(Button.Pressed, "#practice")
     def action_practice(self) -> None:
         bot = str(self.query_one("#bot", Select).value)
-        players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
         if self.game == "unisson":
-            self.post_message(self.PracticeRequested(bot, self.rules, "unisson", players))
+            self.post_message(self.PracticeRequested(bot, self.rules, "unisson", self.players))
         else:
             self.post_message(self.PracticeRequested(bot, self.rules))
 
     @on(Button.Pressed, "#host")
     def action_host(self) -> None:
         if self.game == "unisson":
-            self.notice(
-                "A L'Unisson table over the network is played by bots for now (cuttle host "
-                "--game unisson --players N --bot greedy): practise here against bots (p)."
-            )
+            token = "two-decks" if self.players >= 5 else "one-deck"
+            self.post_message(self.HostRequested(token, "unisson", self.players))
             return
         self.post_message(self.HostRequested(self.rules))
 
@@ -272,8 +283,7 @@ class LobbyScreen(Screen[None]):
         if self.game == "unisson":
             from .unisson.help import UnissonHelpScreen
 
-            players = int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
-            decks = 2 if players >= 5 else 1
-            self.app.push_screen(UnissonHelpScreen(players, decks, ascii, LOBBY_KEYS))
+            decks = 2 if self.players >= 5 else 1
+            self.app.push_screen(UnissonHelpScreen(self.players, decks, ascii, LOBBY_KEYS))
             return
         self.app.push_screen(HelpScreen(Rules.parse(self.rules), ascii, LOBBY_KEYS))

@@ -8,7 +8,7 @@ directly, and the UI hands moves to trio with ``run_sync_soon``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -30,6 +30,7 @@ from cuttle_protocol.netgame import (
     play_match,
 )
 from cuttle_protocol.netplay import (
+    Connected,
     NetPlan,
     give_up,
     journal_for,
@@ -52,13 +53,70 @@ from cuttle_net.records.replay import replay
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
 from .controller import Ending, LogEntry, TableController, ending_text
-from .modals import KeyChangedScreen
+from .modals import ConfirmScreen, KeyChangedScreen
 from .trio_guest import GuestTask, TrioGuest
 from .widgets import TooSmall
 
 
-class NetworkController(TableController):
-    """This player's seat in games against a person on another machine."""
+class Meeting:
+    """What the connect screen drives, for a two-player game or a table: the story of the
+    meeting (``status``), and the screen's hooks, given by ``connect``: ``on_status`` (the
+    story grew), ``on_ready`` (the cards are dealt: open the table), ``on_key_changed`` (ask
+    about a changed key), ``on_code(table)`` (ask the player to compare a table's code)."""
+
+    def __init__(self) -> None:
+        self.status: list[str] = []
+        self._guest: TrioGuest | None = None
+        self._task: GuestTask | None = None
+        self._on_status: Callable[[], None] = lambda: None
+        self._on_ready: Callable[[], None] = lambda: None
+        self._on_key_changed: Callable[[], None] = lambda: None
+        self._on_code: Callable[[Any], None] = lambda table: None
+
+    def connect(
+        self,
+        guest: TrioGuest,
+        on_status: Callable[[], None],
+        on_ready: Callable[[], None],
+        on_key_changed: Callable[[], None] = lambda: None,
+        on_code: Callable[[Any], None] = lambda table: None,
+    ) -> None:
+        """Start meeting the other players in ``guest`` (``_main``), with these hooks."""
+        self._on_status, self._on_ready = on_status, on_ready
+        self._on_key_changed, self._on_code = on_key_changed, on_code
+        self._guest, self._task = guest, guest.start_task(self._main)
+
+    def follow(self, other: Meeting) -> None:
+        """Take over ``other``'s connect screen and task (a joiner's connection reached a
+        table's host: the table goes on where the two-player meeting began)."""
+        self.status = other.status
+        self._guest, self._task = other._guest, other._task
+        self._on_status, self._on_ready = other._on_status, other._on_ready
+        self._on_key_changed, self._on_code = other._on_key_changed, other._on_code
+
+    async def _main(self) -> None:
+        raise NotImplementedError
+
+    def _say(self, line: str) -> None:
+        self.status.append(line)
+        self._on_status()
+
+    def close(self) -> None:
+        """Cancel the task, then close the controller (the next class in the MRO)."""
+        if self._task is not None:
+            self._task.cancel()
+        super().close()  # type: ignore[misc]
+
+    async def aclose(self) -> None:
+        """Wait for the task to unwind, then close the controller."""
+        if self._task is not None:
+            await self._task.aclose()
+        super().close()  # type: ignore[misc]
+
+
+class NetworkController(Meeting, TableController):
+    """This player's seat in games against a person on another machine; its ``table``
+    once the host turned out to seat a table of several players."""
 
     def __init__(
         self,
@@ -66,12 +124,12 @@ class NetworkController(TableController):
         settings: GameSettings | None = None,
         data_dir: Path | None = None,
     ) -> None:
-        super().__init__()
+        TableController.__init__(self)
+        Meeting.__init__(self)
         self.plan, self.settings, self.data_dir = plan, settings or GameSettings(), data_dir
         self.rules = plan.rules
         self.seat, self.names = 0, ("You", "the other player")
         self._peer_name = "the other player"
-        self.status: list[str] = []  # the connection's story so far, for the connect screen
         self.session: GameSession | None = None
         self.connected = False
         self.reconnecting = ""  # what to show while a lost connection is being won back
@@ -80,29 +138,12 @@ class NetworkController(TableController):
         self._final_hand: list[int] | None = None  # their hand, once an audit revealed it
         self.key_changed: KeyChange | None = None  # a known player's key changed: ask first
         self._key_answer, self._key_answers = trio.open_memory_channel[bool](1)
-        self._on_key_changed: Callable[[], None] = lambda: None
-        self._guest: TrioGuest | None = None
-        self._task: GuestTask | None = None
         self._outbox, self._intents = trio.open_memory_channel[Move | Leave](16)
         self._decide, self._decisions = trio.open_memory_channel[bool](4)  # rematch answers
-        self._on_status: Callable[[], None] = lambda: None
-        self._on_ready: Callable[[], None] = lambda: None
         self._on_saved: Callable[[], None] | None = None  # quitting: once the record is kept
+        self.table: Any = None  # a NetworkTable, once the host turned out to seat a table
 
     # -- the connection
-
-    def connect(
-        self,
-        guest: TrioGuest,
-        on_status: Callable[[], None],
-        on_ready: Callable[[], None],
-        on_key_changed: Callable[[], None] = lambda: None,
-    ) -> None:
-        """Start meeting the other player in ``guest``; ``on_ready`` once the cards are dealt
-        (and a changed key accepted: ``on_key_changed`` asks, ``answer_key_change`` answers)."""
-        self._on_status, self._on_ready = on_status, on_ready
-        self._on_key_changed = on_key_changed
-        self._guest, self._task = guest, guest.start_task(self._main)
 
     async def _main(self) -> None:
         try:
@@ -126,6 +167,9 @@ class NetworkController(TableController):
             )
         try:
             async with open_game_peer(self.plan, self._say) as conn:
+                if conn.table:
+                    await self._sit_at_table(conn)
+                    return
                 peer = conn.peer
                 self._peer_name = peer.info.peer_name
                 self.banner = f"code {peer.info.sas}"
@@ -164,6 +208,16 @@ class NetworkController(TableController):
             where = format_address(self.plan.bind, self.plan.port)
             self._left(f"Cannot listen on {where}: {e.strerror or e}")
 
+    async def _sit_at_table(self, conn: Connected) -> None:
+        """The host seats a table of several players (SPEC 3.15): its game is played by a
+        ``NetworkTable``, which takes this connect screen and task over."""
+        from .unisson.network import NetworkTable
+
+        plan = self.plan
+        self.table = NetworkTable(plan.name, self.settings, self.data_dir, plan.config_dir)
+        self.table.follow(self)
+        await self.table.join(conn, plan.address)
+
     async def _accept_changed_key(self, peer: Any) -> bool:
         """Ask the player (a dialog) before the table opens; remember the key if accepted."""
         info = peer.info
@@ -199,10 +253,6 @@ class NetworkController(TableController):
         if self._final_hand is not None:
             return list(self._final_hand), 0
         return super().their_hand()
-
-    def _say(self, line: str) -> None:
-        self.status.append(line)
-        self._on_status()
 
     def _left(self, why: str) -> None:
         """No more games on this connection: say why where the player is looking."""
@@ -261,13 +311,9 @@ class NetworkController(TableController):
         s = event.session
         names = seat_names(s, self.plan.name, self._peer_name)
         _, path, _ = keep_record(event.number, s, names, event.ended, self.data_dir)
-        if s.fault is not None:
-            who = "You" if s.fault.culprit == self.seat else self.names[s.fault.culprit]
-            text = f"The game stopped: {who} broke the protocol ({s.fault.kind}): {s.fault.message}"
-        elif s.closed is not None:
-            who = self.names[s.closed.seat]
-            said = f' "{s.ending().text}"' if s.closed.reason else ""
-            text = f"The game stopped: {who} left, closing with {s.closed.code}{said}"
+        stopped = stopped_words(s, self.names)
+        if stopped is not None:
+            text = stopped
         elif s.outcome is None:
             text = f"The connection ended: {event.ended.message if event.ended else 'unfinished'}"
         else:
@@ -335,15 +381,24 @@ class NetworkController(TableController):
         assert self._guest is not None
         self._guest.run_sync_soon(self._outbox.send_nowait, move)
 
-    def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-        super().close()
 
-    async def aclose(self) -> None:
-        if self._task is not None:
-            await self._task.aclose()
-        super().close()
+def stopped_words(session: GameSession, names: Sequence[str]) -> str | None:
+    """How a game that a seat stopped ended, in words naming that seat (``names`` call the
+    player "You"), or None if nobody stopped it."""
+    fault, closed = session.fault, session.closed
+    if fault is not None:
+        who = names[fault.culprit]
+        if fault.kind == "timeout":
+            return f"The game stopped: {who} took too long ({fault.message})"
+        return f"The game stopped: {who} broke the protocol ({fault.kind}): {fault.message}"
+    if closed is not None:
+        who = names[closed.seat]
+        if closed.code == "left":  # a table's verdict: the seat left, or never came back
+            said = "" if closed.reason.startswith("closed with") else f' ("{closed.reason}")'
+            return f"The game stopped: {who} left the table{said}"
+        said = f' "{session.ending().text}"' if closed.reason else ""
+        return f"The game stopped: {who} left, closing with {closed.code}{said}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -374,19 +429,21 @@ def _final_hand(session: GameSession, seat: int) -> list[int] | None:
 
 
 class ConnectScreen(Screen[None]):
-    """Meeting the other player: where to find us, who answered, the code to compare."""
+    """Meeting the other players: where to find us, who answered (who is seated at a table),
+    the code to compare.  ``controller`` is a ``NetworkController`` or, hosting a table, a
+    ``NetworkTable``: both ``connect`` with these hooks and keep ``status``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, controller: NetworkController, open_table: Callable[[], None]) -> None:
+    def __init__(self, controller: Any, open_table: Callable[[], None], title: str) -> None:
         super().__init__()
         self.controller = controller
         self._open_table = open_table
+        self._title = title
         self._handed_over = False  # the table took the controller over
 
     def compose(self) -> ComposeResult:
-        verb = "Hosting" if self.controller.plan.mode == "host" else "Joining"
-        yield Static(f"cuttle · {verb} a game", id="title", classes="fits")
+        yield Static(self._title, id="title", classes="fits")
         yield TooSmall()
         yield Static("", id="connect-status", classes="fits")
         yield Footer()
@@ -397,7 +454,15 @@ class ConnectScreen(Screen[None]):
             self._show_status,
             self._dealt,
             self._ask_about_key,
+            self._ask_about_code,
         )
+
+    def _ask_about_code(self, table: Any) -> None:
+        question = (
+            f"The table's code is {table.code}.\n\nRead it aloud (or in a chat) with every "
+            "other player: does each of them see this same code? (n: it differs; you leave)"
+        )
+        self.app.push_screen(ConfirmScreen(question), table.answer_code)
 
     def _ask_about_key(self) -> None:
         change = self.controller.key_changed

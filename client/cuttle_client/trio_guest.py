@@ -52,6 +52,11 @@ class GuestTask:
 
         self._guest.run_sync_soon(now)
 
+    async def wait(self, patience: float) -> None:
+        """Wait (on asyncio) until the task ends by itself, at most ``patience`` seconds."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._finished.wait(), patience)
+
     async def aclose(self, patience: float = 5.0) -> None:
         """Cancel, and wait until the task has unwound (at most ``patience`` seconds)."""
         self.cancel()

@@ -79,6 +79,7 @@ class TableGame:
     clean: bool
     session: GameSession | None = None
     record: Path | None = None
+    note: str = ""  # why a game that did not finish stopped ("you left the table")
 
 
 async def play_at_table(
@@ -160,8 +161,7 @@ async def play_at_table(
         async for event in table.events:
             watch(event)
             if isinstance(event, Lobby):
-                who = ", ".join(p.name for p in event.players)
-                say(f"table of {event.settings.seats} for {event.settings.game}: {who}")
+                say(lobby_text(event))
             elif isinstance(event, CodeShown):
                 for seat in table.core.seats:
                     if seat.seat != table.core.me:
@@ -219,7 +219,16 @@ async def play_at_table(
         date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         text = build_record(session, names, date, "" if session.finished else note)
         record = save_record(text, games_dir(data_dir), f"{date}-{'-'.join(names)}-game1")
-    return TableGame(line, clean, session, record)
+    return TableGame(line, clean, session, record, "" if session.finished else note)
+
+
+def lobby_text(lobby: Lobby) -> str:
+    """Who sits at the table so far, and how many seats are free."""
+    seats = lobby.settings.seats
+    who = ", ".join(p.name for p in lobby.players)
+    free = seats - len(lobby.players)
+    wait = f"waiting for {free} more player{'s' * (free > 1)}" if free else "every seat is taken"
+    return f"at the table ({lobby.settings.game}, {seats} seats): {who}; {wait}"
 
 
 def seat_text(table: TableShell, seat: SeatInfo) -> str:

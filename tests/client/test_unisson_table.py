@@ -8,6 +8,7 @@ import random
 import pytest
 from cuttle_client.app import CuttleApp, Practice, Settings, make_app
 from cuttle_client.modals import GameOverScreen
+from cuttle_client.network import ConnectScreen
 from cuttle_client.unisson.controller import PracticeController
 from cuttle_client.unisson.table import UnissonTableScreen
 from textual.pilot import Pilot
@@ -223,13 +224,28 @@ def test_the_lobby_explains_the_game_chosen() -> None:
     run(make_app(Settings(bot_delay=0)), body)
 
 
-def test_hosting_lunisson_from_the_lobby_says_how_it_is_played_for_now() -> None:
+def test_hosting_lunisson_from_the_lobby_opens_a_table_of_the_players_chosen() -> None:
     async def body(pilot: Pilot) -> None:
-        await keys(pilot, "g", "enter", "down", "enter")
+        app = pilot.app
+        await keys(pilot, "g", "enter", "down", "enter")  # L'Unisson
+        assert line(pilot, "#host-what") == "a table for 4 players, one deck"
+        assert not app.screen.query_one("#rules").display  # Cuttle's rules: not L'Unisson's
+        app.screen.query_one("#players").value = 5
         await pilot.pause()
+        assert line(pilot, "#host-what") == "a table for 5 players, two decks"
         await keys(pilot, "h")
-        notice = line(pilot, "#notice")
-        assert "played by bots for now" in notice and "--game unisson" in notice
-        assert isinstance(pilot.app.screen, type(pilot.app.lobby))  # still in the lobby
+        assert isinstance(app.screen, ConnectScreen)
+        assert "Hosting a table of 5: L'Unisson" in screen_text(app)
+        await until(
+            pilot,
+            lambda: (
+                "waiting for 4 more players" in screen_text(app)
+                or "Cannot listen" in screen_text(app)
+            ),
+        )
+        text = screen_text(app)
+        assert "hosting unisson (two-decks) for 5 players" in text or "Cannot listen" in text
+        await keys(pilot, "escape")
+        assert isinstance(app.screen, type(app.lobby))
 
     run(make_app(Settings(bot_delay=0)), body)

@@ -5,11 +5,11 @@ the ``log`` and the ``ending``, and sends moves through ``submit``.  ``PracticeC
 holds the whole game in process and plays every other seat with a bot, each from its own
 seat's view.
 
-A network controller (to come, over the N-player table and the session) subclasses
-``UnissonController`` the same way: it keeps ``_view`` as the session's view of its seat,
-calls ``_record(seat, move, before, after)`` with the views around each move (the log is
-written from them alone), ``_end(scores, hands)`` once every hand is shown, and sends the
-player's moves from ``submit`` after ``check``.
+``NetworkTable`` (``network.py``) subclasses ``UnissonController`` the same way for a
+networked table: it keeps ``_view`` as a copy of the session's view of its seat, calls
+``_record(seat, move, before, after)`` with the views around each move (the log is written
+from them alone), sets ``ending`` once the game is over, and sends the player's moves from
+``submit`` after ``check``.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ class UnissonController:
     decks: int
     can_rematch: bool = False
     busy: bool = False  # a move of ours is on its way and not yet confirmed
+    label = "practice"  # what table this is, for the screen's title
+    leave_question = "Leave this table? The game is abandoned."
 
     def __init__(self) -> None:
         self._host: TableHost | None = None

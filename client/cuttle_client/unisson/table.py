@@ -304,21 +304,25 @@ class UnissonTableScreen(Screen[None]):
         if self.controller.ending is not None:
             return
         self.app.push_screen(
-            ConfirmScreen("Leave this table? The game is abandoned."),
+            ConfirmScreen(self.controller.leave_question),
             lambda yes: self.dismiss() if yes else None,
         )
 
     def _game_over_text(self) -> Text:
-        """The result, then each seat's score part by part, the match, and every hand."""
+        """The result, then each seat's score part by part, the match (over several games),
+        and every hand."""
         c = self.controller
         end = c.ending
         assert end is not None
         t = Text(end.text, style="bold")
-        t.append("\n" + " " * 11 + "".join(f"{h:>6}" for h in SCORE_COLUMNS), style="dim")
+        if not end.scores:  # the game stopped before its end: nothing to score
+            return t
+        columns = SCORE_COLUMNS if c.games else SCORE_COLUMNS[:-1]
+        t.append("\n" + " " * 11 + "".join(f"{h:>6}" for h in columns), style="dim")
         match = c.match
         for s, score in enumerate(end.scores):
             parts = [score.melded, score.hand, score.empty, score.last, score.range]
-            parts += [score.unisson, score.total, match[s]]
+            parts += [score.unisson, score.total, match[s]][: len(columns) - 5]
             row = c.names[s][:10].ljust(11) + "".join(f"{p:>6}" for p in parts)
             t.append("\n" + row, style="bold" if s == c.seat else "")
         return t

@@ -51,7 +51,7 @@ class Players(Static):
             line = Text(">" if ascii and s == acting else "▶" if s == acting else " ")
             name = names[s][:NAME_WIDTH].ljust(NAME_WIDTH)
             line.append(f" {name} ", style="bold" if s == me else "")
-            if ending is not None:
+            if ending is not None and ending.hands:
                 hand = ending.hands[s]
                 line.append_text(cards(hand, ascii) if hand else Text("empty", style="dim"))
                 line.append("  ")

@@ -1,0 +1,263 @@
+"""A seat at a networked L'Unisson table (SPEC 3.15): the table screen of practice, fed by the
+session that `play_at_table` runs for this seat.
+
+The table runs as a task of the app's trio run (a guest of Textual's loop, ``TrioGuest``),
+so its hooks update the controller on the UI thread: ``watch`` keeps ``_view`` as a copy of
+the session's view and logs each move from the views around it, ``choose`` awaits the
+player's move, ``confirm`` asks the player to compare the table code.  Before the deal the
+connect screen shows ``status`` (where to be found, who is seated, the code); the table
+screen opens once the cards are dealt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import trio
+from cuttle_protocol.errors import ErrorCode
+from cuttle_protocol.identity import ConfigError
+from cuttle_protocol.netgame import GameSettings
+from cuttle_protocol.netplay import Connected
+from cuttle_protocol.table import CodeShown, Lobby, Started, TableEnded
+from cuttle_protocol.tablegame import Step, TableGame
+from cuttle_protocol.trio_peer import ConnectionEnded
+from cuttle_protocol.trio_table import TableShell, TableTimeouts
+
+from cuttle_net.games.unisson import Game, IllegalMove
+from cuttle_net.games.unisson.moves import Move
+from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
+
+from ..cli_table import Hosting, sit_at_table
+from ..network import Meeting, stopped_words
+from .controller import Ending, UnissonController
+from .words import result_words
+
+LOBBY = "at the table ("  # how `play_at_table` says who is seated (`lobby_text`)
+
+
+class NetworkTable(Meeting, UnissonController):
+    """This player's seat at a table of people (and bots) on other machines.
+
+    Host: ``NetworkTable(name, ..., hosting=Hosting(...))``, given to a ``ConnectScreen``
+    (which calls ``connect``).  Join: ``cuttle join`` meets the host first, as for a
+    two-player game; its ``NetworkController`` hands the connection over when the host
+    turns out to seat a table (``follow`` and ``join``)."""
+
+    leave_question = "Leave this table? The game stops for everyone, and you lose it."
+
+    def __init__(
+        self,
+        name: str,
+        settings: GameSettings | None = None,
+        data_dir: Path | None = None,
+        config_dir: Path | None = None,
+        hosting: Hosting | None = None,
+    ) -> None:
+        UnissonController.__init__(self)
+        Meeting.__init__(self)
+        self.name, self.hosting = name, hosting
+        self.settings = settings or GameSettings()
+        self.data_dir, self.config_dir = data_dir, config_dir
+        self.seat, self.names = 0, ("You",)
+        self.players = hosting.players if hosting else 3
+        self.decks = 2 if hosting and hosting.token == "two-decks" else 1
+        self.label = "table"
+        self.session: GameSession | None = None
+        self.record: Path | None = None  # where our record was saved
+        self.code = ""  # the table code, once every seat revealed
+        self._table: TableShell | None = None
+        self._move_in, self._moves = trio.open_memory_channel[Move](1)
+        self._answer_in, self._answers = trio.open_memory_channel[bool](1)
+        self._place = 0  # our place in the lobby (our seat once the table is full)
+        self._lobby_names: dict[int, str] = {}
+        self._seats: list[str] = []  # every seat's name, once the game starts
+        self._differs = False  # the player said the code differs
+
+    async def _main(self) -> None:
+        """Host the table (the connect screen's ``connect`` starts it)."""
+        assert self.hosting is not None
+        try:
+            game = await sit_at_table(self.name, self.hosting, **self._hooks())
+        except ConfigError as e:
+            self._stopped(f"Cannot use the config directory: {e}")
+            return
+        except OSError as e:
+            self._stopped(f"Cannot listen on port {self.hosting.port}: {e.strerror or e}")
+            return
+        self._finished(game)
+
+    async def join(self, conn: Connected, address: str) -> None:
+        """Sit at the table whose host ``conn`` reached at ``address`` (``cuttle join``)."""
+        try:
+            game = await sit_at_table(self.name, conn, address=address, **self._hooks())
+        except ConnectionEnded as e:
+            self._stopped(f"The connection ended: {e.message}")
+            return
+        self._finished(game)
+
+    def _hooks(self) -> dict[str, Any]:
+        s = self.settings
+        return dict(
+            config_dir=self.config_dir,
+            timeouts=TableTimeouts(s.reply_timeout, s.move_timeout, s.reconnect_window),
+            data_dir=self.data_dir,
+            say=self._say,
+            seated=self._seated,
+            choose=self._choose,
+            watch=self._watch,
+            confirm=self._confirm,
+        )
+
+    def _say(self, line: str) -> None:
+        if line.startswith(LOBBY):  # who is seated now, in place of who was
+            self.status[:] = [x for x in self.status if not x.startswith(LOBBY)]
+        self.status.append(line)
+        self._on_status()
+
+    def _seated(self, table: TableShell) -> None:
+        self._table = table
+
+    async def _confirm(self, event: CodeShown) -> bool:
+        self.code = event.code
+        self.label = f"table · code {event.code}"
+        self._on_code(self)
+        same = await self._answers.receive()
+        if same:
+            self._say("you confirmed the code: waiting for every other player to confirm it…")
+        self._differs = not same
+        return same
+
+    def answer_code(self, same: bool) -> None:
+        """The player compared the table code with every other player's."""
+        assert self._guest is not None
+        self._guest.run_sync_soon(self._answer_in.send_nowait, same)
+
+    # -- the game
+
+    def _watch(self, item: object) -> None:
+        if isinstance(item, Lobby):
+            self._place = item.you
+            self._lobby_names = {p.seat: p.name for p in item.players}
+            self.players = item.settings.seats
+            self.decks = 2 if "two-decks" in item.settings.options else 1
+        elif isinstance(item, Started):
+            self._seats = [s.name for s in item.seats]
+            self._say("every player confirmed the code: dealing…")
+        elif isinstance(item, Step):
+            self._step(item.session, item.output.events)
+        elif isinstance(item, TableEnded) and self._view is None:
+            self._say(self._before_the_deal(item))
+
+    def _before_the_deal(self, end: TableEnded) -> str:
+        """Why the table ended before any card was dealt, naming whose doing it was."""
+        if end.culprit == self._place and end.kind == "left":
+            if self._differs:
+                return "You left the table: your code differed from the others'. Nobody played."
+            return "You left the table before the deal."
+        who = "Nobody" if end.culprit is None else self._lobby_names.get(end.culprit, "?")
+        if end.kind == "left":
+            return f"The table ended before the deal: {who} left ({end.detail})."
+        return f"The table ended before the deal: {who} is blamed ({end.kind}): {end.detail}"
+
+    def _step(self, session: GameSession, events: list[object]) -> None:
+        if self.session is None:
+            self.session = session
+            self.seat = session.seat
+            self.names = tuple("You" if s == self.seat else n for s, n in enumerate(self._seats))
+        for event in events:
+            if isinstance(event, Dealt):
+                self._view = session.view.copy()
+                self._on_ready()
+            elif isinstance(event, MovePlayed):
+                before = self.view
+                self._view = session.view.copy()
+                self._record(event.seat, event.move, before, self._view)
+                if event.seat == self.seat:
+                    self.busy = False
+            elif isinstance(event, GameOver):
+                self._view = session.view.copy()  # every hand shown
+        if self._view is not None:
+            self._changed()
+
+    async def _choose(self, view: Game) -> Move:
+        self._changed()  # the player's turn: the options appear
+        return await self._moves.receive()
+
+    def submit(self, move: Move) -> None:
+        if self.busy:
+            raise IllegalMove("your move is on its way")
+        self.check(move)
+        self.busy = True
+        self._changed()
+        assert self._guest is not None
+        self._guest.run_sync_soon(self._move_in.send_nowait, move)
+
+    def waiting_for(self) -> str:
+        s = self.session
+        if self.ending is not None or s is None:
+            return ""
+        if self.busy:
+            return "sending your move…"
+        if s.outcome is not None:
+            return "checking the whole deal (the audit)…"
+        waiting = s.waiting_for
+        if waiting is None:
+            return ""
+        seat, what = waiting
+        if what == "move":
+            return f"{self.names[seat]} is thinking…"
+        return f"the cards are being shown: waiting for {self.names[seat]}'s step…"
+
+    def _finished(self, game: TableGame) -> None:
+        """The table is over: the result in words, whose fault if any, and the record."""
+        s = game.session
+        if s is None or self._view is None:
+            if self._table is None or self._table.core.ended is None:  # no words said yet
+                self._stopped(f"No game: {game.line.removeprefix('result: no game: ')}")
+            return
+        v = self.view
+        text = stopped_words(s, self.names)
+        culprit = s.fault.culprit if s.fault else s.closed.seat if s.closed else None
+        if text is not None and culprit is not None:  # every other seat shares the win
+            text += f" · {' and '.join(n for i, n in enumerate(self.names) if i != culprit)} win"
+        if text is None and not s.finished:
+            text = f"The game stopped: {s.ending(game.note).text}"
+        elif text is None:
+            text = result_words(v, self.names, self.seat)
+            text += " · audit passed: the deal was fair" if s.audit else ""
+        if game.record is not None:
+            text += f" · record saved: {game.record}"
+        self.record = game.record
+        over = v.is_over
+        scores = tuple(v.scores()) if over else ()
+        hands = tuple(tuple(v.hand(p)) for p in range(self.players)) if over else ()
+        self.ending = Ending(text, scores, hands)
+        self.busy = False
+        self._changed()
+
+    def _stopped(self, why: str) -> None:
+        """No game to show: say why where the player is looking."""
+        if self._view is None:
+            self._say(why)
+        else:
+            self.ending = Ending(why, (), ())
+            self._changed()
+
+    # -- leaving
+
+    @property
+    def game_in_progress(self) -> bool:
+        return self._task is not None and not self._task.done and self.ending is None
+
+    def leave(self) -> None:
+        """Leave the table: the others are told (the game stops), and our record is kept."""
+        if self._guest is not None and self._table is not None:
+            self._guest.run_sync_soon(self._table.leave, ErrorCode.PEER_QUIT, "")
+
+    async def aclose(self) -> None:
+        """Leave (the record is saved), then stop the table's task."""
+        if self._task is not None and not self._task.done:
+            self.leave()
+            await self._task.wait(self.settings.reply_timeout)
+        await super().aclose()

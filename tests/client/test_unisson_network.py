@@ -1,0 +1,182 @@
+"""The L'Unisson table screen at a networked table over real loopback sockets: the person's
+app hosts (or joins) and greedy bots sit at the other seats, in the app's own trio run."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.app import NetworkLaunch, Settings, make_app
+from cuttle_client.modals import ConfirmScreen, GameOverScreen
+from cuttle_client.network import ConnectScreen
+from cuttle_client.unisson.network import NetworkTable
+from cuttle_client.unisson.table import UnissonTableScreen
+from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.netgame import GameSettings
+from cuttle_protocol.netplay import NetPlan
+from cuttle_protocol.table import TableSettings
+from cuttle_protocol.tablegame import Step, TableGame, play_at_table
+from cuttle_protocol.trio_peer import open_listener
+from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from cuttle_net.games.unisson.bots import make_bot
+from cuttle_net.records.verify import Verdict, verify_text
+from tests.client.helpers import choose_any_option, keys, run, screen_text, until
+
+FAST = TableTimeouts(reply=10.0, move=30.0, window=5.0)
+
+
+def greedy(seed: int):
+    bot, rng = make_bot("greedy"), random.Random(seed)
+    return lambda view: bot.choose(view, rng)
+
+
+async def bot_joins(address: str, name: str, tmp: Path, games: dict[str, TableGame]) -> None:
+    key = Ed25519PrivateKey.generate()
+    async with join_table(address, LocalPlayer(name, key), timeouts=FAST) as table:
+        choose = greedy(len(name))
+        games[name] = await play_at_table(table, key, "one-deck", choose=choose, data_dir=tmp)
+
+
+async def answer_the_code(pilot: Pilot, yes: bool) -> None:
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#no"))
+    question = str(app.screen.query_one(Static).render())
+    assert re.search(r"The table's code is \d{3} \d{3}\.", question), question
+    await keys(pilot, "y" if yes else "n")
+
+
+async def play_to_the_end(pilot: Pilot, table: UnissonTableScreen, rng: random.Random) -> None:
+    c = table.controller
+    for _ in range(2000):
+        await until(pilot, lambda: c.ending is not None or c.my_turn, 60)
+        if c.ending is not None:
+            return
+        await choose_any_option(pilot, table, rng)
+    raise AssertionError("the game did not end")
+
+
+def hosting(tmp: Path, yes: bool = True) -> tuple:
+    plan = NetPlan("host", "Ann", port=0, bind="127.0.0.1", config_dir=tmp / "ann")
+    timeouts = GameSettings(move_timeout=30, reply_timeout=10, reconnect_window=5)
+    launch = NetworkLaunch(plan, timeouts, game="unisson", players=3, rules_token="one-deck")
+    settings = Settings(bot_delay=0, data_dir=tmp / "ann", config_dir=tmp / "ann", lan=False)
+    return make_app(settings, network=launch)
+
+
+def test_a_person_hosts_compares_the_code_and_plays_to_a_verified_record(tmp_path: Path) -> None:
+    app = hosting(tmp_path)
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        assert isinstance(app.screen, ConnectScreen)
+        await until(pilot, lambda: "(port " in screen_text(app))
+        port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
+        address = f"127.0.0.1:{port}"
+        app.trio.start_task(lambda: bot_joins(address, "Bob", tmp_path / "bob", games))
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
+        assert "Ann, Bob" in screen_text(app)
+        app.trio.start_task(lambda: bot_joins(address, "Cy", tmp_path / "cy", games))
+        await answer_the_code(pilot, True)
+        await until(pilot, lambda: isinstance(app.screen, UnissonTableScreen))
+        table = app.screen
+        c = table.controller
+        assert isinstance(c, NetworkTable)
+        title = screen_text(app).splitlines()[0]
+        assert re.search(r"L'Unisson · table · code \d{3} \d{3} · 3 players, 1 deck", title)
+        assert {"Bob", "Cy"} <= set(c.names) and c.names[c.seat] == "You"
+        # A bad move is refused with words, and nothing is sent.
+        await until(pilot, lambda: c.my_turn, 60)
+        await keys(pilot, "colon")
+        await pilot.pause()
+        await keys(pilot, *"extend 9 7H", "enter")  # nobody has 9 sequences at the start
+        error = str(table.query_one("#error").render())
+        assert error.startswith("✗ extend 9 7H: "), error
+        assert c.my_turn and not c.busy
+        await keys(pilot, "escape")
+        await play_to_the_end(pilot, table, random.Random(3))
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await until(pilot, lambda: bool(app.screen.query("#result")))
+        over = str(app.screen.query_one("#result").render())
+        assert "audit passed" in over and "record saved: " in over, over
+        assert "total" in over and "Bob" in over and "Cy" in over
+        await until(pilot, lambda: len(games) == 2)
+        await keys(pilot, "l")  # back to the lobby
+
+    run(app, body)
+    (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
+    assert verify_text(mine.read_text()).verdict == Verdict.VALID
+    assert {g.line for g in games.values()} == {games["Bob"].line}
+    assert games["Bob"].line.startswith("result: game 1: Ann (seat 0), ")
+
+
+def test_a_code_that_differs_leaves_the_table(tmp_path: Path) -> None:
+    app = hosting(tmp_path)
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "(port " in screen_text(app))
+        port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
+        for name in ("Bob", "Cy"):
+            where = tmp_path / name
+            app.trio.start_task(lambda n=name, w=where: bot_joins(f"127.0.0.1:{port}", n, w, games))
+        await answer_the_code(pilot, False)
+        await until(pilot, lambda: "You left the table: your code differed" in screen_text(app))
+        await until(pilot, lambda: len(games) == 2)
+
+    run(app, body)
+    for game in games.values():
+        assert game.line == "result: no game: left: the table code differs from mine"
+
+
+def test_a_joiner_sees_the_host_leave_mid_game_named(tmp_path: Path) -> None:
+    """The person joins (`cuttle join`: the table is learnt from the host); the host leaves
+    while the person thinks: the screen says who left, and the record is kept."""
+    games: dict[str, TableGame] = {}
+    where: dict[str, str] = {}
+
+    async def host() -> None:
+        key = Ed25519PrivateKey.generate()
+        async with open_listener(0, "127.0.0.1") as listener:
+            where["address"] = f"127.0.0.1:{listener.address[1]}"
+            settings = TableSettings("unisson", ("one-deck",), 3)
+            async with host_table(listener, LocalPlayer("Hal", key), settings, timeouts=FAST) as t:
+
+                def watch(item: object) -> None:
+                    if isinstance(item, Step) and item.session.to_act == 1:
+                        t.leave("peer-quit", "gone for coffee")
+
+                games["Hal"] = await play_at_table(
+                    t, key, "one-deck", choose=greedy(1), watch=watch, data_dir=tmp_path / "hal"
+                )
+
+    async def body(pilot: Pilot) -> None:
+        app.trio.start_task(host)
+        await until(pilot, lambda: "address" in where)
+        field = app.lobby.query_one("#address", Input)
+        field.value = where["address"]
+        field.focus()
+        await keys(pilot, "enter")  # join, from the lobby
+        try:
+            await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
+        except AssertionError:
+            raise AssertionError(screen_text(app)) from None
+        app.trio.start_task(lambda: bot_joins(where["address"], "Cy", tmp_path / "cy", games))
+        await answer_the_code(pilot, True)
+        await until(pilot, lambda: isinstance(app.screen, (UnissonTableScreen, GameOverScreen)))
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await until(pilot, lambda: bool(app.screen.query("#result")))
+        over = str(app.screen.query_one("#result").render())
+        assert 'Hal left the table ("gone for coffee") · You and Cy win' in over, over
+        assert "record saved: " in over
+
+    files = tmp_path / "ann"
+    app = make_app(Settings(bot_delay=0, data_dir=files, config_dir=files, lan=False, name="Ann"))
+    run(app, body)
+    (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
+    assert verify_text(mine.read_text()).verdict == Verdict.UNAUDITED
+    assert "Hal (seat 0) left" in games["Cy"].line
