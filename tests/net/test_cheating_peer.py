@@ -18,47 +18,62 @@ from cuttle_protocol.trio_peer import ConnectionEnded, Peer, open_peer
 
 from cuttle_net.games.cuttle.bots import RandomBot
 from cuttle_net.games.cuttle.engine import MAIN
+from cuttle_net.games.cuttle.moves import DRAW, Move
 from cuttle_net.records.record import build_record, parse_record
-from cuttle_net.session import Fault, GameSession, SendDeck, SendMove
+from cuttle_net.session import Fault, GameSession, SendMove
 
 
 async def cheat(peer: Peer, key: Ed25519PrivateKey, how: str) -> None:
-    """Play honestly until our first decision, then cheat ``how``."""
+    """Play honestly until our first turn (the honest side cannot win before it), then
+    cheat ``how``."""
     match = Match.of(peer)
     session = GameSession(match.seat(0), match.header(0, key), key)
+    breaking = False  # our next deck message goes out with its signature broken
 
     async def carry(out) -> None:
+        nonlocal breaking
         for item in out.sends:
             if isinstance(item, SendMove):
                 await peer.send(WireMove(item.text, item.signature))
             else:
+                if breaking:
+                    item.data["sig"], breaking = bytes(64), False
                 await peer.send(DeckPayload(item.data))
+
+    async def receive_one() -> None:
+        message = await peer.receive()
+        if isinstance(message, WireMove):
+            await carry(session.receive_move(1 - session.seat, message.text, message.sig))
+        else:
+            await carry(session.receive_deck(1 - session.seat, message.data))
 
     await carry(session.start())
     while True:
         while not session.my_turn:
-            message = await peer.receive()
-            if isinstance(message, WireMove):
-                await carry(session.receive_move(1 - session.seat, message.text, message.sig))
-            else:
-                await carry(session.receive_deck(1 - session.seat, message.data))
-        # A card the other player does not know yet, so that playing it sends a reveal.
-        known = session.view.known[session.seat]
-        from_hand = [m for m in session.view.legal_moves() if m.card >= 0 and m.card not in known]
-        if session.view.phase == MAIN and from_hand:
+            await receive_one()
+        if session.view.phase == MAIN:
             break
-        await carry(session.play(session.view.legal_moves()[0]))  # honest until our turn
+        await carry(session.play(session.view.legal_moves()[0]))  # answer a one-off honestly
     if how == "illegal":  # pass with cards left in the draw pile
         record = session._sign("pass")
         await peer.send(WireMove(record.text, record.signature))
-    else:  # a card from our hand, with our reveal's signature broken
-        out = session.play(from_hand[0])
-        for item in out.sends:
-            if isinstance(item, SendDeck):
-                item.data["sig"] = bytes(64)
-        await carry(out)
+    else:  # a move whose deck message we send, with its signature broken
+        breaking = True
+        await carry(session.play(deck_step(session)))
+        while breaking:  # our share of a public draw comes after the other's
+            await receive_one()
     with trio.move_on_after(5):
         await peer.wait_ended()
+
+
+def deck_step(session: GameSession) -> Move:
+    """A legal move of ours that makes us send a deck message: a card from our hand that
+    the other player does not know yet (we prove it); if it knows our whole hand (it plays
+    with glasses, an eight), a draw, which is public then: we send our share of it."""
+    known = session.view.known[session.seat]
+    legal = session.view.legal_moves()
+    from_hand = [m for m in legal if m.card >= 0 and m.card not in known]
+    return from_hand[0] if from_hand else DRAW
 
 
 async def honest_against(how: str):
