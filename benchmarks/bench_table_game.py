@@ -44,8 +44,9 @@ def wait_for(log: Path, pattern: str, deadline: float) -> re.Match[str]:
     raise RuntimeError(f"{log.name} never said {pattern!r}:\n{log.read_text()}")
 
 
-def one_game(folder: Path, players: int) -> tuple[float, float]:
-    """Seconds from the joiners' start to the last result line, and the CPU seconds of all."""
+def one_game(folder: Path, players: int) -> tuple[float, float, int]:
+    """Seconds from the joiners' start to the last result line, the CPU seconds of all, and
+    how many connections the host refused (a joiner turned away while a seat was free)."""
     names = ["host"] + [f"joiner{i}" for i in range(1, players)]
     logs = {name: folder / f"{name}.log" for name in names}
     procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -84,7 +85,8 @@ def one_game(folder: Path, players: int) -> tuple[float, float]:
     cpu = (after.children_user + after.children_system) - (
         before.children_user + before.children_system
     )
-    return ended - began, cpu
+    refused = logs["host"].read_text().count(" refused ")
+    return ended - began, cpu, refused
 
 
 def main() -> None:
@@ -92,12 +94,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    walls, cpus = [], []
+    walls, cpus, refusals = [], [], 0
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as tmp:
-            wall, cpu = one_game(Path(tmp), args.players)
+            wall, cpu, refused = one_game(Path(tmp), args.players)
         walls.append(wall)
         cpus.append(cpu)
+        refusals += refused
     print(f"machine: {platform.processor() or platform.machine()}, nproc {os.cpu_count()}, "
           f"Python {platform.python_version()}, load {os.getloadavg()[0]:.1f}")  # fmt: skip
     print(f"{args.players}-player L'Unisson, greedy bots, {args.repeat} games on loopback")
@@ -105,6 +108,7 @@ def main() -> None:
           f"(min {min(walls):.2f}, max {max(walls):.2f})")  # fmt: skip
     print(f"  CPU of all {args.players} processes together, their start included: "
           f"median {statistics.median(cpus):.2f} s")  # fmt: skip
+    print(f"  joiners the host refused: {refusals} in {args.repeat} games")
 
 
 if __name__ == "__main__":

@@ -214,6 +214,8 @@ class _Table:
         self.dealer = -1
         self.session_id = b""
         self.ended: TableEnded | None = None
+        self.leaving: str | None = None
+        """The code of the `leave` we posted (the table ends once the host relays it)."""
         self._events: list[TableEvent] = []
 
     # --- the caller's side ---------------------------------------------------------------
@@ -245,10 +247,16 @@ class _Table:
     def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
         """Our player leaves: say so in the log (signed), and stop."""
         code = str(code) if TOKEN.fullmatch(str(code)) else ErrorCode.PEER_QUIT
+        self.leaving = code
         if self.stage is Stage.ENDED or self.log is None:
-            self._end(TableEnded(self.me, "left", f"closed with {code}"))
+            self.left_unrelayed()
             return
         self._post({"t": "leave", "code": code, "reason": reason[:MAX_TEXT_LEN]})
+
+    def left_unrelayed(self) -> None:
+        """We left, and our `leave` may never reach the others (the connection to the host
+        is gone): the table ends here, as our own choice."""
+        self._end(TableEnded(self.me, "left", f"closed with {self.leaving}"))
 
     def fault(self, culprit: int, kind: str, detail: str) -> None:
         """Our session found a fault (`culprit`'s): tell the table and stop."""

@@ -42,7 +42,7 @@ from .connection import (
     Rules,
     RulesProposed,
 )
-from .dial import NO_ANSWER, Unreachable, dial
+from .dial import NO_ANSWER, REFUSED, Unreachable, dial
 from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .framing import encode_frame
 from .identity import KnownPeers, Trust
@@ -86,6 +86,8 @@ class ConnectionEnded(Exception):
         self.code_attempt = False
         """Host: the handshake failed after our hello went out, so this was one try at
         matching the code (SPEC 3.5). A host counts these and tells its player."""
+        self.refused = False
+        """Joiner: every address dialled refused the connection: nothing listens there now."""
 
 
 class _PeerHungUp(Exception):
@@ -440,7 +442,9 @@ async def connect(
         message = f"could not connect to {shown_as}: {exc}"
         if all(a.outcome == NO_ANSWER for a in exc.attempts):
             raise ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, message) from None
-        raise ConnectionEnded(EndReason.NETWORK_ERROR, "network-error", message) from None
+        failed = ConnectionEnded(EndReason.NETWORK_ERROR, "network-error", message)
+        failed.refused = all(a.outcome == REFUSED for a in exc.attempts)
+        raise failed from None
     async with open_peer(
         stream,
         Role.JOINER,

@@ -337,7 +337,7 @@ class HostShell(TableShell):
                     del self._lost[identity]
                     window = f"{self.timeouts.window:g} s"
                     self.core.remove_joiner(
-                        identity, f"connection lost and not back within {window}", "timeout"
+                        identity, f"connection lost and not back within {window}", "left"
                     )
             owed = self._owed()
             if owed is not None:
@@ -459,7 +459,7 @@ class GuestShell(TableShell):
                     self._log(f"lost the connection to the host ({ended.message}): dialling again")
                 if now > window_end:
                     window = f"{self.timeouts.window:g} s"
-                    self.fault(0, "timeout", f"the host was not back within {window}")
+                    self.fault(0, "left", f"connection lost and not back within {window}")
                     return
             with trio.move_on_after(pause):
                 await self.ended.wait()  # the game may end the table while we are away
@@ -505,13 +505,21 @@ class GuestShell(TableShell):
         """After a connection ended: may we dial again? If not, the table ends here."""
         if ended is None:
             return False
-        if self.core.stage is Stage.LOBBY:
+        if self.core.leaving is not None:
+            # We left (our game was over, say): nothing more is owed to us, and the host
+            # tells the others, or they learn that it is gone.
+            self.core.left_unrelayed()
+        elif self.core.stage is Stage.LOBBY:
             self.core.fault(0, "left", f"the host went: {ended.message}")
         elif ended.reason is EndReason.PEER_CLOSED and ended.code not in ("away", "busy"):
             # `busy`: the host still holds our last connection, until it sees it is gone
             self.core.fault(0, "left", f"closed with {ended.code}: {ended.message}")
         elif ended.reason in (EndReason.REMOTE_ERROR, EndReason.LOCAL_ERROR):
             self.core.fault(0, f"wire_{ended.code.replace('-', '_')}", ended.message)
+        elif ended.refused:
+            # Nothing listens on the host's port any more: its process is gone, and the
+            # table with it (a host keeps no journal), so waiting out the window is no use.
+            self.core.fault(0, "left", "connection lost, and the host's port refuses connections")
         else:
             return True
         self._flush()

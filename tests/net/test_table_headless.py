@@ -115,3 +115,45 @@ def test_a_table_that_cannot_be_hosted_is_a_bad_command_line(
     status = main(["host", "--port", "0", "--config-dir", files, "--data-dir", files, *args])
     assert status == 2
     assert capsys.readouterr().err.startswith("cuttle host: ")
+
+
+def test_a_host_killed_mid_game_is_named_by_every_joiner_at_once(tmp_path: Path) -> None:
+    """The host's process dies mid-game: each joiner finds its port closed when it dials
+    again, names the host (it keeps no journal: it cannot come back) without waiting out
+    the reconnect window, keeps its record of the moves played, and exits cleanly."""
+    slow = ("--bot", "greedy", "--bot-delay", "0.2")
+    host = cuttle(tmp_path, "p0", "host", "--port", "0", "--bind", "127.0.0.1",
+                  "--game", "unisson", "--players", "3", *slow)  # fmt: skip
+    joiners: list[subprocess.Popen[str]] = []
+    try:
+        assert host.stdout is not None
+        deadline = time.monotonic() + WAIT
+        port = None
+        while time.monotonic() < deadline:
+            line = host.stdout.readline()
+            assert line, "the host ended early"
+            if port is None and (found := re.search(r"\(port (\d+)\)", line)):
+                port = found[1]
+                for name in ("p1", "p2"):
+                    joiners.append(cuttle(tmp_path, name, "join", f"127.0.0.1:{port}", *slow))
+            elif "game 1: you are seat 0" in line:
+                break
+        time.sleep(0.5)  # a few moves in
+        host.kill()
+        killed = time.monotonic()
+        outputs = [(j.wait(timeout=WAIT), *j.communicate()) for j in joiners]
+        assert time.monotonic() - killed < 15  # not the 60 s reconnect window
+    finally:
+        for p in (host, *joiners):
+            if p.poll() is None:
+                p.kill()
+        host.communicate()
+    for (status, out, err), name in zip(outputs, ("p1", "p2"), strict=True):
+        assert "Traceback" not in err, err
+        assert status == 1, (out, err)
+        (line,) = [x for x in out.splitlines() if x.startswith("result: ")]
+        assert re.search(r": p[12] and p[12] win: p0 \(seat 0\) left", line), line
+        assert "the host's port refuses connections" in line, line
+        (record,) = (tmp_path / name / "games").glob("*.cuttle")
+        report = verify_text(record.read_text())
+        assert report.verdict == Verdict.UNAUDITED, report.problem  # what was played, signed
