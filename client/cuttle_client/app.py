@@ -246,7 +246,12 @@ class CuttleApp(App[None]):
         """From the lobby: a practice game on a random deal."""
         if event.game == "unisson":
             self.open_table(
-                UnissonPractice(event.bot, event.players, bot_delay=self.settings.bot_delay)
+                UnissonPractice(
+                    event.bot,
+                    event.players,
+                    bot_delay=self.settings.bot_delay,
+                    records=self.settings.games(),
+                )
             )
             return
         rules = Rules.parse(event.rules)
@@ -283,7 +288,12 @@ def make_app(
     if practice is not None and practice.game == "unisson":
         p = practice
         table = UnissonPractice(
-            p.bot, p.players, p.decks, seed=p.seed, bot_delay=settings.bot_delay
+            p.bot,
+            p.players,
+            p.decks,
+            seed=p.seed,
+            bot_delay=settings.bot_delay,
+            records=settings.games(),
         )
     elif practice is not None:
         p = practice

@@ -114,10 +114,10 @@ def _replay_as_text(report) -> int:
     if report.verdict not in (Verdict.VALID, Verdict.UNAUDITED):
         print(f"cuttle replay: the record does not verify: {report.problem}", file=sys.stderr)
         return 1
-    module, h = report.module, report.header
+    module, rules, seats, dealer = report.module, report.rules, report.seats, report.dealer
     states = report.public
-    if report.order is not None:  # audited: replay with every card known
-        state = module.new_full(h.rules, h.seats, h.dealer, report.order)
+    if report.order is not None:  # audited or practice: replay with every card known
+        state = module.new_full(rules, seats, dealer, report.order)
         states = [module.copy(state)]
         for seat, move in report.moves:
             if move == "concede":
@@ -125,7 +125,8 @@ def _replay_as_text(report) -> int:
             else:
                 module.play_full(state, module.parse_move(move), seat)
             states.append(module.copy(state))
-    print(f"{h.name} ({h.rules.name}), {h.seats} players, seat {h.dealer} deals")
+    practice = " practice" if report.practice else ""
+    print(f"{module.name}{practice} ({rules.name}), {seats} players, seat {dealer} deals")
     if states:
         print(f"0. {module.position_text(states[0])}")
     for n, (seat, move) in enumerate(report.moves, 1):

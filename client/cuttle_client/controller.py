@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +45,7 @@ from cuttle_net.games.cuttle.engine import CHANCE, MAIN, Game, IllegalMove, Outc
 from cuttle_net.games.cuttle.explain import why_illegal
 from cuttle_net.games.cuttle.moves import CONCEDE, NONE, Kind, Move
 from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.games.interface import game_module
 from cuttle_net.records.record import build_practice_record, save_record
 
 if TYPE_CHECKING:
@@ -261,6 +262,33 @@ def ending_text(outcome: Outcome | None, view: Game, seat: int, names: tuple[str
     return f"{other} wins: you conceded"
 
 
+def save_practice(
+    directory: Path,
+    game: str,
+    rules: str,
+    dealer: int,
+    order: Sequence[int],
+    moves: Sequence[tuple[int | None, str]],
+    names: Sequence[str],
+    bot: str,
+) -> Path | None:
+    """Save a practice game of ``game`` (its ``rules`` token) as a record (SPEC 5.5) under
+    ``directory``; None if it could not be written (not worth an error: the table shows
+    the result)."""
+    date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    module = game_module(game)
+    table = module.parse_rules(rules, len(names))
+    text = build_practice_record(module, table, dealer, order, moves, names, bot, date)
+    with contextlib.suppress(OSError):
+        return save_record(text, directory, f"{date}-{game}-practice-{bot}")
+    return None
+
+
+def saved_words(path: Path | None) -> str:
+    """What the end of a game says of its record."""
+    return f" · record saved: {path}" if path is not None else ""
+
+
 class PracticeController(TableController):
     """A game against a bot, in process: the controller holds the full game.
 
@@ -342,7 +370,8 @@ class PracticeController(TableController):
         g = self.game
         if g.outcome is not None:
             self._save()
-            self._end(g.outcome)
+            text = ending_text(g.outcome, self.view, self.seat, self.names)
+            self._end(g.outcome, text + saved_words(self.saved))
             return
         if g.to_act == CHANCE:
             self._play(CHANCE, self._rng.choice(g.legal_moves()))
@@ -358,14 +387,11 @@ class PracticeController(TableController):
 
     def _save(self) -> None:
         """Keep the finished game as a practice record (it proves only what SPEC 5.5 says)."""
-        if self.records is None or self.saved is not None:
-            return
-        date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        text = build_practice_record(
-            self.rules, self.order, self.moves, self.names, self.bot_name, date
-        )
-        with contextlib.suppress(OSError):  # not worth an error: the table shows the result
-            self.saved = save_record(text, self.records, f"{date}-practice-{self.bot_name}")
+        if self.records is not None and self.saved is None:
+            names, bot = self.names, self.bot_name
+            self.saved = save_practice(
+                self.records, "cuttle", self.rules.name, 1, self.order, self.moves, names, bot
+            )
 
     def their_hand(self) -> tuple[list[int], int]:
         """A practice game holds the whole deal: the bot's hand, every card."""

@@ -51,6 +51,9 @@ class GameModule(Protocol):
     def card_text(self, card: int) -> str:
         """The face of deck card ``card`` as the game writes it."""
 
+    def parse_card(self, text: str) -> int:
+        """The face ``text`` names (``ValueError``): the card id of its first copy."""
+
     def faces(self, rules: Any) -> int:
         """How many different faces the deck holds: ``rules.deck_size``, unless it is made of
         identical decks (face = id % faces), whose copies the deck operations do not name."""

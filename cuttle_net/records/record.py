@@ -1,6 +1,6 @@
 """Game records: a versioned text file that keeps everything needed to check a game.
 
-    [Format "cuttle-record/3"]
+    [Format "cuttle-record/4"]
     [Date "2026-11-21T12:00:00Z"]
     [Game "cuttle"]
     ...the other tags, in the order of ``tag_order``...
@@ -29,7 +29,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,14 +38,13 @@ from typing import Any
 import msgpack
 
 from cuttle_net.deck.encoding import hash256
-from cuttle_net.games.cuttle.cards import card_text
-from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.games.interface import GameModule
 from cuttle_net.session import CONCEDE, GameSession, MoveRecord
 
 from .ending import Ending, unfinished_ending
 from .replay import Seen, replay
 
-FORMAT = "cuttle-record/3"
+FORMAT = "cuttle-record/4"
 MAX_RECORD_BYTES = 16 * 2**20
 MAX_SEATS = 6
 _BEFORE_SEATS = ("Format", "Date", "Game", "Rules", "Players")
@@ -59,18 +59,10 @@ _AFTER_SEATS = (
     "Signer",
     "Signature",
 )
-# A practice game against a bot, dealt and played on one machine (SPEC 5.5).
-PRACTICE_TAGS = (
-    "Format",
-    "Practice",
-    "Date",
-    "Rules",
-    "Seat0",
-    "Seat1",
-    "Deal",
-    "Result",
-    "Ending",
-)
+# A practice game against bots, dealt and played on one machine (SPEC 5.5): a name per
+# seat (no keys) between these.
+_PRACTICE_BEFORE_SEATS = ("Format", "Practice", "Date", "Game", "Rules", "Players")
+_PRACTICE_AFTER_SEATS = ("Dealer", "Deal", "Result", "Ending")
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) "((?:[^"\\]|\\["\\])*)"\]')
 _MOVE = re.compile(r"([1-9][0-9]*)\. ([0-9]|chance) ([^|]*[^| ])(?: \| (.+))?")
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
@@ -180,7 +172,8 @@ def _tag(tags: dict[str, str], line: str, where: str) -> None:
     name = m[1]
     if name == "Players" and not re.fullmatch(f"[2-{MAX_SEATS}]", m[2]):
         raise RecordError(f"{where}: Players is the number of seats, 2 to {MAX_SEATS}")
-    order = PRACTICE_TAGS if name == "Practice" and len(tags) == 1 else tag_order(tags)
+    practice = name == "Practice" and len(tags) == 1  # the tag that makes it a practice record
+    order = tag_order({**tags, name: ""} if practice else tags)
     if name not in order and _SEAT_TAG.fullmatch(name) and "Practice" not in tags:
         raise RecordError(f"{where}: tag {name} does not fit Players {tags.get('Players')!r}")
     if name not in order:
@@ -196,12 +189,13 @@ def _tag(tags: dict[str, str], line: str, where: str) -> None:
 
 
 def tag_order(tags: Mapping[str, str]) -> tuple[str, ...]:
-    """The tags a record has, in order: a practice record's, or a game's (two seats until
+    """The tags a record has, in order: a practice record's or a game's (two seats until
     its ``Players`` tag says otherwise)."""
-    if "Practice" in tags:
-        return PRACTICE_TAGS
     players = tags.get("Players", "2")
     seats = int(players) if re.fullmatch(r"[2-6]", players) else 2
+    if "Practice" in tags:
+        names = (f"Seat{s}" for s in range(seats))
+        return (*_PRACTICE_BEFORE_SEATS, *names, *_PRACTICE_AFTER_SEATS)
     each = [(f"Seat{s}", f"Seat{s}Key") for s in range(seats)]
     return (*_BEFORE_SEATS, *(t for pair in each for t in pair), *_AFTER_SEATS)
 
@@ -214,31 +208,58 @@ def is_practice(record: GameRecord) -> bool:
 
 
 def build_practice_record(
-    rules: Rules,
-    order: list[int],
-    moves: list[tuple[int | None, str]],
-    names: tuple[str, str],
+    module: GameModule,
+    rules: Any,
+    dealer: int,
+    order: Sequence[int],
+    moves: Sequence[tuple[int | None, str]],
+    names: Sequence[str],
     bot: str,
     date: str,
 ) -> str:
-    """The record of a practice game: the deal in the open, the moves, how it ended."""
-    from cuttle_net.games.cuttle.module import MODULE
-
-    game, _ = replay(MODULE, rules, 2, 1, order, moves)
-    outcome = MODULE.outcome(game)
+    """The record of a practice game (one name a seat): the deal in the open, the moves,
+    how it ended."""
+    seats = len(names)
+    game, _ = replay(module, rules, seats, dealer, order, moves)
+    outcome = module.outcome(game)
     end = Ending(outcome.reason) if outcome is not None else unfinished_ending("left unfinished")
     tags = {
         "Format": FORMAT,
         "Practice": bot,
         "Date": date,
+        "Game": module.name,
         "Rules": rules.name,
-        "Seat0": names[0],
-        "Seat1": names[1],
-        "Deal": " ".join(card_text(c) for c in order),
-        "Result": end.result(outcome.winners if outcome is not None else None),
+        "Players": str(seats),
+    }
+    tags |= {f"Seat{s}": name for s, name in enumerate(names)}
+    tags |= {
+        "Dealer": str(dealer),
+        "Deal": deal_text(module, order),
+        "Result": end.result(outcome.winners if outcome is not None else None, seats),
         "Ending": str(end),
     }
     return GameRecord(tags, [(s, t, ()) for s, t in moves]).to_text()
+
+
+def deal_text(module: GameModule, order: Sequence[int]) -> str:
+    """A practice record's ``Deal``: each card's face, top card first, one space between."""
+    return " ".join(module.card_text(c) for c in order)
+
+
+def parse_deal(module: GameModule, rules: Any, text: str) -> list[int]:
+    """The card ids of a ``Deal`` (``ValueError``).  A face met again is its next copy
+    (two identical decks: id = face + faces), so the text gives one order of ids."""
+    faces, met = module.faces(rules), Counter[int]()
+    order = []
+    for word in text.split(" "):
+        face = module.parse_card(word)
+        order.append(face + faces * met[face])
+        met[face] += 1
+    if sorted(order) != list(range(rules.deck_size)):
+        raise ValueError(f"the deck, each of its {rules.deck_size} cards once")
+    if deal_text(module, order) != text:
+        raise ValueError("the faces of the deck, as the game writes them, one space between")
+    return order
 
 
 def _canonical(record: GameRecord, lines: list[str]) -> None:

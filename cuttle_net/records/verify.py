@@ -51,7 +51,14 @@ from cuttle_net.session import CONCEDE, NO_DECK_HEAD
 
 from .ending import Ending, EndingError, parse_ending, result_text
 from .header import GameHeader
-from .record import GameRecord, RecordError, is_practice, parse_record, record_digest
+from .record import (
+    GameRecord,
+    RecordError,
+    is_practice,
+    parse_deal,
+    parse_record,
+    record_digest,
+)
 from .replay import replay
 
 _DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
@@ -74,6 +81,8 @@ class Report:
     problem: str = ""  # the first failed check, or what an unaudited game leaves unproven
     order: list[int] | None = None  # the deal, top card first, once the audit revealed it
     header: GameHeader | None = None  # the game header (None for a practice record)
+    seats: int = 0  # the table's number of seats, and its dealer
+    dealer: int = 0
     module: GameModule | None = None  # the game's module
     rules: Any = None
     moves: list[tuple[int | None, str]] = field(default_factory=list)  # the replayed moves
@@ -109,8 +118,9 @@ def _seat_number(tags: dict[str, str], tag: str, seats: int) -> int:
     return int(value)
 
 
-def read_header(tags: dict[str, str]) -> GameHeader:
-    """The game header the tags state; raise ``Invalid`` saying which tag is wrong."""
+def _read_table(tags: dict[str, str]) -> tuple[GameModule, int, Any, int]:
+    """The game, its number of seats, rules and dealer, and the names and the date: the
+    tags every record has; raise ``Invalid`` saying which tag is wrong."""
     try:
         module = game_module(tags["Game"])
     except ValueError as e:
@@ -128,6 +138,17 @@ def read_header(tags: dict[str, str]) -> GameHeader:
         raise Invalid(f"Rules: {e}") from None
     if rules.name != tags["Rules"]:
         raise Invalid(f"Rules: written {rules.name!r}")
+    dealer = _seat_number(tags, "Dealer", seats)
+    try:
+        module.check_table(rules, seats, dealer)
+    except ValueError as e:
+        raise Invalid(f"Dealer: {e}") from None
+    return module, seats, rules, dealer
+
+
+def read_header(tags: dict[str, str]) -> GameHeader:
+    """The game header the tags state; raise ``Invalid`` saying which tag is wrong."""
+    module, seats, rules, dealer = _read_table(tags)
     keys = []
     for s in range(seats):
         try:
@@ -136,7 +157,6 @@ def read_header(tags: dict[str, str]) -> GameHeader:
         except BadIdentityKey as e:
             raise Invalid(f"Seat{s}Key: {e}") from None
         keys.append(raw)
-    dealer = _seat_number(tags, "Dealer", seats)
     number = tags["Number"]
     if not re.fullmatch(r"[1-9][0-9]{0,8}", number):
         raise Invalid("Number: the game's number at its table, from 1")
@@ -456,6 +476,7 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
             "a line was changed, added, removed or moved"
         ) from None
     report.header, report.module, report.rules = header, game_module(header.name), header.rules
+    report.seats, report.dealer = header.seats, header.dealer
     report.lines.append(f"record signed by seat {signer} ({tags[f'Seat{signer}']}): ok")
     # The transcript.
     game = PublicGame(header)
@@ -614,34 +635,25 @@ def _check_ending(
 
 
 def _verify_practice(record: GameRecord, report: Report) -> None:
-    """A practice game of Cuttle: one machine dealt it and held every card (SPEC 5.5)."""
-    from cuttle_net.games.cuttle.cards import parse_card
-    from cuttle_net.games.cuttle.module import MODULE
-    from cuttle_net.games.cuttle.rules import Rules
-
+    """A practice game: one machine dealt it and held every card (SPEC 5.5)."""
     tags, report.practice = record.tags, True
-    for s in (0, 1):
-        _name(tags, f"Seat{s}")
-    if not _DATE.fullmatch(tags["Date"]):
-        raise Invalid("Date: expected YYYY-MM-DDThh:mm:ssZ")
+    module, seats, rules, dealer = _read_table(tags)
     if not re.fullmatch(r"[a-z][a-z0-9-]{0,31}", tags["Practice"]):
         raise Invalid("Practice: the bot's name")
     try:
-        rules = Rules.parse(tags["Rules"])
-        order = [parse_card(c) for c in tags["Deal"].split(" ")]
+        order = parse_deal(module, rules, tags["Deal"])
     except ValueError as e:
-        raise Invalid(f"the header: {e}") from None
-    if rules.name != tags["Rules"]:
-        raise Invalid(f"Rules: written {rules.name!r} (variants sorted)")
+        raise Invalid(f"Deal: {e}") from None
     if record.transcript or any(seen for _, _, seen in record.moves):
         raise Invalid("a practice record has no transcript and no seen notes")
-    report.module, report.rules, report.order = MODULE, rules, order
+    report.module, report.rules, report.order = module, rules, order
+    report.seats, report.dealer = seats, dealer
     report.moves = [(seat, t) for seat, t, _ in record.moves]
     try:
-        game, _ = replay(MODULE, rules, 2, 1, order, report.moves)
+        game, _ = replay(module, rules, seats, dealer, order, report.moves)
     except ValueError as e:
         raise Invalid(f"an illegal move: {e}") from None
-    report.outcome = outcome = MODULE.outcome(game)
+    report.outcome = outcome = module.outcome(game)
     try:
         ending = parse_ending(tags["Ending"])
     except EndingError as e:
@@ -649,7 +661,7 @@ def _verify_practice(record: GameRecord, report: Report) -> None:
     if outcome is not None:
         if ending.form != outcome.reason:
             raise Invalid(f"Ending: the game ended by {outcome.reason}")
-        expected = ending.result(outcome.winners)
+        expected = ending.result(outcome.winners, seats)
     elif ending.form != "unfinished":
         raise Invalid(f"Ending {ending.form}: the game is not over")
     else:
@@ -657,14 +669,14 @@ def _verify_practice(record: GameRecord, report: Report) -> None:
     if tags["Result"] != expected:
         raise Invalid(f"Result {tags['Result']}: the game gives {expected}")
     report.lines.append(
-        f"practice game against the {tags['Practice']} bot, {rules.name}: "
-        f"{len(report.moves)} moves replayed on the deal the record states, each legal; "
-        f"{game.outcome or 'unfinished'}"
+        f"practice game of {module.name} ({rules.name}, {seats} players) against the "
+        f"{tags['Practice']} bot: {len(report.moves)} moves replayed on the deal the record "
+        f"states, each legal; {outcome_text(outcome) if outcome else 'unfinished'}"
     )
     report.lines.append(
         "a practice deal proves nothing more: one machine shuffled it and held every card, "
         "so nothing shows that the deal was random or that the player could not see the "
-        "bot's hand; there are no signatures (anyone can write such a record)"
+        "bots' hands; there are no signatures (anyone can write such a record)"
     )
 
 

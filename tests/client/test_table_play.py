@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from cuttle_net.games.cuttle.cards import card_display
+from cuttle_net.records.verify import Verdict, verify_text
 from tests.client.helpers import choose_any_option, keys, practice_app, run, screen_text
 
 
@@ -123,8 +124,10 @@ def test_conceding_asks_first() -> None:
         assert c.ending is None and isinstance(pilot.app.screen, TableScreen)
         await keys(pilot, "c", "y")
         await pilot.pause()
-        assert c.ending is not None and c.ending.text == "Greedy bot wins: you conceded"
-        assert isinstance(pilot.app.screen, GameOverScreen)
+        assert c.ending is not None and isinstance(pilot.app.screen, GameOverScreen)
+        # The end says where the game's record was saved: a practice record that verifies.
+        assert c.ending.text == f"Greedy bot wins: you conceded · record saved: {c.saved}"
+        assert c.saved is not None and verify_text(c.saved.read_text()).verdict == Verdict.VALID
 
     run(app, body)
 

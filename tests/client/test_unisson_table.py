@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from cuttle_net.games.unisson.cards import ACE, RANK_OF
+from cuttle_net.records.verify import Verdict, verify_text
 from tests.client.helpers import keys, run, screen_text, until
 
 
@@ -78,6 +79,8 @@ def test_a_whole_game_by_keys_then_another_deal(players: int, seed: int) -> None
         await play_by_keys(pilot, random.Random(seed))
         over = str(pilot.app.screen.query_one("#result").render()).splitlines()
         assert over[0] == c.ending.text  # type: ignore[union-attr]
+        assert c.saved is not None and over[0].endswith(f" · record saved: {c.saved}")
+        assert verify_text(c.saved.read_text()).verdict == Verdict.VALID  # a practice record
         heads = ["meld", "hand", "empty", "last", "range", "unis.", "total", "match"]
         assert over[1].split() == heads
         rows = over[2:]

@@ -1,13 +1,18 @@
-"""Practice games are saved as records, marked as practice; verify replays them and says
-what a deal made on one machine cannot prove (SPEC.md §5.5)."""
+"""Practice games, of Cuttle and of L'Unisson, are saved as records marked as practice;
+verify replays them and says what a deal made on one machine cannot prove, replay and
+export read them (SPEC.md §5.5)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from cuttle_client.cli import main
 from cuttle_client.controller import PracticeController
+from cuttle_client.unisson.controller import PracticeController as UnissonPractice
 
 from cuttle_net.games.cuttle.moves import CONCEDE
 from cuttle_net.games.cuttle.rules import Rules
@@ -59,6 +64,38 @@ def test_a_changed_practice_record_is_caught(tmp_path: Path) -> None:
         text.replace('[Practice "random"]', '[Practice "random"]\n[Seat0Key "00"]'),
         text.replace("\n\n[Transcript]\n", "\n\n[Transcript]\nop kaRkZWFs\n"),
         text.replace('[Deal "', '[Deal "AS ', 1),
+        text.replace('[Game "cuttle"]', '[Game "unisson"]'),
+        text.replace('[Players "2"]', '[Players "3"]'),
+        text.replace('[Dealer "1"]', '[Dealer "0"]'),
     ):
         assert changed != text
         assert verify_text(changed).verdict in (Verdict.INVALID, Verdict.UNREADABLE)
+
+
+def test_a_lunisson_practice_game_is_saved_verifies_replays_and_exports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Five seats play with two decks: the deal names each face twice.
+    c = UnissonPractice("random", 5, seed=3, bot_delay=0, records=tmp_path)
+    c.start()
+    while c.ending is None:
+        c.submit(c.view.legal_moves()[0])
+    assert c.saved is not None and c.ending.text.endswith(f" · record saved: {c.saved}")
+    text = c.saved.read_text()
+    record = parse_record(text)
+    assert record.tags["Game"] == "unisson" and record.tags["Rules"] == "two-decks"
+    assert record.tags["Dealer"] == str(c.dealer) and record.tags["Seat0"] == "You"
+    assert [(s, t) for s, t, _ in record.moves] == c.moves
+    report = verify_text(text)
+    assert report.verdict == Verdict.VALID and report.practice, report.problem
+    assert [s.total for s in c.ending.scores] == list(report.outcome.scores)
+    assert main(["replay", str(c.saved)]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[0] == f"unisson practice (two-decks), 5 players, seat {c.dealer} deals"
+    assert len(shown) == 2 + 2 * len(c.moves) + 1 and shown[-1].startswith("end: seat")
+    assert main(["export", str(c.saved)]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["tags"]["Deal"].count(" ") == 63 and len(exported["moves"]) == len(c.moves)
+    # A deal that names a face a third time is not two decks.
+    changed = text.replace('[Deal "', '[Deal "' + record.tags["Deal"][:3], 1)
+    assert "Deal: the deck" in verify_text(changed).problem

@@ -213,6 +213,8 @@ def test_the_example_records_are_up_to_date_and_quoted_by_the_spec() -> None:
     assert verify_text((vectors / "example-conceded.cuttle").read_text()).verdict == (
         Verdict.UNAUDITED
     )
+    practice = verify_text((vectors / "example-practice.cuttle").read_text())
+    assert practice.verdict == Verdict.VALID and practice.practice
     spec = (root / "SPEC.md").read_text()
     for line in text.splitlines()[:15]:  # the header lines SPEC quotes whole
         assert f"    {line}" in spec

@@ -17,13 +17,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from cuttle_net.games.unisson import Game, IllegalMove, Score, match_totals, next_dealer
+from cuttle_net.games.unisson import FACES, Game, IllegalMove, Score, match_totals, next_dealer
 from cuttle_net.games.unisson.bots import make_bot
 from cuttle_net.games.unisson.motions import Drawn, HandOut, Motion, Taken, Turned
 from cuttle_net.games.unisson.moves import Kind, Move
 
-from ..controller import TableHost
+from ..controller import TableHost, save_practice, saved_words
 from .words import card, describe, result_words, sequence
 
 
@@ -212,8 +213,10 @@ class PracticeController(UnissonController):
         *,
         seat: int = 0,
         bot_delay: float = 0.6,
+        records: Path | None = None,
     ) -> None:
         super().__init__()
+        self.records = records  # where each finished game's record is saved (SPEC 5.5)
         self.bot_name = bot
         self.players = players
         self.decks = decks if decks is not None else (2 if players >= 5 else 1)
@@ -229,9 +232,11 @@ class PracticeController(UnissonController):
         self._deal()
 
     def _deal(self) -> None:
-        self.game = Game.deal(
-            players=self.players, decks=self.decks, dealer=self.dealer, seed=self.seed
-        )
+        self.order = list(range(FACES * self.decks))  # the deal, kept for the game's record
+        random.Random(self.seed).shuffle(self.order)
+        self.game = Game.deal(self.players, self.decks, self.dealer, order=self.order)
+        self.moves: list[tuple[int | None, str]] = []
+        self.saved: Path | None = None
         self._rng = random.Random(self.seed)
         self._view = self.game.view(self.seat)
         self.log = []
@@ -256,6 +261,7 @@ class PracticeController(UnissonController):
     def _play(self, seat: int, move: Move) -> None:
         before = self.view
         self.game.apply(move, by=seat)
+        self.moves.append((seat, str(move)))
         self._view = self.game.view(self.seat)
         self._record(seat, move, before, self.view)
 
@@ -288,6 +294,19 @@ class PracticeController(UnissonController):
         scores = tuple(g.scores())
         if self.ending is None:
             self.games.append([s.total for s in scores])
+            if self.records is not None:
+                rules = "one-deck" if self.decks == 1 else "two-decks"
+                self.saved = save_practice(
+                    self.records,
+                    "unisson",
+                    rules,
+                    self.dealer,
+                    self.order,
+                    self.moves,
+                    self.names,
+                    self.bot_name,
+                )
         hands = tuple(tuple(g.hand(s)) for s in range(self.players))
-        self.ending = Ending(result_words(g, self.names, self.seat), scores, hands)
+        words = result_words(g, self.names, self.seat) + saved_words(self.saved)
+        self.ending = Ending(words, scores, hands)
         self._changed()

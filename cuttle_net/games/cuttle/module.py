@@ -20,7 +20,7 @@ from ...deck import (
 )
 from ..interface import CHANCE, NOBODY, Outcome
 from . import engine
-from .cards import card_text
+from .cards import card_text, parse_card
 from .engine import Game
 from .motions import Drawn, Exposed, HandOut, Motion, Revealed, Swapped, ToHand, ToTop
 from .moves import CONCEDE, Kind, Move, move, parse_move
@@ -80,6 +80,9 @@ class CuttleModule:
 
     def card_text(self, card: int) -> str:
         return card_text(card)
+
+    def parse_card(self, text: str) -> int:
+        return parse_card(text)
 
     def faces(self, rules: Rules) -> int:
         return rules.deck_size

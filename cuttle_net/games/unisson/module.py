@@ -25,7 +25,7 @@ from ...deck import (
 )
 from ..interface import NOBODY, Outcome
 from . import engine
-from .cards import FACES, face_of, face_text
+from .cards import FACES, face_of, face_text, parse_face
 from .engine import Game, check_table
 from .motions import Drawn, HandOut, Taken, Turned
 from .moves import Move, parse_move
@@ -68,6 +68,9 @@ class UnissonModule:
 
     def card_text(self, card: int) -> str:
         return face_text(face_of(card))
+
+    def parse_card(self, text: str) -> int:
+        return parse_face(text)
 
     def faces(self, rules: UnissonRules) -> int:
         return FACES

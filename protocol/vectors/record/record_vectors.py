@@ -1,6 +1,6 @@
 """Example records (SPEC.md part 5), made deterministically from fixed keys and seeds:
-an audited classic game, a standard game that seat 1 concedes (never audited), and an
-audited three-player game of L'Unisson.
+an audited classic game, a standard game that seat 1 concedes (never audited), an
+audited three-player game of L'Unisson, and a practice game of L'Unisson (SPEC 5.5).
 
     python protocol/vectors/record/record_vectors.py          # rewrite the files
     python protocol/vectors/record/record_vectors.py --check  # compare (the test suite)
@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.interface import game_module
 from cuttle_net.records.header import GameHeader
-from cuttle_net.records.record import build_record
+from cuttle_net.records.record import build_practice_record, build_record
 from cuttle_net.session import GameSession, SendMove
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # protocol/vectors/
@@ -90,6 +90,22 @@ def play(
     return build_record(sessions[0], tuple(NAMES[:seats]), DATE)
 
 
+def practice(game: str, rules: str, seats: int, dealer: int, seed: int) -> str:
+    """A practice game on one machine (SPEC 5.5): a seeded deal, seeded random moves."""
+    module = game_module(game)
+    table = module.parse_rules(rules, seats)
+    order = list(range(table.deck_size))
+    random.Random(seed).shuffle(order)
+    state, choices = module.new_full(table, seats, dealer, order), random.Random(seed)
+    moves: list[tuple[int | None, str]] = []
+    while (seat := module.to_act(state)) >= 0:
+        move = any_move(state, choices)
+        moves.append((seat, module.move_text(move)))
+        module.play_full(state, move, seat)
+    names = ("You", *(f"Random {s}" for s in range(1, seats)))
+    return build_practice_record(module, table, dealer, order, moves, names, "random", DATE)
+
+
 NAMES = ("ann", "bob", "cleo")
 GREEDY, RANDOM = make_bot("greedy").choose, make_bot("random").choose
 
@@ -104,6 +120,7 @@ FILES = {
         "cuttle", "standard", 2, 1, 2, [GREEDY, RANDOM], concede_after=9
     ),
     "example-unisson.cuttle": lambda: play("unisson", "one-deck", 3, 2, 3, [any_move] * 3),
+    "example-practice.cuttle": lambda: practice("unisson", "one-deck", 3, 1, 4),
 }
 
 
