@@ -141,6 +141,8 @@ class TableController:
     rules: Rules
     can_rematch: bool = False
     busy: bool = False  # a move of ours is on its way and not yet confirmed
+    dealing: bool = False  # a new game is being agreed on or dealt: the view is the last game's
+    refused: str = ""  # the last move the game refused after it left the table, and why
     banner: str = ""  # shown beside the title all game long (e.g. the code to compare)
 
     def __init__(self) -> None:

@@ -46,7 +46,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from cuttle_net.games.cuttle.engine import CHANCE
+from cuttle_net.games.cuttle.engine import CHANCE, IllegalMove
 from cuttle_net.games.cuttle.module import MODULE, engine_outcome
 from cuttle_net.games.cuttle.moves import CONCEDE, Move
 from cuttle_net.records.replay import replay
@@ -256,6 +256,7 @@ class NetworkController(Meeting, TableController):
 
     def _left(self, why: str) -> None:
         """No more games on this connection: say why where the player is looking."""
+        self.dealing = False
         if self._view is None:  # still on the connect screen
             self._say(why)
         elif self.ending is None:
@@ -272,14 +273,18 @@ class NetworkController(Meeting, TableController):
             self.names = ("You", other) if self.seat == 0 else (other, "You")
             self.log, self.ending, self.busy, self._asked_rematch = [], None, False, False
             self._peer_asks_rematch, self._final_hand = False, None
+            self.dealing = self._view is not None  # a rematch: the table shows the last game
+            self._changed()
         elif isinstance(event, Dealt):
             assert self.session is not None and self.session.view is not None
             self._view = self.session.view.copy()
+            self.dealing = False
             ready, self._on_ready = self._on_ready, self._changed  # the table opens once
             ready()
         elif isinstance(event, Resumed) and event.session.view is not None:
             # Rebuilt from the journal: the moves so far, in notation (their views are gone).
             self._view = event.session.view.copy()
+            self.dealing = False
             self.log = [
                 LogEntry(CHANCE if seat is None else seat, m, str(m))
                 for seat, m in event.session.played
@@ -296,6 +301,8 @@ class NetworkController(Meeting, TableController):
             self._changed()
         elif isinstance(event, GameOver | Rejected):
             self.busy = False
+            if isinstance(event, Rejected):  # never silently: the table shows why
+                self.refused = f"{event.move}: {event.reason}"
             self._changed()
         elif isinstance(event, GameFinished):
             self._finished(event)
@@ -350,7 +357,7 @@ class NetworkController(Meeting, TableController):
 
     def rematch(self) -> None:
         """Ask for (host) or agree to (joiner) another game; the dealer alternates."""
-        self._asked_rematch = True
+        self._asked_rematch = self.dealing = True
         self.ending = None  # until the next deal, or until the other player declines
         assert self._guest is not None
         self._guest.run_sync_soon(self._decide.send_nowait, True)
@@ -363,6 +370,8 @@ class NetworkController(Meeting, TableController):
             return self.reconnecting
         if self._asked_rematch:
             return f"waiting for {self._peer_name} to agree to a rematch…"
+        if self.dealing:
+            return "the cards are being dealt…"
         if self.busy:
             return "sending your move…"
         session = self.session
@@ -373,6 +382,13 @@ class NetworkController(Meeting, TableController):
         if session is not None and session.busy:
             return "the cards are being shown (deck protocol)…"
         return None
+
+    def check(self, move: Move) -> None:
+        if self._asked_rematch and self.ending is None:
+            raise IllegalMove(f"wait: {self._peer_name} has not agreed to the rematch yet")
+        if self.dealing:
+            raise IllegalMove("wait: the cards are being dealt")
+        super().check(move)
 
     def submit(self, move: Move) -> None:
         self.check(move)

@@ -52,6 +52,8 @@ class TableScreen(Screen[None]):
         self._tree: list[Choice] = []
         self._path: list[int] = []  # indexes into the choice tree
         self._decision: tuple[int, int, int] | None = None
+        self._keep_error = False  # the error shown stays through the next new question
+        self._refused = ""  # the controller's last refusal, once shown
         self._over: GameOverScreen | None = None  # the game-over overlay, while it is up
 
     def compose(self) -> ComposeResult:
@@ -96,7 +98,15 @@ class TableScreen(Screen[None]):
         if decision != self._decision:  # a new question: back to the top of the tree
             self._decision, self._path = decision, []
             self._tree = choices(view, me, names, self.ascii) if c.my_turn else []
-            self.query_one("#error", Static).display = False
+            # A move refused while a game was being dealt stays explained until the first
+            # question of that game has passed: the player learns it was not played.
+            if not self._keep_error:
+                self.query_one("#error", Static).display = False
+            self._keep_error = c.dealing
+        if c.refused != self._refused:  # a move the game refused after it was sent
+            self._refused = c.refused
+            if c.refused:
+                self._error(c.refused)
         touched = c.log[-1].touched if c.log else frozenset()
         show_board(self, view, me, names, self.ascii, touched)
         self.query_one("#log", MoveLog).show(c.log, self.ascii)
@@ -225,6 +235,7 @@ class TableScreen(Screen[None]):
             self.controller.submit(move)
         except IllegalMove as e:
             self._error(f"{move}: {e}")
+            self._keep_error = self.controller.dealing
             return False
         return True
 

@@ -583,7 +583,7 @@ async def _close_for(peer: Peer, fault: Fault, me: int) -> None:
 async def _rematch(link: _Link, role: Role, rematch: Rematch, played: int) -> bool:
     """Host: ask for another game if we want one; joiner: wait to be asked, then answer."""
     if role == Role.HOST:
-        if not await rematch(played):
+        if not await _host_decides(link, rematch, played):
             return False
         await link.send(RematchRequest())
         answer = await link.next_from_peer()
@@ -594,6 +594,33 @@ async def _rematch(link: _Link, role: Role, rematch: Rematch, played: int) -> bo
     wanted = await rematch(played)
     await link.send(RematchAnswer(wanted))
     return wanted
+
+
+async def _host_decides(link: _Link, rematch: Rematch, played: int) -> bool:
+    """The host's choice of another game, made while watching the joiner: if it leaves
+    meanwhile, ``ConnectionEnded`` comes at once (a screen then stops offering a rematch)
+    instead of when the host has decided; anything it sends now is out of turn: no
+    rematch."""
+    decided: list[bool] = []
+    ended: list[ConnectionEnded] = []
+    async with trio.open_nursery() as nursery:
+
+        async def decide() -> None:
+            decided.append(await rematch(played))
+            nursery.cancel_scope.cancel()
+
+        async def watch() -> None:
+            try:
+                await link.next_from_peer()
+            except ConnectionEnded as e:
+                ended.append(e)
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(decide)
+        nursery.start_soon(watch)
+    if ended:
+        raise ended[0]
+    return decided == [True]
 
 
 __all__ = [

@@ -39,16 +39,35 @@ async def play_to_the_end(pilot: Pilot, rng: random.Random) -> None:
     raise AssertionError("the game did not end")
 
 
-def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None:
+def host_app(tmp_path: Path, rules: str = "classic"):
+    """The client hosting on a free loopback port; the connect screen says which."""
     plan = NetPlan(
         "host",
         "ann",
         port=0,
         bind="127.0.0.1",
-        rules=Rules.parse("standard"),
+        rules=Rules.parse(rules),
         config_dir=tmp_path / "ann",
     )
-    app = make_app(Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
+    return make_app(Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
+
+
+def headless_joiner(config: Path, port: int, games: int) -> subprocess.Popen[str]:
+    """A bot named "bot" joining the host on ``port`` (its identity key in ``config``)."""
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-m", "cuttle_client", "join", f"127.0.0.1:{port}"),
+            *("--bot", "random", "--games", str(games), "--name", "bot"),
+            *("--config-dir", str(config), "--data-dir", str(config)),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None:
+    app = host_app(tmp_path, "standard")
     rng = random.Random(5)
     peer: list[subprocess.Popen[str]] = []
 
@@ -56,30 +75,7 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
         assert isinstance(app.screen, ConnectScreen)
         await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
         port = re.search(r"\(port (\d+)\)", screen_text(app))[1]
-        peer.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "cuttle_client",
-                    "join",
-                    f"127.0.0.1:{port}",
-                    "--bot",
-                    "random",
-                    "--games",
-                    "2",
-                    "--name",
-                    "bot",
-                    "--config-dir",
-                    str(tmp_path / "bot"),
-                    "--data-dir",
-                    str(tmp_path / "bot"),
-                ],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-        )
+        peer.append(headless_joiner(tmp_path / "bot", port, games=2))
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         c = app.screen.controller
         await wait_until(pilot, lambda: "against bot · code" in screen_text(app))
@@ -130,12 +126,44 @@ async def concede(pilot: Pilot) -> None:
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
 
 
-def headless_host(config: Path, games: int = 1) -> tuple[subprocess.Popen[str], int]:
+def test_the_host_stops_offering_a_rematch_once_the_joiner_left(tmp_path: Path) -> None:
+    app = host_app(tmp_path)
+    peer: list[subprocess.Popen[str]] = []
+
+    def rematch_offered() -> bool:
+        return bool(app.screen.query("#rematch")) and app.screen.query_one("#rematch").display
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
+        peer.append(headless_joiner(tmp_path / "bot", port, games=2))
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await concede(pilot)
+        await wait_until(pilot, rematch_offered)
+        peer[0].terminate()  # the joiner quits while the host looks at the result
+        await wait_until(pilot, lambda: not rematch_offered())
+        assert "You 0–1 bot" in screen_text(app) and "bot has left" in screen_text(app)
+        await keys(pilot, "r")  # nothing to agree to: the result stays up
+        assert isinstance(app.screen, GameOverScreen) and not rematch_offered()
+        await keys(pilot, "l")
+
+    try:
+        run(app, body)
+    finally:
+        if peer:
+            peer[0].kill()
+            peer[0].communicate(timeout=60)
+
+
+def headless_host(
+    config: Path, games: int = 1, bot_delay: float = 0
+) -> tuple[subprocess.Popen[str], int]:
     """A bot named "bot" hosting on a free loopback port (its identity key in ``config``)."""
     host = subprocess.Popen(
         [
             *(sys.executable, "-m", "cuttle_client", "host", "--port", "0", "--bind", "127.0.0.1"),
             *("--bot", "random", "--games", str(games), "--name", "bot", "--no-announce"),
+            *("--bot-delay", str(bot_delay)),
             *("--config-dir", str(config), "--data-dir", str(config)),
         ],
         stdout=subprocess.PIPE,
@@ -174,6 +202,36 @@ def test_the_joiner_is_asked_for_a_rematch_and_keeps_the_score(tmp_path: Path) -
         await concede(pilot)
         assert "Match: You 0–2 bot" in screen_text(app)
         assert "asks for a rematch" not in screen_text(app)  # two games were asked for
+        await keys(pilot, "l")
+
+    try:
+        run(app, body)
+    finally:
+        host.communicate(timeout=60)
+
+
+def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path: Path) -> None:
+    host, port = headless_host(tmp_path / "bot", games=2, bot_delay=3)  # a slow bot
+    app = join_app(tmp_path, port)
+
+    def error() -> str:
+        shown = app.screen.query_one("#error")
+        return str(shown.render()) if shown.display else ""
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        c = app.screen.controller
+        await concede(pilot)
+        await wait_until(pilot, lambda: "bot asks for a rematch" in screen_text(app))
+        await keys(pilot, "r", "d")  # a draw at once: the new game is not dealt yet
+        assert error().startswith("✗ draw: wait: ")
+        await wait_until(pilot, lambda: c.session.view is not None and not c.dealing)
+        await pilot.pause()
+        # Dealt: the refusal is still there to read (the bot takes 3 s to move), and the
+        # draw was not played.
+        assert error().startswith("✗ draw: wait: ") and c.view.turn == 1
+        assert all(entry.seat != c.seat for entry in c.log)
+        await concede(pilot)
         await keys(pilot, "l")
 
     try:
