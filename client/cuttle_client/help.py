@@ -3,8 +3,13 @@ keys.  ``?`` opens it from the lobby (for the rules chosen there) and from the t
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -59,6 +64,42 @@ LOBBY_KEYS = """\
   j   join by address               l   games found on your network
   n   change your name              ?   this help
   Tab moves between fields; Enter presses the focused button."""
+
+
+# A line's label: its leading spaces, a word or a few (single spaces), then two spaces or more.
+_LABEL = re.compile(r"( *)(\S(?:\S| (?! ))*)( {2,})(?=\S)")
+_MAX_LABEL = 24  # a longer "label" is a line of text with a wide gap in it
+
+
+def hang_indent(line: str) -> int:
+    """Where ``line``'s wrapped part starts: under the text after its label ("  7   reveal…"
+    goes on under "reveal"), else two columns in from the line's own indent."""
+    label = _LABEL.match(line)
+    if label and label.end() <= _MAX_LABEL:
+        return label.end()
+    return len(line) - len(line.lstrip(" ")) + 2
+
+
+class HangingLines:
+    """Rich text whose lines, wrapped at the width given, go on under their text
+    (``hang_indent``) rather than at the left margin."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        for line in self.text.split("\n", allow_blank=True):
+            indent = hang_indent(line.plain)
+            if width - indent < 20:  # too narrow to hang: wrap at the margin
+                indent = 0
+            head, body = line[:indent], line[indent:]
+            for n, part in enumerate(body.wrap(console, width - indent)):
+                yield from ((head if n == 0 else Text(" " * indent)) + part).render(console)
+                yield Segment.line()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, options.max_width)
 
 
 def rules_text(rules: Rules) -> str:
@@ -146,7 +187,7 @@ class HelpScreen(ModalScreen[None]):
             text = ascii_text(text).replace("▒▒ / ", "")
         with Vertical(classes="dialog", id="help"):
             with VerticalScroll(id="help-text"):
-                yield Static(text)
+                yield Static(HangingLines(Text.from_markup(text)))
             yield Static("↑ ↓ PgUp PgDn to scroll · Esc or ? to close", classes="hint")
 
     def on_mount(self) -> None:

@@ -152,6 +152,20 @@ def test_help_and_scrap_overlays_open_and_close() -> None:
     run(app, body)
 
 
+def test_help_lines_that_wrap_indent_under_their_text() -> None:
+    app = practice_app(seed=1, rules="standard")
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "question_mark")
+        lines = [line.split("█ ", 1)[-1] for line in screen_text(pilot.app).splitlines()]
+        for start, text in (("Goal  ", "be the first"), ("  7   ", "reveal the top two")):
+            n = next(i for i, line in enumerate(lines) if line.startswith(start + text))
+            wrapped = lines[n + 1]  # the line goes on below, under its text
+            assert wrapped[: len(start)] == " " * len(start) and wrapped[len(start)] != " "
+
+    run(app, body)
+
+
 def test_the_mouse_works_too() -> None:
     app = practice_app(seed=1)
 
