@@ -586,14 +586,24 @@ async def _rematch(link: _Link, role: Role, rematch: Rematch, played: int) -> bo
         if not await _host_decides(link, rematch, played):
             return False
         await link.send(RematchRequest())
-        answer = await link.next_from_peer()
+        answer = await _between_games(link)
         return isinstance(answer, RematchAnswer) and answer.accept
-    request = await link.next_from_peer()
+    request = await _between_games(link)
     if not isinstance(request, RematchRequest):
         return False
     wanted = await rematch(played)
     await link.send(RematchAnswer(wanted))
     return wanted
+
+
+async def _between_games(link: _Link) -> Message:
+    """The peer's next message between games.  A move or deck message of the game that just
+    ended is dropped: the peer sent it as the game ended here (a move crossing a concession),
+    and it would otherwise be read as a refusal of the rematch."""
+    while True:
+        message = await link.next_from_peer()
+        if not isinstance(message, WireMove | DeckPayload):
+            return message
 
 
 async def _host_decides(link: _Link, rematch: Rematch, played: int) -> bool:
@@ -611,7 +621,7 @@ async def _host_decides(link: _Link, rematch: Rematch, played: int) -> bool:
 
         async def watch() -> None:
             try:
-                await link.next_from_peer()
+                await _between_games(link)
             except ConnectionEnded as e:
                 ended.append(e)
             nursery.cancel_scope.cancel()

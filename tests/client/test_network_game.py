@@ -221,11 +221,16 @@ def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path:
     async def body(pilot: Pilot) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         c = app.screen.controller
+        if c.my_turn:  # a draw first, so that the bot has a move to make
+            await keys(pilot, "d")
+            await wait_until(pilot, lambda: c.log and not c.busy)
+        # A concession while the bot waits to move: its move crosses the concession, and
+        # stays unread when the game ends; the rematch is still asked for and agreed.
         await concede(pilot)
-        await wait_until(pilot, lambda: "bot asks for a rematch" in screen_text(app))
+        await wait_until(pilot, lambda: "bot asks for a rematch" in screen_text(app), 60)
         await keys(pilot, "r", "d")  # a draw at once: the new game is not dealt yet
         assert error().startswith("✗ draw: wait: ")
-        await wait_until(pilot, lambda: c.session.view is not None and not c.dealing)
+        await wait_until(pilot, lambda: c.session.view is not None and not c.dealing, 60)
         await pilot.pause()
         # Dealt: the refusal is still there to read (the bot takes 3 s to move), and the
         # draw was not played.
