@@ -45,6 +45,11 @@ from .ending import Ending, unfinished_ending
 from .replay import Seen, replay
 
 FORMAT = "cuttle-record/4"
+# Still read: the same as /4 but for practice records, which were Cuttle only, with these
+# tags (SPEC 5.5).
+FORMAT_3 = "cuttle-record/3"
+_PRACTICE_TAGS_3 = ("Format", "Practice", "Date", "Rules", "Seat0", "Seat1", "Deal")
+_PRACTICE_TAGS_3 += ("Result", "Ending")
 MAX_RECORD_BYTES = 16 * 2**20
 MAX_SEATS = 6
 _BEFORE_SEATS = ("Format", "Date", "Game", "Rules", "Players")
@@ -136,8 +141,10 @@ def parse_record(text: str) -> GameRecord:
         raise RecordError(
             f'not a game record: the first line must be [Format "{FORMAT}"]', unreadable=True
         )
-    if first[2] != FORMAT:
-        raise RecordError(f"a {first[2]!r} record: this program reads {FORMAT}", unreadable=True)
+    if first[2] not in (FORMAT, FORMAT_3):
+        raise RecordError(
+            f"a {first[2]!r} record: this program reads {FORMAT} and {FORMAT_3}", unreadable=True
+        )
     record = GameRecord()
     n = 0
     for n, line in enumerate(lines, 1):
@@ -193,6 +200,8 @@ def tag_order(tags: Mapping[str, str]) -> tuple[str, ...]:
     its ``Players`` tag says otherwise)."""
     players = tags.get("Players", "2")
     seats = int(players) if re.fullmatch(r"[2-6]", players) else 2
+    if "Practice" in tags and tags.get("Format") == FORMAT_3:
+        return _PRACTICE_TAGS_3
     if "Practice" in tags:
         names = (f"Seat{s}" for s in range(seats))
         return (*_PRACTICE_BEFORE_SEATS, *names, *_PRACTICE_AFTER_SEATS)

@@ -52,6 +52,7 @@ from cuttle_net.session import CONCEDE, NO_DECK_HEAD
 from .ending import Ending, EndingError, parse_ending, result_text
 from .header import GameHeader
 from .record import (
+    FORMAT_3,
     GameRecord,
     RecordError,
     is_practice,
@@ -637,6 +638,8 @@ def _check_ending(
 def _verify_practice(record: GameRecord, report: Report) -> None:
     """A practice game: one machine dealt it and held every card (SPEC 5.5)."""
     tags, report.practice = record.tags, True
+    if tags["Format"] == FORMAT_3:  # always Cuttle, two seats, seat 1 dealing
+        tags = {"Game": "cuttle", "Players": "2", "Dealer": "1", **tags}
     module, seats, rules, dealer = _read_table(tags)
     if not re.fullmatch(r"[a-z][a-z0-9-]{0,31}", tags["Practice"]):
         raise Invalid("Practice: the bot's name")

@@ -16,7 +16,7 @@ from cuttle_client.unisson.controller import PracticeController as UnissonPracti
 
 from cuttle_net.games.cuttle.moves import CONCEDE
 from cuttle_net.games.cuttle.rules import Rules
-from cuttle_net.records.record import parse_record
+from cuttle_net.records.record import FORMAT, FORMAT_3, parse_record
 from cuttle_net.records.verify import Verdict, verify_text
 
 
@@ -70,6 +70,21 @@ def test_a_changed_practice_record_is_caught(tmp_path: Path) -> None:
     ):
         assert changed != text
         assert verify_text(changed).verdict in (Verdict.INVALID, Verdict.UNREADABLE)
+
+
+def test_a_practice_record_of_the_previous_format_still_verifies(tmp_path: Path) -> None:
+    # cuttle-record/3 practice records: Cuttle between two seats, without Game, Players and
+    # Dealer tags.
+    _, text = finished(tmp_path)
+    new_tags = ('[Game "cuttle"]\n', '[Players "2"]\n', '[Dealer "1"]\n')
+    old = text.replace(FORMAT, FORMAT_3, 1)
+    for tag in new_tags:
+        old = old.replace(tag, "", 1)
+    report = verify_text(old)
+    assert report.verdict == Verdict.VALID and report.practice, report.problem
+    assert verify_text(old.replace("[Rules ", '[Game "cuttle"]\n[Rules ', 1)).verdict == (
+        Verdict.INVALID
+    )
 
 
 def test_a_lunisson_practice_game_is_saved_verifies_replays_and_exports(

@@ -13,6 +13,8 @@ import pytest
 from cuttle_net.games.cuttle.cards import card_text, parse_card
 from cuttle_net.games.cuttle.rules import VARIANTS, Rules
 from cuttle_net.records.record import (
+    FORMAT,
+    FORMAT_3,
     GameRecord,
     TranscriptEntry,
     build_record,
@@ -218,3 +220,17 @@ def test_the_example_records_are_up_to_date_and_quoted_by_the_spec() -> None:
     spec = (root / "SPEC.md").read_text()
     for line in text.splitlines()[:15]:  # the header lines SPEC quotes whole
         assert f"    {line}" in spec
+
+
+def test_a_record_of_the_previous_format_still_verifies() -> None:
+    # cuttle-record/3 differs only in practice records: a game's record of /3 is read, and
+    # checked against its own lines (the signature covers its Format line).
+    link = played()
+    record = parse_record(build_record(link.sessions[0], ("ann", "bob"), DATE))
+    record.tags["Format"] = FORMAT_3
+    old = resign(link, record)
+    assert old.startswith(f'[Format "{FORMAT_3}"]') and verify_text(old).verdict == Verdict.VALID
+    newer = verify_text(old.replace(FORMAT_3, "cuttle-record/9", 1))
+    assert newer.verdict == Verdict.UNREADABLE
+    reads = f"this program reads {FORMAT} and {FORMAT_3}"
+    assert newer.problem == f"a 'cuttle-record/9' record: {reads}"
