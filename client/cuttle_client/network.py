@@ -474,11 +474,7 @@ class ConnectScreen(Screen[None]):
         )
 
     def _ask_about_code(self, table: Any) -> None:
-        question = (
-            f"The table's code is {table.code}.\n\nRead it aloud (or in a chat) with every "
-            "other player: does each of them see this same code? (n: it differs; you leave)"
-        )
-        self.app.push_screen(ConfirmScreen(question), table.answer_code)
+        self.app.push_screen(ConfirmScreen(table.code_question()), table.answer_code)
 
     def _ask_about_key(self) -> None:
         change = self.controller.key_changed

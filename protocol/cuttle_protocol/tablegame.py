@@ -8,8 +8,10 @@
 
 Every send of the session is posted to the table; every other seat's message comes back in
 the table's one order with its author's seat; a table that stops (a seat left, stalled or
-cheated) gives the session its verdict. Once the game is over every seat leaves the table:
-the single log orders every seat's last messages before any `leave`.
+cheated) gives the session its verdict. Once the game is over the host leaves the table (the
+single log orders every seat's last messages before its `leave`), and each joiner leaves
+once it saw that, or after the reply timeout: a joiner's `leave` posted as the host closes
+its connections would be lost, and that joiner would dial the gone host again.
 
 A UI drives a seat with three hooks: `choose` may be async (it awaits the person's move),
 `watch` sees every table event and every session `Output` (`Step`) as it happens, and
@@ -60,6 +62,9 @@ Watch = Callable[[TableEvent | Step], None]
 Confirm = Callable[[CodeShown], Awaitable[bool]]
 """Asks the player to compare the table code: True once it matches every other player's;
 False leaves the table with `code-mismatch` (SPEC 3.15)."""
+
+HOST = 0
+"""The host's seat (SPEC 3.15)."""
 
 _RULES_WORDS = {
     "goal": "reached the goal",
@@ -144,8 +149,8 @@ async def play_at_table(
                     carry(session.play(move))
                 except ValueError as exc:  # our own chooser broke the rules: a bug here
                     carry(session.broke_down(f"our player chose an illegal move: {exc}"))
-                if session.finished and not table.ended.is_set():
-                    table.leave(ErrorCode.PEER_QUIT, "the game is over")
+                if session.finished:
+                    tasks.cancel_scope.cancel()  # the game is over: leave the events
         finally:
             deciding = False
 
@@ -201,14 +206,18 @@ async def play_at_table(
                     carry(verdict, verdict=True)
                 break
             if session is not None and session.finished:
-                if not table.ended.is_set():
-                    table.leave(ErrorCode.PEER_QUIT, "the game is over")
                 break
 
     table.owes = owes
     async with trio.open_nursery() as tasks:
         await follow()
         tasks.cancel_scope.cancel()  # a chooser or a confirmation still waiting
+    if session is not None and session.finished and not table.ended.is_set():
+        if table.core.me != HOST:
+            with trio.move_on_after(table.timeouts.reply):
+                await table.ended.wait()  # the host closes the table
+        if not table.ended.is_set():
+            table.leave(ErrorCode.PEER_QUIT, "the game is over")
     if session is None:
         ended = table.core.ended
         why = f"{ended.kind}: {ended.detail}" if ended else "the table never started"

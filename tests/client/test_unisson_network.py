@@ -47,6 +47,7 @@ async def answer_the_code(pilot: Pilot, yes: bool) -> None:
     await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#no"))
     question = str(app.screen.query_one(Static).render())
     assert re.search(r"The table's code is \d{3} \d{3}\.", question), question
+    assert re.search(r"^seat \d: \w+ \(key [0-9a-f:]+, new\)$", question, re.M), question
     await keys(pilot, "y" if yes else "n")
 
 

@@ -20,7 +20,7 @@ from cuttle_protocol.identity import ConfigError
 from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import Connected
 from cuttle_protocol.table import CodeShown, Lobby, Started, TableEnded
-from cuttle_protocol.tablegame import Step, TableGame
+from cuttle_protocol.tablegame import Step, TableGame, seat_text
 from cuttle_protocol.trio_peer import ConnectionEnded
 from cuttle_protocol.trio_table import TableShell, TableTimeouts
 
@@ -127,6 +127,17 @@ class NetworkTable(Meeting, UnissonController):
             self._say("you confirmed the code: waiting for every other player to confirm it…")
         self._differs = not same
         return same
+
+    def code_question(self) -> str:
+        """What the player is asked once every seat is taken: the others, and the code."""
+        assert self._table is not None
+        others = [s for s in self._table.core.seats if s.seat != self._table.core.me]
+        seated = "\n".join(f"seat {s.seat}: {seat_text(self._table, s)}" for s in others)
+        return (
+            f"{seated}\n\nThe table's code is {self.code}. Read it aloud (or in a chat) "
+            "with every other player: does each of them see this same code? (n: it "
+            "differs; you leave the table)"
+        )
 
     def answer_code(self, same: bool) -> None:
         """The player compared the table code with every other player's."""
