@@ -21,6 +21,7 @@ from cuttle_protocol.trio_peer import ConnectionEnded, Peer, connect
 
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.cuttle.engine import MAIN
+from cuttle_net.games.cuttle.moves import DRAW, Kind, move
 from cuttle_net.records.record import build_record, save_record
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
@@ -143,6 +144,16 @@ async def misbehave(h: Hostile, mode: str) -> None:
             if isinstance(item, SendDeck):
                 item.data["sig"] = bytes(64)
         await h.carry(out)
+    elif mode == "offer-draw":  # a draw offered at each of our turns until the host agrees
+        while not s.finished:  # drawing after a refusal: we never win before it agrees
+            if s.my_turn and s.view.can_offer_draw:
+                await h.carry(s.play(move(Kind.OFFER_DRAW)))
+            elif s.my_turn:
+                legal = s.view.legal_moves()
+                choice = DRAW if DRAW in legal else h.bot.choose(s.view, h.rng)
+                await h.carry(s.play(choice))
+            else:
+                await h.receive_one()
     elif mode == "rematch":
         await h.peer.send(RematchRequest())
     elif mode == "hello-again":  # a handshake message once the handshake is over

@@ -77,6 +77,26 @@ def test_two_honest_processes_end_by_the_rules(tmp_path: Path) -> None:
     assert result_lines(out)[0].endswith("; audit passed")
 
 
+def test_an_agreed_draw_is_audited_and_both_records_agree(tmp_path: Path) -> None:
+    # The scripted joiner offers a draw at each of its turns and otherwise only draws; the
+    # host's random bot accepts an offer half the time, so now and then it refuses until it
+    # reaches its goal (52 games in 2,000 played in-process: two refusals can be enough).
+    # Such a game is an ordinary win, checked as one; then another is played (up to three).
+    for attempt in range(3):
+        row = Row(tmp_path / f"game{attempt}", "offer-draw", "--bot", "random")
+        if row.tags["Ending"] != "goal":
+            break
+        assert row.exit == 0 and verify(row.record) == 0, row.line
+    ours = row.seen["record"]
+    assert row.exit == 0, (row.line, row.tags)
+    for path in (row.record, ours):
+        t = tags(path)
+        assert (t["Result"], t["Ending"]) == ("draw", "agreed") and t["Audit"] != "none"
+        assert verify(path) == 0
+    assert moves(row.record) == moves(ours)
+    assert "drawn (agreed); audit passed" in row.line
+
+
 @pytest.mark.parametrize("mode", ["concede-deal", "concede", "concede-crossing"])
 def test_a_concession_at_any_moment(tmp_path: Path, mode: str) -> None:
     row = Row(tmp_path, mode)

@@ -121,7 +121,9 @@ def test_the_code_and_dealer_change_with_every_table() -> None:
         shown = table.of(0, CodeShown)[0]
         dealers.add(shown.dealer)
         codes.add(shown.code)
-    assert len(codes) == 40 and dealers == {0, 1, 2}
+    # Six digits: two of forty tables share a code in about one run in 1,300 (the birthday
+    # bound; it happened under the full suite), two such pairs in about one in 3 million.
+    assert len(codes) >= 39 and dealers == {0, 1, 2}
 
 
 def test_lobby_frees_the_place_of_a_joiner_who_leaves_before_the_table_is_full() -> None:
