@@ -609,11 +609,16 @@ def _check_ending(
         elif stop.kind != "owed":
             raise Invalid(f"Ending: {kind}, but the transcript stops: {_describe(stop)}")
         elif kind == "timeout":
-            if stop.seat != seat:
+            # At a table of three or more, seat 0 is the host, which relays every message:
+            # a host that stops relaying is silent whoever owes the next step (SPEC 3.15).
+            relay = seat == 0 and seats >= 3 and stop.seat != seat
+            if stop.seat != seat and not relay:
                 raise Invalid(
                     f"Ending: a timeout of seat {seat}, but the transcript stops: {_describe(stop)}"
                 )
-            if seat != signer:
+            if relay:
+                claims.append(f"the host's (seat 0) silence as the relay is seat {signer}'s claim")
+            elif seat != signer:
                 claims.append(f"seat {seat}'s silence is seat {signer}'s claim")
         elif seat != signer:  # a fault the record holds no evidence of
             claims.append(

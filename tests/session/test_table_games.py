@@ -137,6 +137,28 @@ def test_a_stalling_seat_is_timed_out_alike(game: str, rules: str, seats: int) -
     assert parse_record(own).tags["Ending"].startswith(f"fault timeout by seat {actor}:")
 
 
+def test_a_host_that_stops_relaying_is_named_by_a_joiner_whose_record_verifies() -> None:
+    # The joiner cannot tell a seat that owes a move from a host that withholds it: it names
+    # the host, seat 0, the relay (SPEC 3.15), though another seat owes the next step.
+    t = started("unisson", "one-deck", 4, seed=1)
+    actor = t.sessions[0].to_act
+    joiner = next(s for s in range(1, 4) if s != actor)
+    assert actor != 0, "this deal must leave the next move to a joiner"
+    t.post(joiner, t.sessions[joiner].table_verdict(0, "timeout", "the host relayed nothing"))
+    (text,) = records(t, [joiner])
+    assert parse_record(text).tags["Ending"].startswith("fault timeout by seat 0:")
+    report = verify_text(text)
+    assert report.verdict == Verdict.UNAUDITED, report.problem
+    assert any(
+        f"the host's (seat 0) silence as the relay is seat {joiner}'s claim" in line
+        for line in report.lines
+    )
+    # Only the host relays: a joiner that owes nothing cannot be timed out so.
+    other = next(s for s in range(1, 4) if s not in (actor, joiner))
+    forged = text.replace("fault timeout by seat 0:", f"fault timeout by seat {other}:")
+    assert verify_text(forged).verdict == Verdict.INVALID
+
+
 @pytest.mark.parametrize(
     ("game", "rules", "seats", "stalled"),
     [(*g, s) for g in [*FAULT_GAMES, ("unisson", "one-deck", 4)] for s in (0, g[2] - 1)],
