@@ -492,6 +492,10 @@ class ConnectScreen(Screen[None]):
     def _show_status(self) -> None:
         status = Text("\n".join(self.controller.status))  # Text: a peer's name is not markup
         self.query_one("#connect-status", Static).update(status)
+        table = getattr(self.controller, "table", None)
+        if table is not None:  # the host we joined seats a table
+            title = f"cuttle · Joining a table of {table.players}: L'Unisson"
+            self.query_one("#title", Static).update(title)
 
     def action_cancel(self) -> None:
         self.app.pop_screen()  # unmounting closes the connection

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_client.app import NetworkLaunch, Settings, make_app
+from cuttle_client.app import CuttleApp, NetworkLaunch, Settings, make_app
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
 from cuttle_client.unisson.network import NetworkTable
@@ -61,7 +61,17 @@ async def play_to_the_end(pilot: Pilot, table: UnissonTableScreen, rng: random.R
     raise AssertionError("the game did not end")
 
 
-def hosting(tmp: Path, yes: bool = True) -> tuple:
+async def two_bots_join(pilot: Pilot, tmp: Path, games: dict[str, TableGame]) -> None:
+    """Bob and Cy join the table the app hosts (greedy bots in the app's trio run)."""
+    app = pilot.app
+    await until(pilot, lambda: "(port " in screen_text(app))
+    port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
+    where = f"127.0.0.1:{port}"
+    for name in ("Bob", "Cy"):
+        app.trio.start_task(lambda n=name: bot_joins(where, n, tmp / n, games))  # type: ignore[attr-defined]
+
+
+def hosting(tmp: Path) -> CuttleApp:
     plan = NetPlan("host", "Ann", port=0, bind="127.0.0.1", config_dir=tmp / "ann")
     timeouts = GameSettings(move_timeout=30, reply_timeout=10, reconnect_window=5)
     launch = NetworkLaunch(plan, timeouts, game="unisson", players=3, rules_token="one-deck")
@@ -120,11 +130,7 @@ def test_a_code_that_differs_leaves_the_table(tmp_path: Path) -> None:
     games: dict[str, TableGame] = {}
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: "(port " in screen_text(app))
-        port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
-        for name in ("Bob", "Cy"):
-            where = tmp_path / name
-            app.trio.start_task(lambda n=name, w=where: bot_joins(f"127.0.0.1:{port}", n, w, games))
+        await two_bots_join(pilot, tmp_path, games)
         await answer_the_code(pilot, False)
         await until(pilot, lambda: "You left the table: your code differed" in screen_text(app))
         await until(pilot, lambda: len(games) == 2)
@@ -162,10 +168,8 @@ def test_a_joiner_sees_the_host_leave_mid_game_named(tmp_path: Path) -> None:
         field.value = where["address"]
         field.focus()
         await keys(pilot, "enter")  # join, from the lobby
-        try:
-            await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
-        except AssertionError:
-            raise AssertionError(screen_text(app)) from None
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
+        assert "Joining a table of 3: L'Unisson" in screen_text(app)
         app.trio.start_task(lambda: bot_joins(where["address"], "Cy", tmp_path / "cy", games))
         await answer_the_code(pilot, True)
         await until(pilot, lambda: isinstance(app.screen, (UnissonTableScreen, GameOverScreen)))
@@ -181,3 +185,26 @@ def test_a_joiner_sees_the_host_leave_mid_game_named(tmp_path: Path) -> None:
     (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert verify_text(mine.read_text()).verdict == Verdict.UNAUDITED
     assert "Hal (seat 0) left" in games["Cy"].line
+
+
+def test_a_person_leaving_mid_game_is_named_by_every_other_seat(tmp_path: Path) -> None:
+    app = hosting(tmp_path)
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        await two_bots_join(pilot, tmp_path, games)
+        await answer_the_code(pilot, True)
+        await until(pilot, lambda: isinstance(app.screen, UnissonTableScreen))
+        await keys(pilot, "l")
+        assert "The game stops for everyone" in str(app.screen.query_one(Static).render())
+        await keys(pilot, "y")
+        await until(pilot, lambda: len(games) == 2)
+        await until(pilot, lambda: app.screen is app.lobby)
+        notes = [n.message for n in app._notifications]
+        assert any(m.startswith("The game stopped: you left the table · record") for m in notes)
+
+    run(app, body)
+    for game in games.values():
+        assert "Ann (seat 0) left" in game.line, game.line
+    (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
+    assert verify_text(mine.read_text()).verdict == Verdict.UNAUDITED

@@ -61,6 +61,7 @@ class UnissonController:
     busy: bool = False  # a move of ours is on its way and not yet confirmed
     label = "practice"  # what table this is, for the screen's title
     leave_question = "Leave this table? The game is abandoned."
+    farewell = ""  # said in the lobby once the player left mid-game (where the record is)
 
     def __init__(self) -> None:
         self._host: TableHost | None = None

@@ -271,4 +271,6 @@ class NetworkTable(Meeting, UnissonController):
         if self._task is not None and not self._task.done:
             self.leave()
             await self._task.wait(self.settings.reply_timeout)
+            if self.ending is not None:
+                self.farewell = self.ending.text
         await super().aclose()

@@ -89,6 +89,8 @@ class UnissonTableScreen(Screen[None]):
 
     async def on_unmount(self) -> None:
         await self.controller.aclose()
+        if self.controller.farewell:
+            self.app.notify(self.controller.farewell, title="You left the table", timeout=10)
 
     # -- TableHost
 
