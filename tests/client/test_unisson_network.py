@@ -35,10 +35,12 @@ def greedy(seed: int):
     return lambda view: bot.choose(view, rng)
 
 
-async def bot_joins(address: str, name: str, tmp: Path, games: dict[str, TableGame]) -> None:
+async def bot_joins(
+    address: str, name: str, tmp: Path, games: dict[str, TableGame], choose=None
+) -> None:
     key = Ed25519PrivateKey.generate()
     async with join_table(address, LocalPlayer(name, key), timeouts=FAST) as table:
-        choose = greedy(len(name))
+        choose = choose or greedy(len(name))
         games[name] = await play_at_table(table, key, "one-deck", choose=choose, data_dir=tmp)
 
 
@@ -208,3 +210,28 @@ def test_a_person_leaving_mid_game_is_named_by_every_other_seat(tmp_path: Path) 
         assert "Ann (seat 0) left" in game.line, game.line
     (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert verify_text(mine.read_text()).verdict == Verdict.UNAUDITED
+
+
+def test_a_seat_that_concedes_is_named_and_the_others_win(tmp_path: Path) -> None:
+    app = hosting(tmp_path)
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "(port " in screen_text(app))
+        port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
+        where = f"127.0.0.1:{port}"
+        app.trio.start_task(lambda: bot_joins(where, "Bob", tmp_path / "b", games))
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
+        gives_up = lambda view: "concede"  # noqa: E731 (a client that offers concession)
+        app.trio.start_task(lambda: bot_joins(where, "Cy", tmp_path / "c", games, gives_up))
+        await answer_the_code(pilot, True)
+        tables = lambda: [t for t in app.screen_stack if isinstance(t, UnissonTableScreen)]  # noqa: E731
+        await until(pilot, lambda: bool(tables()))
+        await play_to_the_end(pilot, tables()[0], random.Random(1))  # until Cy's first turn
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await until(pilot, lambda: bool(app.screen.query("#result")))
+        over = str(app.screen.query_one("#result").render())
+        assert "The game stopped: Cy conceded · You and Bob win" in over, over
+        assert tables()[0].controller.log[-1].words == "Cy concedes"
+
+    run(app, body)

@@ -30,7 +30,7 @@ from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
 from ..cli_table import Hosting, sit_at_table
 from ..network import Meeting, stopped_words
-from .controller import Ending, UnissonController
+from .controller import Ending, Entry, UnissonController
 from .words import result_words
 
 LOBBY = "at the table ("  # how `play_at_table` says who is seated (`lobby_text`)
@@ -180,6 +180,9 @@ class NetworkTable(Meeting, UnissonController):
             if isinstance(event, Dealt):
                 self._view = session.view.copy()
                 self._on_ready()
+            elif isinstance(event, MovePlayed) and not isinstance(event.move, Move):
+                who = self.names[event.seat]  # a concession (another client may offer it)
+                self.log.append(Entry(event.seat, None, f"{who} concede" + "s" * (who != "You")))
             elif isinstance(event, MovePlayed):
                 before = self.view
                 self._view = session.view.copy()
@@ -229,7 +232,9 @@ class NetworkTable(Meeting, UnissonController):
             return
         v = self.view
         text = stopped_words(s, self.names)
-        culprit = s.fault.culprit if s.fault else s.closed.seat if s.closed else None
+        if text is None and s.conceded is not None:  # another client may offer it
+            text = f"The game stopped: {self.names[s.conceded]} conceded"
+        culprit = s.fault.culprit if s.fault else s.closed.seat if s.closed else s.conceded
         if text is not None and culprit is not None:  # every other seat shares the win
             text += f" · {' and '.join(n for i, n in enumerate(self.names) if i != culprit)} win"
         if text is None and not s.finished:
