@@ -18,7 +18,7 @@ from .moves import Move
 # Search effort of the levels, in iterations a decision (not seconds: a level plays the
 # same on every machine, and a seeded game is reproducible).
 MEDIUM_ITERATIONS = 500
-HARD_ITERATIONS = 1500
+HARD_ITERATIONS = 3000
 HARD_INFERENCE = 0.7  # the share of hard's worlds dealt from what it read of the opponent's play
 
 
