@@ -53,6 +53,24 @@ async def answer_the_code(pilot: Pilot, yes: bool) -> None:
     await keys(pilot, "y" if yes else "n")
 
 
+async def table_shown(pilot: Pilot) -> UnissonTableScreen:
+    """The table screen once it is mounted and drawn: a key pressed or a screen read between
+    the switch and the mount finds no widget, more so on a loaded machine."""
+    app = pilot.app
+
+    def shown() -> bool:
+        screen = app.screen
+        return (
+            isinstance(screen, UnissonTableScreen)
+            and bool(screen.query("#move-input"))
+            and "L'Unisson · table" in screen_text(app)
+        )
+
+    await until(pilot, shown, 60)
+    assert isinstance(app.screen, UnissonTableScreen)
+    return app.screen
+
+
 async def play_to_the_end(pilot: Pilot, table: UnissonTableScreen, rng: random.Random) -> None:
     c = table.controller
     for _ in range(2000):
@@ -95,8 +113,7 @@ def test_a_person_hosts_compares_the_code_and_plays_to_a_verified_record(tmp_pat
         assert "Ann, Bob" in screen_text(app)
         app.trio.start_task(lambda: bot_joins(address, "Cy", tmp_path / "cy", games))
         await answer_the_code(pilot, True)
-        await until(pilot, lambda: isinstance(app.screen, UnissonTableScreen))
-        table = app.screen
+        table = await table_shown(pilot)
         c = table.controller
         assert isinstance(c, NetworkTable)
         title = screen_text(app).splitlines()[0]
@@ -196,7 +213,7 @@ def test_a_person_leaving_mid_game_is_named_by_every_other_seat(tmp_path: Path) 
     async def body(pilot: Pilot) -> None:
         await two_bots_join(pilot, tmp_path, games)
         await answer_the_code(pilot, True)
-        await until(pilot, lambda: isinstance(app.screen, UnissonTableScreen))
+        await table_shown(pilot)
         await keys(pilot, "l")
         assert "The game stops for everyone" in str(app.screen.query_one(Static).render())
         await keys(pilot, "y")
@@ -226,7 +243,7 @@ def test_a_seat_that_concedes_is_named_and_the_others_win(tmp_path: Path) -> Non
         app.trio.start_task(lambda: bot_joins(where, "Cy", tmp_path / "c", games, gives_up))
         await answer_the_code(pilot, True)
         tables = lambda: [t for t in app.screen_stack if isinstance(t, UnissonTableScreen)]  # noqa: E731
-        await until(pilot, lambda: bool(tables()))
+        await until(pilot, lambda: bool(tables()) and bool(tables()[0].query("#move-input")))
         await play_to_the_end(pilot, tables()[0], random.Random(1))  # until Cy's first turn
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await until(pilot, lambda: bool(app.screen.query("#result")))
