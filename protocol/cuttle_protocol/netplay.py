@@ -44,6 +44,7 @@ from .journal import (
 )
 from .lan_record import Announcement
 from .messages import MAX_NAME_LEN, display_safe
+from .result_words import verdict_line
 from .trio_peer import ConnectionEnded, EndReason, Peer, PeerSettings, connect, open_listener
 
 Say = Callable[[str], None]
@@ -452,26 +453,6 @@ def result_line(
     its audit passed.  Both sides print the same line, except for the words of a fault or
     of a close, which are each side's own (or the peer's claim, quoted)."""
     head = f"result: game {number + 1}: {names[0]} (seat 0) vs {names[1]} (seat 1):"
-    ending = session.ending(note)
     result = session.result
-
-    def who(seat: int | None) -> str:
-        return f"{names[seat]} (seat {seat})" if seat is not None else "nobody"
-
-    winner = names[int(result)] if result in ("0", "1") else ""
-    if ending.form == "fault":
-        verdict = f"{winner} wins: {who(ending.seat)} forfeits, {ending.code}: {ending.text}"
-    elif ending.form == "closed":
-        said = f' "{ending.text}"' if ending.text else ""
-        verdict = f"{winner} wins: {who(ending.seat)} left, closing with {ending.code}{said}"
-    elif ending.form == "concede":
-        assert session.conceded is not None
-        verdict = f"{winner} wins: {who(session.conceded)} conceded"
-    elif ending.by_rules:
-        how = _RULES_WORDS[ending.form]
-        verdict = f"drawn ({how})" if result == "draw" else f"{winner} wins ({how})"
-    else:
-        return f"{head} unfinished: {ending.text}", False
-    if session.audit is not None:
-        return f"{head} {verdict}; audit passed", ending.by_rules
-    return f"{head} {verdict}; not audited: the cards never shown stay unproven", False
+    winners = [int(result)] if result in ("0", "1") else []
+    return verdict_line(head, session, names, winners, _RULES_WORDS, note)

@@ -39,6 +39,7 @@ from cuttle_net.session import Fault, GameSession, Output, message_body
 
 from .dirs import games_dir
 from .errors import ErrorCode
+from .result_words import verdict_line
 from .table import CodeShown, Delivered, Lobby, SeatInfo, Started, TableEnded, TableEvent
 from .trio_table import TableShell
 
@@ -255,32 +256,9 @@ def table_result_line(
     """The result line of a game at a table (SPEC 4.5 for N players), and whether the game
     ended by the rules with its audit passed; `note` says why an unfinished game stopped."""
     seats = ", ".join(f"{n} (seat {i})" for i, n in enumerate(names))
-    head = f"result: game 1: {seats}:"
     ending = session.ending(note)
     outcome = session.outcome
-
-    def who(seat: int | None) -> str:
-        return f"{names[seat]} (seat {seat})" if seat is not None else "nobody"
-
     winners = list(outcome.winners) if outcome is not None else []
     if ending.form in ("fault", "closed"):
         winners = [s for s in range(len(names)) if s != ending.seat]
-    won = " and ".join(names[s] for s in winners)
-    win = f"{won} {'win' if len(winners) > 1 else 'wins'}"
-    if ending.form == "fault":
-        verdict = f"{win}: {who(ending.seat)} forfeits, {ending.code}: {ending.text}"
-    elif ending.form == "closed":
-        said = f' "{ending.text}"' if ending.text else ""
-        verdict = f"{win}: {who(ending.seat)} left, closing with {ending.code}{said}"
-    elif ending.form == "concede":
-        verdict = f"{win}: {who(session.conceded)} conceded"
-    elif ending.by_rules:
-        how = _RULES_WORDS.get(ending.form, ending.form)
-        verdict = f"drawn ({how})" if not winners else f"{win} ({how})"
-        if outcome is not None and outcome.scores:
-            verdict += "; scores " + ", ".join(str(s) for s in outcome.scores)
-    else:
-        return f"{head} unfinished: {ending.text}", False
-    if session.audit is not None:
-        return f"{head} {verdict}; audit passed", ending.by_rules
-    return f"{head} {verdict}; not audited: the cards never shown stay unproven", False
+    return verdict_line(f"result: game 1: {seats}:", session, names, winners, _RULES_WORDS, note)
