@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.records.record import parse_record
 from tests.client.helpers import choose_any_option, keys, run, screen_text
+from tests.records.saved import records_in_play_order
 
 
 async def wait_until(pilot: Pilot, condition, seconds: float = 20.0) -> None:
@@ -110,8 +111,8 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
     assert peer[0].returncode == 0, out + err
     lines = [x for x in out.splitlines() if x.startswith("result:")]
     assert len(lines) == 2 and all("audit passed" in x for x in lines)
-    mine = sorted((tmp_path / "ann" / "games").glob("*.cuttle"))
-    theirs = sorted((tmp_path / "bot" / "games").glob("*.cuttle"))
+    mine = records_in_play_order(tmp_path / "ann" / "games")
+    theirs = records_in_play_order(tmp_path / "bot" / "games")
     assert len(mine) == len(theirs) == 2
     for a, b in zip(mine, theirs, strict=True):
         assert parse_record(a.read_text()).moves == parse_record(b.read_text()).moves

@@ -19,6 +19,7 @@ from cuttle_net.records.record import parse_record
 from tests.client.helpers import choose_any_option, keys, run, screen_text
 from tests.client.test_network_game import play_to_the_end, wait_until
 from tests.net.crash import Side
+from tests.records.saved import records_in_play_order
 
 
 def bot_host(tmp: Path) -> tuple[Side, int]:
@@ -70,7 +71,7 @@ async def at_the_table(pilot: Pilot) -> None:
 
 
 def records(directory: Path) -> list:
-    return [parse_record(p.read_text()) for p in sorted(directory.glob("*.cuttle"))]
+    return [parse_record(p.read_text()) for p in records_in_play_order(directory)]
 
 
 def test_ctrl_q_asks_and_staying_changes_nothing(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from cuttle_protocol.messages import Close, message_from_wire
 
 from cuttle_net.games.cuttle.rules import VARIANTS
 from cuttle_net.records.record import parse_record
+from tests.records.saved import records_in_play_order
 
 WAIT = 60  # seconds: the bound on every process here
 
@@ -103,8 +104,8 @@ def test_two_processes_play_whole_games_and_agree(tmp_path: Path, rules: list[st
     # The dealer alternates between the two games.
     seats = re.findall(r"game \d: you are seat (\d)", out)
     assert seats in (["0", "1"], ["1", "0"])
-    records = sorted((tmp_path / "a" / "games").glob("*.cuttle"))
-    theirs = sorted((tmp_path / "b" / "games").glob("*.cuttle"))
+    records = records_in_play_order(tmp_path / "a" / "games")
+    theirs = records_in_play_order(tmp_path / "b" / "games")
     assert len(records) == len(theirs) == 2
     for mine, other in zip(records, theirs, strict=True):
         a, b = parse_record(mine.read_text()), parse_record(other.read_text())
