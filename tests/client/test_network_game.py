@@ -92,7 +92,8 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
         assert "audit passed" in over and "record saved" in over
         assert "never shown" not in over  # the audit revealed the deal: all their hand
         await keys(pilot, "r")  # a rematch: the bot agrees, and the dealer alternates
-        await wait_until(pilot, lambda: c.ending is None and c.seat != first_seat and c.log == [])
+        # (Not "its log is empty": the bot may have moved first before the next look.)
+        await wait_until(pilot, lambda: c.ending is None and c.seat != first_seat)
         await wait_until(
             pilot,
             lambda: (
@@ -197,7 +198,7 @@ def test_the_joiner_is_asked_for_a_rematch_and_keeps_the_score(tmp_path: Path) -
         assert "Match: You 0–1 bot" in over
         assert "bot's hand:" in over and "never shown" in over
         await keys(pilot, "r")
-        await wait_until(pilot, lambda: c.ending is None and c.log == [])
+        await wait_until(pilot, lambda: c.ending is None)  # the bot may have moved already
         # The new deal is done (the deck protocol) before a move is sent.
         await wait_until(pilot, lambda: c.session.view is not None and not c.session.busy)
         await concede(pilot)
