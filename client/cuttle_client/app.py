@@ -195,7 +195,13 @@ class CuttleApp(App[None]):
 
     def on_lobby_screen_host_requested(self, event: LobbyScreen.HostRequested) -> None:
         if event.game != "cuttle":
-            self._plan_network("host", game=event.game, players=event.players, token=event.rules)
+            self._plan_network(
+                "host",
+                game=event.game,
+                players=event.players,
+                token=event.rules,
+                announce=self.settings.lan,
+            )
             return
         self._plan_network(
             "host",
@@ -227,7 +233,9 @@ class CuttleApp(App[None]):
         plan = launch.plan
         controller: NetworkController | NetworkTable
         if launch.game != "cuttle":
-            where = Hosting(launch.game, launch.players, launch.rules_token, plan.port, plan.bind)
+            where = Hosting(
+                launch.game, launch.players, launch.rules_token, plan.port, plan.bind, plan.announce
+            )
             data, config = self.settings.data_dir, plan.config_dir
             controller = NetworkTable(plan.name, launch.settings, data, config, where)
             title = f"cuttle · Hosting a table of {launch.players}: {GAME_TITLES[launch.game]}"

@@ -1,4 +1,5 @@
-"""``cuttle lan``: list the games announced on the local network, then exit."""
+"""``cuttle lan``: list the games announced on the local network (two-player Cuttle games and
+tables of several players), then exit."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     # Imported here: zeroconf and trio are not needed by the rest of the command line.
     from cuttle_protocol.lan import JOIN_HINT, LanUnavailable, browse_once
+    from cuttle_protocol.lan_record import seats_text
 
     if not 0 < args.timeout <= 600:
         print("cuttle lan: --timeout must be between 0 and 600 seconds", file=sys.stderr)
@@ -58,8 +60,9 @@ def run(args: argparse.Namespace) -> int:
         (
             g.announcement.name,
             f"{g.address}:{g.port}",
+            g.announcement.game,
             g.announcement.rules.name,
-            "seat free" if g.announcement.seat_free else "seat taken",
+            seats_text(g.announcement),
             f"seen {max(0, round(now - g.last_seen))}s ago",
         )
         for g in games

@@ -183,6 +183,7 @@ def _run_table_host(args: argparse.Namespace) -> int:
             name,
             port=args.port,
             bind=args.bind,
+            announce=not args.no_announce,
             config_dir=args.config_dir,
             reply_timeout=args.reply_timeout,
         )

@@ -10,7 +10,7 @@ import contextlib
 import importlib
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,13 +57,14 @@ def _report(game: Any, say: Any) -> int:
 @dataclass(frozen=True)
 class Hosting:
     """A table to host: the game, its seats (ours included), its rules token, where to
-    listen."""
+    listen, and whether to announce it on the LAN while a seat is free (SPEC 3.13)."""
 
     game: str
     players: int
     token: str
     port: int = 4454
     bind: str = "::"
+    announce: bool = True
 
 
 async def sit_at_table(
@@ -108,6 +109,8 @@ async def sit_at_table(
             opened = host_table(
                 listener, me, settings, timeouts=timeouts, known_peers=known, log=say
             )
+            if where.announce:
+                play["watch"] = await _announced(stack, name, where, host, port, say, play)
         else:
             identity, rules = where.identity, where.peer.info.rules
             token = rules.variants[0] if rules.variants else ""
@@ -120,11 +123,55 @@ async def sit_at_table(
         return await play_at_table(table, identity, token, say=say, **play)
 
 
+async def _announced(
+    stack: contextlib.AsyncExitStack,
+    name: str,
+    where: Hosting,
+    host: str,
+    port: int,
+    say: Callable[[str], None],
+    play: dict[str, Any],
+) -> Callable[[Any], None]:
+    """Announce the table on the LAN while a seat is free (SPEC 3.13): the seats taken follow
+    the lobby, and the announcement is withdrawn once every seat is taken, the table ends or
+    we leave. The `watch` hook that keeps it in step (the caller's own `watch` included)."""
+    from cuttle_protocol import lan
+    from cuttle_protocol.lan_record import Announcement, RecordError
+    from cuttle_protocol.table import Lobby, TableEnded
+
+    from cuttle_net.games.interface import game_module
+
+    watch = play.get("watch", lambda item: None)
+    interfaces, why_not = lan.announce_interfaces(host)
+    if why_not:
+        say(why_not)
+    if interfaces == []:
+        return watch
+    rules = game_module(where.game).parse_rules(where.token, where.players)
+    try:
+        first = Announcement(name, port, rules, game=where.game, seats=where.players)
+    except RecordError as e:  # a name too long for the record (in bytes)
+        say(f"not announced on the LAN: {e}")
+        return watch
+    kept = await stack.enter_async_context(
+        lan.kept_announcement(first, interfaces=interfaces, say=say)
+    )
+
+    def follow(item: Any) -> None:
+        if isinstance(item, Lobby) and len(item.players) < item.settings.seats:
+            kept.show(replace(first, taken=len(item.players)))
+        elif isinstance(item, (Lobby, TableEnded)):  # every seat taken, or no table any more
+            kept.withdraw()
+        watch(item)
+
+    return follow
+
+
 async def host_headless(args: argparse.Namespace, name: str, say: Any) -> int:
     """Host a table and let the bot play at seat 0."""
     bot = bot_for(args.game, args.bot)
     token = table_rules(args.game, args.players, args.decks)
-    where = Hosting(args.game, args.players, token, args.port, args.bind)
+    where = Hosting(args.game, args.players, token, args.port, args.bind, not args.no_announce)
     return await _bot_at_table(args, name, where, bot, say)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from cuttle_protocol.lan_record import seats_text
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -169,16 +170,31 @@ class LobbyScreen(Screen[None]):
             self.query_one("#lan-hint", Static).update(str(e))
 
     def _show_games(self, games: list) -> None:
+        # From the trio task: the list is rebuilt on Textual's side, one change after another.
+        self.call_next(self._list_games, games)
+
+    async def _list_games(self, games: list) -> None:
         listing = self.query_one("#lan", ListView)
-        listing.clear()
+        # A table's seats change as players sit down: the game the player has highlighted
+        # stays highlighted, so Enter still joins what they see.
+        keep = getattr(listing.highlighted_child, "service", None)
+        await listing.clear()
+        items = []
         for g in games:
             a = g.announcement
-            seat = "seat free" if a.seat_free else "seat taken"
+            what = f"{GAME_TITLES.get(a.game, a.game)} {a.rules.name}"
             # Text, not markup: anyone on the network chooses what an announcement says.
-            line = Text(f"{a.name} · {g.address}:{g.port} · {a.rules.name} · {seat}")
+            line = Text(f"{a.name} · {g.address}:{g.port} · {what} · {seats_text(a)}")
             item = ListItem(Label(line))
             item.address = f"{g.address}:{g.port}"  # type: ignore[attr-defined]
-            listing.append(item)
+            item.service = g.service  # type: ignore[attr-defined]
+            items.append(item)
+        await listing.extend(items)
+        services = [g.service for g in games]
+        if keep in services:
+            listing.index = services.index(keep)
+        elif listing.has_focus and games:
+            listing.index = 0
         self.query_one("#lan-hint", Static).update("" if games else LAN_HINT)
 
     def notice(self, text: str) -> None:
@@ -261,6 +277,8 @@ class LobbyScreen(Screen[None]):
         listing = self.query_one("#lan", ListView)
         if listing.children:
             listing.focus()
+            if listing.index is None:
+                listing.index = 0  # Enter joins the first game at once
         else:
             self.notice("No game found on your network yet: join by address (j).")
 

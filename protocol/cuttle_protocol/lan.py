@@ -1,9 +1,9 @@
 """LAN discovery over mDNS/DNS-SD: hosts announce ``_cuttle._tcp``, joiners browse for it.
 
 zeroconf has no trio support, so this uses its thread API: zeroconf runs its own thread, the
-blocking calls here (``start``, ``close``, ``set_seat_free``) belong in a worker thread when
-called from async code, and the browser hands changes to trio without ever blocking zeroconf.
-The ``announcing`` and ``browse`` context managers do both for trio code.
+blocking calls here (``start``, ``close``, ``update``) belong in a worker thread when called
+from async code, and the browser hands changes to trio without ever blocking zeroconf. The
+``announcing``, ``kept_announcement`` and ``browse`` context managers do both for trio code.
 
 Only IPv4 is used, and only non-loopback interfaces unless told which addresses to use.
 """
@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Self
 
 import ifaddr
@@ -106,7 +106,7 @@ def _open_zeroconf(addresses: list[str]) -> Zeroconf:
 class Announcer:
     """Announces one hosted game until closed; closing withdraws it with a DNS-SD goodbye.
 
-    ``start``, ``set_seat_free`` and ``close`` block for up to about two seconds.
+    ``start``, ``update`` and ``close`` block for up to about two seconds.
     """
 
     def __init__(
@@ -139,9 +139,9 @@ class Announcer:
             raise
         self._zc = zc
 
-    def set_seat_free(self, free: bool) -> None:
-        """Tell browsers whether the seat is still free."""
-        self.announcement = replace(self.announcement, seat_free=free)
+    def update(self, announcement: Announcement) -> None:
+        """Tell browsers what changed (the seats taken, say); the port stays the same."""
+        self.announcement = announcement
         if self._zc is not None:
             self._zc.update_service(self._service_info())
 
@@ -324,20 +324,22 @@ async def browse(*, interfaces: Sequence[str] | None = None) -> AsyncIterator[Li
             await trio.to_thread.run_sync(browser.close)
 
 
-class LiveAnnouncer:
-    """The trio side of an ``Announcer``."""
-
-    def __init__(self, announcer: Announcer) -> None:
-        self.announcer = announcer
-
-    async def set_seat_free(self, free: bool) -> None:
-        await trio.to_thread.run_sync(self.announcer.set_seat_free, free)
+def announce_interfaces(host: str) -> tuple[list[str] | None, str]:
+    """Where a host listening on ``host`` announces: None for every interface, the one bound,
+    or [] for nowhere, with the reason to tell the player (if any). IPv4 only, and never from
+    loopback, where nobody else could join."""
+    ip = ipaddress.ip_address(host)
+    if ip.version == 6 and not ip.is_unspecified:
+        return [], "not announced on the LAN: announcements are IPv4 only (lan.py)"
+    if ip.is_loopback:
+        return [], ""
+    return (None if ip.is_unspecified else [host]), ""
 
 
 @contextlib.asynccontextmanager
 async def announcing(
     announcement: Announcement, *, interfaces: Sequence[str] | None = None
-) -> AsyncIterator[LiveAnnouncer]:
+) -> AsyncIterator[Announcer]:
     """Announce while the block runs; leaving it withdraws the game.
 
     Raises ``LanUnavailable`` on entry when multicast cannot be set up.
@@ -345,14 +347,87 @@ async def announcing(
     announcer = Announcer(announcement, interfaces=interfaces)
     await trio.to_thread.run_sync(announcer.start)
     try:
-        yield LiveAnnouncer(announcer)
+        yield announcer
     finally:
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(announcer.close)
 
 
+class KeptAnnouncement:
+    """An announcement that trio code changes with plain calls, never waiting for zeroconf:
+    ``show`` what it should say now, ``withdraw`` it for good. A task of
+    ``kept_announcement`` carries out the latest wish in a worker thread (wishes that came
+    while it was busy are merged)."""
+
+    def __init__(
+        self,
+        first: Announcement,
+        interfaces: Sequence[str] | None,
+        say: Callable[[str], None],
+    ) -> None:
+        self.wanted: Announcement | None = first
+        self._announcer = Announcer(first, interfaces=interfaces)
+        self._say = say
+        self._changed = trio.Event()
+
+    def show(self, announcement: Announcement) -> None:
+        if self.wanted is not None:  # once withdrawn, never again
+            self.wanted = announcement
+            self._changed.set()
+
+    def withdraw(self) -> None:
+        self.wanted = None
+        self._changed.set()
+
+    async def _run(self) -> None:
+        announcer = self._announcer
+        try:
+            await trio.to_thread.run_sync(announcer.start)
+        except LanUnavailable as e:
+            self._say(str(e))
+            return
+        try:
+            if self.wanted is not None:
+                self._say("announced on the LAN while a seat is free: 'cuttle lan' lists it")
+            while self.wanted is not None:
+                if self.wanted != announcer.announcement:
+                    await trio.to_thread.run_sync(announcer.update, self.wanted)
+                    continue
+                self._changed = trio.Event()
+                await self._changed.wait()
+        finally:
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(announcer.close)
+
+
+@contextlib.asynccontextmanager
+async def kept_announcement(
+    first: Announcement,
+    *,
+    interfaces: Sequence[str] | None = None,
+    say: Callable[[str], None] = lambda line: None,
+) -> AsyncIterator[KeptAnnouncement]:
+    """Announce ``first`` in the background while the block runs (the block does not wait
+    for zeroconf), changed by ``show``; leaving the block withdraws it. A LAN without
+    multicast is only said (``say``): joining by address still works."""
+    kept = KeptAnnouncement(first, interfaces, say)
+    failed: Exception | None = None
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(kept._run)
+        try:
+            yield kept
+        except Exception as e:  # raised after the nursery, not inside an exception group
+            failed = e
+        finally:
+            kept.withdraw()
+    if failed is not None:
+        raise failed
+
+
 def _announce_command(args: argparse.Namespace) -> int:
-    announcement = Announcement(args.name, args.port, Rules.parse(args.rules), not args.taken)
+    announcement = Announcement(
+        args.name, args.port, Rules.parse(args.rules), 2 if args.taken else 1
+    )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with Announcer(announcement, interfaces=args.interface):
@@ -378,6 +453,9 @@ def _game_json(game: LanGame) -> dict[str, object]:
         "rules": a.rules.name,
         "seat_free": a.seat_free,
         "version": a.version,
+        "game": a.game,
+        "seats": a.seats,
+        "taken": a.taken,
     }
 
 

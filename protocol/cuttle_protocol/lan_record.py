@@ -3,6 +3,9 @@
 Pure: no sockets, no zeroconf. Anything on the LAN may answer for ``_cuttle._tcp``, so decoding
 treats every byte as hostile and fails only with ``RecordError``. An announcement is a hint;
 the handshake and its short authentication code decide who is really at the other end.
+
+A two-player Cuttle game and a table of several players (SPEC 3.15) share the record: a table
+adds the keys ``game``, ``seats`` and ``taken`` (SPEC 3.13).
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.games import GAMES
 
 SERVICE_TYPE = "_cuttle._tcp.local."
 # The wire protocol version a host speaks; a record with another version is not offered.
@@ -21,11 +25,15 @@ PROTOCOL_VERSION = 1
 MAX_NAME_CHARS = 32
 MAX_NAME_BYTES = 96
 MAX_RULES_BYTES = 128
+MAX_GAME_BYTES = 32
 MAX_KEYS = 16  # unknown keys are ignored, but a record may not be padded without end
 MAX_RECORD_BYTES = 512
 SEAT_VALUES = {"free": True, "taken": False}
+CUTTLE = "cuttle"  # the game of a record without a `game` key
 
 _VERSION = re.compile(rb"[1-9][0-9]{0,2}")
+_COUNT = re.compile(rb"[1-9]")  # seats and taken: a table has at most 6 seats (SPEC 3.15)
+_GAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 
 
 class RecordError(ValueError):
@@ -44,18 +52,44 @@ class IncompatibleVersion(RecordError):
 
 @dataclass(frozen=True)
 class Announcement:
-    """What a host tells the LAN: who, on which TCP port, which rules, and if the seat is free."""
+    """What a host tells the LAN: who, on which TCP port, which game under which rules, and
+    its seats: how many (the host's included) and how many are taken. A Cuttle game has two
+    seats; a table (SPEC 3.15) two to six.
+
+    ``rules`` is the game's rules object (``GameModule.parse_rules``): Cuttle's ``Rules``, or
+    a table game's; its ``name`` is the token the record carries.
+    """
 
     name: str
     port: int
-    rules: Rules
-    seat_free: bool = True
+    rules: Any
+    taken: int = 1
     version: int = PROTOCOL_VERSION
+    game: str = CUTTLE
+    seats: int = 2
 
     def __post_init__(self) -> None:
         if not 1 <= self.port <= 65535:
             raise RecordError(f"port {self.port} is not between 1 and 65535")
         check_name(self.name)
+        if not 1 <= self.taken <= self.seats:
+            raise RecordError(f"{self.taken} of {self.seats} seats taken")
+
+    @property
+    def seat_free(self) -> bool:
+        return self.taken < self.seats
+
+    @property
+    def table(self) -> bool:
+        """A table of several players, joined as in SPEC 3.15 (not a two-player Cuttle game)."""
+        return self.game != CUTTLE
+
+
+def seats_text(announcement: Announcement) -> str:
+    """The seats as a list shows them: "seat free" (Cuttle), "2 of 4 seats taken" (a table)."""
+    if not announcement.table:
+        return "seat free" if announcement.seat_free else "seat taken"
+    return f"{announcement.taken} of {announcement.seats} seats taken"
 
 
 def check_name(name: str) -> None:
@@ -82,13 +116,19 @@ def _unprintable(char: str) -> bool:
 
 
 def encode(announcement: Announcement) -> dict[bytes, bytes]:
-    """The TXT properties of ``announcement`` (its port goes in the SRV record)."""
-    return {
-        b"v": str(announcement.version).encode(),
-        b"name": announcement.name.encode(),
-        b"rules": announcement.rules.name.encode(),
-        b"seat": b"free" if announcement.seat_free else b"taken",
+    """The TXT properties of ``announcement`` (its port goes in the SRV record). A Cuttle
+    game's record is the original one: no ``game``, ``seats`` or ``taken``."""
+    a = announcement
+    properties = {
+        b"v": str(a.version).encode(),
+        b"name": a.name.encode(),
+        b"rules": a.rules.name.encode(),
+        b"seat": b"free" if a.seat_free else b"taken",
     }
+    if a.table:
+        properties |= {b"game": a.game.encode(), b"seats": b"%d" % a.seats}
+        properties[b"taken"] = b"%d" % a.taken
+    return properties
 
 
 def decode(properties: Mapping[bytes, bytes | None], port: int | None) -> Announcement:
@@ -111,14 +151,45 @@ def decode(properties: Mapping[bytes, bytes | None], port: int | None) -> Announ
     if port is None or not 1 <= port <= 65535:
         raise RecordError(f"port {port} is not between 1 and 65535")
     name = display_text(_text(properties, b"name", MAX_NAME_BYTES)).strip()
+    game = CUTTLE if b"game" not in properties else _text(properties, b"game", MAX_GAME_BYTES)
+    if not _GAME.fullmatch(game):
+        raise RecordError(f"the game {display_text(game)!r} is not a lower-case token")
+    if game not in GAMES:
+        raise RecordError(f"unknown game {game!r}")
+    module = _module(game)
+    # A Cuttle record may leave out the seat counts (the original record has none).
+    seats = 2 if game == CUTTLE and b"seats" not in properties else _count(properties, b"seats")
+    if seats not in module.seats:
+        low, high = module.seats[0], module.seats[-1]
+        raise RecordError(f"{game} is played by {low} to {high} players, not {seats}")
     try:
-        rules = Rules.parse(_text(properties, b"rules", MAX_RULES_BYTES))
-    except ValueError as e:  # Rules.parse names the unknown rule set or variant
+        rules = module.parse_rules(_text(properties, b"rules", MAX_RULES_BYTES), seats)
+    except ValueError as e:  # the game names the unknown rule set, variant or option
         raise RecordError(f"bad rules: {display_text(str(e))}") from None
     seat = _text(properties, b"seat", 5)
     if seat not in SEAT_VALUES:
         raise RecordError(f"seat is {display_text(seat)!r}, not free or taken")
-    return Announcement(name, port, rules, SEAT_VALUES[seat], version)
+    free = SEAT_VALUES[seat]
+    if game == CUTTLE and b"taken" not in properties:
+        taken = 1 if free else 2
+    else:
+        taken = _count(properties, b"taken")
+        if taken > seats or (taken < seats) != free:
+            raise RecordError(f"{taken} of {seats} seats taken, and seat is {seat}")
+    return Announcement(name, port, rules, taken, version, game, seats)
+
+
+def _module(game: str) -> Any:
+    from cuttle_net.games.interface import game_module  # loads the game's engine: only here
+
+    return game_module(game)
+
+
+def _count(properties: Mapping[bytes, bytes | None], key: bytes) -> int:
+    value = _field(properties, key, 1)
+    if not _COUNT.fullmatch(value):
+        raise RecordError(f"{key.decode()!r} is not a number from 1 to 9")
+    return int(value)
 
 
 def _field(properties: Mapping[bytes, bytes | None], key: bytes, limit: int) -> bytes:

@@ -42,7 +42,7 @@ from .journal import (
     join_path,
     replay,
 )
-from .lan_record import Announcement
+from .lan_record import Announcement, RecordError
 from .messages import MAX_NAME_LEN, display_safe
 from .result_words import verdict_line
 from .trio_peer import ConnectionEnded, EndReason, Peer, PeerSettings, connect, open_listener
@@ -275,11 +275,10 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             )
 
         async with contextlib.AsyncExitStack() as announced:
-            if plan.announce and ip.version == 6 and not ip.is_unspecified:
-                say("not announced on the LAN: announcements are IPv4 only (lan.py)")
-            elif plan.announce and not plan.resuming and not ip.is_loopback:
-                # On every interface for a host listening on all of them, else the one bound.
-                interfaces = None if ip.is_unspecified else [host]
+            interfaces, why_not = lan.announce_interfaces(host)
+            if plan.announce and why_not:
+                say(why_not)
+            elif plan.announce and not plan.resuming and interfaces != []:
                 try:
                     await announced.enter_async_context(
                         lan.announcing(
@@ -289,6 +288,8 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                     say("announced on the LAN: 'cuttle lan' on another machine lists this game")
                 except lan.LanUnavailable as e:
                     say(str(e))
+                except RecordError as e:  # a name too long for the record (in bytes)
+                    say(f"not announced on the LAN: {e}")
             say("waiting for a player…")
             async with listener.accept(
                 me,

@@ -159,9 +159,9 @@ def test_lan_browsing_and_a_network_game_share_the_one_trio_run(monkeypatch) -> 
     async def body(pilot: Pilot) -> None:
         for _ in range(100):
             await pilot.pause(0.02)
-            if "Alice · 127.0.0.1:4454 · classic · seat free" in screen_text(app):
+            if "Alice · 127.0.0.1:4454 · Cuttle classic · seat free" in screen_text(app):
                 break
-        assert "Alice · 127.0.0.1:4454 · classic · seat free" in screen_text(app)
+        assert "Alice · 127.0.0.1:4454 · Cuttle classic · seat free" in screen_text(app)
         await pilot.click("#address")
         await keys(pilot, *f"127.0.0.1:{port}", "enter")
         for _ in range(200):

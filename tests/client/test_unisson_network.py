@@ -252,3 +252,64 @@ def test_a_seat_that_concedes_is_named_and_the_others_win(tmp_path: Path) -> Non
         assert tables()[0].controller.log[-1].words == "Cy concedes"
 
     run(app, body)
+
+
+def test_a_table_found_on_the_lan_is_listed_and_joined_from_the_lobby(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Hal hosts a real table on loopback; the lobby's LAN list (zeroconf replaced: tests
+    never multicast) shows its announcement, and Enter on it opens the table's connect
+    screen, as joining by address does."""
+    from contextlib import asynccontextmanager
+
+    import trio
+    from cuttle_protocol import lan
+    from cuttle_protocol.lan_record import Announcement
+
+    from cuttle_net.games.interface import game_module
+
+    where: dict[str, int] = {}
+    games: dict[str, TableGame] = {}
+
+    async def host() -> None:
+        key = Ed25519PrivateKey.generate()
+        async with open_listener(0, "127.0.0.1") as listener:
+            settings = TableSettings("unisson", ("one-deck",), 3)
+            async with host_table(listener, LocalPlayer("Hal", key), settings, timeouts=FAST) as t:
+                where["port"] = listener.address[1]
+                games["Hal"] = await play_at_table(
+                    t, key, "one-deck", choose=greedy(1), data_dir=tmp_path / "hal"
+                )
+
+    @asynccontextmanager
+    async def fake_browse(**_):
+        async def updates():
+            yield []
+            while "port" not in where:
+                await trio.sleep(0.01)
+            rules = game_module("unisson").parse_rules("one-deck", 3)
+            table = Announcement("Hal", where["port"], rules, 1, game="unisson", seats=3)
+            yield [lan.LanGame("Hal._cuttle._tcp.local.", table, ("127.0.0.1",), 0.0)]
+            await trio.sleep_forever()
+
+        yield updates()
+
+    monkeypatch.setattr(lan, "browse", fake_browse)
+
+    async def body(pilot: Pilot) -> None:
+        app.trio.start_task(host)
+        listed = "Hal · 127.0.0.1:{} · L'Unisson one-deck · 1 of 3 seats taken"
+        await until(pilot, lambda: "port" in where)
+        await until(pilot, lambda: listed.format(where["port"]) in screen_text(app))
+        await keys(pilot, "l", "enter")  # the list, its first game, join
+        await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
+        shown = screen_text(app)
+        assert "Joining a table of 3: L'Unisson" in shown and "Hal, Ann" in shown
+        await keys(pilot, "escape")  # leave the table before the deal
+        await until(pilot, lambda: app.screen is app.lobby)
+
+    files = tmp_path / "ann"
+    settings = Settings(bot_delay=0, data_dir=files, config_dir=files, lan=True, name="Ann")
+    app = make_app(settings)
+    run(app, body)

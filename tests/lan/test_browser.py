@@ -7,6 +7,7 @@ called as zeroconf's browser thread would call it.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 import trio
@@ -14,6 +15,8 @@ from cuttle_protocol import lan
 from cuttle_protocol.lan import MAX_GAMES, Browser, LanUnavailable
 from cuttle_protocol.lan_record import SERVICE_TYPE
 from zeroconf import BadTypeInNameException, ServiceInfo, ServiceStateChange
+
+from cuttle_net.games.interface import game_module
 
 GOOD = {b"v": b"1", b"name": b"Alice", b"rules": b"classic", b"seat": b"free"}
 
@@ -73,6 +76,15 @@ def test_a_good_announcement_is_listed(zc: FakeZeroconf) -> None:
     assert browser.rejected() == {}
 
 
+def test_a_table_is_listed_with_its_game_and_seats(zc: FakeZeroconf) -> None:
+    browser = Browser()
+    table = {**GOOD, b"game": b"unisson", b"rules": b"two-decks", b"seats": b"5", b"taken": b"3"}
+    event(browser, zc, zc.add("ann", table))
+    (game,) = browser.games()
+    a = game.announcement
+    assert (a.game, a.rules.name, a.seats, a.taken, a.table) == ("unisson", "two-decks", 5, 3, True)
+
+
 def test_updates_replace_and_removals_drop(zc: FakeZeroconf) -> None:
     browser = Browser()
     name = zc.add("alice")
@@ -91,6 +103,7 @@ def test_updates_replace_and_removals_drop(zc: FakeZeroconf) -> None:
         ({"properties": {**GOOD, b"v": b"2"}}, "protocol version 2"),
         ({"properties": {**GOOD, b"name": b"x" * 250}}, "longer than"),
         ({"properties": {**GOOD, b"rules": b"poker"}}, "unknown rule set"),
+        ({"properties": {**GOOD, b"game": b"unisson", b"rules": b"one-deck"}}, "'seats'"),
         ({"properties": b"\xff\x00garbage"}, "missing"),  # a TXT string longer than the rest
         ({"properties": b""}, "missing"),
         ({"properties": b"\x04v=1\x00\x00"}, "not a number"),
@@ -224,7 +237,7 @@ def test_the_announcer_registers_updates_and_withdraws(monkeypatch: pytest.Monke
     monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
     announcement = lan.Announcement("Zoë's.game ♠", 4000, lan.Rules.parse("classic+joker"))
     with lan.Announcer(announcement, interfaces=["192.0.2.9"]) as announcer:
-        announcer.set_seat_free(False)
+        announcer.update(replace(announcement, taken=2))
     (zc,) = made
     assert zc.kwargs["interfaces"] == ["192.0.2.9"]
     assert [c for c, _ in zc.calls] == ["register", "update", "close"]
@@ -236,3 +249,52 @@ def test_the_announcer_registers_updates_and_withdraws(monkeypatch: pytest.Monke
     assert registered.properties[b"seat"] == b"free"
     assert updated.properties[b"seat"] == b"taken"
     assert registered.properties[b"rules"] == b"classic+joker"
+
+
+@pytest.mark.trio
+async def test_a_kept_announcement_follows_the_latest_wish_then_withdraws(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[RecordingZeroconf] = []
+
+    def open_zeroconf(**kwargs: object) -> RecordingZeroconf:
+        made.append(RecordingZeroconf(**kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
+    rules = game_module("unisson").parse_rules("one-deck", 4)
+    first = lan.Announcement("Ann", 4454, rules, game="unisson", seats=4)
+    said: list[str] = []
+    with trio.fail_after(5):
+        async with lan.kept_announcement(first, interfaces=["192.0.2.9"], say=said.append) as kept:
+            # Plain calls that never wait: the task applies what is wanted last.
+            kept.show(replace(first, taken=2))
+            kept.show(replace(first, taken=3))
+            while not made or len(made[0].calls) < 2:
+                await trio.sleep(0.01)
+            kept.withdraw()
+            kept.show(first)  # too late: a withdrawn announcement stays withdrawn
+            while made[0].calls[-1][0] != "close":
+                await trio.sleep(0.01)
+    (zc,) = made
+    assert [c for c, _ in zc.calls] == ["register", "update", "close"]
+    assert [info.properties[b"taken"] for _, info in zc.calls[:2]] == [b"1", b"3"]  # type: ignore[union-attr]
+    assert said == ["announced on the LAN while a seat is free: 'cuttle lan' lists it"]
+
+
+@pytest.mark.trio
+async def test_a_kept_announcement_without_multicast_only_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(**kwargs: object) -> None:
+        raise OSError(19, "No such device")
+
+    monkeypatch.setattr(lan, "Zeroconf", refuse)
+    said: list[str] = []
+    first = lan.Announcement("Alice", 4000, lan.Rules())
+    with pytest.raises(KeyError):  # the block's own error comes out as it is, not in a group
+        async with lan.kept_announcement(first, interfaces=["192.0.2.9"], say=said.append):
+            while not said:
+                await trio.sleep(0.01)
+            raise KeyError("the block's own")
+    assert said[0].startswith("LAN discovery is unavailable: multicast could not be set up")

@@ -11,6 +11,9 @@ from cuttle_protocol.lan import Browser, LanGame, LanUnavailable
 from cuttle_protocol.lan_record import Announcement
 
 from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.games.interface import game_module
+
+ONE_DECK = game_module("unisson").parse_rules("one-deck", 4)
 
 
 class Finished(Browser):
@@ -34,12 +37,12 @@ def fake_browse(
 
 
 def game(name: str, address: str, port: int, rules: str, free: bool, ago: float) -> LanGame:
-    return LanGame(
-        f"{name}._cuttle._tcp.local.",
-        Announcement(name, port, Rules.parse(rules), free),
-        (address,),
-        time.monotonic() - ago,
-    )
+    return found(Announcement(name, port, Rules.parse(rules), 1 if free else 2), address, ago)
+
+
+def found(announcement: Announcement, address: str, ago: float) -> LanGame:
+    service = f"{announcement.name}._cuttle._tcp.local."
+    return LanGame(service, announcement, (address,), time.monotonic() - ago)
 
 
 def test_lists_each_game_on_one_line(
@@ -50,6 +53,7 @@ def test_lists_each_game_on_one_line(
         [
             game("Alice", "192.0.2.7", 4000, "classic+joker", True, 2.2),
             game("Bob", "192.0.2.10", 51234, "standard", False, 0),
+            found(Announcement("Cy", 4454, ONE_DECK, 2, game="unisson", seats=4), "192.0.2.3", 1),
         ],
         {"m._cuttle._tcp.local.": "protocol version 2 (this program speaks version 1)"},
     )
@@ -57,8 +61,9 @@ def test_lists_each_game_on_one_line(
     out, err = capsys.readouterr()
     assert calls == [1.5]
     assert out.splitlines() == [
-        "Alice  192.0.2.7:4000    classic+joker  seat free   seen 2s ago",
-        "Bob    192.0.2.10:51234  standard       seat taken  seen 0s ago",
+        "Alice  192.0.2.7:4000    cuttle   classic+joker  seat free           seen 2s ago",
+        "Bob    192.0.2.10:51234  cuttle   standard       seat taken          seen 0s ago",
+        "Cy     192.0.2.3:4454    unisson  one-deck       2 of 4 seats taken  seen 1s ago",
     ]
     assert "ignored 'm._cuttle._tcp.local.': protocol version 2" in err
 

@@ -146,9 +146,10 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
         listed = run(namespaces.joiner, "-m", "cuttle_client", "lan", "--timeout", "2")
         assert listed.returncode == 0, listed.stderr
         (line,) = listed.stdout.splitlines()
-        assert line.split()[:6] == [
+        assert line.split()[:7] == [
             "Alice",
             f"{HOST_ADDRESS}:{PORT}",
+            "cuttle",
             "classic+joker",
             "seat",
             "free",
@@ -164,6 +165,9 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
                 "rules": "classic+joker",
                 "seat_free": True,
                 "version": 1,
+                "game": "cuttle",
+                "seats": 2,
+                "taken": 1,
             }
         ]
 
@@ -181,6 +185,47 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
         watcher.wait_for(lambda line: line == "[]")
         host.wait_for(lambda line: line.startswith("cuttle: record saved"))
         assert host.popen.wait(timeout=WAIT) == 0
+    finally:
+        for process in processes:
+            process.stop()
+
+
+def test_a_table_is_announced_while_a_seat_is_free(namespaces: Namespaces, tmp_path: Path) -> None:
+    """A L'Unisson table of three: listed with one seat taken, then two as a player sits
+    down, and withdrawn once the last one does; the game is then played to its end."""
+
+    def files(name: str) -> tuple[str, ...]:
+        return (
+            "--name",
+            name,
+            "--config-dir",
+            str(tmp_path / name),
+            "--data-dir",
+            str(tmp_path / name),
+        )
+
+    def listed(line: str) -> list[tuple[str, str, int, int]]:
+        return [(g["name"], g["game"], g["taken"], g["seats"]) for g in json.loads(line)]
+
+    processes: list[Process] = []
+    try:
+        watcher = Process(namespaces.joiner, "-m", "cuttle_protocol.lan", "watch")
+        processes.append(watcher)
+        watcher.wait_for(lambda line: line == "browsing")
+        host = Process(
+            namespaces.host,
+            *("-m", "cuttle_client", "host", "--bind", HOST_ADDRESS, "--port", str(PORT)),
+            *("--game", "unisson", "--players", "3", "--bot", "random", *files("Ann")),
+        )
+        processes.append(host)
+        watcher.wait_for(lambda line: listed(line) == [("Ann", "unisson", 1, 3)])
+        address = f"{HOST_ADDRESS}:{PORT}"
+        for name, taken in (("Bob", [("Ann", "unisson", 2, 3)]), ("Cy", [])):
+            join = ("-m", "cuttle_client", "join", address, "--bot", "random", *files(name))
+            processes.append(Process(namespaces.joiner, *join))
+            watcher.wait_for(lambda line, taken=taken: listed(line) == taken)
+        for process in processes[1:]:
+            process.wait_for(lambda line: line.startswith("result: game 1: Ann (seat 0)"))
     finally:
         for process in processes:
             process.stop()

@@ -18,11 +18,18 @@ from cuttle_protocol.lan_record import (
     decode,
     display_text,
     encode,
+    seats_text,
 )
 
 from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.games.interface import game_module
+
+UNISSON = game_module("unisson")
 
 GOOD = {b"v": b"1", b"name": b"Alice", b"rules": b"classic+joker", b"seat": b"free"}
+TABLE = {**GOOD, b"rules": b"one-deck", b"game": b"unisson", b"seats": b"4", b"taken": b"2"}
+ONE_DECK = UNISSON.parse_rules("one-deck", 4)
+TWO_DECKS = UNISSON.parse_rules("two-decks", 6)
 
 
 def with_(**changes: bytes | None) -> dict[bytes, bytes | None]:
@@ -37,7 +44,7 @@ def test_service_type() -> None:
 
 
 def test_contents_of_an_announcement() -> None:
-    a = Announcement("Alice", 4000, Rules.parse("standard+joker"), seat_free=False)
+    a = Announcement("Alice", 4000, Rules.parse("standard+joker"), taken=2)
     assert encode(a) == {
         b"v": str(PROTOCOL_VERSION).encode(),
         b"name": b"Alice",
@@ -50,8 +57,11 @@ def test_contents_of_an_announcement() -> None:
     "announcement",
     [
         Announcement("Alice", 4000, Rules()),
-        Announcement("Zoë Ünïcode ♠", 1, Rules.parse("standard+joker+nine-frozen"), False),
+        Announcement("Zoë Ünïcode ♠", 1, Rules.parse("standard+joker+nine-frozen"), 2),
         Announcement("x" * MAX_NAME_CHARS, 65535, Rules()),
+        Announcement("Ann", 4454, ONE_DECK, 1, game="unisson", seats=3),
+        Announcement("Ann", 4454, TWO_DECKS, 5, game="unisson", seats=6),
+        Announcement("Ann", 4454, TWO_DECKS, 6, game="unisson", seats=6),
     ],
 )
 def test_round_trip(announcement: Announcement) -> None:
@@ -130,6 +140,101 @@ def test_malformed_records_fail_with_a_record_error(
 ) -> None:
     with pytest.raises(RecordError, match=reason):
         decode(props, 4000)
+
+
+def table(**changes: bytes | None) -> dict[bytes, bytes | None]:
+    props: dict[bytes, bytes | None] = dict(TABLE)
+    for key, value in changes.items():
+        props[key.encode()] = value
+    return props
+
+
+def test_contents_of_a_table_announcement() -> None:
+    a = Announcement("Alice", 4454, ONE_DECK, 2, game="unisson", seats=4)
+    assert encode(a) == TABLE
+    assert a.table and a.seat_free and seats_text(a) == "2 of 4 seats taken"
+    cuttle = Announcement("Alice", 4000, Rules())
+    assert not cuttle.table and seats_text(cuttle) == "seat free"
+    assert seats_text(Announcement("Alice", 4000, Rules(), 2)) == "seat taken"
+
+
+def test_a_table_record_is_read_with_its_game_and_seats() -> None:
+    a = decode({**TABLE, b"future": b"x"}, 4454)
+    assert (a.name, a.game, a.rules, a.seats, a.taken, a.seat_free) == (
+        "Alice",
+        "unisson",
+        ONE_DECK,
+        4,
+        2,
+        True,
+    )
+    full = decode(table(seat=b"taken", taken=b"4"), 4454)
+    assert not full.seat_free
+
+
+def test_a_cuttle_record_may_name_its_game_and_seats() -> None:
+    a = decode(with_(game=b"cuttle", seats=b"2", taken=b"1"), 4000)
+    assert (a.game, a.seats, a.taken, a.seat_free) == ("cuttle", 2, 1, True)
+    assert decode(with_(seat=b"taken"), 4000).taken == 2
+
+
+def test_an_old_client_rejects_every_table_record() -> None:
+    """A client of before tables reads `rules` as a Cuttle rule set and ignores `game`,
+    `seats` and `taken` (SPEC 3.13 step 4). Every table's rules token must therefore fail
+    Cuttle's rules parser, or an old client would list a table as a two-player game."""
+    for seats in UNISSON.seats:
+        for token in ("one-deck", "two-decks"):
+            try:
+                UNISSON.parse_rules(token, seats)
+            except ValueError:
+                continue  # not a table anyone announces
+            with pytest.raises(ValueError, match="unknown rule set"):
+                Rules.parse(token)
+
+
+@pytest.mark.parametrize(
+    ("props", "reason"),
+    [
+        (table(game=b"poker"), "unknown game 'poker'"),
+        (table(game=b"Unisson"), "not a lower-case token"),
+        (table(game=b"\x1b[2J"), r"'\?\[2J' is not a lower-case token"),
+        (table(game=b""), "not a lower-case token"),
+        (table(game=None), "missing"),
+        (table(game=b"u" * 33), "longer than"),
+        (table(game=b"\xff"), "not UTF-8"),
+        (table(seats=None), "missing"),
+        ({k: v for k, v in TABLE.items() if k != b"seats"}, "'seats' is missing"),
+        ({k: v for k, v in TABLE.items() if k != b"taken"}, "'taken' is missing"),
+        (table(seats=b"7"), "played by 3 to 6 players, not 7"),
+        (table(seats=b"2"), "played by 3 to 6 players, not 2"),
+        (table(seats=b"0"), "not a number"),
+        (table(seats=b"04"), "longer than"),
+        (table(seats=b"-4"), "longer than"),
+        (table(seats=b"x"), "not a number"),
+        (table(taken=b"0"), "not a number"),
+        (table(taken=b"5"), "5 of 4 seats taken"),
+        (table(taken=b"4"), "4 of 4 seats taken, and seat is free"),
+        (table(seat=b"taken"), "2 of 4 seats taken, and seat is taken"),
+        (table(rules=b"classic"), "bad rules: L'Unisson's rules are one-deck or two-decks"),
+        (table(rules=b"one-deck", seats=b"5", taken=b"1"), "bad rules: .*two decks"),
+        (table(rules=b"\x1b]0;x\x07"), "bad rules"),
+        (with_(seats=b"3"), "cuttle is played by 2 to 2 players, not 3"),
+        (with_(taken=b"2"), "2 of 2 seats taken, and seat is free"),
+        (with_(game=b"cuttle", rules=b"one-deck"), "bad rules: unknown rule set"),
+    ],
+)
+def test_malformed_table_records_fail_with_a_record_error(
+    props: dict[bytes, bytes | None], reason: str
+) -> None:
+    with pytest.raises(RecordError, match=reason) as e:
+        decode(props, 4454)
+    assert "\x1b" not in str(e.value) and "\x07" not in str(e.value)
+
+
+@pytest.mark.parametrize(("taken", "seats"), [(0, 4), (5, 4)])
+def test_a_host_cannot_announce_impossible_seats(taken: int, seats: int) -> None:
+    with pytest.raises(RecordError, match="seats taken"):
+        Announcement("Ann", 4454, ONE_DECK, taken, game="unisson", seats=seats)
 
 
 def test_error_messages_never_carry_control_characters() -> None:

@@ -1,0 +1,95 @@
+"""A table's host announces it while a seat is free: a real table of bots on loopback, with
+zeroconf's sockets replaced by a recorder (tests never multicast; test_netns.py does it for
+real where network namespaces can be made)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.cli_table import Hosting, sit_at_table
+from cuttle_protocol import lan
+from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.tablegame import play_at_table
+from cuttle_protocol.trio_table import TableTimeouts, join_table
+
+from cuttle_net.games.unisson.bots import make_bot
+from tests.lan.test_browser import RecordingZeroconf
+
+FAST = TableTimeouts(reply=10.0, move=30.0, window=5.0)
+
+
+def random_bot(seed: int):
+    bot, rng = make_bot("random"), random.Random(seed)
+    return lambda view: bot.choose(view, rng)
+
+
+def seats_taken(zc: RecordingZeroconf) -> list[tuple[str, bytes | None]]:
+    return [(c, info.properties[b"taken"] if info else None) for c, info in zc.calls]
+
+
+@pytest.mark.trio
+async def test_the_announcement_follows_the_lobby_and_ends_when_the_table_is_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[RecordingZeroconf] = []
+    tables: list = []
+    stage_at_close: list[str] = []
+
+    class Recorder(RecordingZeroconf):
+        def close(self) -> None:
+            super().close()
+            stage_at_close.append(tables[0].core.stage.value)  # read from zeroconf's thread
+
+    def open_zeroconf(**kwargs: object) -> RecordingZeroconf:
+        made.append(Recorder(**kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
+    # Listening on loopback, a host does not announce: pretend it is on a LAN.
+    monkeypatch.setattr(lan, "announce_interfaces", lambda host: (["192.0.2.9"], ""))
+    said: list[str] = []
+    port: list[int] = []
+
+    async def host() -> None:
+        where = Hosting("unisson", 3, "one-deck", 0, "127.0.0.1")
+        await sit_at_table(
+            "Ann",
+            where,
+            config_dir=tmp_path / "ann",
+            timeouts=FAST,
+            say=said.append,
+            seated=lambda table: (tables.append(table), port.append(table._listener.address[1])),
+            choose=random_bot(0),
+            data_dir=tmp_path / "ann",
+        )
+
+    async def joiner(name: str) -> None:
+        key = Ed25519PrivateKey.generate()
+        address = f"127.0.0.1:{port[0]}"
+        async with join_table(address, LocalPlayer(name, key), timeouts=FAST) as table:
+            await play_at_table(table, key, "one-deck", choose=random_bot(len(name)), save=False)
+
+    async def until(done) -> None:
+        while not done():
+            await trio.sleep(0.01)
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(host)
+            await until(lambda: made and made[0].calls and port)
+            nursery.start_soon(joiner, "Bob")
+            await until(lambda: len(made[0].calls) == 2)
+            nursery.start_soon(joiner, "Cy")
+    (zc,) = made
+    assert seats_taken(zc) == [("register", b"1"), ("update", b"2"), ("close", None)]
+    assert (
+        len(stage_at_close) == 1 and stage_at_close[0] != "ended"
+    )  # withdrawn once full, not when the game was over
+    info = zc.calls[0][1]
+    assert info is not None and info.port == port[0]
+    assert info.properties[b"game"] == b"unisson" and info.properties[b"seats"] == b"3"
+    assert any(line.startswith("announced on the LAN while a seat is free") for line in said)
