@@ -13,10 +13,11 @@ COMMANDS = ("lan",)
 def add_parser(sub: argparse._SubParsersAction) -> None:
     lan = sub.add_parser(
         "lan",
-        help="list the games hosted on the local network",
+        help="list the games and tables hosted on the local network",
         description="Listen for games announced on the local network (mDNS/DNS-SD) for a few "
-        "seconds and list them. A listed game is a hint: the handshake's short "
-        "authentication code confirms who you are playing.",
+        "seconds and list them: Cuttle games, and L'Unisson tables with their seats taken. "
+        "A listed game is a hint: the handshake's short authentication code confirms who "
+        "you are playing.",
     )
     lan.add_argument(
         "--timeout",

@@ -15,7 +15,7 @@ from cuttle_client.table import TableScreen
 from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.rules import Rules
-from tests.client.helpers import keys, practice_app, run, screen_text
+from tests.client.helpers import keys, practice_app, run, screen_text, until
 
 GLYPHS = re.compile("[♣♦♥♠]")
 
@@ -174,3 +174,63 @@ def test_lan_browsing_and_a_network_game_share_the_one_trio_run(monkeypatch) -> 
 
     run(app, body)
     assert app.trio.done
+
+
+def test_the_highlighted_lan_game_stays_highlighted_as_the_list_changes(monkeypatch) -> None:
+    """A table's seats change as players sit down, and games come and go: the game the
+    player highlighted stays highlighted, so Enter joins what they see."""
+    from contextlib import asynccontextmanager
+
+    import trio
+    from cuttle_protocol import lan
+    from cuttle_protocol.lan_record import Announcement
+    from textual.widgets import ListView
+
+    from cuttle_net.games.interface import game_module
+
+    rules = game_module("unisson").parse_rules("one-deck", 4)
+
+    def table(name: str, taken: int) -> lan.LanGame:
+        a = Announcement(name, 4454, rules, taken, game="unisson", seats=4)
+        return lan.LanGame(f"{name}._cuttle._tcp.local.", a, ("192.0.2.7",), 0.0)
+
+    lists = [
+        [table("Bob", 1), table("Cy", 1)],
+        [table("Ann", 3), table("Bob", 1), table("Cy", 2)],  # Ann comes first, Cy fills
+        [table("Bob", 1)],  # the highlighted game is gone
+    ]
+    step = trio.Event()
+
+    @asynccontextmanager
+    async def fake_browse(**_):
+        async def updates():
+            nonlocal step
+            for games in lists:
+                yield games
+                await step.wait()
+                step = trio.Event()
+            await trio.sleep_forever()
+
+        yield updates()
+
+    async def next_list() -> None:
+        step.set()
+
+    monkeypatch.setattr(lan, "browse", fake_browse)
+    app = make_app(Settings(bot_delay=0, lan=True))
+
+    async def body(pilot: Pilot) -> None:
+        listing = app.lobby.query_one("#lan", ListView)
+        await until(pilot, lambda: "Cy · 192.0.2.7:4454" in screen_text(app))
+        await keys(pilot, "l", "down")
+        assert listing.index == 1  # Cy
+        app.trio.start_task(next_list)
+        await until(pilot, lambda: "3 of 4 seats taken" in screen_text(app))
+        await until(pilot, lambda: listing.index is not None)
+        assert listing.highlighted_child.service.startswith("Cy.")  # type: ignore[union-attr]
+        assert "Cy · 192.0.2.7:4454 · L'Unisson one-deck · 2 of 4 seats taken" in screen_text(app)
+        app.trio.start_task(next_list)
+        await until(pilot, lambda: "Cy ·" not in screen_text(app))
+        await until(pilot, lambda: listing.index == 0)  # the list has focus: its first game
+
+    run(app, body)
