@@ -28,6 +28,7 @@ class ErrorCode(StrEnum):
     AWAY = "away"  # the player left mid-game and may come back: a lost connection (4.6)
     BUSY = "busy"  # the host cannot take this connection now; try again later (3.11)
     WRONG_PLAYER = "wrong-player"  # a reconnection by another identity key (4.6)
+    REPLACED = "replaced"  # a newer connection with the same identity key took over (4.6)
     INTERNAL_ERROR = "internal-error"
 
 

@@ -258,6 +258,11 @@ class _Table:
         is gone): the table ends here, as our own choice."""
         self._end(TableEnded(self.me, "left", f"closed with {self.leaving}"))
 
+    def replaced(self, detail: str) -> None:
+        """Another connection with our identity key took our seat (SPEC 4.6): the table
+        goes on there, and ends here, blaming no one."""
+        self._end(TableEnded(None, "replaced", detail))
+
     def fault(self, culprit: int, kind: str, detail: str) -> None:
         """Our session found a fault (`culprit`'s): tell the table and stop."""
         if not FAULT_KIND.fullmatch(kind):
@@ -538,6 +543,11 @@ class TableHost(_Table):
             seat = next((s.seat for s in self.seats if s.identity == identity), None)
             if seat is not None:
                 self._fail(_Culprit(seat, kind, why))
+
+    def show_lobby(self) -> None:
+        """Send the lobby status again (a joiner's new connection took over its place)."""
+        if self.stage is Stage.LOBBY:
+            self._show_lobby()
 
     def posts_received(self, identity: bytes) -> int:
         """How many posts that joiner's connections delivered (for `resume`, SPEC 4.6)."""

@@ -202,6 +202,8 @@ async def play_at_table(
             elif isinstance(event, TableEnded):
                 if event.culprit == table.core.me and event.kind == "left":
                     note = "you left the table"  # not a verdict on ourselves: unfinished
+                elif event.culprit is None:
+                    note = event.detail  # no one to blame (another connection of ours took over)
                 elif session is not None and not session.finished and event.culprit is not None:
                     verdict = session.table_verdict(event.culprit, event.kind, event.detail)
                     carry(verdict, verdict=True)

@@ -14,7 +14,8 @@ Actions (`post`, `confirm`, `leave`, `fault`) are plain calls: what they send is
 each connection's writer. Each connection runs the two-party handshake of 3.6 with the
 capability `table`, beside the others: the host seats each joiner the moment its handshake
 completes (`Listener.seating`). A joiner's lost connection is waited for (the reconnect
-window of 4.6) and resumed from the log.
+window of 4.6) and resumed from the log; a joiner back while the host still holds its
+dead connection takes that one over at once (4.6, *Taking over*).
 """
 
 from __future__ import annotations
@@ -79,6 +80,10 @@ Owes = Callable[[], tuple[int, bool] | None]
 """The game's answer to "who must act now?": (seat, True if a player's decision) or None."""
 
 
+REPLACED_REASON = "another connection with your identity key took your seat"
+BUSY_REASON = "you are at this table already, on another connection"
+
+
 class _Link:
     """One connection of the table: its peer and the queue its one writer drains."""
 
@@ -86,6 +91,12 @@ class _Link:
         self.peer = peer
         self.queue_in, self.queue_out = trio.open_memory_channel[Message](math.inf)
         self.written = trio.Event()  # the writer is done: the queue was closed and drained
+        self.resuming = False
+        """Host: our `resume` is out and the joiner's is awaited. Nothing is routed here
+        meanwhile: its `resume` says which entries it lacks, and they all go then."""
+        self.replaced = False
+        """Host: a newer connection with the same key took over: read nothing more here."""
+        self.serving = trio.CancelScope()  # cancelled when the link is replaced
 
     async def write(self) -> None:
         try:
@@ -190,7 +201,7 @@ class TableShell:
         ended = self.core.ended
         if ended is None:
             return ErrorCode.PEER_QUIT, ""
-        if ended.culprit == self.core.me or ended.reporter is not None:
+        if ended.culprit in (None, self.core.me) or ended.reporter is not None:
             return ErrorCode.PEER_QUIT, "the table ended"
         code = _CLOSE_CODES.get(ended.kind, ErrorCode.CHEAT_DETECTED)
         return code, f"{ended.kind}: {ended.detail}"
@@ -223,7 +234,7 @@ class HostShell(TableShell):
     def _route(self) -> None:
         for identity, message in self.core.take_outgoing():
             link = self._links.get(identity)
-            if link is not None:
+            if link is not None and not link.resuming:
                 link.queue_in.send_nowait(message)
 
     async def run(self, nursery: trio.Nursery) -> None:
@@ -249,13 +260,11 @@ class HostShell(TableShell):
             return ErrorCode.RULES_REFUSED, reason
         if identity == self.core.identity:
             return ErrorCode.WRONG_PLAYER, "that is the host's own identity key"
-        if identity in self._links:
-            return ErrorCode.BUSY, "you are at this table already, on another connection"
         stage = self.core.stage
-        if stage is Stage.LOBBY or identity in self._lost:
-            return None
         if stage is Stage.ENDED:
             return ErrorCode.BUSY, "this table has ended"
+        if stage is Stage.LOBBY or identity in self._lost or identity in self._links:
+            return None  # a newcomer, a player coming back, or one taking over its seat
         full = f"this table is full: its {len(self.core.seats)} seats are taken"
         return ErrorCode.BUSY, full + (" and its game has started" if stage is Stage.GAME else "")
 
@@ -268,49 +277,105 @@ class HostShell(TableShell):
         if refusal is not None:
             return refusal
         link = _Link(peer)
+        old = self._links.get(identity)
+        who = f"{info.peer_name} (key {info.peer_fingerprint})"
+        assert self._nursery is not None
+        if old is not None and self.core.stage is not Stage.LOBBY:
+            # The same player (the handshake proved its key) while we still hold its last
+            # connection: that one is dead, or another instance of the player. The new one
+            # takes the seat once its `resume` shows it carries the game on (SPEC 4.6).
+            self._log(f"{who} is on a new connection: it takes its seat over if it resumes")
+            self._nursery.start_soon(self._joined, link, identity, "takeover")
+            return None
         back = identity in self._lost
-        if back:
+        if old is not None:  # in the lobby: a new instance keeps the place
+            self._replace(old)
+        elif back:
             del self._lost[identity]
+            link.resuming = True
             link.queue_in.send_nowait(Resume(0, self.core.posts_received(identity)))
         self._links[identity] = link  # before the lobby status is routed to it
-        if not back:
+        if old is not None:
+            self.core.show_lobby()  # the new connection learns its place
+        elif not back:
             place = self.core.add_joiner(info.peer_name, identity)
             assert place is not None  # the lobby has a free place for a new key
-        who = f"{info.peer_name} (key {info.peer_fingerprint})"
-        self._log(f"{who} {'is back' if back else 'joined'}")
-        assert self._nursery is not None
-        self._nursery.start_soon(self._joined, link, identity, back)
+        done = "took its place over" if old else "is back" if back else "joined"
+        self._log(f"{who} {done}")
+        self._nursery.start_soon(self._joined, link, identity, "back" if back else "new")
         self._flush()
         return None
 
-    async def _joined(self, link: _Link, identity: bytes, back: bool) -> None:
+    @staticmethod
+    def _replace(old: _Link) -> None:
+        """A newer connection of the same player takes over from `old`: from now on
+        nothing read there counts, and it is closed with `replaced`."""
+        old.replaced = True
+        old.serving.cancel()
+
+    async def _joined(self, link: _Link, identity: bytes, how: str) -> None:
         async with running(link.peer) as peer:
             if self.known_peers is not None:
                 peer.trust = self.known_peers.check(peer.info.peer_name, identity)
             if peer.trust is not None:
                 self.trust[identity] = peer.trust
-            await self._serve(link, identity, resuming=back)
+            if how == "takeover" and not await self._take_over(link, identity):
+                return
+            await self._serve(link, identity, resuming=how == "back")
+
+    async def _take_over(self, link: _Link, identity: bytes) -> bool:
+        """Wait for the new connection's `resume`, then give it the seat at once: the old
+        connection stops counting at that moment, so our `resume` counts every post it
+        delivered and nothing is lost or taken twice. Without a `resume` (another instance
+        of the player that cannot carry the game on: a table keeps no journal) it is
+        refused and the old connection keeps the seat."""
+        peer = link.peer
+        first: Message | None = None
+        with contextlib.suppress(ConnectionEnded), trio.move_on_after(self.timeouts.reply):
+            first = await peer.receive()
+        if self.core.stage is Stage.ENDED:
+            await peer.aclose(ErrorCode.BUSY, "this table has ended")
+            return False
+        if type(first) is not Resume or first.game != 0:
+            if first is None:
+                await peer.aclose(ErrorCode.BUSY, BUSY_REASON)
+            else:
+                await peer.aclose(
+                    ErrorCode.UNEXPECTED_MESSAGE, f"{first.TYPE} where resume was due"
+                )
+            return False
+        old = self._links.get(identity)
+        if old is not None:
+            self._replace(old)
+        self._lost.pop(identity, None)
+        self._links[identity] = link
+        link.queue_in.send_nowait(Resume(0, self.core.posts_received(identity)))
+        try:
+            self.core.resend(identity, first.received)
+        except RemoteProtocolError as exc:
+            await peer.aclose(exc.code, exc.message)  # its end is handled as any other
+        self._log("a player took its seat over from its last connection")
+        return True
 
     async def _serve(self, link: _Link, identity: bytes, *, resuming: bool) -> None:
         peer = link.peer
         self._flush()
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.write)
-            try:
-                if resuming:
-                    first = await peer.receive()
-                    if type(first) is not Resume or first.game != 0:
-                        raise RemoteProtocolError(
-                            ErrorCode.UNEXPECTED_MESSAGE, f"{first.TYPE} where resume was due"
-                        )
-                    self.core.resend(identity, first.received)
-                    self._flush()
-                async for message in peer:  # after the end: until `close_all` closes it
-                    self.core.receive(identity, message)
-                    self._flush()
-            except RemoteProtocolError as exc:
-                await peer.aclose(exc.code, exc.message)
+            with link.serving:
+                try:
+                    await self._read(link, identity, resuming=resuming)
+                except RemoteProtocolError as exc:
+                    await peer.aclose(exc.code, exc.message)
+                except ConnectionEnded:
+                    pass  # how it ended is in `peer.ended`
             nursery.cancel_scope.cancel()
+        if link.replaced:
+            # Said, so that another instance of the same player stops rather than dialling
+            # again and taking the seat back (SPEC 4.6).
+            with trio.CancelScope(shield=True):
+                await peer.aclose(ErrorCode.REPLACED, REPLACED_REASON)
+            return
         if self._links.get(identity) is link:
             del self._links[identity]
         if self.ended.is_set():
@@ -327,6 +392,29 @@ class HostShell(TableShell):
             self._log(f"lost the connection to a player ({why}): waiting for it")
             self._lost[identity] = trio.current_time() + self.timeouts.window
         self._flush()
+
+    async def _read(self, link: _Link, identity: bytes, *, resuming: bool) -> None:
+        """Feed the table what the joiner sends, until its connection ends or is replaced.
+        Once replaced, nothing more read here counts (a message may already be on its way
+        to us): the new connection's `resume` counted the posts taken so far, and the
+        joiner sends the rest again there."""
+        peer = link.peer
+        if resuming:
+            first = await peer.receive()
+            if link.replaced:
+                return
+            if type(first) is not Resume or first.game != 0:
+                raise RemoteProtocolError(
+                    ErrorCode.UNEXPECTED_MESSAGE, f"{first.TYPE} where resume was due"
+                )
+            link.resuming = False
+            self.core.resend(identity, first.received)
+            self._flush()
+        async for message in peer:  # after the end: until `close_all` closes it
+            if link.replaced:
+                return
+            self.core.receive(identity, message)
+            self._flush()
 
     async def _watch(self) -> None:
         while not self.ended.is_set():
@@ -505,7 +593,11 @@ class GuestShell(TableShell):
         """After a connection ended: may we dial again? If not, the table ends here."""
         if ended is None:
             return False
-        if self.core.leaving is not None:
+        if ended.reason is EndReason.PEER_CLOSED and ended.code == ErrorCode.REPLACED:
+            # Our key sits at the table on a newer connection (another instance of us): it
+            # plays on there; dialling again would only take the seat back and forth.
+            self.core.replaced(f"the host says: {ended.message}")
+        elif self.core.leaving is not None:
             # We left (our game was over, say): nothing more is owed to us, and the host
             # tells the others, or they learn that it is gone.
             self.core.left_unrelayed()
