@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ...stats import p95, wilson
@@ -32,8 +32,18 @@ def _game_seed(seed: int, index: int) -> int:
     return random.Random(f"cuttle-arena {seed} {index}").getrandbits(63)
 
 
-def play_game(names: tuple[str, str], rules: Rules, seed: int, index: int) -> GameResult:
-    """Game ``index`` of a match: bot 0 sits at seat ``index % 2``; pairs share a deal."""
+def play_game(
+    names: tuple[str, str],
+    rules: Rules,
+    seed: int,
+    index: int,
+    truth: Callable[[Game], None] | None = None,
+) -> GameResult:
+    """Game ``index`` of a match: bot 0 sits at seat ``index % 2``; pairs share a deal.
+
+    ``truth``, for experiments that measure what hidden information is worth (never for
+    play), is shown the full game before every bot decision.
+    """
     deal_seed = _game_seed(seed, index // 2)
     rng_seed = _game_seed(seed, index)
     g = Game.deal(rules, seed=deal_seed)
@@ -52,6 +62,8 @@ def play_game(names: tuple[str, str], rules: Rules, seed: int, index: int) -> Ga
             b = bot_at[seat]
             view = views[seat]
             forced = len(view.legal_moves()) == 1
+            if truth is not None:
+                truth(g)
             start = time.process_time()
             move = bots[b].choose(view.copy(), rngs[b])
             if not forced:

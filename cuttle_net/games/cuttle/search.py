@@ -273,6 +273,12 @@ class SearchBot:
         self._beliefs = b
         return b
 
+    def _world(
+        self, view: Game, rng: random.Random, unseen: list[int], hand: list[int] | None
+    ) -> Game:
+        """One world of the search: ``sample_world`` (an experiment may deal otherwise)."""
+        return sample_world(view, rng, unseen, hand)
+
     def choose(self, view: Game, rng: random.Random) -> Move:
         if view.viewer < 0 or view.to_act != view.viewer:
             raise ValueError("a bot decides from its own view, when its seat is to act")
@@ -287,10 +293,10 @@ class SearchBot:
         unseen = sorted(view.unseen())
         infer = self.infer if beliefs is not None and view.hidden[1 - me] else 0.0
         for _ in range(self.iterations):
+            hand = None
             if infer and rng.random() < infer:
-                world = sample_world(view, rng, unseen, beliefs.pick(rng))  # type: ignore[union-attr]
-            else:
-                world = sample_world(view, rng, unseen)
+                hand = beliefs.pick(rng)  # type: ignore[union-attr]
+            world = self._world(view, rng, unseen, hand)
             node = root
             path = [root]
             while world.phase != OVER:
