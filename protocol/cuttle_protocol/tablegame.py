@@ -108,12 +108,28 @@ async def play_at_table(
     names: tuple[str, ...] = ()
     note = "the table stopped"  # why a game that did not finish stopped, for its record
     deciding = False
+    failure = ""  # why a hook of our own program failed: then we leave the table
+
+    def fail(hook: str, exc: Exception) -> None:
+        # A bug in the UI's hooks must not freeze the seat while the others wait out its
+        # timeout: leave the table, saying so, and keep the record.
+        nonlocal failure
+        if not failure:
+            failure = f"our program failed ({hook}: {type(exc).__name__}: {exc})"
+            table.leave(ErrorCode.INTERNAL_ERROR, "the player's program failed")
+
+    def show(item: object) -> None:
+        if not failure:
+            try:
+                watch(item)
+            except Exception as exc:
+                fail("watch", exc)
 
     def carry(out: Output, *, verdict: bool = False) -> None:
         assert session is not None
         for send in out.sends:
             table.post(message_body(send))
-        watch(Step(session, out))
+        show(Step(session, out))
         for event in out.events:
             if isinstance(event, Fault) and not verdict:
                 # Our own finding (or our own breakdown): the whole table hears it, so
@@ -141,9 +157,13 @@ async def play_at_table(
                 assert session is not None
                 if bot_delay:
                     await trio.sleep(bot_delay)
-                move = choose(session.view)
-                if inspect.isawaitable(move):
-                    move = await move
+                try:
+                    move = choose(session.view)
+                    if inspect.isawaitable(move):
+                        move = await move
+                except Exception as exc:
+                    fail("choose", exc)
+                    return
                 if not ours():
                     return  # the game stopped meanwhile
                 try:
@@ -157,7 +177,12 @@ async def play_at_table(
 
     async def ask(event: CodeShown) -> None:
         assert confirm is not None
-        if await confirm(event):
+        try:
+            same = await confirm(event)
+        except Exception as exc:
+            fail("confirm", exc)
+            return
+        if same:
             table.confirm()
         else:
             table.leave("code-mismatch", "the table code differs from mine")
@@ -165,7 +190,7 @@ async def play_at_table(
     async def follow() -> None:
         nonlocal session, names, note
         async for event in table.events:
-            watch(event)
+            show(event)
             if isinstance(event, Lobby):
                 say(lobby_text(event))
             elif isinstance(event, CodeShown):
@@ -201,7 +226,8 @@ async def play_at_table(
                 decide()
             elif isinstance(event, TableEnded):
                 if event.culprit == table.core.me and event.kind == "left":
-                    note = "you left the table"  # not a verdict on ourselves: unfinished
+                    # Not a verdict on ourselves: unfinished.
+                    note = failure or "you left the table"
                 elif event.culprit is None:
                     note = event.detail  # no one to blame (another connection of ours took over)
                 elif session is not None and not session.finished and event.culprit is not None:
@@ -224,6 +250,7 @@ async def play_at_table(
     if session is None:
         ended = table.core.ended
         why = f"{ended.kind}: {ended.detail}" if ended else "the table never started"
+        why = failure or why
         return TableGame(f"result: no game: {why}", False)
     line, clean = table_result_line(session, names, note)
     record = None

@@ -133,3 +133,27 @@ async def test_a_code_that_differs_leaves_the_table_before_the_deal(tmp_path: Pa
     for game in games.values():
         assert game.session is None and game.record is None
         assert game.line == "result: no game: left: the table code differs from mine", game
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("hook", ["choose", "watch"])
+async def test_a_seat_whose_own_hook_fails_leaves_saying_so_and_keeps_its_record(
+    tmp_path: Path, hook: str
+) -> None:
+    """A bug in the UI's hooks (seat 1's) does not freeze its seat: it leaves the table at
+    once (code internal-error), play_at_table returns, and every record verifies."""
+
+    def broken(item) -> None:
+        if hook == "choose" or isinstance(item, Step):
+            raise RuntimeError("a bug in the screen")
+
+    games = await table_of(tmp_path, {0: {}, 1: {hook: broken}, 2: {}})
+    assert games[1].line.endswith(
+        f"unfinished: our program failed ({hook}: RuntimeError: a bug in the screen)"
+    ), games[1].line
+    for seat in (0, 2):
+        line = games[seat].line
+        assert "p1 (seat 1) left" in line and "the player's program failed" in line, line
+    for game in games.values():
+        assert game.record is not None
+        assert verify_text(game.record.read_text()).verdict == Verdict.UNAUDITED
