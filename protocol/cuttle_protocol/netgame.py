@@ -8,7 +8,9 @@ touched from one place.  Deadlines: ``move_timeout`` while the peer must decide,
 A connection lost during a game (a reset, a silence) is not the end: with a ``reconnect``
 the link waits up to ``reconnect_window`` for the same player (same identity key) to come
 back, then both sides say how many game messages they received (``Resume``) and re-send the
-rest.  The sessions never notice.
+rest.  The sessions never notice.  A host keeps its door open for the whole match, so that
+a joiner which noticed a silent loss first takes its game over on a new connection at once,
+before the host's keepalive notices the old one died (SPEC 4.6, *Taking over*).
 """
 
 from __future__ import annotations
@@ -138,6 +140,17 @@ def rematches(games: int) -> Rematch:
     return wanted
 
 
+_Input = tuple[str, Any, Peer | None]
+REPLACED_REASON = "another connection with your identity key took this game over"
+
+
+def replaced(ended: ConnectionEnded, role: Role) -> bool:
+    """The host closed our connection with `replaced`: another instance of us took the game
+    over (SPEC 4.6). Only a host says that: from a joiner it is any close (it left)."""
+    closed = ended.reason == EndReason.PEER_CLOSED and ended.code == ErrorCode.REPLACED
+    return closed and role is Role.JOINER
+
+
 class _Link:
     """The connection to the other player, which a reconnection may replace mid-game.
 
@@ -152,14 +165,32 @@ class _Link:
         connections: contextlib.AsyncExitStack,
         reconnect: Reconnect | None,
         window: float,
+        reply_timeout: float = 20.0,
     ) -> None:
         self.peer, self.nursery, self.connections = peer, nursery, connections
         self.reconnect, self.window = reconnect, window
+        self.reply_timeout = reply_timeout
         self.identity = peer.info.peer_identity
-        self._send_inbox, self.inbox = trio.open_memory_channel[tuple[str, Any]](64)
+        self.role = peer.info.role
+        # Every input with the connection it came from (None: not a connection's): what a
+        # replaced connection still delivers is dropped (`next_input`).
+        self._send_inbox, self.inbox = trio.open_memory_channel[_Input](64)
         self.outbox: list[Message] = []
         self.received = 0
+        # A host lets its player take the game over on a new connection at any moment.
+        self.takes_over = reconnect is not None and self.role is Role.HOST
         nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
+        if self.takes_over:
+            nursery.start_soon(self._offer_seat)
+
+    async def next_input(self) -> tuple[str, Any]:
+        """The next (source, item): "peer" (a message), "ended" (the connection ended),
+        "local" (an intent), or "takeover" (a new connection of our player and its
+        `resume`); nothing from a connection that was replaced."""
+        while True:
+            source, item, origin = await self.inbox.receive()
+            if origin is None or origin is self.peer:
+                return source, item
 
     def forward_intents(self, intents: trio.MemoryReceiveChannel[Move | Leave]) -> None:
         self.nursery.start_soon(_forward_intents, intents, self._send_inbox.clone())
@@ -184,11 +215,54 @@ class _Link:
 
     async def next_from_peer(self) -> Message:
         while True:
-            source, item = await self.inbox.receive()
+            source, item = await self.next_input()
             if source == "ended":
                 raise item
             if source == "peer":
                 return item
+            if source == "takeover":  # between games: there is nothing to take over
+                await item[0].aclose(ErrorCode.BUSY, "no game is in progress here now")
+
+    async def _offer_seat(self) -> None:
+        """Host: keep the door open to our player for the whole match, one connection at
+        a time (each opens the next door as soon as it came in)."""
+        while True:
+            await self.nursery.start(self._next_connection)
+
+    async def _next_connection(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        assert self.reconnect is not None
+        async with self.reconnect(math.inf, self.identity) as peer:
+            task_status.started()
+            resume: Message | None = None
+            with contextlib.suppress(ConnectionEnded), trio.move_on_after(self.reply_timeout):
+                resume = await peer.receive()
+            if isinstance(resume, Resume):
+                await self._send_inbox.send(("takeover", (peer, resume), None))
+                await peer.wait_ended()  # it lives on as the game's connection
+            elif resume is None:  # another instance of our player, with no game to resume
+                await peer.aclose(ErrorCode.BUSY, "you play here already, on another connection")
+            else:
+                await peer.aclose(
+                    ErrorCode.UNEXPECTED_MESSAGE, f"{resume.TYPE} where resume was due"
+                )
+
+    async def take_over(self, peer: Peer, theirs: Resume, game: int) -> bool:
+        """Host: our player resumed on a new connection (the one we held may be dead, or
+        another instance of it): it takes the game over at once. Our count is final: the
+        old connection counts no more (`next_input`), and the other side re-sends what we
+        lack. False if it could not (a resume of another game)."""
+        if theirs.game != game or not 0 <= theirs.received <= len(self.outbox):
+            await peer.aclose(ErrorCode.UNEXPECTED_MESSAGE, "a resume of no game in progress here")
+            return False
+        old, self.peer = self.peer, peer
+        self.nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
+        # Said, so that another instance of our player stops instead of dialling again.
+        self.nursery.start_soon(old.aclose, ErrorCode.REPLACED, REPLACED_REASON)
+        with contextlib.suppress(ConnectionEnded):  # its reader reports that (`next_input`)
+            await peer.send(Resume(game, self.received))
+            for message in self.outbox[theirs.received :]:
+                await peer.send(message)
+        return True
 
     async def resume(self, game: int) -> None:
         """Get the same player back, and make up the game messages lost on the way.
@@ -205,6 +279,13 @@ class _Link:
             ErrorCode.TIMEOUT,
             f"the other player did not come back within {self.window:g} s",
         )
+        if self.takes_over:  # the door is open already: wait for our player there
+            with trio.move_on_at(deadline):
+                while True:
+                    source, item = await self.next_input()
+                    if source == "takeover" and await self.take_over(*item, game):
+                        return
+            raise gone
         try:
             # Entered outside any cancel scope of ours: the new peer lives until the match ends.
             peer = await self.connections.enter_async_context(
@@ -314,7 +395,14 @@ async def play_match(
     async with trio.open_nursery() as nursery:
         # Inside the nursery, so that reconnected peers close before it does.
         async with contextlib.AsyncExitStack() as connections:
-            link = _Link(peer, nursery, connections, reconnect, settings.reconnect_window)
+            link = _Link(
+                peer,
+                nursery,
+                connections,
+                reconnect,
+                settings.reconnect_window,
+                settings.reply_timeout,
+            )
             link.identity = match.peer_identity
             if intents is not None:
                 link.forward_intents(intents)
@@ -378,7 +466,8 @@ async def play_match(
                 if session is not None:  # the connection ended during this game
                     on_event(GameFinished(len(result.games) - 1, session, ended))
                     left = ended.reason == EndReason.LOCAL_CLOSED and ended.code == ErrorCode.AWAY
-                    if journal is not None and not left:  # leaving keeps it, to come back
+                    # Leaving keeps it, to come back; so does another instance taking over.
+                    if journal is not None and not left and not replaced(ended, role):
                         journal.remove()
             finally:
                 if journal is not None:
@@ -406,21 +495,21 @@ async def _take_back(
     on_event(Reconnected())
 
 
-async def _forward_peer(peer: Peer, out: trio.MemorySendChannel[tuple[str, Any]]) -> None:
+async def _forward_peer(peer: Peer, out: trio.MemorySendChannel[_Input]) -> None:
     async with out:
         try:
             while True:
-                await out.send(("peer", await peer.receive()))
+                await out.send(("peer", await peer.receive(), peer))
         except ConnectionEnded as ended:
-            await out.send(("ended", ended))
+            await out.send(("ended", ended, peer))
 
 
 async def _forward_intents(
-    intents: trio.MemoryReceiveChannel[Move | Leave], out: trio.MemorySendChannel[tuple[str, Any]]
+    intents: trio.MemoryReceiveChannel[Move | Leave], out: trio.MemorySendChannel[_Input]
 ) -> None:
     async with out:
         async for move in intents:
-            await out.send(("local", move))
+            await out.send(("local", move, None))
 
 
 async def _play_game(
@@ -469,20 +558,26 @@ async def _play_game(
         )
         source, item = "timeout", None
         with trio.move_on_after(deadline):
-            source, item = await link.inbox.receive()
+            source, item = await link.next_input()
         if source == "timeout":
             await carry(jn.TIMEOUT_INPUT, session.timed_out())
         elif source == "ended":
             if not link.resumable(item):
-                await carry(None, _ended(session, item))
+                await carry(None, _ended(session, item, link.role))
                 continue
             on_event(Reconnecting(item.message))
             try:
                 await link.resume(number)  # outside any scope: the new peer outlives this turn
             except ConnectionEnded as gone:  # not back in time, or back and misbehaving
-                await carry(None, _ended(session, gone))
+                await carry(None, _ended(session, gone, link.role))
                 continue
             on_event(Reconnected())
+        elif source == "takeover":
+            # Our player is back on a new connection, maybe before we noticed the old one
+            # die: it takes the game over at once (SPEC 4.6, *Taking over*).
+            if await link.take_over(*item, number):
+                on_event(Reconnecting("the other player is back on a new connection"))
+                on_event(Reconnected())
         elif source == "peer" and isinstance(item, Resume) and link.received == 0:
             # The other side restarted and wants a game back that this side does not have
             # (its journal is gone, or it already gave the game up): nothing of this new game
@@ -544,7 +639,7 @@ def wire_fault_kind(code: str) -> str:
     return "wire_" + "".join(c if c.isalnum() else "_" for c in code.lower())
 
 
-def _ended(session: GameSession, ended: ConnectionEnded) -> Output:
+def _ended(session: GameSession, ended: ConnectionEnded, role: Role) -> Output:
     """The connection ended mid-game for good: say whose doing that was (SPEC 4.4).
 
     After the handshake every frame is authenticated, so whatever broke the wire protocol
@@ -555,6 +650,8 @@ def _ended(session: GameSession, ended: ConnectionEnded) -> Output:
     if ended.reason == EndReason.REMOTE_ERROR:
         return session.peer_fault(1 - session.seat, wire_fault_kind(ended.code), ended.message)
     if ended.reason == EndReason.PEER_CLOSED:
+        if replaced(ended, role):
+            raise ended  # another instance of us plays on: unfinished here, no one to blame
         return session.peer_closed(1 - session.seat, ended.code, ended.message)
     if ended.reason == EndReason.LOCAL_ERROR:
         return session.broke_down(ended.message)

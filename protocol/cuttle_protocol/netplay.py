@@ -268,8 +268,8 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
         def accept_again(
             deadline: float, expect: bytes
         ) -> contextlib.AbstractAsyncContextManager[Peer]:
-            # The listener stays open for the whole match: it refuses strangers as "busy"
-            # during play, and while we wait lets in only the player with this key.
+            # The match keeps this door open to the player with this key (a comeback, or a
+            # takeover of a connection we still hold, SPEC 4.6); anyone else is refused.
             return listener.accept(
                 me, wire_rules, flips=flips, settings=settings, deadline=deadline, expect=expect
             )
