@@ -28,6 +28,9 @@ def verdict_line(
     win = f"{won} {'win' if len(winners) > 1 else 'wins'}"
     if ending.form == "fault":
         verdict = f"{win}: {who(ending.seat)} forfeits, {ending.code}: {ending.text}"
+    elif ending.form == "closed" and ending.code == "left":  # a table: its one way to close
+        why = f": {ending.text}" if ending.text else ""
+        verdict = f"{win}: {who(ending.seat)} left the table{why}"
     elif ending.form == "closed":
         said = f' "{ending.text}"' if ending.text else ""
         verdict = f"{win}: {who(ending.seat)} left, closing with {ending.code}{said}"
