@@ -575,8 +575,8 @@ async def _play_game(
         elif source == "takeover":
             # Our player is back on a new connection, maybe before we noticed the old one
             # die: it takes the game over at once (SPEC 4.6, *Taking over*).
+            # No `Reconnecting`: nothing was lost here, and no wait is shown.
             if await link.take_over(*item, number):
-                on_event(Reconnecting("the other player is back on a new connection"))
                 on_event(Reconnected())
         elif source == "peer" and isinstance(item, Resume) and link.received == 0:
             # The other side restarted and wants a game back that this side does not have
