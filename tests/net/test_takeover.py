@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,11 @@ class DeafProxy:
         self._live.append(cut)
         number = len(self._live)
         self.events.append(f"connection {number}")
-        server = await trio.open_tcp_stream("127.0.0.1", self.target)
+        try:
+            server = await trio.open_tcp_stream("127.0.0.1", self.target)
+        except OSError:  # the host is gone (its game over): so is this connection
+            await trio.aclose_forcefully(client)
+            return
         async with trio.open_nursery() as nursery:
 
             async def pump(src: trio.SocketStream, dst: trio.SocketStream) -> None:
@@ -339,6 +344,17 @@ async def test_a_unisson_table_resumed_by_takeovers_keeps_records_that_verify(
 # --- the two-player game -------------------------------------------------------------------
 
 
+class GatedBot:
+    """A bot that decides only once `gate` is set (it thinks in a worker thread)."""
+
+    def __init__(self, bot, gate: threading.Event) -> None:
+        self.bot, self.gate = bot, gate
+
+    def choose(self, view, rng):
+        self.gate.wait()
+        return self.bot.choose(view, rng)
+
+
 async def two_player_match(tmp_path: Path, drops: list[int], twin: bool = False):
     """ann hosts, bob joins through a DeafProxy silenced after each number of moves in
     `drops`: each side's events and sessions, and the proxy's events. With `twin`, another
@@ -371,9 +387,11 @@ async def two_player_match(tmp_path: Path, drops: list[int], twin: bool = False)
             events[n].append(result)
 
     host = NetPlan("host", "ann", port=0, bind="127.0.0.1", config_dir=tmp_path / "ann")
+    gate = threading.Event()  # cleared: ann waits before her next decision
+    gate.set()
     with trio.fail_after(WAIT):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(side, 0, host, GreedyBot(), say_port)
+            nursery.start_soon(side, 0, host, GatedBot(GreedyBot(), gate), say_port)
             while not port:
                 await trio.sleep(0.01)
             proxy = DeafProxy(port[0])
@@ -382,10 +400,25 @@ async def two_player_match(tmp_path: Path, drops: list[int], twin: bool = False)
                 "join", "bob", address=f"127.0.0.1:{proxy_port}", config_dir=tmp_path / "bob"
             )
 
+            async def intruders() -> None:
+                ann_key = load_or_create_identity(tmp_path / "ann")
+                eve = LocalPlayer("eve", Ed25519PrivateKey.generate())
+                for who in (eve, LocalPlayer("ann", ann_key)):
+                    with pytest.raises(ConnectionEnded) as info:
+                        async with connect(f"127.0.0.1:{port[0]}", who) as peer:
+                            await peer.receive()
+                    events[0].append(("refused", who.name, info.value.code))
+
             async def drop() -> None:
                 for event in moved:
                     await event.wait()
                     if not twin:
+                        if event is moved[0]:  # first, a stranger and ann's own key
+                            gate.clear()  # the game cannot end meanwhile
+                            try:
+                                await intruders()
+                            finally:
+                                gate.set()
                         proxy.silence()
                         continue
                     # bob's key from his config dir: a second instance of the same player
@@ -417,15 +450,17 @@ async def two_player_match(tmp_path: Path, drops: list[int], twin: bool = False)
 async def test_a_two_player_joiner_back_takes_its_game_over_and_both_records_verify(
     tmp_path: Path,
 ) -> None:
-    """bob's connection dies silently twice (the host holds it: no loss noticed); each time
-    bob's comeback takes the game over at once, and both sides finish the same game."""
-    events, sessions, proxy = await two_player_match(tmp_path, [2, 4])
-    drops = sum(e.startswith("silenced") for e in proxy)  # the game may end before the 4th
-    assert drops >= 1, proxy
+    """bob's connection dies silently (the host holds it: no loss noticed); bob's comeback
+    takes the game over at once, and both sides finish the same game. Meanwhile a stranger
+    and the host's own key were refused."""
+    events, sessions, proxy = await two_player_match(tmp_path, [2])
+    drops = 1  # once: a game may be over within a few moves
     for n in (0, 1):
         finished = [e for e in events[n] if isinstance(e, GameFinished)]
         assert finished and finished[-1].ended is None, events[n]
         assert sum(isinstance(e, Reconnected) for e in events[n]) == drops, events[n]
+    refused = [e[1:] for e in events[0] if isinstance(e, tuple)]
+    assert refused == [("eve", "wrong-player"), ("ann", "wrong-player")], refused
     # bob noticed each loss; the host never did: each comeback took over a connection it held.
     assert sum(isinstance(e, Reconnecting) for e in events[1]) == drops, events[1]
     assert not any(isinstance(e, Reconnecting) for e in events[0]), events[0]
@@ -498,3 +533,87 @@ async def test_real_processes_a_joiner_back_takes_over_before_the_host_notices(
     assert "reconnected: the game goes on" in text and "connection lost" not in text, text
     assert "unfinished" not in out + text
     verify_records(host.dir, tmp_path / "b")
+
+
+@pytest.mark.trio
+async def test_the_hosts_own_key_and_a_stranger_take_nothing_over() -> None:
+    """Once the table is seated: a connection with the host's own key is `wrong-player`,
+    one with a new key is told the table is full; the game is then played untouched."""
+    results: dict[str, str] = {}
+    me = player("p0")
+    refused: list[ConnectionEnded] = []
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def host() -> None:
+            settings = TableSettings("count", (), 3)
+            async with host_table(listener, me, settings, timeouts=FAST) as t:
+                results["p0"] = await play_count(t, 30)
+
+        async def join(name: str) -> None:
+            async with join_table(address, player(name), timeouts=FAST) as t:
+                if name == "p2":  # the code is out: p2 confirms only after the intruders
+                    while t.core.log is None or len(t.core.log) < 7:
+                        await trio.sleep(0.001)
+                    with pytest.raises(ConnectionEnded) as info:
+                        async with connect(address, me, caps=TABLE_CAPS) as peer:
+                            await peer.receive()
+                    refused.append(info.value)
+                    with pytest.raises(ConnectionEnded) as info:
+                        async with join_table(address, player("p3"), timeouts=FAST):
+                            pass
+                    refused.append(info.value)
+                results[name] = await play_count(t, 30)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                nursery.start_soon(join, "p1")
+                await trio.sleep(0.2)
+                nursery.start_soon(join, "p2")
+    assert len(set(results.values())) == 1, results
+    assert results["p0"].startswith("result: counted to 30"), results
+    own, stranger = refused
+    assert (own.code, own.message) == ("wrong-player", "that is the host's own identity key")
+    assert (stranger.code, stranger.message) == (
+        "busy",
+        "this table is full: its 3 seats are taken",
+    )
+
+
+@pytest.mark.trio
+async def test_in_the_lobby_a_new_instance_takes_the_place_over() -> None:
+    """In the lobby there is nothing to resume: a second instance of p2 (its key) takes p2's
+    place at once, the first one stops (`replaced`), and the table fills and plays."""
+    results: dict[str, str] = {}
+    twin = player("p2")
+    places: dict[str, int] = {}
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def host() -> None:
+            settings = TableSettings("count", (), 4)
+            async with host_table(listener, player("p0"), settings, timeouts=FAST) as t:
+                results["p0"] = await play_count(t, 12)
+
+        async def join(name: str, me) -> None:
+            async with join_table(address, me, timeouts=FAST) as t:
+                results[name] = await play_count(t, 12)
+                places[name] = t.core.me
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                nursery.start_soon(join, "p1", player("p1"))
+                await trio.sleep(0.2)
+                nursery.start_soon(join, "p2", twin)
+                await trio.sleep(0.2)
+                nursery.start_soon(join, "p2 again", twin)
+                await trio.sleep(0.2)
+                nursery.start_soon(join, "p3", player("p3"))
+    assert results.pop("p2") == "result: stopped: replaced by seat None", results
+    assert len(set(results.values())) == 1, results
+    assert results["p0"].startswith("result: counted to 12"), results
+    assert places == {"p1": 1, "p2": -1, "p2 again": 2, "p3": 3}, places  # p2: never seated
