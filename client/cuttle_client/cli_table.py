@@ -136,30 +136,24 @@ async def _announced(
     the lobby, and the announcement is withdrawn once every seat is taken, the table ends or
     we leave. The `watch` hook that keeps it in step (the caller's own `watch` included)."""
     from cuttle_protocol import lan
-    from cuttle_protocol.lan_record import Announcement, RecordError
+    from cuttle_protocol.lan_record import Announcement
     from cuttle_protocol.table import Lobby, TableEnded
 
     from cuttle_net.games.interface import game_module
 
     watch = play.get("watch", lambda item: None)
-    interfaces, why_not = lan.announce_interfaces(host)
-    if why_not:
-        say(why_not)
-    if interfaces == []:
-        return watch
     rules = game_module(where.game).parse_rules(where.token, where.players)
-    try:
-        first = Announcement(name, port, rules, game=where.game, seats=where.players)
-    except RecordError as e:  # a name too long for the record (in bytes)
-        say(f"not announced on the LAN: {e}")
+
+    def first() -> Announcement:
+        return Announcement(name, port, rules, game=where.game, seats=where.players)
+
+    kept = await lan.keep_announced(stack, host, first, say)
+    if kept is None:
         return watch
-    kept = await stack.enter_async_context(
-        lan.kept_announcement(first, interfaces=interfaces, say=say)
-    )
 
     def follow(item: Any) -> None:
         if isinstance(item, Lobby) and len(item.players) < item.settings.seats:
-            kept.show(replace(first, taken=len(item.players)))
+            kept.show(replace(kept.first, taken=len(item.players)))
         elif isinstance(item, (Lobby, TableEnded)):  # every seat taken, or no table any more
             kept.withdraw()
         watch(item)

@@ -3,7 +3,7 @@
 zeroconf has no trio support, so this uses its thread API: zeroconf runs its own thread, the
 blocking calls here (``start``, ``close``, ``update``) belong in a worker thread when called
 from async code, and the browser hands changes to trio without ever blocking zeroconf. The
-``announcing``, ``kept_announcement`` and ``browse`` context managers do both for trio code.
+``kept_announcement`` and ``browse`` context managers do both for trio code.
 
 Only IPv4 is used, and only non-loopback interfaces unless told which addresses to use.
 """
@@ -336,23 +336,6 @@ def announce_interfaces(host: str) -> tuple[list[str] | None, str]:
     return (None if ip.is_unspecified else [host]), ""
 
 
-@contextlib.asynccontextmanager
-async def announcing(
-    announcement: Announcement, *, interfaces: Sequence[str] | None = None
-) -> AsyncIterator[Announcer]:
-    """Announce while the block runs; leaving it withdraws the game.
-
-    Raises ``LanUnavailable`` on entry when multicast cannot be set up.
-    """
-    announcer = Announcer(announcement, interfaces=interfaces)
-    await trio.to_thread.run_sync(announcer.start)
-    try:
-        yield announcer
-    finally:
-        with trio.CancelScope(shield=True):
-            await trio.to_thread.run_sync(announcer.close)
-
-
 class KeptAnnouncement:
     """An announcement that trio code changes with plain calls, never waiting for zeroconf:
     ``show`` what it should say now, ``withdraw`` it for good. A task of
@@ -365,6 +348,7 @@ class KeptAnnouncement:
         interfaces: Sequence[str] | None,
         say: Callable[[str], None],
     ) -> None:
+        self.first = first
         self.wanted: Announcement | None = first
         self._announcer = Announcer(first, interfaces=interfaces)
         self._say = say
@@ -422,6 +406,28 @@ async def kept_announcement(
             kept.withdraw()
     if failed is not None:
         raise failed
+
+
+async def keep_announced(
+    stack: contextlib.AsyncExitStack,
+    host: str,
+    make: Callable[[], Announcement],
+    say: Callable[[str], None],
+) -> KeptAnnouncement | None:
+    """Announce a host listening on ``host`` until ``stack`` closes (``kept_announcement``),
+    with ``make()``'s announcement; or say why not and return None: IPv6, loopback, or a
+    name the record cannot carry."""
+    interfaces, why_not = announce_interfaces(host)
+    if why_not:
+        say(why_not)
+    if interfaces == []:
+        return None
+    try:
+        first = make()
+    except RecordError as e:  # a name too long for the record (in bytes)
+        say(f"not announced on the LAN: {e}")
+        return None
+    return await stack.enter_async_context(kept_announcement(first, interfaces=interfaces, say=say))
 
 
 def _announce_command(args: argparse.Namespace) -> int:

@@ -42,7 +42,7 @@ from .journal import (
     join_path,
     replay,
 )
-from .lan_record import Announcement, RecordError
+from .lan_record import Announcement
 from .messages import MAX_NAME_LEN, display_safe
 from .result_words import verdict_line
 from .trio_peer import ConnectionEnded, EndReason, Peer, PeerSettings, connect, open_listener
@@ -275,21 +275,11 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             )
 
         async with contextlib.AsyncExitStack() as announced:
-            interfaces, why_not = lan.announce_interfaces(host)
-            if plan.announce and why_not:
-                say(why_not)
-            elif plan.announce and not plan.resuming and interfaces != []:
-                try:
-                    await announced.enter_async_context(
-                        lan.announcing(
-                            Announcement(plan.name, port, plan.rules), interfaces=interfaces
-                        )
-                    )
-                    say("announced on the LAN: 'cuttle lan' on another machine lists this game")
-                except lan.LanUnavailable as e:
-                    say(str(e))
-                except RecordError as e:  # a name too long for the record (in bytes)
-                    say(f"not announced on the LAN: {e}")
+            kept = None
+            if plan.announce and not plan.resuming:
+                kept = await lan.keep_announced(
+                    announced, host, lambda: Announcement(plan.name, port, plan.rules), say
+                )
             say("waiting for a player…")
             async with listener.accept(
                 me,
@@ -301,7 +291,8 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 # A restarted host waits for its player as long as a dropped game would.
                 deadline=trio.current_time() + RESUME_WINDOW if plan.resuming else math.inf,
             ) as peer:
-                await announced.aclose()  # the seat is taken: withdraw from the LAN
+                if kept is not None:
+                    kept.withdraw()  # the seat is taken: goodbye on the LAN
                 _introduce(peer, known, say)
                 yield Connected(peer, identity, accept_again, (host, port), invitation)
 
