@@ -141,6 +141,7 @@ def rematches(games: int) -> Rematch:
 
 
 _Input = tuple[str, Any, Peer | None]
+LEFT = ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.AWAY, "you left the game")
 REPLACED_REASON = "another connection with your identity key took this game over"
 
 
@@ -162,12 +163,11 @@ class _Link:
         self,
         peer: Peer,
         nursery: trio.Nursery,
-        connections: contextlib.AsyncExitStack,
         reconnect: Reconnect | None,
         window: float,
         reply_timeout: float = 20.0,
     ) -> None:
-        self.peer, self.nursery, self.connections = peer, nursery, connections
+        self.peer, self.nursery = peer, nursery
         self.reconnect, self.window = reconnect, window
         self.reply_timeout = reply_timeout
         self.identity = peer.info.peer_identity
@@ -177,6 +177,7 @@ class _Link:
         self._send_inbox, self.inbox = trio.open_memory_channel[_Input](64)
         self.outbox: list[Message] = []
         self.received = 0
+        self._held: list[Move] = []  # our player's moves made while the connection was lost
         # A host lets its player take the game over on a new connection at any moment.
         self.takes_over = reconnect is not None and self.role is Role.HOST
         nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
@@ -185,18 +186,36 @@ class _Link:
 
     async def next_input(self) -> tuple[str, Any]:
         """The next (source, item): "peer" (a message), "ended" (the connection ended),
-        "local" (an intent), or "takeover" (a new connection of our player and its
-        `resume`); nothing from a connection that was replaced."""
+        "local" (an intent: first those held while the connection was won back), or
+        "takeover" (a new connection of our player and its `resume`); nothing from a
+        connection that was replaced."""
+        if self._held:
+            return "local", self._held.pop(0)
+        while True:
+            source, item = await self._next_arrival()
+            if source not in ("dialled", "not-dialled"):  # late news of a redial given up
+                return source, item
+
+    async def _next_arrival(self) -> tuple[str, Any]:
+        """What came next, held moves aside: also "dialled" and "not-dialled"."""
         while True:
             source, item, origin = await self.inbox.receive()
             if origin is None or origin is self.peer:
                 return source, item
 
+    def _hold(self, intent: Move | Leave) -> None:
+        """Our player decided while the connection is being won back: a move waits for
+        the game to go on (it is played first, as it was made before anything that comes
+        later); leaving ends the wait at once."""
+        if isinstance(intent, Leave):
+            raise LEFT
+        self._held.append(intent)
+
     def forward_intents(self, intents: trio.MemoryReceiveChannel[Move | Leave]) -> None:
         self.nursery.start_soon(_forward_intents, intents, self._send_inbox.clone())
 
     def new_game(self) -> None:
-        self.outbox, self.received = [], 0
+        self.outbox, self.received, self._held = [], 0, []
 
     def resumable(self, ended: ConnectionEnded) -> bool:
         lost = ended.reason in (EndReason.NETWORK_ERROR, EndReason.TIMEOUT)
@@ -214,13 +233,17 @@ class _Link:
             # Kept in the outbox; the reader reports the loss, and the resume re-sends it.
 
     async def next_from_peer(self) -> Message:
+        """The peer's next message, during a resume or between games (where a move of
+        ours is of the game that ended: `new_game` forgets it)."""
         while True:
-            source, item = await self.next_input()
+            source, item = await self._next_arrival()
             if source == "ended":
                 raise item
             if source == "peer":
                 return item
-            if source == "takeover":  # between games: there is nothing to take over
+            if source == "local":
+                self._hold(item)
+            elif source == "takeover":  # between games: there is nothing to take over
                 await item[0].aclose(ErrorCode.BUSY, "no game is in progress here now")
 
     async def _offer_seat(self) -> None:
@@ -279,26 +302,50 @@ class _Link:
             ErrorCode.TIMEOUT,
             f"the other player did not come back within {self.window:g} s",
         )
-        if self.takes_over:  # the door is open already: wait for our player there
-            with trio.move_on_at(deadline):
-                while True:
-                    source, item = await self.next_input()
-                    if source == "takeover" and await self.take_over(*item, game):
-                        return
-            raise gone
-        try:
-            # Entered outside any cancel scope of ours: the new peer lives until the match ends.
-            peer = await self.connections.enter_async_context(
-                self.reconnect(deadline, self.identity)
-            )
-        except ConnectionEnded as ended:
-            if ended.reason is EndReason.TIMEOUT:
-                raise gone from None
-            raise
         with trio.move_on_at(deadline):
-            await self.take_back(peer, game)
+            if self.takes_over:  # the door is open already: wait for our player there
+                while True:
+                    source, item = await self._next_arrival()
+                    if source == "local":
+                        self._hold(item)
+                    elif source == "takeover" and await self.take_over(*item, game):
+                        return
+            # Joiner: redial in a task of its own, where the new connection then lives, so
+            # that meanwhile our player's moves are held and leaving stops the wait.
+            dialling = await self.nursery.start(self._redial, deadline)
+            try:
+                while True:
+                    source, item = await self._next_arrival()
+                    if source == "local":
+                        self._hold(item)
+                    elif source == "dialled":
+                        break
+                    elif source == "not-dialled":
+                        if item.reason is EndReason.TIMEOUT:
+                            raise gone from None
+                        raise item
+            except BaseException:
+                dialling.cancel()
+                raise
+            await self.take_back(item, game)
             return
         raise gone
+
+    async def _redial(self, deadline: float, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Joiner: reach our player again and report it ("dialled", or "not-dialled" with
+        why); the connection stays open here until it ends or the match does."""
+        assert self.reconnect is not None
+        with trio.CancelScope() as scope:
+            task_status.started(scope)
+            dialled = False
+            try:
+                async with self.reconnect(deadline, self.identity) as peer:
+                    dialled = True
+                    await self._send_inbox.send(("dialled", peer, None))
+                    await peer.wait_ended()
+            except ConnectionEnded as ended:
+                if not dialled:
+                    await self._send_inbox.send(("not-dialled", ended, None))
 
     async def take_back(self, peer: Peer, game: int) -> None:
         """On a new connection from the same player (the caller checked the identity key):
@@ -393,85 +440,82 @@ async def play_match(
         match, first = Match.of(peer), 0
     role = peer.info.role
     async with trio.open_nursery() as nursery:
-        # Inside the nursery, so that reconnected peers close before it does.
-        async with contextlib.AsyncExitStack() as connections:
-            link = _Link(
-                peer,
-                nursery,
-                connections,
-                reconnect,
-                settings.reconnect_window,
-                settings.reply_timeout,
-            )
-            link.identity = match.peer_identity
-            if intents is not None:
-                link.forward_intents(intents)
-            session: GameSession | None = None
-            try:
-                for number in itertools.count(first):
-                    if number != first and not await _rematch(link, role, rematch, number):
-                        break
-                    link.new_game()
-                    if resumed is not None and number == first:
-                        session = resumed.session
-                        result.games.append(session)
-                        on_event(GameStarted(number, session))
-                        on_event(Resumed(number, session))
-                        link.outbox = [_wire(item) for item in resumed.sent]
-                        link.received = resumed.received
-                        if journal is not None:
-                            journal.resume(resumed.digest)
-                        await _take_back(link, peer, number, on_event)
-                    else:
-                        seed = new_seed()
-                        session = GameSession(
-                            match.seat(number),
-                            match.header(number, identity),
-                            identity,
-                            rng=seeded_rng(seed),
-                        )
-                        if journal is not None:
-                            journal.begin_game(
-                                role=role.value,
-                                peer_name=peer.info.peer_name,
-                                peer_identity=match.peer_identity,
-                                match=match.session_id,
-                                first_seat=match.first_seat,
-                                rules=match.rules,
-                                game=number,
-                                seed=seed,
-                            )
-                        result.games.append(session)
-                        on_event(GameStarted(number, session))
-                    await _play_game(
-                        link,
-                        number,
-                        session,
-                        bot,
-                        rng,
-                        on_event,
-                        settings,
-                        journal,
-                        first=(resumed is None or number != first),
-                    )
-                    on_event(GameFinished(number, session, None))
+        link = _Link(
+            peer,
+            nursery,
+            reconnect,
+            settings.reconnect_window,
+            settings.reply_timeout,
+        )
+        link.identity = match.peer_identity
+        if intents is not None:
+            link.forward_intents(intents)
+        session: GameSession | None = None
+        try:
+            for number in itertools.count(first):
+                if number != first and not await _rematch(link, role, rematch, number):
+                    break
+                link.new_game()
+                if resumed is not None and number == first:
+                    session = resumed.session
+                    result.games.append(session)
+                    on_event(GameStarted(number, session))
+                    on_event(Resumed(number, session))
+                    link.outbox = [_wire(item) for item in resumed.sent]
+                    link.received = resumed.received
                     if journal is not None:
-                        journal.remove()
-                    session = None
-                    over = result.games[-1]
-                    if over.fault is not None or over.closed is not None:
-                        break  # no more games with a peer that broke the game or left
-            except ConnectionEnded as ended:
-                result.ended = ended
-                if session is not None:  # the connection ended during this game
-                    on_event(GameFinished(len(result.games) - 1, session, ended))
-                    left = ended.reason == EndReason.LOCAL_CLOSED and ended.code == ErrorCode.AWAY
-                    # Leaving keeps it, to come back; so does another instance taking over.
-                    if journal is not None and not left and not replaced(ended, role):
-                        journal.remove()
-            finally:
+                        journal.resume(resumed.digest)
+                    await _take_back(link, peer, number, on_event)
+                else:
+                    seed = new_seed()
+                    session = GameSession(
+                        match.seat(number),
+                        match.header(number, identity),
+                        identity,
+                        rng=seeded_rng(seed),
+                    )
+                    if journal is not None:
+                        journal.begin_game(
+                            role=role.value,
+                            peer_name=peer.info.peer_name,
+                            peer_identity=match.peer_identity,
+                            match=match.session_id,
+                            first_seat=match.first_seat,
+                            rules=match.rules,
+                            game=number,
+                            seed=seed,
+                        )
+                    result.games.append(session)
+                    on_event(GameStarted(number, session))
+                await _play_game(
+                    link,
+                    number,
+                    session,
+                    bot,
+                    rng,
+                    on_event,
+                    settings,
+                    journal,
+                    first=(resumed is None or number != first),
+                )
+                on_event(GameFinished(number, session, None))
                 if journal is not None:
-                    journal.close()
+                    journal.remove()
+                session = None
+                over = result.games[-1]
+                if over.fault is not None or over.closed is not None:
+                    break  # no more games with a peer that broke the game or left
+        except ConnectionEnded as ended:
+            result.ended = ended
+            if session is not None:  # the connection ended during this game
+                on_event(GameFinished(len(result.games) - 1, session, ended))
+                left = ended.reason == EndReason.LOCAL_CLOSED and ended.code == ErrorCode.AWAY
+                # Leaving keeps it, to come back; so does another instance taking over.
+                if journal is not None and not left and not replaced(ended, role):
+                    journal.remove()
+        finally:
+            if journal is not None:
+                journal.close()
         nursery.cancel_scope.cancel()
     return result
 
@@ -567,8 +611,10 @@ async def _play_game(
                 continue
             on_event(Reconnecting(item.message))
             try:
-                await link.resume(number)  # outside any scope: the new peer outlives this turn
-            except ConnectionEnded as gone:  # not back in time, or back and misbehaving
+                await link.resume(number)
+            except ConnectionEnded as gone:  # not back in time, back and misbehaving, or we left
+                if gone.reason is EndReason.LOCAL_CLOSED:
+                    await _leave(link)
                 await carry(None, _ended(session, gone, link.role))
                 continue
             on_event(Reconnected())
@@ -587,14 +633,20 @@ async def _play_game(
             message = f"the other player asked to resume game {item.game + 1}, unknown here"
             raise ConnectionEnded(EndReason.REMOTE_ERROR, ErrorCode.UNEXPECTED_MESSAGE, message)
         elif source == "local" and isinstance(item, Leave):
-            await link.peer.aclose(ErrorCode.AWAY, "the other player left; they may come back")
-            raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.AWAY, "you left the game")
+            await _leave(link)
         else:
             if source == "peer" and isinstance(item, WireMove | DeckPayload):
                 link.received += 1
             await carry(*_dispatch(session, source, item, on_event))
     if session.fault is not None:
         await _close_for(link.peer, session.fault, session.seat)
+
+
+async def _leave(link: _Link) -> None:
+    """Our player leaves mid-game without conceding: tell the peer (close ``away``; if the
+    connection was lost, it notices that instead) and end here."""
+    await link.peer.aclose(ErrorCode.AWAY, "the other player left; they may come back")
+    raise LEFT
 
 
 async def bot_decision(bot: Bot, view: Game, rng: random.Random) -> Move:

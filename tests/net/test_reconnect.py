@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 import trio
-from cuttle_protocol.netgame import GameFinished, Reconnected, Reconnecting, play_match
+from cuttle_protocol.netgame import (
+    LEAVE,
+    GameFinished,
+    GameSettings,
+    Reconnected,
+    Reconnecting,
+    play_match,
+)
 from cuttle_protocol.netplay import NetPlan, open_game_peer
+from cuttle_protocol.trio_peer import EndReason
 
 from cuttle_net.games.cuttle.bots import GreedyBot, RandomBot
 from cuttle_net.games.cuttle.rules import Rules
@@ -17,11 +26,16 @@ from cuttle_net.session import MovePlayed
 
 
 async def cutting_proxy(
-    target: int, cut_after: int | None, cut_now: trio.Event, task_status=trio.TASK_STATUS_IGNORED
+    target: int,
+    cut_after: int | None,
+    cut_now: trio.Event,
+    let_back: trio.Event | None = None,
+    task_status=trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Forward loopback TCP to ``target``.  The first connection is cut, both ways, once
     ``cut_after`` bytes came back from the target (mid-frame, most likely) or when
-    ``cut_now`` is set; later connections are left alone."""
+    ``cut_now`` is set; later connections are left alone, but forwarded only once
+    ``let_back`` is set (if given): until then they hang, as if the network were down."""
     (listener,) = await trio.open_tcp_listeners(0, host="127.0.0.1")
     task_status.started(listener.socket.getsockname()[1])
     connections = 0
@@ -30,6 +44,8 @@ async def cutting_proxy(
         nonlocal connections
         connections += 1
         first = connections == 1
+        if not first and let_back is not None:
+            await let_back.wait()
         server = await trio.open_tcp_stream("127.0.0.1", target)
         async with trio.open_nursery() as nursery:
 
@@ -119,3 +135,171 @@ async def test_a_lost_connection_is_won_back_and_the_game_finishes(
     for session in sessions:  # the record of a resumed game proves itself like any other
         text = build_record(session, ("ann", "bob"), "2026-11-21T12:00:00Z")
         assert verify_text(text).verdict == Verdict.VALID
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("person", [0, 1], ids=["host", "joiner"])
+async def test_a_move_made_while_the_connection_is_won_back_is_played(
+    tmp_path: Path, person: int
+) -> None:
+    """A person (moves from ``intents``, as the terminal client sends them) makes a move
+    while the lost connection is being won back: it is played once the game goes on, not
+    dropped (which left the person unable to move, and losing on time)."""
+    cut_now, let_back, held = trio.Event(), trio.Event(), trio.Event()
+    send, intents = trio.open_memory_channel(8)
+    events: list[list[object]] = [[], []]
+    sessions: dict[int, object] = {}
+    port: list[int] = []
+    decider, rng = GreedyBot(), random.Random(7)
+    state = {"decided": -1, "moves": 0, "pending": None, "held": None}
+
+    def on_event(n: int):
+        def record(event: object) -> None:
+            events[n].append(event)
+            if n != person:
+                return
+            s = sessions.get(n)
+            if isinstance(event, Reconnecting) and state["pending"] is not None:
+                state["held"], state["pending"] = state["pending"], None
+                send.send_nowait(state["held"])  # made while reconnecting
+                held.set()
+                return
+            if s is None or not s.my_turn or len(s.played) == state["decided"]:
+                return
+            state["decided"] = len(s.played)
+            move = decider.choose(s.view.copy(), rng)
+            state["moves"] += 1
+            if state["moves"] == 3 and not cut_now.is_set():
+                state["pending"] = move  # the connection drops as the person decides
+                cut_now.set()
+            else:
+                send.send_nowait(move)
+
+        return record
+
+    def say_port(line: str) -> None:
+        if "(port " in line:
+            port.append(int(line.split("(port ")[1].rstrip(")")))
+
+    settings = GameSettings(move_timeout=15, reconnect_window=30)
+
+    async def side(n: int, plan: NetPlan, say) -> None:
+        record = on_event(n)
+
+        def watch(event: object) -> None:
+            if hasattr(event, "session") and hasattr(event, "number"):
+                sessions[n] = event.session
+            record(event)
+
+        async with open_game_peer(plan, say) as conn:
+            result = await play_match(
+                conn.peer,
+                conn.identity,
+                reconnect=conn.reconnect,
+                bot=None if n == person else RandomBot(),
+                intents=intents if n == person else None,
+                on_event=watch,
+                settings=settings,
+            )
+            sessions[n] = result.games[-1]
+            sessions[f"done{n}"] = True
+
+    async def let_back_after_the_move() -> None:
+        await held.wait()
+        await trio.sleep(0.3)  # the held move reaches the link while it still waits
+        let_back.set()
+
+    host = NetPlan(
+        "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
+    )
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(side, 0, host, say_port)
+            nursery.start_soon(let_back_after_the_move)
+            while not port:
+                await trio.sleep(0.01)
+            proxy_port = await nursery.start(cutting_proxy, port[0], None, cut_now, let_back)
+            joiner = NetPlan(
+                "join", "bob", address=f"127.0.0.1:{proxy_port}", config_dir=tmp_path / "bob"
+            )
+            await side(1, joiner, lambda line: None)
+            while "done0" not in sessions:
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    a, b = sessions[0], sessions[1]
+    assert held.is_set(), "the connection was never cut at the person's turn"
+    assert a.fault is None and b.fault is None, (a.fault, b.fault)
+    assert a.outcome == b.outcome is not None
+    assert [r.text for r in a.records] == [r.text for r in b.records]
+    mine = [m for seat, m in sessions[person].played if seat == sessions[person].seat]
+    assert state["held"] in mine  # the move made during the wait was played
+    for n in (0, 1):
+        kinds = [type(e) for e in events[n]]
+        assert Reconnecting in kinds and Reconnected in kinds, kinds
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("person", [0, 1], ids=["host", "joiner"])
+async def test_leaving_while_the_connection_is_won_back_ends_the_wait_at_once(
+    tmp_path: Path, person: int
+) -> None:
+    """The other side never comes back; our player leaves meanwhile: the wait ends at once
+    (not when the reconnect window closes), and the game is kept to come back to."""
+    cut_now, never = trio.Event(), trio.Event()
+    send, intents = trio.open_memory_channel(8)
+    port: list[int] = []
+    results: dict[int, object] = {}
+    left_at: list[float] = []
+
+    def on_event(n: int):
+        moves = [0]
+
+        def record(event: object) -> None:
+            if isinstance(event, MovePlayed):
+                moves[0] += 1
+                if moves[0] == 4:
+                    cut_now.set()
+            if n == person and isinstance(event, Reconnecting):
+                left_at.append(trio.current_time())
+                send.send_nowait(LEAVE)
+
+        return record
+
+    def say_port(line: str) -> None:
+        if "(port " in line:
+            port.append(int(line.split("(port ")[1].rstrip(")")))
+
+    settings = GameSettings(reconnect_window=120)
+
+    async def side(n: int, plan: NetPlan, say) -> None:
+        async with open_game_peer(plan, say) as conn:
+            results[n] = await play_match(
+                conn.peer,
+                conn.identity,
+                reconnect=conn.reconnect,
+                bot=RandomBot(),  # it plays; LEAVE still comes through the intents
+                intents=intents if n == person else None,
+                on_event=on_event(n),
+                settings=settings,
+            )
+
+    host = NetPlan(
+        "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
+    )
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(side, 0, host, say_port)
+            while not port:
+                await trio.sleep(0.01)
+            proxy_port = await nursery.start(cutting_proxy, port[0], None, cut_now, never)
+            joiner = NetPlan(
+                "join", "bob", address=f"127.0.0.1:{proxy_port}", config_dir=tmp_path / "bob"
+            )
+            nursery.start_soon(side, 1, joiner, lambda line: None)
+            while person not in results:
+                await trio.sleep(0.01)
+            done = trio.current_time()
+            nursery.cancel_scope.cancel()
+    assert left_at and done - left_at[0] < 5  # not the 120 s window
+    ended = results[person].ended
+    assert ended is not None and ended.reason is EndReason.LOCAL_CLOSED and ended.code == "away"
