@@ -171,6 +171,10 @@ class TableController:
         """What the player waits for, in words ("the bot is thinking"), or None."""
         return None
 
+    def trouble(self) -> str:
+        """What is wrong with the connection, in words, even on the player's turn ("")."""
+        return ""
+
     @property
     def rematch_offer(self) -> str:
         """The other player asked for another game (shown on the game-over screen)."""

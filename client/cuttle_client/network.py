@@ -363,12 +363,15 @@ class NetworkController(Meeting, TableController):
         self._guest.run_sync_soon(self._decide.send_nowait, True)
         self._changed()
 
+    def trouble(self) -> str:
+        return self.reconnecting
+
     def waiting_for(self) -> str | None:
         if self.ending is not None:
             return None
         if self.reconnecting:
             if self.busy:  # the link holds the move (SPEC 4.6)
-                return "connection lost: reconnecting… your move is sent once it is back"
+                return "reconnecting: your move is sent once it is back"
             return self.reconnecting
         if self._asked_rematch:
             return f"waiting for {self._peer_name} to agree to a rematch…"

@@ -114,6 +114,8 @@ class TableScreen(Screen[None]):
         # Most useful first, the title may be cut at the right: the code to compare, the
         # match score, then the rules (also in the help).
         parts = [self.title_text, c.banner]
+        if c.my_turn and c.trouble():  # otherwise the ask line says it
+            parts.insert(0, c.trouble())
         if c.score != MatchScore():
             parts.append(c.score.text(names[c.opponent]))
         self.query_one("#title", Static).update(" · ".join(p for p in [*parts, str(c.rules)] if p))
