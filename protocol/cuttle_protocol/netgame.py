@@ -141,7 +141,13 @@ def rematches(games: int) -> Rematch:
 
 
 _Input = tuple[str, Any, Peer | None]
-LEFT = ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.AWAY, "you left the game")
+
+
+def _left() -> ConnectionEnded:
+    """How the connection ends when our player leaves mid-game (close ``away``)."""
+    return ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.AWAY, "you left the game")
+
+
 REPLACED_REASON = "another connection with your identity key took this game over"
 
 
@@ -208,7 +214,7 @@ class _Link:
         the game to go on (it is played first, as it was made before anything that comes
         later); leaving ends the wait at once."""
         if isinstance(intent, Leave):
-            raise LEFT
+            raise _left()
         self._held.append(intent)
 
     def forward_intents(self, intents: trio.MemoryReceiveChannel[Move | Leave]) -> None:
@@ -646,7 +652,7 @@ async def _leave(link: _Link) -> None:
     """Our player leaves mid-game without conceding: tell the peer (close ``away``; if the
     connection was lost, it notices that instead) and end here."""
     await link.peer.aclose(ErrorCode.AWAY, "the other player left; they may come back")
-    raise LEFT
+    raise _left()
 
 
 async def bot_decision(bot: Bot, view: Game, rng: random.Random) -> Move:
