@@ -325,6 +325,7 @@ class _Link:
                     if source == "local":
                         self._hold(item)
                     elif source == "dialled":
+                        peer = item
                         break
                     elif source == "not-dialled":
                         if item.reason is EndReason.TIMEOUT:
@@ -333,7 +334,7 @@ class _Link:
             except BaseException:
                 dialling.cancel()
                 raise
-            await self.take_back(item, game)
+            await self.take_back(peer, game)
             return
         raise gone
 
