@@ -300,6 +300,6 @@ async def test_leaving_while_the_connection_is_won_back_ends_the_wait_at_once(
                 await trio.sleep(0.01)
             done = trio.current_time()
             nursery.cancel_scope.cancel()
-    assert left_at and done - left_at[0] < 5  # not the 120 s window
+    assert left_at and done - left_at[0] < 30  # at once: not after the 120 s window
     ended = results[person].ended
     assert ended is not None and ended.reason is EndReason.LOCAL_CLOSED and ended.code == "away"
