@@ -507,6 +507,9 @@ class _Door:
     caps: tuple[str, ...]
     admit: Admit
     shut: tuple[str, str]  # the refusal of a handshake that completes once the door closed
+    # Whether a code is still to be compared, so that a handshake failing after our hello
+    # was a try at it (SPEC 3.11); not once players are known by their keys alone.
+    codes: Callable[[], bool]
 
 
 class _RateLimit:
@@ -628,7 +631,16 @@ class Listener:
             filled.set()
             return None
 
-        door = _Door(player, rules, settings or PeerSettings(), flips, caps, admit, no_longer_free)
+        door = _Door(
+            player,
+            rules,
+            settings or PeerSettings(),
+            flips,
+            caps,
+            admit,
+            no_longer_free,
+            lambda: expect is None,  # a comeback is known by its key: no code is compared
+        )
         try:
             with self._opened(door), trio.move_on_at(deadline):
                 await filled.wait()
@@ -654,6 +666,7 @@ class Listener:
         settings: PeerSettings | None = None,
         caps: tuple[str, ...] = (),
         shut: tuple[str, str] = (ErrorCode.BUSY, "the host no longer seats anyone"),
+        codes: Callable[[], bool] = lambda: True,
     ) -> AsyncIterator[None]:
         """Keep the door open for the block, for several players (a table, SPEC 3.15).
 
@@ -661,9 +674,9 @@ class Listener:
         `admit` is called as each handshake completes, in the order they complete, and
         decides at once (it must not block): a peer it takes is then the caller's to run
         with `running` and close. A handshake that completes after the block is refused with
-        `shut`.
+        `shut`. `codes` says whether a code is still to be compared (counting tries at it).
         """
-        door = _Door(player, rules, settings or PeerSettings(), None, caps, admit, shut)
+        door = _Door(player, rules, settings or PeerSettings(), None, caps, admit, shut, codes)
         with self._opened(door):
             yield
 
@@ -780,7 +793,7 @@ class Listener:
             await peer.aclose(code, reason)
         except ConnectionEnded as ended:
             tried = ""
-            if ended.code_attempt:
+            if ended.code_attempt and door.codes():
                 self.code_attempts += 1
                 tried = f"; it saw our hello: try {self.code_attempts} at this game's code"
             self._log(f"{where}: no handshake: {ended.message} ({ended.code}){tried}")

@@ -249,6 +249,7 @@ class HostShell(TableShell):
             settings=self._settings,
             caps=TABLE_CAPS,
             shut=(ErrorCode.BUSY, "this table has ended"),
+            codes=lambda: self.core.stage is Stage.LOBBY,  # the table's code comes after it
         ):
             await trio.sleep_forever()  # cancelled as the table closes
 

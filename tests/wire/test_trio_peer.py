@@ -326,8 +326,33 @@ async def test_the_listener_counts_tries_at_its_code() -> None:
     assert listener.code_attempts == 2
 
 
-async def _wait_for_anyone(listener) -> None:
-    async with listener.accept(player("alice"), CLASSIC, settings=FAST):
+@pytest.mark.trio
+async def test_no_code_is_at_stake_while_a_known_player_is_awaited() -> None:
+    """A comeback (or a takeover) is let in by its identity key, and no code is compared:
+    a handshake that fails after our hello is no try at one, and is not logged as such."""
+    lines: list[str] = []
+    with trio.fail_after(LIMIT):
+        async with (
+            open_listener(0, "127.0.0.1", log=lines.append) as listener,
+            trio.open_nursery() as nursery,
+        ):
+            bob = player("bob").identity.public_key().public_bytes_raw()
+            nursery.start_soon(_wait_for_anyone, listener, bob)
+            stream = await trio.open_tcp_stream("127.0.0.1", listener.address[1])
+            rogue = Rogue(stream)
+            await rogue.flush()
+            rogue.conn.receive_data(await stream.receive_some(65536))
+            drain(rogue.conn)
+            await stream.aclose()
+            while not any("no handshake" in line for line in lines):
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    assert listener.code_attempts == 0
+    assert not any("code" in line for line in lines), lines
+
+
+async def _wait_for_anyone(listener, expect: bytes | None = None) -> None:
+    async with listener.accept(player("alice"), CLASSIC, settings=FAST, expect=expect):
         pass
 
 
