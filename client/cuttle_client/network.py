@@ -370,8 +370,6 @@ class NetworkController(Meeting, TableController):
         if self.ending is not None:
             return None
         if self.reconnecting:
-            if self.busy:  # the link holds the move (SPEC 4.6)
-                return "reconnecting: your move is sent once it is back"
             return self.reconnecting
         if self._asked_rematch:
             return f"waiting for {self._peer_name} to agree to a rematch…"

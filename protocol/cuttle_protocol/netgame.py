@@ -183,7 +183,8 @@ class _Link:
         self._send_inbox, self.inbox = trio.open_memory_channel[_Input](64)
         self.outbox: list[Message] = []
         self.received = 0
-        self._held: list[Move] = []  # our player's moves made while the connection was lost
+        self._held: list[Move] = []  # our player's moves made during a `resume` exchange
+        self.back_by: float | None = None  # while the connection is lost: the window's end
         # A host lets its player take the game over on a new connection at any moment.
         self.takes_over = reconnect is not None and self.role is Role.HOST
         nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
@@ -192,27 +193,24 @@ class _Link:
 
     async def next_input(self) -> tuple[str, Any]:
         """The next (source, item): "peer" (a message), "ended" (the connection ended),
-        "local" (an intent: first those held while the connection was won back), or
-        "takeover" (a new connection of our player and its `resume`); nothing from a
-        connection that was replaced."""
+        "local" (an intent: first those held during a `resume` exchange), "takeover" (a
+        new connection of our player and its `resume`), "dialled" or "not-dialled" (`lose`);
+        nothing from a connection that was replaced."""
         if self._held:
             return "local", self._held.pop(0)
-        while True:
-            source, item = await self._next_arrival()
-            if source not in ("dialled", "not-dialled"):  # late news of a redial given up
-                return source, item
+        return await self._next_arrival()
 
     async def _next_arrival(self) -> tuple[str, Any]:
-        """What came next, held moves aside: also "dialled" and "not-dialled"."""
+        """What came next, held moves aside."""
         while True:
             source, item, origin = await self.inbox.receive()
             if origin is None or origin is self.peer:
                 return source, item
 
     def _hold(self, intent: Move | Leave) -> None:
-        """Our player decided while the connection is being won back: a move waits for
-        the game to go on (it is played first, as it was made before anything that comes
-        later); leaving ends the wait at once."""
+        """Our player decided during a `resume` exchange: a move waits until it is over
+        (it is played first, as it was made before anything that comes later); leaving
+        ends the exchange at once."""
         if isinstance(intent, Leave):
             raise _left()
         self._held.append(intent)
@@ -293,66 +291,38 @@ class _Link:
                 await peer.send(message)
         return True
 
-    async def resume(self, game: int) -> None:
-        """Get the same player back, and make up the game messages lost on the way.
+    def gone(self) -> ConnectionEnded:
+        """How the game ends when our player is not back within the window."""
+        message = f"the other player did not come back within {self.window:g} s"
+        return ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, message)
 
-        ``reconnect`` lets in only the player whose identity key opened the match (anyone
-        else is turned away before reaching here and the wait goes on) within the window;
-        then each side sends ``Resume`` and re-sends what the other did not receive
-        (SPEC 4.6).  A restarted process takes its game back with ``_take_back``.
+    async def lose(self) -> None:
+        """The connection was lost: wait for the same player until ``back_by`` (SPEC 4.6).
+
+        Our player plays on meanwhile (what it sends is kept for the resume). A host's door
+        is open already: its player comes back as a "takeover". A joiner redials in a task
+        of its own, where the new connection then lives: "dialled", or "not-dialled" with
+        why. Only the player whose identity key opened the match is let in.
         """
         assert self.reconnect is not None
-        deadline = trio.current_time() + self.window
-        gone = ConnectionEnded(
-            EndReason.TIMEOUT,
-            ErrorCode.TIMEOUT,
-            f"the other player did not come back within {self.window:g} s",
-        )
-        with trio.move_on_at(deadline):
-            if self.takes_over:  # the door is open already: wait for our player there
-                while True:
-                    source, item = await self._next_arrival()
-                    if source == "local":
-                        self._hold(item)
-                    elif source == "takeover" and await self.take_over(*item, game):
-                        return
-            # Joiner: redial in a task of its own, where the new connection then lives, so
-            # that meanwhile our player's moves are held and leaving stops the wait.
-            dialling = await self.nursery.start(self._redial, deadline)
-            try:
-                while True:
-                    source, item = await self._next_arrival()
-                    if source == "local":
-                        self._hold(item)
-                    elif source == "dialled":
-                        peer = item
-                        break
-                    elif source == "not-dialled":
-                        if item.reason is EndReason.TIMEOUT:
-                            raise gone from None
-                        raise item
-            except BaseException:
-                dialling.cancel()
-                raise
-            await self.take_back(peer, game)
-            return
-        raise gone
+        self.back_by = trio.current_time() + self.window
+        if not self.takes_over:
+            await self.nursery.start(self._redial, self.back_by)
 
     async def _redial(self, deadline: float, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Joiner: reach our player again and report it ("dialled", or "not-dialled" with
         why); the connection stays open here until it ends or the match does."""
         assert self.reconnect is not None
-        with trio.CancelScope() as scope:
-            task_status.started(scope)
-            dialled = False
-            try:
-                async with self.reconnect(deadline, self.identity) as peer:
-                    dialled = True
-                    await self._send_inbox.send(("dialled", peer, None))
-                    await peer.wait_ended()
-            except ConnectionEnded as ended:
-                if not dialled:
-                    await self._send_inbox.send(("not-dialled", ended, None))
+        task_status.started()
+        dialled = False
+        try:
+            async with self.reconnect(deadline, self.identity) as peer:
+                dialled = True
+                await self._send_inbox.send(("dialled", peer, None))
+                await peer.wait_ended()
+        except ConnectionEnded as ended:
+            if not dialled:
+                await self._send_inbox.send(("not-dialled", ended, None))
 
     async def take_back(self, peer: Peer, game: int) -> None:
         """On a new connection from the same player (the caller checked the identity key):
@@ -540,10 +510,10 @@ async def _take_back(
     on_event(Reconnecting("resuming after a restart"))
     if peer.info.peer_identity == link.identity:
         await link.take_back(peer, number)
-    else:
+        on_event(Reconnected())
+    else:  # the game's loop waits for the right player
         await peer.aclose(ErrorCode.WRONG_PLAYER, "not the player of this game")
-        await link.resume(number)
-    on_event(Reconnected())
+        await link.lose()
 
 
 async def _forward_peer(peer: Peer, out: trio.MemorySendChannel[_Input]) -> None:
@@ -603,34 +573,53 @@ async def _play_game(
             choice = await bot_decision(bot, session.view, rng)
             await carry(jn.local_input(str(choice)), session.play(choice))
             continue
-        owed = session.waiting_for
-        deadline = {"move": settings.move_timeout, "deck": settings.reply_timeout}.get(
-            owed[1] if owed else "", math.inf
-        )
+        if link.back_by is not None:  # the connection is being won back: its window counts
+            at = link.back_by
+        else:
+            owed = session.waiting_for
+            wait = {"move": settings.move_timeout, "deck": settings.reply_timeout}
+            at = trio.current_time() + wait.get(owed[1] if owed else "", math.inf)
         source, item = "timeout", None
-        with trio.move_on_after(deadline):
+        with trio.move_on_at(at):
             source, item = await link.next_input()
         if source == "timeout":
-            await carry(jn.TIMEOUT_INPUT, session.timed_out())
+            if link.back_by is not None:
+                await carry(None, _ended(session, link.gone(), link.role))
+            else:
+                await carry(jn.TIMEOUT_INPUT, session.timed_out())
         elif source == "ended":
             if not link.resumable(item):
                 await carry(None, _ended(session, item, link.role))
-                continue
-            on_event(Reconnecting(item.message))
-            try:
-                await link.resume(number)
-            except ConnectionEnded as gone:  # not back in time, back and misbehaving, or we left
-                if gone.reason is EndReason.LOCAL_CLOSED:
-                    await _leave(link)
-                await carry(None, _ended(session, gone, link.role))
-                continue
-            on_event(Reconnected())
+            elif link.back_by is None:
+                on_event(Reconnecting(item.message))
+                await link.lose()
         elif source == "takeover":
             # Our player is back on a new connection, maybe before we noticed the old one
             # die: it takes the game over at once (SPEC 4.6, *Taking over*).
-            # No `Reconnecting`: nothing was lost here, and no wait is shown.
+            # No `Reconnecting` if we had not noticed: no wait is shown.
             if await link.take_over(*item, number):
+                link.back_by = None
                 on_event(Reconnected())
+        elif source == "dialled":
+            if link.back_by is None:
+                continue  # late news of a redial (it cannot happen: the game is over then)
+            try:
+                with trio.move_on_at(link.back_by):
+                    await link.take_back(item, number)
+                    link.back_by = None
+            except ConnectionEnded as failed:  # back and misbehaving, or we left meanwhile
+                if failed.reason is EndReason.LOCAL_CLOSED:
+                    await _leave(link)
+                await carry(None, _ended(session, failed, link.role))
+                continue
+            if link.back_by is not None:
+                await carry(None, _ended(session, link.gone(), link.role))
+                continue
+            on_event(Reconnected())
+        elif source == "not-dialled":
+            if link.back_by is not None:
+                gone = link.gone() if item.reason is EndReason.TIMEOUT else item
+                await carry(None, _ended(session, gone, link.role))
         elif source == "peer" and isinstance(item, Resume) and link.received == 0:
             # The other side restarted and wants a game back that this side does not have
             # (its journal is gone, or it already gave the game up): nothing of this new game

@@ -138,13 +138,16 @@ async def test_a_lost_connection_is_won_back_and_the_game_finishes(
 
 
 @pytest.mark.trio
+@pytest.mark.parametrize("comes_back", [True, False], ids=["back", "never-back"])
 @pytest.mark.parametrize("person", [0, 1], ids=["host", "joiner"])
 async def test_a_move_made_while_the_connection_is_won_back_is_played(
-    tmp_path: Path, person: int
+    tmp_path: Path, person: int, comes_back: bool
 ) -> None:
     """A person (moves from ``intents``, as the terminal client sends them) makes a move
-    while the lost connection is being won back: it is played once the game goes on, not
-    dropped (which left the person unable to move, and losing on time)."""
+    while the lost connection is being won back: it is played at once and sent when the
+    game goes on (it used to be dropped: the person could not move again and lost on time).
+    If the other player never comes back, the other player owed the next step: the person
+    did its part and is not the one who timed out."""
     cut_now, let_back, held = trio.Event(), trio.Event(), trio.Event()
     send, intents = trio.open_memory_channel(8)
     events: list[list[object]] = [[], []]
@@ -181,7 +184,7 @@ async def test_a_move_made_while_the_connection_is_won_back_is_played(
         if "(port " in line:
             port.append(int(line.split("(port ")[1].rstrip(")")))
 
-    settings = GameSettings(move_timeout=15, reconnect_window=30)
+    settings = GameSettings(move_timeout=15, reconnect_window=30 if comes_back else 3)
 
     async def side(n: int, plan: NetPlan, say) -> None:
         record = on_event(n)
@@ -206,8 +209,9 @@ async def test_a_move_made_while_the_connection_is_won_back_is_played(
 
     async def let_back_after_the_move() -> None:
         await held.wait()
-        await trio.sleep(0.3)  # the held move reaches the link while it still waits
-        let_back.set()
+        await trio.sleep(0.3)  # the move reaches the link while it still waits
+        if comes_back:
+            let_back.set()
 
     host = NetPlan(
         "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
@@ -228,11 +232,16 @@ async def test_a_move_made_while_the_connection_is_won_back_is_played(
             nursery.cancel_scope.cancel()
     a, b = sessions[0], sessions[1]
     assert held.is_set(), "the connection was never cut at the person's turn"
+    mine = [m for seat, m in sessions[person].played if seat == sessions[person].seat]
+    assert state["held"] in mine  # the move made during the wait was played
+    if not comes_back:
+        fault = sessions[person].fault
+        assert fault is not None and fault.kind == "timeout", fault
+        assert fault.culprit != sessions[person].seat  # the other player owed the step
+        return
     assert a.fault is None and b.fault is None, (a.fault, b.fault)
     assert a.outcome == b.outcome is not None
     assert [r.text for r in a.records] == [r.text for r in b.records]
-    mine = [m for seat, m in sessions[person].played if seat == sessions[person].seat]
-    assert state["held"] in mine  # the move made during the wait was played
     for n in (0, 1):
         kinds = [type(e) for e in events[n]]
         assert Reconnecting in kinds and Reconnected in kinds, kinds
