@@ -307,7 +307,7 @@ class NetworkController(Meeting, TableController):
         elif isinstance(event, GameFinished):
             self._finished(event)
         elif isinstance(event, Reconnecting):
-            self.reconnecting = f"connection lost ({event.why}): reconnecting…"
+            self.reconnecting = f"reconnecting… (connection lost: {event.why})"
             self._changed()
         elif isinstance(event, Reconnected):
             self.reconnecting = ""

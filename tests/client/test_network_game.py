@@ -292,7 +292,7 @@ def test_the_table_says_when_the_connection_is_being_won_back() -> None:
     c = NetworkController(NetPlan("join", "ann", address="127.0.0.1:9"))
     c._on_event(Reconnecting("the peer closed the connection mid-frame"))
     assert c.waiting_for() == (
-        "connection lost (the peer closed the connection mid-frame): reconnecting…"
+        "reconnecting… (connection lost: the peer closed the connection mid-frame)"
     )
     c._on_event(Reconnected())
     assert c.waiting_for() is None
