@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import random
-import socket
-import struct
 from pathlib import Path
 
 import pytest
 import trio
-from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.netgame import (
     LEAVE,
     GameFinished,
@@ -28,6 +24,8 @@ from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.records.record import build_record
 from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import Closed, MovePlayed
+
+from .hostile import leave_at_once
 
 
 async def cutting_proxy(
@@ -308,17 +306,6 @@ async def test_leaving_while_the_connection_is_won_back_ends_the_wait_at_once(
     assert left_at and done - left_at[0] < 5  # not the 120 s window
     ended = results[person].ended
     assert ended is not None and ended.reason is EndReason.LOCAL_CLOSED and ended.code == "away"
-
-
-def leave_at_once(peer: Peer, reason: str) -> None:
-    """``peer`` says it quits (a ``close``) and resets its socket, without a checkpoint:
-    all of it reaches the other side before that side's next step."""
-    peer._conn.close(ErrorCode.PEER_QUIT, reason)
-    data = peer._conn.data_to_send()
-    sock = peer._stream.socket
-    assert os.write(sock.fileno(), data) == len(data)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    sock.close()
 
 
 @pytest.mark.trio
