@@ -312,7 +312,8 @@ class Peer:
             ending = _ending_for(exc, self._conn, "")
         except _NETWORK_ERRORS:
             pass  # the rest of the stream is gone: the write's failure stands
-        await self._end(ending)
+        finally:  # even if cancelled: tasks wait for this end (`_end` shields its I/O)
+            await self._end(ending)
 
     def _deliver(self, message: Message) -> None:
         """Hand a drained message to `receive` without waiting for room in the inbox."""
