@@ -7,8 +7,9 @@
 
 One reader task feeds the connection; writes go through one lock so frames leave in nonce
 order; a keepalive pings a silent peer. However the connection ends, every waiting or later
-call raises one `ConnectionEnded` saying why. The sans-I/O core never imports trio; this
-module, `netgame`, `netplay` and `lan` are the shell around it.
+call raises one `ConnectionEnded` saying why; after a failed write, only once what the peer
+had already sent was read (its `close` may be there). The sans-I/O core never imports
+trio; this module, `netgame`, `netplay` and `lan` are the shell around it.
 
 A `Listener` keeps accepting for as long as it is open: every connection gets its own
 handshake, bounded in time and bytes, and whatever fails is closed and logged while the
@@ -23,6 +24,7 @@ import ipaddress
 import math
 import os
 import socket
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Container, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -44,14 +46,15 @@ from .connection import (
 )
 from .dial import NO_ANSWER, REFUSED, Unreachable, dial
 from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
-from .framing import encode_frame
+from .framing import MAX_FRAME_SIZE, PREFIX_SIZE, encode_frame
 from .identity import KnownPeers, Trust
 from .invitation import Invitation, fingerprint_text, is_invitation
 from .messages import Close, Message, Ping, Pong, display_safe
 from .state import Role, State
 
 CLOSE_GRACE = 1.0
-"""Seconds allowed for our Close to leave before the stream is torn down."""
+"""Seconds allowed for our Close to leave before the stream is torn down, and for reading
+what the peer had already sent once a write to it failed."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,9 @@ class PeerSettings:
     keepalive_interval: float = 15.0  # silence after which we ping
     receive_chunk: int = 65_536
     inbox_size: int = 16  # game messages waiting for `receive`; beyond that we stop reading
+    # Read at most after a write failed, to find the peer's last words: its largest message
+    # and then its close, or two of the largest frames.
+    drain_bytes: int = 2 * (PREFIX_SIZE + MAX_FRAME_SIZE)
 
 
 class EndReason(StrEnum):
@@ -126,7 +132,14 @@ class Peer:
         self._settings = settings
         self._write_lock = trio.Lock()
         self._write_broken = False
+        self._write_failure: ConnectionEnded | None = None
+        """How the connection ends after a write failed, unless the peer said otherwise
+        in what it had already sent: that is read first (`_drain`)."""
+        self._reading: trio.CancelScope | None = None  # the reader task's, while it reads
+        self._draining = False
+        self._in_hand: Event | None = None  # taken from the connection, not yet acted on
         self._inbox_in, self._inbox = trio.open_memory_channel[Message](settings.inbox_size)
+        self._overflow: deque[Message] = deque()  # drained messages the full inbox refused
         self._background = trio.CancelScope()
         self._last_heard = trio.current_time()
         self._unread_allowance: float = settings.handshake_bytes  # unbounded once handshaken
@@ -151,24 +164,36 @@ class Peer:
 
     async def send(self, message: Message) -> None:
         """Send a game message; raise ConnectionEnded if the connection is over."""
-        if self.ended is None and self._conn.their_state is State.CLOSED:
-            # The peer's Close was read and the reader is recording it: that is how the
-            # connection ends, not as our own error for sending after it.
+        if self.ended is None and (
+            self._conn.their_state is State.CLOSED or self._write_failure is not None
+        ):
+            # The peer's Close was read and the reader is recording it, or a write failed
+            # and what the peer sent before is being read: that decides how the connection
+            # ends, not our own error for sending after it.
             await self._ended_event.wait()
         if self.ended is not None:
             raise self.ended
         try:
             self._conn.send(message)
-            await self._flush()
-        except (ProtocolError, trio.TooSlowError, *_NETWORK_ERRORS) as exc:
-            await self._end(_ending_for(exc, self._conn, "the peer stopped reading"))
+        except ProtocolError as exc:
+            await self._end(_ending_for(exc, self._conn, ""))
             raise self.ended from exc  # type: ignore[misc]
+        try:
+            await self._flush()
+        except (trio.TooSlowError, *_NETWORK_ERRORS) as exc:
+            await self._after_write_failure()
+            raise self.ended from exc  # type: ignore[misc]
+        if self._write_failure is not None:  # another task's write failed before ours left
+            await self._after_write_failure()
+            raise self.ended  # type: ignore[misc]
 
     async def receive(self) -> Message:
         """The next game message from the peer (Move, DeckPayload, Rematch...)."""
         try:
             return await self._inbox.receive()
         except trio.EndOfChannel:
+            if self._overflow:
+                return self._overflow.popleft()
             assert self.ended is not None
             raise self.ended from None
 
@@ -198,21 +223,40 @@ class Peer:
     # --- internals ------------------------------------------------------------------------
 
     async def _flush(self) -> None:
+        """Write what the connection queued. A failure is remembered as how the connection
+        ends, and stops the reader's usual reading: it reads what the peer already sent
+        before the end is decided (`_drain`)."""
         async with self._write_lock:
             data = self._conn.data_to_send()
             if data and not self._write_broken:
                 try:
                     with trio.fail_after(self._settings.reply_timeout):
                         await self._stream.send_all(data)
-                except BaseException:
+                except BaseException as exc:
                     # Part of a frame may have left: nothing more can follow it.
                     self._write_broken = True
+                    failed = isinstance(exc, (trio.TooSlowError, *_NETWORK_ERRORS))
+                    if failed and self.ended is None and self._write_failure is None:
+                        self._write_failure = _ending_for(
+                            exc, self._conn, "the peer stopped reading"
+                        )
+                        if self._reading is not None:
+                            self._reading.cancel()
                     raise
+
+    async def _after_write_failure(self) -> None:
+        """Our write failed: wait until the connection ended, after the reader task read
+        what the peer had sent, or read it here if no task reads."""
+        if self._reading is not None or self._draining:
+            await self._ended_event.wait()
+        elif self.ended is None:
+            await self._drain()
 
     async def _next_event(self) -> Event:
         """Feed the connection until it yields an event, writing whatever it queues."""
         while True:
             event = self._conn.next_event()  # on error, `_end` sends the queued Close
+            self._in_hand = None if event is NEED_DATA else event  # `_drain` handles it
             await self._flush()  # replies queued by the connection (pongs, handshake)
             if event is not NEED_DATA:
                 return event  # type: ignore[return-value]
@@ -222,12 +266,64 @@ class Peer:
                 message = f"more than {limit} bytes before the handshake completed"
                 self._conn.close(ErrorCode.FRAME_TOO_LARGE, message)
                 raise RemoteProtocolError(ErrorCode.FRAME_TOO_LARGE, message)
-            data = await self._stream.receive_some(chunk)
-            if not data:
-                raise _PeerHungUp
-            self._unread_allowance -= len(data)
-            self._last_heard = trio.current_time()
-            self._conn.receive_data(data)
+            await self._receive_some(chunk)
+
+    async def _receive_some(self, limit: int) -> int:
+        """Feed the connection one read of at most `limit` bytes; return how many came."""
+        data = await self._stream.receive_some(limit)
+        if not data:
+            raise _PeerHungUp
+        self._unread_allowance -= len(data)
+        self._last_heard = trio.current_time()
+        self._conn.receive_data(data)
+        return len(data)
+
+    async def _drain(self) -> None:
+        """A write failed: read what the peer had sent before deciding how we ended.
+
+        A peer that closes its connection often says why first (SPEC 3.9: a fault, `away`,
+        `peer-quit`); our write may cross that `close` and fail on the reset that follows.
+        On Linux the bytes that arrived before a reset stay readable: a read after our
+        failed write returns them, then the end of the stream (the write consumed the
+        reset's error). So we go on reading, for CLOSE_GRACE and `drain_bytes` at most:
+        game messages reach `receive` in order, and a `close` among them is how the
+        connection ended; else it ended as the write failed.
+        """
+        self._draining = True
+        assert self._write_failure is not None
+        ending = self._write_failure
+        budget = self._settings.drain_bytes
+        event, self._in_hand = self._in_hand, None
+        try:
+            with trio.move_on_after(CLOSE_GRACE):
+                while True:
+                    if event is NEED_DATA:
+                        chunk = min(self._settings.receive_chunk, budget, self._unread_allowance)
+                        if chunk <= 0:
+                            break
+                        budget -= await self._receive_some(chunk)
+                    elif isinstance(event, Close):
+                        ending = _peer_closed(event)
+                        break
+                    elif isinstance(event, Message) and not isinstance(event, Pong):
+                        self._deliver(event)
+                    event = self._conn.next_event()
+        except ProtocolError as exc:
+            ending = _ending_for(exc, self._conn, "")
+        except _NETWORK_ERRORS:
+            pass  # the rest of the stream is gone: the write's failure stands
+        finally:  # even if cancelled: tasks wait for this end (`_end` shields its I/O)
+            await self._end(ending)
+
+    def _deliver(self, message: Message) -> None:
+        """Hand a drained message to `receive` without waiting for room in the inbox."""
+        if not self._overflow:
+            try:
+                self._inbox_in.send_nowait(message)
+                return
+            except trio.WouldBlock:
+                pass
+        self._overflow.append(message)
 
     async def _end(self, ending: ConnectionEnded) -> None:
         """Record why we ended (the first reason wins), send what is queued, close."""
@@ -266,6 +362,9 @@ class Peer:
                         await self._end(_peer_closed(event))
                         raise self.ended  # type: ignore[misc]
         except (ProtocolError, trio.TooSlowError, *_NETWORK_ERRORS) as exc:
+            if self._write_failure is not None:
+                await self._after_write_failure()  # the peer may have said why it went
+                raise self.ended from exc  # type: ignore[misc]
             context = f"no complete handshake within {timeout:g} s"
             if isinstance(exc, trio.TooSlowError):
                 self._conn.close(ErrorCode.TIMEOUT, context)  # said before we hang up
@@ -282,16 +381,28 @@ class Peer:
                 nursery.start_soon(self._keep_alive)
 
     async def _read(self) -> None:
-        try:
-            while True:
-                event = await self._next_event()
-                if isinstance(event, Close):
-                    await self._end(_peer_closed(event))
-                    return
-                if not isinstance(event, Pong):
-                    await self._inbox_in.send(event)  # type: ignore[arg-type]
-        except (ProtocolError, trio.TooSlowError, *_NETWORK_ERRORS) as exc:
-            await self._end(_ending_for(exc, self._conn, "the peer stopped reading"))
+        """Read until the connection ends. Once a write fails (any task's: it cancels
+        `_reading`), the usual reading stops wherever it waits, the inbox included, and
+        `_drain` reads on from there."""
+        if self._draining or self.ended is not None:
+            return  # a write failed before we started, and its task reads what is left
+        ending: ConnectionEnded | None = None
+        with trio.CancelScope() as self._reading:
+            try:
+                while ending is None:
+                    event = await self._next_event()
+                    if isinstance(event, Close):
+                        ending = _peer_closed(event)
+                    elif not isinstance(event, Pong):
+                        await self._inbox_in.send(event)  # type: ignore[arg-type]
+                    self._in_hand = None
+            except (ProtocolError, trio.TooSlowError, *_NETWORK_ERRORS) as exc:
+                ending = _ending_for(exc, self._conn, "the peer stopped reading")
+        self._reading = None
+        if ending is None or (self._write_failure and ending.reason != EndReason.PEER_CLOSED):
+            await self._drain()  # a write failed: the peer may have said why before it went
+        else:
+            await self._end(ending)
 
     async def _keep_alive(self) -> None:
         interval, patience = self._settings.keepalive_interval, self._settings.reply_timeout

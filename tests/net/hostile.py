@@ -6,13 +6,17 @@ an honest peer never sends."""
 
 from __future__ import annotations
 
+import os
 import random
+import socket
+import struct
 from pathlib import Path
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol import codec
 from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.framing import encode_frame
 from cuttle_protocol.messages import DeckPayload, Hello, Ping, RematchRequest
 from cuttle_protocol.messages import Move as WireMove
@@ -26,6 +30,17 @@ from cuttle_net.records.record import build_record, save_record
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
 
 NAME = "mallory"
+
+
+def leave_at_once(peer: Peer, reason: str) -> None:
+    """``peer`` says it quits (a ``close`` with ``peer-quit``) and resets its socket, all
+    without a checkpoint: everything reaches the other side before that side's next step."""
+    peer._conn.close(ErrorCode.PEER_QUIT, reason)
+    data = peer._conn.data_to_send()
+    sock = peer._stream.socket
+    assert os.write(sock.fileno(), data) == len(data)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
 
 
 class Hostile:

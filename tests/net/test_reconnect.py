@@ -11,18 +11,21 @@ from cuttle_protocol.netgame import (
     LEAVE,
     GameFinished,
     GameSettings,
+    GameStarted,
     Reconnected,
     Reconnecting,
     play_match,
 )
 from cuttle_protocol.netplay import NetPlan, open_game_peer
-from cuttle_protocol.trio_peer import EndReason
+from cuttle_protocol.trio_peer import EndReason, Peer
 
 from cuttle_net.games.cuttle.bots import GreedyBot, RandomBot
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.records.record import build_record
 from cuttle_net.records.verify import Verdict, verify_text
-from cuttle_net.session import MovePlayed
+from cuttle_net.session import Closed, MovePlayed
+
+from .hostile import leave_at_once
 
 
 async def cutting_proxy(
@@ -312,3 +315,65 @@ async def test_leaving_while_the_connection_is_won_back_ends_the_wait_at_once(
     assert left_at and done - left_at[0] < 30  # at once: not after the 120 s window
     ended = results[person].ended
     assert ended is not None and ended.reason is EndReason.LOCAL_CLOSED and ended.code == "away"
+
+
+@pytest.mark.trio
+async def test_a_close_crossing_our_move_is_not_a_lost_connection(tmp_path: Path) -> None:
+    """The other player quits, saying why, just as our move goes out: its ``close``
+    arrived, then its reset, and our write fails on the reset. The game ends with what
+    it said, at once (SPEC 3.9, 4.4): not as a lost connection, waited for over the
+    reconnect window and then recorded as a timeout of whoever owed the next step."""
+    window = 5.0
+    port: list[int] = []
+    joiner_peer: list[Peer] = []
+    events: list[object] = []
+    results: dict[int, object] = {}
+    left_at: list[float] = []
+
+    def on_host_event(event: object) -> None:
+        events.append(event)
+        seat = next(e.session.seat for e in events if isinstance(e, GameStarted))
+        ours = [e for e in events if isinstance(e, MovePlayed) and e.seat == seat]
+        if isinstance(event, MovePlayed) and len(ours) == 3 and not left_at:
+            left_at.append(trio.current_time())  # our third move, about to be sent
+            leave_at_once(joiner_peer[0], "dinner is ready")
+
+    def say_port(line: str) -> None:
+        if "(port " in line:
+            port.append(int(line.split("(port ")[1].rstrip(")")))
+
+    async def side(n: int, plan: NetPlan, say) -> None:
+        async with open_game_peer(plan, say) as conn:
+            if n == 1:
+                joiner_peer.append(conn.peer)
+            results[n] = await play_match(
+                conn.peer,
+                conn.identity,
+                reconnect=conn.reconnect if n == 0 else None,
+                bot=GreedyBot() if n == 0 else RandomBot(),
+                on_event=on_host_event if n == 0 else lambda event: None,
+                settings=GameSettings(reconnect_window=window),
+            )
+
+    host = NetPlan(
+        "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
+    )
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(side, 0, host, say_port)
+            while not port:
+                await trio.sleep(0.01)
+            joiner = NetPlan(
+                "join", "bob", address=f"127.0.0.1:{port[0]}", config_dir=tmp_path / "bob"
+            )
+            nursery.start_soon(side, 1, joiner, lambda line: None)
+            while 0 not in results:
+                await trio.sleep(0.01)
+            done = trio.current_time()
+            nursery.cancel_scope.cancel()
+    assert left_at, "the joiner never got to leave"
+    session = results[0].games[-1]
+    assert session.fault is None, session.fault
+    assert session.closed == Closed(1 - session.seat, "peer-quit", "dinner is ready")
+    assert not any(isinstance(e, Reconnecting) for e in events)
+    assert done - left_at[0] < window

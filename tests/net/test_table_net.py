@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 import trio
 from cuttle_protocol.messages import Post
-from cuttle_protocol.table import CodeShown, Lobby, TableSettings
+from cuttle_protocol.table import CodeShown, Lobby, TableEnded, TableSettings
 from cuttle_protocol.trio_peer import ConnectionEnded, connect, open_listener
 from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
 
 from .count_game import play_count, player
+from .hostile import leave_at_once
 
 FAST = TableTimeouts(reply=2.0, move=2.0, window=3.0)
 WAIT = 60  # seconds: the bound on every test here
@@ -383,3 +384,59 @@ async def test_every_key_at_the_table_is_trusted_on_first_use(tmp_path: Path) ->
         others = {k for j, k in enumerate(keys) if j != i}
         assert seen[0][f"p{i}"] == dict.fromkeys(others, Trust.NEW)
         assert seen[1][f"p{i}"] == dict.fromkeys(others, Trust.KNOWN)
+
+
+@pytest.mark.trio
+async def test_a_close_crossing_the_hosts_relay_is_not_a_lost_connection() -> None:
+    """A joiner quits, saying why, just as the host relays a post to it: its ``close``
+    arrived, then its reset, and the host's write fails on the reset. The host names it
+    at once with what it said, not as a lost connection after the reconnect window."""
+    window = 5.0
+    timeouts = TableTimeouts(reply=2.0, move=2.0, window=window)
+    shells: dict[str, tuple[object, trio.CancelScope]] = {}
+    results: dict[str, str] = {}
+    seen: list[object] = []
+    gone_at: list[float] = []
+
+    async def recorded(events):
+        async for event in events:
+            seen.append(event)
+            yield event
+
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def side(name: str) -> None:
+            if name == "p0":
+                settings = TableSettings("count", (), 3)
+                context = host_table(listener, player(name), settings, timeouts=timeouts)
+            else:
+                context = join_table(address, player(name), timeouts=timeouts)
+            with trio.CancelScope() as scope:
+                async with context as t:
+                    shells[name] = (t, scope)
+                    if name == "p0":
+                        post, posts = t.post, []
+
+                        def post_as_p2_quits(body: dict) -> None:
+                            posts.append(body)
+                            if len(posts) == 2:  # relayed to p2 next, as it quits
+                                deserter, its_scope = shells["p2"]
+                                leave_at_once(deserter._link.peer, "bored")
+                                its_scope.cancel()
+                                gone_at.append(trio.current_time())
+                            post(body)
+
+                        t.post = post_as_p2_quits
+                        t.events = recorded(t.events)
+                    results[name] = await play_count(t, 30)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                for i in range(3):
+                    nursery.start_soon(side, f"p{i}")
+                    await trio.sleep(0.05)
+    assert gone_at, "p2 never got to quit"
+    assert results["p0"] == results["p1"] == "result: stopped: left by seat 2", results
+    (verdict,) = [e for e in seen if isinstance(e, TableEnded)]
+    assert "peer-quit" in verdict.detail and "bored" in verdict.detail, verdict

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
+import struct
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -27,6 +29,7 @@ from cuttle_protocol import (
 from cuttle_protocol.codec import pack
 from cuttle_protocol.messages import Accept
 from cuttle_protocol.trio_peer import (
+    CLOSE_GRACE,
     ConnectionEnded,
     EndReason,
     Listener,
@@ -529,3 +532,141 @@ async def test_ping_flood_from_a_peer_that_never_reads() -> None:
     # whichever notices first (the blocked write or the keepalive) ends it as a timeout.
     end, _ = await host_ending(small_buffer_tcp_pair, rogue)
     assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
+
+
+# --- a write that fails after the peer said why it left -------------------------------------
+#
+# Checked on Linux (6.x, loopback): a peer that closes its socket with bytes of ours unread
+# resets the connection; one that had read everything sends the end of the stream, and our
+# next write after that draws the reset. Either way our failing write gets ECONNRESET or
+# EPIPE, and the bytes the peer sent before it went stay readable after it: a read returns
+# them, then the end of the stream (the write consumed the reset's error), never the
+# reset itself. So what the peer said last (a move, its `close`) can still be read.
+
+DRAINING = PeerSettings(handshake_timeout=2, reply_timeout=0.5, keepalive_interval=60)
+
+
+def hang_up_at_once(r: Rogue, *, reset: bool) -> None:
+    """Close the rogue's socket without a checkpoint; with `reset`, by a TCP reset."""
+    sock = r.stream.socket
+    if reset:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
+
+
+@pytest.mark.trio
+async def test_a_close_crossing_our_write_is_read_before_the_end() -> None:
+    """The peer sends its last move and a `close`, then resets the connection, all while
+    our task runs; our next write fails at once. Before the fix the writer ended the
+    connection as a network error while the reader was still handing the move over, and
+    the `close` behind it was never read. A few rounds: trio varies the order in which
+    the writer and the reader run."""
+    for _ in range(5):
+        ours, theirs = await tcp_pair()
+        rogue = Rogue(theirs)
+        with trio.fail_after(LIMIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(rogue.handshake)
+                async with open_peer(
+                    ours, Role.HOST, player("alice"), rules=CLASSIC, settings=DRAINING
+                ) as peer:
+                    await peer.send(Move("draw", SIG))  # the rogue never reads it
+                    await trio.sleep(0.01)
+                    rogue.conn.send(Move("points 9H", SIG))
+                    rogue.conn.close(ErrorCode.PEER_QUIT, "good game")
+                    data = rogue.conn.data_to_send()
+                    assert os.write(rogue.stream.socket.fileno(), data) == len(data)
+                    hang_up_at_once(rogue, reset=False)  # our move unread: a reset
+                    with pytest.raises(ConnectionEnded) as info:
+                        await peer.send(Move("draw", SIG))
+                    assert await peer.receive() == Move("points 9H", SIG)
+                    with pytest.raises(ConnectionEnded) as then:
+                        await peer.receive()
+        end = info.value
+        assert (end.reason, end.code, end.message) == (
+            EndReason.PEER_CLOSED,
+            "peer-quit",
+            "good game",
+        )
+        assert then.value is end
+
+
+async def read_behind_a_full_inbox(
+    make_pair: Callable[[], Awaitable[StreamPair]], hang_up: Callable[[Rogue], object]
+) -> tuple[ConnectionEnded, list[object]]:
+    """Our player reads nothing yet: the inbox is full and our reader waits for room,
+    with the rogue's last moves and its `close` behind it. Then the rogue goes (`hang_up`)
+    and we write until that fails. Return how it ended, and what `receive` gave after."""
+    settings = PeerSettings(
+        handshake_timeout=2, reply_timeout=0.5, keepalive_interval=60, inbox_size=1
+    )
+    ours, theirs = await make_pair()
+    rogue = Rogue(theirs)
+    received: list[object] = []
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(rogue.handshake)
+            async with open_peer(
+                ours, Role.HOST, player("alice"), rules=CLASSIC, settings=settings
+            ) as peer:
+                for n in range(5):
+                    rogue.conn.send(Move(f"move {n}", SIG))
+                rogue.conn.close(ErrorCode.ILLEGAL_MOVE, "illegal_move: a ten on a king")
+                await rogue.flush()
+                await trio.sleep(0.1)  # the first move fills the inbox, the second waits
+                hang_up(rogue)
+                with pytest.raises(ConnectionEnded) as info:
+                    while True:
+                        await peer.send(Move("draw" + " " * 190, SIG))
+                while True:
+                    try:
+                        received.append(await peer.receive())
+                    except ConnectionEnded as ended:
+                        received.append(ended)
+                        break
+    return info.value, received
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("reset", [True, False], ids=["reset", "end-of-stream"])
+async def test_a_close_behind_a_full_inbox_is_read_after_a_failed_write(reset) -> None:
+    end, received = await read_behind_a_full_inbox(
+        tcp_pair, lambda r: hang_up_at_once(r, reset=reset)
+    )
+    assert (end.reason, end.code, end.message) == (
+        EndReason.PEER_CLOSED,
+        "illegal-move",
+        "illegal_move: a ten on a king",
+    )
+    assert received == [*(Move(f"move {n}", SIG) for n in range(5)), end]
+
+
+@pytest.mark.trio
+async def test_a_close_behind_a_full_inbox_is_read_after_a_write_timed_out() -> None:
+    """The rogue said goodbye but keeps its socket open and reads nothing: our writes
+    back up until one times out. Its `close` was waiting behind our full inbox."""
+    end, received = await read_behind_a_full_inbox(small_buffer_tcp_pair, lambda r: None)
+    assert (end.reason, end.code) == (EndReason.PEER_CLOSED, "illegal-move")
+    assert received == [*(Move(f"move {n}", SIG) for n in range(5)), end]
+
+
+@pytest.mark.trio
+async def test_reading_after_a_failed_write_is_bounded() -> None:
+    """A write fails while the peer floods us without end: what it sends after is read
+    for CLOSE_GRACE at most, then the connection ends as the write failed."""
+
+    async def rogue(r: Rogue) -> None:
+        await r.handshake()
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            while True:
+                for _ in range(100):
+                    r.conn.send(Move("draw", SIG))
+                await r.flush()
+
+    settings = PeerSettings(
+        handshake_timeout=2, reply_timeout=0.3, keepalive_interval=0.1, inbox_size=1
+    )
+    started = trio.current_time()
+    end, _ = await host_ending(small_buffer_tcp_pair, rogue, settings, read=False)
+    assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
+    assert trio.current_time() - started < 0.1 + 0.3 + CLOSE_GRACE + 1
