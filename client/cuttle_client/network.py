@@ -493,6 +493,10 @@ class ConnectScreen(Screen[None]):
         self._open_table()
 
     def _show_status(self) -> None:
+        if self._handed_over or not self.query("#connect-status"):
+            # The table took over (or the screen was closed): the shells still log to
+            # ``status`` (a connection lost mid-game), but this screen shows it no more.
+            return
         status = Text("\n".join(self.controller.status))  # Text: a peer's name is not markup
         self.query_one("#connect-status", Static).update(status)
         table = getattr(self.controller, "table", None)

@@ -39,7 +39,7 @@ from .errors import ErrorCode
 from .messages import DeckPayload, Message, RematchAnswer, RematchRequest, Resume
 from .messages import Move as WireMove
 from .state import Role
-from .trio_peer import ConnectionEnded, EndReason, Peer
+from .trio_peer import ConnectionEnded, EndReason, Peer, Reconnected, Reconnecting
 
 
 @dataclass(frozen=True)
@@ -56,18 +56,6 @@ class Rejected:
 
     move: Move
     reason: str
-
-
-@dataclass(frozen=True)
-class Reconnecting:
-    """The connection was lost mid-game (``why``); waiting for the other player to return."""
-
-    why: str
-
-
-@dataclass(frozen=True)
-class Reconnected:
-    """The same player is back and the game goes on where it stopped."""
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ once it saw that, or after the reply timeout: a joiner's `leave` posted as the h
 its connections would be lost, and that joiner would dial the gone host again.
 
 A UI drives a seat with three hooks: `choose` may be async (it awaits the person's move),
-`watch` sees every table event and every session `Output` (`Step`) as it happens, and
-`confirm` asks the person to compare the table code. The chooser and the confirmation run
-as tasks beside the event loop, so a seat that leaves or cheats meanwhile still ends the
-game at once.
+`watch` sees every table event (the connection to the host lost and won back too) and every
+session `Output` (`Step`) as it happens, and `confirm` asks the person to compare the table
+code. The chooser and the confirmation run as tasks beside the event loop, so a seat that
+leaves or cheats meanwhile still ends the game at once.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from cuttle_net.session import Fault, GameSession, Output, message_body
 from .dirs import games_dir
 from .errors import ErrorCode
 from .result_words import verdict_line
-from .table import CodeShown, Delivered, Lobby, SeatInfo, Started, TableEnded, TableEvent
-from .trio_table import TableShell
+from .table import CodeShown, Delivered, Lobby, SeatInfo, Started, TableEnded
+from .trio_table import ShellEvent, TableShell
 
 Choose = Callable[[Any], Any]
 """A seat's decision: given the session's view (the game state as this seat sees it), the
@@ -57,8 +57,9 @@ class Step:
     output: Output
 
 
-Watch = Callable[[TableEvent | Step], None]
-"""Sees each table event as it comes (`Delivered` included) and each session `Step`."""
+Watch = Callable[[ShellEvent | Step], None]
+"""Sees each table event as it comes (`Delivered` included, and a joiner's `Reconnecting`
+and `Reconnected`) and each session `Step`."""
 
 Confirm = Callable[[CodeShown], Awaitable[bool]]
 """Asks the player to compare the table code: True once it matches every other player's;

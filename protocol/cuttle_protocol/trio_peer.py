@@ -96,6 +96,19 @@ class ConnectionEnded(Exception):
         """Joiner: every address dialled refused the connection: nothing listens there now."""
 
 
+@dataclass(frozen=True)
+class Reconnecting:
+    """A game's connection was lost (`why`) and is being won back (SPEC 4.6): the joiner
+    dials again, the host waits for it, within the reconnect window."""
+
+    why: str
+
+
+@dataclass(frozen=True)
+class Reconnected:
+    """The connection lost is back: the game goes on where it stopped."""
+
+
 class _PeerHungUp(Exception):
     pass
 

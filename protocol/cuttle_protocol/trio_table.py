@@ -8,7 +8,8 @@ joiner's connection to it, timeouts and reconnection. The table itself is `table
             elif isinstance(event, TableEnded):
                 break
 
-    async with join_table("192.168.1.20", me) as table: ...   # the same events and actions
+    async with join_table("192.168.1.20", me) as table: ...   # the same events and actions,
+                                                  # and Reconnecting, Reconnected
 
 Actions (`post`, `confirm`, `leave`, `fault`) are plain calls: what they send is queued to
 each connection's writer. Each connection runs the two-party handshake of 3.6 with the
@@ -50,6 +51,8 @@ from .trio_peer import (
     Listener,
     Peer,
     PeerSettings,
+    Reconnected,
+    Reconnecting,
     accept_any_rules,
     connect,
     running,
@@ -75,6 +78,10 @@ class TableTimeouts:
     move: float = 600.0
     window: float = 60.0
 
+
+ShellEvent = TableEvent | Reconnecting | Reconnected
+"""What `TableShell.events` gives: the table's events, and a joiner's link to the host lost
+and won back (the table itself knows nothing of connections)."""
 
 Owes = Callable[[], tuple[int, bool] | None]
 """The game's answer to "who must act now?": (seat, True if a player's decision) or None."""
@@ -123,7 +130,7 @@ class TableShell:
         self.core = core
         self.timeouts = timeouts
         self._log = log
-        self._events_in, self.events = trio.open_memory_channel[TableEvent](math.inf)
+        self._events_in, self.events = trio.open_memory_channel[ShellEvent](math.inf)
         self.owes: Owes = lambda: None
         """Set by the game: who owes the next step once the game runs."""
         self.ended = trio.Event()
@@ -470,6 +477,9 @@ class GuestShell(TableShell):
         self._unrelayed_since: float | None = None
         self._given: Peer | None = None
         self._redial: trio.CancelScope | None = None  # a redial under way
+        self.away = False
+        """The connection to the host was lost and is being won back (`Reconnecting` was
+        said, `Reconnected` not yet)."""
         self._task_status: trio.TaskStatus[None] | None = None  # `run` until we are placed
         self.done = trio.Event()  # the connection is closed for good
 
@@ -482,6 +492,15 @@ class GuestShell(TableShell):
             # The table ended while the host was out of reach (the game ended as the host
             # closed, say): nothing is left to send, so stop dialling at once.
             self._redial.cancel()
+
+    def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
+        self.core.leave(code, reason)
+        if self._link is None and self.core.stage is not Stage.ENDED:
+            # The host is out of reach: our `leave` would wait for the connection to come
+            # back, and the player for the reconnect window. We leave now; the others learn
+            # it as the host's window for us runs out.
+            self.core.left_unrelayed()
+        self._flush()
 
     def _route(self) -> None:
         for message in self.core.take_outgoing():
@@ -546,6 +565,9 @@ class GuestShell(TableShell):
                 if window_end == math.inf:
                     window_end = now + self.timeouts.window
                     self._log(f"lost the connection to the host ({ended.message}): dialling again")
+                if not self.away:
+                    self.away = True
+                    self._events_in.send_nowait(Reconnecting(ended.message))
                 if now > window_end:
                     window = f"{self.timeouts.window:g} s"
                     self.fault(0, "left", f"connection lost and not back within {window}")
@@ -621,6 +643,7 @@ class GuestShell(TableShell):
     async def _serve(self, peer: Peer, *, resuming: bool) -> ConnectionEnded | None:
         link = _Link(peer)
         self._link = link
+        self._unrelayed_since = None  # the time away is not the host's to answer for
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.write)
             nursery.start_soon(self._watch, peer)
@@ -634,6 +657,10 @@ class GuestShell(TableShell):
                             ErrorCode.UNEXPECTED_MESSAGE, f"{first.TYPE} where resume was due"
                         )
                     self.core.resend(first.received)
+                    if self.away:
+                        self.away = False
+                        self._log("the connection to the host is back")
+                        self._events_in.send_nowait(Reconnected())
                 self._flush()
                 async for message in peer:  # after the end, until the connection closes
                     self.core.receive(message)

@@ -7,6 +7,8 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import CuttleApp, NetworkLaunch, Settings, make_app
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
@@ -26,6 +28,7 @@ from textual.widgets import Input, Static
 from cuttle_net.games.unisson.bots import make_bot
 from cuttle_net.records.verify import Verdict, verify_text
 from tests.client.helpers import choose_any_option, keys, run, screen_text, until
+from tests.net.test_reconnect import cutting_proxy as holding_proxy
 
 FAST = TableTimeouts(reply=10.0, move=30.0, window=5.0)
 
@@ -36,10 +39,15 @@ def greedy(seed: int):
 
 
 async def bot_joins(
-    address: str, name: str, tmp: Path, games: dict[str, TableGame], choose=None
+    address: str,
+    name: str,
+    tmp: Path,
+    games: dict[str, TableGame],
+    choose=None,
+    timeouts: TableTimeouts = FAST,
 ) -> None:
     key = Ed25519PrivateKey.generate()
-    async with join_table(address, LocalPlayer(name, key), timeouts=FAST) as table:
+    async with join_table(address, LocalPlayer(name, key), timeouts=timeouts) as table:
         choose = choose or greedy(len(name))
         games[name] = await play_at_table(table, key, "one-deck", choose=choose, data_dir=tmp)
 
@@ -313,3 +321,225 @@ def test_a_table_found_on_the_lan_is_listed_and_joined_from_the_lobby(
     settings = Settings(bot_delay=0, data_dir=files, config_dir=files, lan=True, name="Ann")
     app = make_app(settings)
     run(app, body)
+
+
+# -- the person's connection to the host lost and won back
+
+QUICK_TO_CLOSE = TableTimeouts(reply=2.0, move=30.0, window=5.0)
+"""Cy's: the app's trio run ends mid-game with these tests, and Cy's leaving waits for the
+host's relay (cancelled too) as long as its reply timeout: less than the app waits."""
+
+
+async def behind_a_proxy(
+    pilot: Pilot, tmp: Path, games: dict[str, TableGame], window: float = 30.0
+) -> dict:
+    """Hal hosts (a greedy bot), the person joins through a proxy that cuts the connection
+    once ``link["cut"]`` is set and holds its redials until ``link["back"]`` is; Cy (a greedy
+    bot that moves only once ``link["gate"]`` is set) joins directly. Returns ``link`` once
+    the cards are dealt; set its events with ``app.trio.run_sync_soon``. Hal waits
+    ``window`` seconds for a lost seat."""
+    app = pilot.app
+    link: dict = {}
+
+    async def cy_moves(view):
+        await link["gate"].wait()
+        return cy(view)
+
+    async def hal_and_the_proxy() -> None:
+        key = Ed25519PrivateKey.generate()
+        link["cut"], link["back"], link["gate"] = trio.Event(), trio.Event(), trio.Event()
+        async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as proxy:
+            port = listener.address[1]
+            link["direct"] = f"127.0.0.1:{port}"
+            cut, back = link["cut"], link["back"]
+            link["proxy"] = f"127.0.0.1:{await proxy.start(holding_proxy, port, None, cut, back)}"
+            settings = TableSettings("unisson", ("one-deck",), 3)
+            me = LocalPlayer("Hal", key)
+            timeouts = TableTimeouts(reply=10.0, move=30.0, window=window)
+            async with host_table(listener, me, settings, timeouts=timeouts) as t:
+                games["Hal"] = await play_at_table(
+                    t, key, "one-deck", choose=greedy(1), data_dir=tmp / "hal"
+                )
+            proxy.cancel_scope.cancel()
+
+    cy = greedy(2)
+    app.trio.start_task(hal_and_the_proxy)  # type: ignore[attr-defined]
+    await until(pilot, lambda: "proxy" in link)
+    field = app.lobby.query_one("#address", Input)  # type: ignore[attr-defined]
+    field.value = link["proxy"]
+    field.focus()
+    await keys(pilot, "enter")  # join, from the lobby
+    await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
+    app.trio.start_task(  # type: ignore[attr-defined]
+        lambda: bot_joins(link["direct"], "Cy", tmp / "cy", games, cy_moves, QUICK_TO_CLOSE)
+    )
+    await answer_the_code(pilot, True)
+    await table_shown(pilot)
+    return link
+
+
+def joining(tmp: Path) -> CuttleApp:
+    files = tmp / "ann"
+    return make_app(Settings(bot_delay=0, data_dir=files, config_dir=files, lan=False, name="Ann"))
+
+
+def title_and_ask(app: CuttleApp) -> tuple[str, str]:
+    """The title line and the ask line (what the player is asked, or waits for)."""
+    screen = app.screen
+    assert isinstance(screen, UnissonTableScreen)
+    lines = screen_text(app).splitlines()
+    return lines[0].strip(), str(screen.query_one("#ask", Static).render())
+
+
+LOST = "connection lost (the peer closed the connection without a Close message): reconnecting…"
+
+
+def test_the_person_sees_the_connection_lost_on_its_turn_and_its_move_meanwhile_is_played(
+    tmp_path: Path,
+) -> None:
+    """The connection to the host drops as the person thinks: the title says so (the ask
+    line shows the prompt); a move made meanwhile waits, said so, and is played once the
+    connection is back, when the notice goes."""
+    app = joining(tmp_path)
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        link = await behind_a_proxy(pilot, tmp_path, games)
+        app.trio.run_sync_soon(link["gate"].set)  # Cy plays at once
+        table = app.screen
+        assert isinstance(table, UnissonTableScreen)
+        c = table.controller
+        assert isinstance(c, NetworkTable)
+        await until(pilot, lambda: c.my_turn, 60)
+        app.trio.run_sync_soon(link["cut"].set)
+        await until(pilot, lambda: bool(c.reconnecting))
+        title, ask = title_and_ask(app)
+        assert title.startswith("connection lost (the peer closed the connection"), title
+        assert ask.startswith("Your turn") or c.view.effects, ask  # the prompt stays
+        assert c.trouble() == LOST
+        before = len(c.log)
+        move = c.view.legal_moves()[0]
+        await keys(pilot, "colon")  # typed, as a person may
+        await keys(pilot, *str(move), "enter")
+        assert c.busy
+        title, ask = title_and_ask(app)
+        assert ask == "reconnecting: your move is sent once it is back", ask
+        assert len(ask) <= 78  # the ask line at 80 columns
+        app.trio.run_sync_soon(link["back"].set)
+        await until(pilot, lambda: not c.reconnecting and not c.busy, 30)
+        assert any(e.seat == c.seat and e.move == move for e in c.log[before:]), c.log
+        title, ask = title_and_ask(app)
+        assert "connection lost" not in title and "reconnecting" not in ask, (title, ask)
+
+    run(app, body)
+
+
+def test_the_person_sees_the_connection_lost_on_another_seats_turn_and_back(
+    tmp_path: Path,
+) -> None:
+    app = joining(tmp_path)
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        link = await behind_a_proxy(pilot, tmp_path, games)  # Cy does not move yet
+        table = app.screen
+        assert isinstance(table, UnissonTableScreen)
+        c = table.controller
+        assert isinstance(c, NetworkTable)
+        rng = random.Random(6)
+        cy = c.names.index("Cy")
+        while c.view.to_act != cy:  # the person plays until Cy must decide
+            await until(pilot, lambda: c.my_turn or c.view.to_act == cy, 60)
+            if c.my_turn:
+                await choose_any_option(pilot, table, rng)
+        await until(pilot, lambda: "Cy" in title_and_ask(app)[1])  # "Cy is thinking…", or
+        before = title_and_ask(app)[1]  # the effect Cy answers
+        app.trio.run_sync_soon(link["cut"].set)
+        await until(pilot, lambda: bool(c.reconnecting))
+        title, ask = title_and_ask(app)
+        assert ask == LOST[:77] + "…" or ask == LOST, ask  # cut to the line's width
+        assert "connection lost" not in title, title  # the ask line says it
+        await keys(pilot, "d")  # not the person's decision: the loss is the reason
+        assert str(table.query_one("#error", Static).render()) == f"✗ {LOST}"
+        app.trio.run_sync_soon(link["back"].set)
+        await until(pilot, lambda: not c.reconnecting, 30)
+        assert title_and_ask(app)[1] == before
+        app.trio.run_sync_soon(link["gate"].set)  # the game goes on
+        await until(pilot, lambda: c.my_turn, 60)
+        assert "connection lost" not in screen_text(app)
+
+    run(app, body)
+
+
+@pytest.mark.parametrize("how", ["leave", "ctrl+q"])
+def test_leaving_while_the_connection_is_lost_acts_at_once(tmp_path: Path, how: str) -> None:
+    """The person leaves (the leave choice, or ctrl+q) while its connection to the host is
+    being won back: it leaves at once, its record kept, not after the reply timeout (20 s)
+    or the reconnect window (60 s) it would wait for the host before."""
+    app = joining(tmp_path)
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        link = await behind_a_proxy(pilot, tmp_path, games, window=2.0)
+        app.trio.run_sync_soon(link["gate"].set)
+        c = app.screen.controller  # type: ignore[attr-defined]
+        await until(pilot, lambda: c.my_turn, 60)
+        app.trio.run_sync_soon(link["cut"].set)
+        await until(pilot, lambda: bool(c.reconnecting))
+        await keys(pilot, "l" if how == "leave" else "ctrl+q")
+        assert isinstance(app.screen, ConfirmScreen)
+        await keys(pilot, "y")
+        if how == "leave":
+            notes = lambda: [n.message for n in app._notifications]  # noqa: E731
+            await until(pilot, lambda: app.screen is app.lobby and bool(notes()), 5)
+            assert notes()[0].startswith("The game stopped: you left the table · record"), notes()
+            await until(pilot, lambda: len(games) == 2)  # Hal's window for us ran out
+        else:
+            await until(pilot, lambda: not app.is_running, 5)
+
+    run(app, body)
+    (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
+    assert "you left the table" in mine.read_text()
+
+
+def test_a_hosting_person_plays_on_when_a_seat_is_lost_and_back(tmp_path: Path) -> None:
+    """The person hosts; Bob's connection (behind a proxy) drops mid-game and comes back:
+    the person's table waits and goes on to one result for all (the host's log of the lost
+    seat once went to the connect screen, gone by then, and broke the table)."""
+    app = hosting(tmp_path)
+    games: dict[str, TableGame] = {}
+    link: dict = {}
+
+    async def bob_behind_a_proxy(port: int) -> None:
+        link["cut"], link["back"] = trio.Event(), trio.Event()
+        async with trio.open_nursery() as proxy:
+            cut, back = link["cut"], link["back"]
+            where = f"127.0.0.1:{await proxy.start(holding_proxy, port, None, cut, back)}"
+            await bot_joins(where, "Bob", tmp_path / "bob", games)
+            proxy.cancel_scope.cancel()
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "(port " in screen_text(app))
+        port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])  # type: ignore[index]
+        app.trio.start_task(lambda: bob_behind_a_proxy(port))  # type: ignore[attr-defined]
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
+        where = f"127.0.0.1:{port}"
+        app.trio.start_task(lambda: bot_joins(where, "Cy", tmp_path / "cy", games))  # type: ignore[attr-defined]
+        await answer_the_code(pilot, True)
+        table = await table_shown(pilot)
+        c, rng = table.controller, random.Random(4)
+        while len(c.log) < 3:  # a few moves first
+            await until(pilot, lambda: c.my_turn or len(c.log) >= 3, 60)
+            if c.my_turn and len(c.log) < 3:
+                await choose_any_option(pilot, table, rng)
+        app.trio.run_sync_soon(link["cut"].set)
+        await until(pilot, lambda: any("lost the connection to a player" in s for s in c.status))
+        app.trio.run_sync_soon(link["back"].set)
+        await play_to_the_end(pilot, table, rng)
+        await until(pilot, lambda: len(games) == 2, 60)
+        assert any(s.endswith(" is back") for s in c.status), c.status
+
+    run(app, body)
+    assert games["Bob"].line == games["Cy"].line and games["Bob"].clean, games
+    (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
+    assert verify_text(mine.read_text()).verdict == Verdict.VALID

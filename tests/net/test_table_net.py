@@ -8,17 +8,25 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import trio
 from cuttle_protocol.messages import Post
-from cuttle_protocol.table import CodeShown, Lobby, TableEnded, TableSettings
-from cuttle_protocol.trio_peer import ConnectionEnded, connect, open_listener
-from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
+from cuttle_protocol.table import CodeShown, Delivered, Lobby, Started, TableEnded, TableSettings
+from cuttle_protocol.trio_peer import (
+    ConnectionEnded,
+    Reconnected,
+    Reconnecting,
+    connect,
+    open_listener,
+)
+from cuttle_protocol.trio_table import TableShell, TableTimeouts, host_table, join_table
 
 from .count_game import play_count, player
 from .hostile import leave_at_once
+from .test_reconnect import cutting_proxy as holding_proxy
 
 FAST = TableTimeouts(reply=2.0, move=2.0, window=3.0)
 WAIT = 60  # seconds: the bound on every test here
@@ -182,6 +190,120 @@ async def test_a_lost_joiner_comes_back_and_the_table_plays_on() -> None:
     assert cut.is_set()
     assert len(set(results.values())) == 1 and len(results) == 3, results
     assert results["p0"].startswith("result: counted to 30")
+
+
+async def count_with_a_cut(
+    away: Callable[[TableShell, int], None], *, back: bool
+) -> tuple[dict, list]:
+    """A 3-seat counting table (to 12) where p2 sits behind a proxy that cuts its connection
+    as its third turn comes; its redials hang there until p2 acted on the loss (if `back`),
+    or for good. `away(table, n)` is what p2 does, told that its connection is lost, with
+    `n` the count it owes. Each side's result and what p2 was told (its events but
+    `Delivered`, with the time)."""
+    results: dict[str, object] = {}
+    told: list[tuple[float, object]] = []
+    cut, let_back = trio.Event(), trio.Event()
+    async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as outer:
+        port = await outer.start(holding_proxy, listener.address[1], None, cut, let_back)
+
+        async def host() -> None:
+            settings = TableSettings("count", (), 3)
+            async with host_table(listener, player("p0"), settings, timeouts=FAST) as t:
+                results["p0"] = await play_count(t, 12)
+
+        async def p1() -> None:
+            where = f"127.0.0.1:{listener.address[1]}"
+            async with join_table(where, player("p1"), timeouts=FAST) as t:
+                results["p1"] = await play_count(t, 12)
+
+        async def p2() -> None:
+            state = {"n": 0, "next": -1, "turns": 0}
+
+            def on_my_turn(t: TableShell) -> None:
+                if state["next"] != t.core.me:
+                    return
+                state["turns"] += 1
+                if state["turns"] == 3:
+                    cut.set()  # the count is owed; the connection drops as p2 thinks
+                else:
+                    t.post({"t": "count", "n": state["n"] + 1})
+
+            async with join_table(f"127.0.0.1:{port}", player("p2"), timeouts=FAST) as t:
+                t.owes = lambda: (state["next"], True) if state["next"] >= 0 else None
+                async for event in t.events:
+                    if not isinstance(event, Delivered):
+                        told.append((trio.current_time(), event))
+                    if isinstance(event, CodeShown):
+                        t.confirm()
+                    elif isinstance(event, Started):
+                        state["next"] = event.dealer
+                        on_my_turn(t)
+                    elif isinstance(event, Delivered):
+                        state["n"], state["next"] = event.body["n"], (event.seat + 1) % 3
+                        if state["n"] == 12:
+                            results["p2"] = f"result: counted to 12, last seat {event.seat}"
+                            break
+                        on_my_turn(t)
+                    elif isinstance(event, Reconnecting):
+                        away(t, state["n"] + 1)
+                    elif isinstance(event, TableEnded):
+                        results["p2"] = event
+                        break
+            told.append((trio.current_time(), "closed"))  # the table is left
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                nursery.start_soon(p1)
+                await trio.sleep(0.2)
+                nursery.start_soon(p2)
+                if back:
+                    nursery.start_soon(let_back_when, let_back, told)
+        outer.cancel_scope.cancel()
+    return results, told
+
+
+async def let_back_when(let_back: trio.Event, told: list) -> None:
+    """Once p2 was told of the loss (and acted on it), let its connection back."""
+    while not any(isinstance(e, Reconnecting) for _, e in told):
+        await trio.sleep(0.01)
+    await trio.sleep(0.3)  # the redial hangs at the proxy meanwhile
+    let_back.set()
+
+
+@pytest.mark.trio
+async def test_a_joiner_hears_its_connection_lost_and_back_and_its_count_meanwhile_is_played():
+    """p2's connection drops on its turn: it is told (`Reconnecting`, the table itself knows
+    nothing of connections), counts while away, is told when it is back (`Reconnected`),
+    and the count it made meanwhile is played: the table counts to the end."""
+    results, told = await count_with_a_cut(lambda t, n: t.post({"t": "count", "n": n}), back=True)
+    assert results["p0"] == results["p1"] == results["p2"], results
+    assert results["p0"].startswith("result: counted to 12, last seat "), results
+    kinds = [type(e) for _, e in told]
+    assert kinds.count(Reconnecting) == kinds.count(Reconnected) == 1, kinds
+    assert kinds.index(Started) < kinds.index(Reconnecting) < kinds.index(Reconnected)
+    (lost,) = [e for _, e in told if isinstance(e, Reconnecting)]
+    assert "closed the connection" in lost.why, lost
+
+
+@pytest.mark.trio
+async def test_a_joiner_leaving_while_its_connection_is_lost_leaves_at_once() -> None:
+    """p2 leaves while its connection to the host is being won back (and never comes back):
+    its table ends at once as its own choice, without waiting for the host; the others learn
+    it when the host's window for p2 runs out."""
+    left: list[float] = []
+
+    def leave(t: TableShell, n: int) -> None:
+        left.append(trio.current_time())
+        t.leave()
+
+    results, told = await count_with_a_cut(leave, back=False)
+    ended = results["p2"]
+    assert isinstance(ended, TableEnded) and (ended.culprit, ended.kind) == (2, "left"), ended
+    closed = told[-1][0]
+    assert closed - left[0] < 1.0  # not the 3 s window, nor the reply timeout
+    assert results["p0"] == results["p1"] == "result: stopped: left by seat 2"
 
 
 @pytest.mark.trio

@@ -92,6 +92,10 @@ class UnissonController:
             return ""
         return f"{self.names[v.to_act]} is thinking…"
 
+    def trouble(self) -> str:
+        """What is wrong with the connection, in words, even on the player's turn ("")."""
+        return ""
+
     def cause(self) -> str:
         """What started the effect now waiting ("Bob melded J♠–A♠"), from the log."""
         for e in reversed(self.log):

@@ -21,7 +21,7 @@ from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import Connected
 from cuttle_protocol.table import CodeShown, Lobby, Started, TableEnded
 from cuttle_protocol.tablegame import Step, TableGame, seat_text
-from cuttle_protocol.trio_peer import ConnectionEnded
+from cuttle_protocol.trio_peer import ConnectionEnded, Reconnected, Reconnecting
 from cuttle_protocol.trio_table import TableShell, TableTimeouts
 
 from cuttle_net.games.unisson import Game, IllegalMove
@@ -73,6 +73,7 @@ class NetworkTable(Meeting, UnissonController):
         self._lobby_names: dict[int, str] = {}
         self._seats: list[str] = []  # every seat's name, once the game starts
         self._differs = False  # the player said the code differs
+        self.reconnecting = ""  # what to show while the lost connection is being won back
 
     async def _main(self) -> None:
         """Host the table (the connect screen's ``connect`` starts it)."""
@@ -159,6 +160,12 @@ class NetworkTable(Meeting, UnissonController):
             self._step(item.session, item.output.events)
         elif isinstance(item, TableEnded) and self._view is None:
             self._say(self._before_the_deal(item))
+        elif isinstance(item, Reconnecting):  # our connection to the host (SPEC 4.6)
+            self.reconnecting = f"connection lost ({item.why}): reconnecting…"
+            self._changed()
+        elif isinstance(item, Reconnected):
+            self.reconnecting = ""
+            self._changed()
 
     def _before_the_deal(self, end: TableEnded) -> str:
         """Why the table ended before any card was dealt, naming whose doing it was."""
@@ -207,10 +214,17 @@ class NetworkTable(Meeting, UnissonController):
         assert self._guest is not None
         self._guest.run_sync_soon(self._move_in.send_nowait, move)
 
+    def trouble(self) -> str:
+        return self.reconnecting if self.ending is None else ""
+
     def waiting_for(self) -> str:
         s = self.session
         if self.ending is not None or s is None:
             return ""
+        if self.reconnecting:
+            if self.busy:  # the table keeps the move and sends it once the host is back
+                return "reconnecting: your move is sent once it is back"
+            return self.reconnecting
         if self.busy:
             return "sending your move…"
         if s.outcome is not None:

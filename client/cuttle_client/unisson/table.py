@@ -7,6 +7,7 @@ group, a card's uses) and whether the game-over overlay is up.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -15,6 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -95,7 +97,10 @@ class UnissonTableScreen(Screen[None]):
     # -- TableHost
 
     def table_changed(self) -> None:
-        self.redraw()
+        # The screen may be being removed (its widgets first): a table left ends as it
+        # closes, with nothing left to draw it on.
+        with contextlib.suppress(NoMatches):
+            self.redraw()
 
     def schedule(self, delay: float, callback: Callable[[], None]) -> object:
         return self.set_timer(delay, callback)
@@ -131,6 +136,8 @@ class UnissonTableScreen(Screen[None]):
     def _title(self) -> None:
         c = self.controller
         parts = [self.title_text]
+        if c.my_turn and c.trouble():  # otherwise the ask line says it
+            parts.insert(0, c.trouble())
         if c.games:
             totals = c.match
             parts.append(
@@ -144,6 +151,8 @@ class UnissonTableScreen(Screen[None]):
         v = c.view
         if c.ending is not None:
             return Text(c.ending.text, style="bold")
+        if c.trouble() and not c.my_turn:  # nothing moves until the connection is back
+            return Text(c.waiting_for(), style="italic")
         if v.effects:
             words = effect_words(v, c.names, c.seat, c.cause())
             words = cardtext.ascii_text(words) if self.ascii else words
