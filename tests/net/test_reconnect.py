@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -20,12 +23,33 @@ from cuttle_protocol.netplay import NetPlan, open_game_peer
 from cuttle_protocol.trio_peer import EndReason, Peer
 
 from cuttle_net.games.cuttle.bots import GreedyBot, RandomBot
+from cuttle_net.games.cuttle.moves import Kind
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.records.record import build_record
 from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import Closed, MovePlayed
 
 from .hostile import leave_at_once
+
+
+async def hosted(
+    nursery: trio.Nursery, tmp_path: Path, run: Callable[[NetPlan, Callable[[str], None]], Any]
+) -> int:
+    """Start ann hosting on loopback, ``run(plan, say)`` in ``nursery``: its port once it
+    listens."""
+    port: list[int] = []
+
+    def say(line: str) -> None:
+        if "(port " in line:
+            port.append(int(line.split("(port ")[1].rstrip(")")))
+
+    plan = NetPlan(
+        "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
+    )
+    nursery.start_soon(run, plan, say)
+    while not port:
+        await trio.sleep(0.01)
+    return port[0]
 
 
 async def cutting_proxy(
@@ -86,7 +110,6 @@ async def test_a_lost_connection_is_won_back_and_the_game_finishes(
 ) -> None:
     events: list[list[object]] = [[], []]
     sessions = []
-    port: list[int] = []
     cut_now = trio.Event()
 
     def on_event(n: int):
@@ -98,10 +121,6 @@ async def test_a_lost_connection_is_won_back_and_the_game_finishes(
 
         return record
 
-    def say_port(line: str) -> None:
-        if "(port " in line:
-            port.append(int(line.split("(port ")[1].rstrip(")")))
-
     async def side(n: int, plan: NetPlan, bot, say) -> None:
         async with open_game_peer(plan, say) as conn:
             result = await play_match(
@@ -109,15 +128,12 @@ async def test_a_lost_connection_is_won_back_and_the_game_finishes(
             )
             sessions.append(result.games[-1])
 
-    host = NetPlan(
-        "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
-    )
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(side, 0, host, GreedyBot(), say_port)
-            while not port:
-                await trio.sleep(0.01)
-            proxy_port = await nursery.start(cutting_proxy, port[0], cut_after, cut_now)
+            host_port = await hosted(
+                nursery, tmp_path, lambda plan, say: side(0, plan, GreedyBot(), say)
+            )
+            proxy_port = await nursery.start(cutting_proxy, host_port, cut_after, cut_now)
             joiner = NetPlan(
                 "join", "bob", address=f"127.0.0.1:{proxy_port}", config_dir=tmp_path / "bob"
             )
@@ -155,7 +171,6 @@ async def test_a_move_made_while_the_connection_is_won_back_is_played(
     send, intents = trio.open_memory_channel(8)
     events: list[list[object]] = [[], []]
     sessions: dict[int, object] = {}
-    port: list[int] = []
     decider, rng = GreedyBot(), random.Random(7)
     state = {"decided": -1, "moves": 0, "pending": None, "held": None}
 
@@ -182,10 +197,6 @@ async def test_a_move_made_while_the_connection_is_won_back_is_played(
                 send.send_nowait(move)
 
         return record
-
-    def say_port(line: str) -> None:
-        if "(port " in line:
-            port.append(int(line.split("(port ")[1].rstrip(")")))
 
     settings = GameSettings(move_timeout=15, reconnect_window=30 if comes_back else 3)
 
@@ -216,16 +227,11 @@ async def test_a_move_made_while_the_connection_is_won_back_is_played(
         if comes_back:
             let_back.set()
 
-    host = NetPlan(
-        "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
-    )
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(side, 0, host, say_port)
+            host_port = await hosted(nursery, tmp_path, partial(side, 0))
             nursery.start_soon(let_back_after_the_move)
-            while not port:
-                await trio.sleep(0.01)
-            proxy_port = await nursery.start(cutting_proxy, port[0], None, cut_now, let_back)
+            proxy_port = await nursery.start(cutting_proxy, host_port, None, cut_now, let_back)
             joiner = NetPlan(
                 "join", "bob", address=f"127.0.0.1:{proxy_port}", config_dir=tmp_path / "bob"
             )
@@ -236,12 +242,15 @@ async def test_a_move_made_while_the_connection_is_won_back_is_played(
     a, b = sessions[0], sessions[1]
     assert held.is_set(), "the connection was never cut at the person's turn"
     mine = [m for seat, m in sessions[person].played if seat == sessions[person].seat]
-    assert state["held"] in mine  # the move made during the wait was played
     if not comes_back:
+        # Made at once; a draw stays open until the other side shows the card, which it
+        # never does: either way the other player owes the next step.
         fault = sessions[person].fault
         assert fault is not None and fault.kind == "timeout", fault
         assert fault.culprit != sessions[person].seat  # the other player owed the step
+        assert state["held"] in mine or state["held"].kind is Kind.DRAW
         return
+    assert state["held"] in mine  # the move made during the wait was played
     assert a.fault is None and b.fault is None, (a.fault, b.fault)
     assert a.outcome == b.outcome is not None
     assert [r.text for r in a.records] == [r.text for r in b.records]
@@ -259,7 +268,6 @@ async def test_leaving_while_the_connection_is_won_back_ends_the_wait_at_once(
     (not when the reconnect window closes), and the game is kept to come back to."""
     cut_now, never = trio.Event(), trio.Event()
     send, intents = trio.open_memory_channel(8)
-    port: list[int] = []
     results: dict[int, object] = {}
     left_at: list[float] = []
 
@@ -277,10 +285,6 @@ async def test_leaving_while_the_connection_is_won_back_ends_the_wait_at_once(
 
         return record
 
-    def say_port(line: str) -> None:
-        if "(port " in line:
-            port.append(int(line.split("(port ")[1].rstrip(")")))
-
     settings = GameSettings(reconnect_window=120)
 
     async def side(n: int, plan: NetPlan, say) -> None:
@@ -295,15 +299,10 @@ async def test_leaving_while_the_connection_is_won_back_ends_the_wait_at_once(
                 settings=settings,
             )
 
-    host = NetPlan(
-        "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
-    )
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(side, 0, host, say_port)
-            while not port:
-                await trio.sleep(0.01)
-            proxy_port = await nursery.start(cutting_proxy, port[0], None, cut_now, never)
+            host_port = await hosted(nursery, tmp_path, partial(side, 0))
+            proxy_port = await nursery.start(cutting_proxy, host_port, None, cut_now, never)
             joiner = NetPlan(
                 "join", "bob", address=f"127.0.0.1:{proxy_port}", config_dir=tmp_path / "bob"
             )
@@ -324,7 +323,6 @@ async def test_a_close_crossing_our_move_is_not_a_lost_connection(tmp_path: Path
     it said, at once (SPEC 3.9, 4.4): not as a lost connection, waited for over the
     reconnect window and then recorded as a timeout of whoever owed the next step."""
     window = 5.0
-    port: list[int] = []
     joiner_peer: list[Peer] = []
     events: list[object] = []
     results: dict[int, object] = {}
@@ -337,10 +335,6 @@ async def test_a_close_crossing_our_move_is_not_a_lost_connection(tmp_path: Path
         if isinstance(event, MovePlayed) and len(ours) == 3 and not left_at:
             left_at.append(trio.current_time())  # our third move, about to be sent
             leave_at_once(joiner_peer[0], "dinner is ready")
-
-    def say_port(line: str) -> None:
-        if "(port " in line:
-            port.append(int(line.split("(port ")[1].rstrip(")")))
 
     async def side(n: int, plan: NetPlan, say) -> None:
         async with open_game_peer(plan, say) as conn:
@@ -355,16 +349,11 @@ async def test_a_close_crossing_our_move_is_not_a_lost_connection(tmp_path: Path
                 settings=GameSettings(reconnect_window=window),
             )
 
-    host = NetPlan(
-        "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
-    )
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(side, 0, host, say_port)
-            while not port:
-                await trio.sleep(0.01)
+            host_port = await hosted(nursery, tmp_path, partial(side, 0))
             joiner = NetPlan(
-                "join", "bob", address=f"127.0.0.1:{port[0]}", config_dir=tmp_path / "bob"
+                "join", "bob", address=f"127.0.0.1:{host_port}", config_dir=tmp_path / "bob"
             )
             nursery.start_soon(side, 1, joiner, lambda line: None)
             while 0 not in results:

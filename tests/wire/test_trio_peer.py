@@ -315,12 +315,7 @@ async def test_the_listener_counts_tries_at_its_code() -> None:
         ):
             nursery.start_soon(_wait_for_anyone, listener)
             for _ in range(2):  # commit, read the host's hello, compute the code, leave
-                stream = await trio.open_tcp_stream("127.0.0.1", listener.address[1])
-                rogue = Rogue(stream)
-                await rogue.flush()
-                rogue.conn.receive_data(await stream.receive_some(65536))
-                drain(rogue.conn)
-                await stream.aclose()
+                await _try_the_code(listener.address[1])
             while sum("at this game's code" in line for line in lines) < 2:
                 await trio.sleep(0.01)
             nursery.cancel_scope.cancel()
@@ -341,17 +336,22 @@ async def test_no_code_is_at_stake_while_a_known_player_is_awaited() -> None:
         ):
             bob = player("bob").identity.public_key().public_bytes_raw()
             nursery.start_soon(_wait_for_anyone, listener, bob)
-            stream = await trio.open_tcp_stream("127.0.0.1", listener.address[1])
-            rogue = Rogue(stream)
-            await rogue.flush()
-            rogue.conn.receive_data(await stream.receive_some(65536))
-            drain(rogue.conn)
-            await stream.aclose()
+            await _try_the_code(listener.address[1])
             while not any("no handshake" in line for line in lines):
                 await trio.sleep(0.01)
             nursery.cancel_scope.cancel()
     assert listener.code_attempts == 0
     assert not any("code" in line for line in lines), lines
+
+
+async def _try_the_code(port: int) -> None:
+    """A rogue that commits, reads the host's hello (it can now compute the code), leaves."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    rogue = Rogue(stream)
+    await rogue.flush()
+    rogue.conn.receive_data(await stream.receive_some(65536))
+    drain(rogue.conn)
+    await stream.aclose()
 
 
 async def _wait_for_anyone(listener, expect: bytes | None = None) -> None:
