@@ -241,21 +241,22 @@ class Peer:
         before the end is decided (`_drain`)."""
         async with self._write_lock:
             data = self._conn.data_to_send()
-            if data and not self._write_broken:
-                try:
-                    with trio.fail_after(self._settings.reply_timeout):
-                        await self._stream.send_all(data)
-                except BaseException as exc:
-                    # Part of a frame may have left: nothing more can follow it.
-                    self._write_broken = True
-                    failed = isinstance(exc, (trio.TooSlowError, *_NETWORK_ERRORS))
-                    if failed and self.ended is None and self._write_failure is None:
-                        self._write_failure = _ending_for(
-                            exc, self._conn, "the peer stopped reading"
-                        )
-                        if self._reading is not None:
-                            self._reading.cancel()
-                    raise
+            if not data:
+                return
+            try:
+                if self._write_broken:  # a cancelled write: the stream may end mid-frame
+                    raise trio.BrokenResourceError("an earlier write was interrupted")
+                with trio.fail_after(self._settings.reply_timeout):
+                    await self._stream.send_all(data)
+            except BaseException as exc:
+                # Part of a frame may have left: nothing more can follow it.
+                self._write_broken = True
+                failed = isinstance(exc, (trio.TooSlowError, *_NETWORK_ERRORS))
+                if failed and self.ended is None and self._write_failure is None:
+                    self._write_failure = _ending_for(exc, self._conn, "the peer stopped reading")
+                    if self._reading is not None:
+                        self._reading.cancel()
+                raise
 
     async def _after_write_failure(self) -> None:
         """Our write failed: wait until the connection ended, after the reader task read

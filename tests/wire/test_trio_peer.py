@@ -670,3 +670,35 @@ async def test_reading_after_a_failed_write_is_bounded() -> None:
     end, _ = await host_ending(small_buffer_tcp_pair, rogue, settings, read=False)
     assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
     assert trio.current_time() - started < 0.1 + 0.3 + CLOSE_GRACE + 1
+
+
+@pytest.mark.trio
+async def test_a_write_cut_short_by_a_cancellation_ends_the_connection() -> None:
+    """Our task is cancelled while its write waits on a peer that reads slowly: part of a
+    frame may have left, so nothing can follow it on this stream. The next send says the
+    connection is over (a lost connection, which a game wins back by resuming) instead of
+    being dropped without a word while the peer waits for it forever."""
+    settings = PeerSettings(handshake_timeout=2, reply_timeout=5, keepalive_interval=60)
+    stalled = trio.Event()
+
+    async def rogue(r: Rogue) -> None:
+        await r.handshake()
+        await stalled.wait()  # reads nothing until our write was cut short
+        await r.close_received()
+
+    ours, theirs = await small_buffer_tcp_pair()
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(rogue, Rogue(theirs))
+            async with open_peer(
+                ours, Role.HOST, player("host"), rules=CLASSIC, settings=settings
+            ) as peer:
+                with trio.move_on_after(0.3) as cut:  # long before the write's own timeout
+                    while True:
+                        await peer.send(Move("draw " + "x" * 190, SIG))
+                assert cut.cancelled_caught
+                stalled.set()
+                with pytest.raises(ConnectionEnded) as info:
+                    await peer.send(Move("draw", SIG))
+    assert info.value.reason is EndReason.NETWORK_ERROR
+    assert "interrupted" in info.value.message
