@@ -19,37 +19,60 @@ from cuttle_protocol.trio_peer import ConnectionEnded, open_listener
 from cuttle_protocol.trio_table import TableShell, TableTimeouts, host_table, join_table
 
 
-async def play_count(shell: TableShell, limit: int, *, stall_at: int | None = None) -> str:
+async def play_count(
+    shell: TableShell,
+    limit: int,
+    *,
+    stall_at: int | None = None,
+    hold: tuple[int, trio.Event] | None = None,
+) -> str:
     """Play until someone says `limit`; the result line, the same on every side. A seat
-    whose turn comes at `stall_at` never says it (to test the timeouts)."""
+    whose turn comes at `stall_at` never says it (to test the timeouts); with `hold`
+    (n, event), the seat whose turn comes at n says it only once the event is set (so that
+    a test's own steps happen mid-game, however slow the machine)."""
     state = {"n": 0, "next": -1}
     shell.owes = lambda: (
         (state["next"], True) if state["next"] >= 0 and state["n"] < limit else None
     )
 
-    def my_turn() -> None:
-        n = state["n"] + 1
-        if state["next"] == shell.core.me and n != stall_at:
+    async def say_later(n: int, event: trio.Event) -> None:
+        await event.wait()
+        if not shell.ended.is_set():
             shell.post({"t": "count", "n": n})
 
-    async for event in shell.events:
-        if isinstance(event, CodeShown):
-            shell.confirm()
-        elif isinstance(event, Started):
-            state["next"] = event.dealer
-            my_turn()
-        elif isinstance(event, Delivered):
-            n = event.body.get("n")
-            if event.seat != state["next"] or n != state["n"] + 1:
-                shell.fault(event.seat, "illegal_move", f"counted {n!r} out of turn")
-                continue
-            state["n"], state["next"] = n, (event.seat + 1) % len(shell.core.seats)
-            if n == limit:
-                return f"result: counted to {n}, last seat {event.seat}"
-            my_turn()
-        elif isinstance(event, TableEnded):
-            return f"result: stopped: {event.kind} by seat {event.culprit}"
-    return "result: no ending"
+    async with trio.open_nursery() as nursery:
+
+        def my_turn() -> None:
+            n = state["n"] + 1
+            if state["next"] != shell.core.me or n == stall_at:
+                return
+            if hold is not None and n == hold[0] and not hold[1].is_set():
+                nursery.start_soon(say_later, n, hold[1])
+            else:
+                shell.post({"t": "count", "n": n})
+
+        result = "result: no ending"
+        async for event in shell.events:
+            if isinstance(event, CodeShown):
+                shell.confirm()
+            elif isinstance(event, Started):
+                state["next"] = event.dealer
+                my_turn()
+            elif isinstance(event, Delivered):
+                n = event.body.get("n")
+                if event.seat != state["next"] or n != state["n"] + 1:
+                    shell.fault(event.seat, "illegal_move", f"counted {n!r} out of turn")
+                    continue
+                state["n"], state["next"] = n, (event.seat + 1) % len(shell.core.seats)
+                if n == limit:
+                    result = f"result: counted to {n}, last seat {event.seat}"
+                    break
+                my_turn()
+            elif isinstance(event, TableEnded):
+                result = f"result: stopped: {event.kind} by seat {event.culprit}"
+                break
+        nursery.cancel_scope.cancel()
+    return result
 
 
 def player(name: str) -> LocalPlayer:

@@ -228,16 +228,19 @@ async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_agai
     lines: list[str] = []
     got: list[object] = []
     hosted: list = []
+    taken_over = trio.Event()
+    hold = (60, taken_over)  # the count waits there for the takeover: it cannot end first
+    timeouts = TableTimeouts(reply=FAST.reply, move=WAIT, window=FAST.window)
     async with open_listener(0, "127.0.0.1") as listener:
         address = f"127.0.0.1:{listener.address[1]}"
 
         async def host() -> None:
             settings = TableSettings("count", (), 3)
             async with host_table(
-                listener, player("p0"), settings, timeouts=FAST, log=lines.append
+                listener, player("p0"), settings, timeouts=timeouts, log=lines.append
             ) as t:
                 hosted.append(t.core)
-                results["p0"] = await play_count(t, 300)
+                results["p0"] = await play_count(t, 300, hold=hold)
 
         async def join(name: str) -> None:
             async with join_table(address, twin if name == "p2" else player(name)) as t:
@@ -251,11 +254,12 @@ async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_agai
                             await trio.sleep(0.3)
                             await peer.send(Resume(0, 0))  # it holds no entry yet
                             got.append(await peer.receive())
+                            taken_over.set()
                             got.append(await peer.receive())  # entry 0, sent again
                             await t.done.wait()
 
                     nursery.start_soon(other_instance)
-                results[name] = await play_count(t, 300)
+                results[name] = await play_count(t, 300, hold=hold)
 
         with trio.fail_after(WAIT):
             async with trio.open_nursery() as nursery:
