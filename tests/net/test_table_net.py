@@ -107,7 +107,8 @@ async def test_lobby_shows_who_joined_and_one_code_for_all() -> None:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
                 nursery.start_soon(join, "p1")
-                await trio.sleep(0.3)
+                while len(lobbies.get("p0", [])) < 2:  # p1 is seated: p2 comes second
+                    await trio.sleep(0.01)
                 nursery.start_soon(join, "p2")
     assert [len(e.players) for e in lobbies["p0"]] == [1, 2, 3]
     assert [[p.name for p in e.players] for e in lobbies["p1"]] == [
