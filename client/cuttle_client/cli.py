@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cuttle {_version()}")
     cli_play.add_display_options(parser)
     cli_play.add_name_option(parser)
+    cli_play.add_dir_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in MODULES:
         module.add_parser(sub)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
+from cuttle_client.cli_play import add_dir_options
 from cuttle_client.cli_rules import add_rules_options, rules_from
 
 COMMANDS = ("host", "join")
@@ -98,8 +98,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             metavar="S",
             help="seconds to wait for a lost connection to come back mid-game",
         )
-        p.add_argument("--config-dir", type=Path, help="identity key and known peers")
-        p.add_argument("--data-dir", type=Path, help="where game records are saved")
+        add_dir_options(p, argparse.SUPPRESS)  # also before the command: cuttle --data-dir D
         p.add_argument("--ascii", action="store_true", help="suit letters instead of glyphs")
 
 

@@ -6,6 +6,7 @@ Textual is imported only when the app runs, so the command-line parser stays lig
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cuttle_client.cli_rules import add_game_options, add_rules_options, rules_from
@@ -39,6 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, metavar="N", help="the deal (default: random)")
     add_display_options(p)
     add_name_option(p, argparse.SUPPRESS)  # also before the command: cuttle --name N play
+    add_dir_options(p, argparse.SUPPRESS)
 
 
 def add_display_options(p: argparse.ArgumentParser) -> None:
@@ -54,6 +56,26 @@ def add_name_option(p: argparse.ArgumentParser, default: object = None) -> None:
         "--name",
         default=default,
         help="your name, shown to the other player (kept for the next runs)",
+    )
+
+
+def add_dir_options(p: argparse.ArgumentParser, default: object = None) -> None:
+    """``--config-dir`` and ``--data-dir``: on ``cuttle`` itself (the lobby), with
+    ``default=None``, and on each command that reads or writes those files with
+    ``argparse.SUPPRESS``, so that one given before the command is kept."""
+    p.add_argument(
+        "--config-dir",
+        type=Path,
+        default=default,
+        metavar="DIR",
+        help="your identity key, known players and name (default: the user's config folder)",
+    )
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=default,
+        metavar="DIR",
+        help="game records and unfinished games (default: the user's data folder)",
     )
 
 
@@ -116,7 +138,7 @@ def _run_app(
     from .cardtext import ascii_wanted
     from .profile import name_problem, save_name
 
-    config_dir = getattr(args, "config_dir", None)
+    config_dir = args.config_dir
     name = getattr(args, "name", None)
     if name is not None:
         problem = name_problem(name)
@@ -126,7 +148,7 @@ def _run_app(
         save_name(name, config_dir)
     settings = Settings(
         ascii=ascii_wanted(args.ascii),
-        data_dir=getattr(args, "data_dir", None),
+        data_dir=args.data_dir,
         config_dir=config_dir,
         name=name,
     )

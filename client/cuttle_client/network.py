@@ -40,6 +40,7 @@ from cuttle_protocol.netplay import (
     unfinished_game,
 )
 from cuttle_protocol.trio_peer import ConnectionEnded
+from cuttle_protocol.trio_table import NOT_BACK
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -199,7 +200,11 @@ class NetworkController(Meeting, TableController):
             self.connected = False
             if unfinished is not None and self.session is None and unfinished.path.exists():
                 _, path = give_up(unfinished, e, self.data_dir)  # the player never came back
-                self._left(f"The connection ended: {e.message} · record saved: {path}")
+                h = unfinished.replayed.header
+                self._left(
+                    f"Game {h.game + 1} against {h.peer_name} could not be taken back "
+                    f"({e.message}): it ends here unfinished · record saved: {path}"
+                )
                 return
             self._left(f"The connection ended: {e.message}")
         except ConfigError as e:
@@ -318,7 +323,9 @@ class NetworkController(Meeting, TableController):
         s = event.session
         names = seat_names(s, self.plan.name, self._peer_name)
         _, path, _ = keep_record(event.number, s, names, event.ended, self.data_dir)
-        stopped = stopped_words(s, self.names)
+        lost = self.settings.reconnect_window if self.reconnecting else None
+        self.reconnecting = ""  # the wait is over, whichever way
+        stopped = stopped_words(s, self.names, lost)
         if stopped is not None:
             text = stopped
         elif s.outcome is None:
@@ -401,23 +408,67 @@ class NetworkController(Meeting, TableController):
         self._guest.run_sync_soon(self._outbox.send_nowait, move)
 
 
-def stopped_words(session: GameSession, names: Sequence[str]) -> str | None:
+def stopped_words(
+    session: GameSession, names: Sequence[str], lost_window: float | None = None
+) -> str | None:
     """How a game that a seat stopped ended, in words naming that seat (``names`` call the
-    player "You"), or None if nobody stopped it."""
+    player "You"), or None if nobody stopped it. ``lost_window``: the game stopped while a
+    lost connection was being won back, with this wait in seconds (a timeout then means
+    that the wait ran out, SPEC 4.6)."""
     fault, closed = session.fault, session.closed
     if fault is not None:
         who = names[fault.culprit]
+        if fault.kind == "timeout" and lost_window is not None:
+            return _lost_on_time(fault.culprit, session.seat, names, lost_window, fault.message)
         if fault.kind == "timeout":
             return f"The game stopped: {who} took too long ({fault.message})"
         return f"The game stopped: {who} broke the protocol ({fault.kind}): {fault.message}"
     if closed is not None:
         who = names[closed.seat]
-        if closed.code == "left":  # a table's verdict: the seat left, or never came back
+        if closed.code == "left" and closed.reason.startswith(f"{NOT_BACK} "):
+            within = closed.reason.removeprefix(f"{NOT_BACK} ")
+            return _not_back(closed.seat, session.seat, names, within)
+        if closed.code == "left":  # a table's verdict: the seat left
             said = "" if closed.reason.startswith("closed with") else f' ("{closed.reason}")'
             return f"The game stopped: {who} left the table{said}"
         said = f' "{session.ending().text}"' if closed.reason else ""
         return f"The game stopped: {who} left, closing with {closed.code}{said}"
     return None
+
+
+def _lost_on_time(culprit: int, seat: int, names: Sequence[str], window: float, detail: str) -> str:
+    """Two players: the connection was lost and not back when the wait ended; the seat the
+    game waited for then loses on time, whoever lost the connection (SPEC 4.6)."""
+    other = names[1 - seat]
+    wait = f"the {window:g} s wait"
+    if culprit == seat:  # our own steps are sent at once: what we owed was a decision
+        return (
+            f"You lose on time: the connection to {other} was lost on your turn and you did "
+            f"not move in {wait} (your move would have been sent once {other} was back)"
+        )
+    if detail.startswith("no move"):
+        return (
+            f"{other} loses on time: the connection to {other} was lost on {other}'s turn "
+            f"and no move came in {wait}"
+        )
+    what = "the audit" if "in the audit" in detail else "the cards"
+    return (
+        f"{other} loses on time: the connection to {other} was lost while {what} waited "
+        f"for {other}'s step, and it was not back in {wait}"
+    )
+
+
+def _not_back(culprit: int, seat: int, names: Sequence[str], within: str) -> str:
+    """A table: a seat's connection was lost and not back within the window, so the seat
+    forfeits. Only the host names a joiner so; a joiner names the host when its own
+    connection to it is not back (SPEC 3.15)."""
+    what = f"was lost and not back within {within}"
+    if culprit == seat:
+        return f"The game stopped: your connection {what}: you forfeit"
+    who = names[culprit]
+    if culprit == 0 and seat != 0:  # our own connection to the host
+        return f"The game stopped: the connection to {who}, the host, {what}: {who} forfeits"
+    return f"The game stopped: {who}'s connection {what}: {who} forfeits"
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,9 @@ Owes = Callable[[], tuple[int, bool] | None]
 """The game's answer to "who must act now?": (seat, True if a player's decision) or None."""
 
 
+NOT_BACK = "connection lost and not back within"
+"""How a `left` verdict for a lost connection not won back in the window begins (SPEC 3.15);
+the window follows (`60 s`). Clients recognise the case by it, to say it plainly."""
 REPLACED_REASON = "another connection with your identity key took your seat"
 BUSY_REASON = "you are at this table already, on another connection"
 
@@ -432,9 +435,7 @@ class HostShell(TableShell):
                 if now > deadline:
                     del self._lost[identity]
                     window = f"{self.timeouts.window:g} s"
-                    self.core.remove_joiner(
-                        identity, f"connection lost and not back within {window}", "left"
-                    )
+                    self.core.remove_joiner(identity, f"{NOT_BACK} {window}", "left")
             owed = self._owed()
             if owed is not None:
                 seat, timeout, what = owed
@@ -536,10 +537,12 @@ class GuestShell(TableShell):
             if self._given is not None:  # a connection the caller made (and will close)
                 connection, self._given = contextlib.nullcontext(self._given), None
             greeted = False  # the handshake completed: the host answers *us* from then on
-            with trio.CancelScope() as attempt:
+            # A redial ends with the window, even in the middle of a handshake that hangs.
+            with trio.CancelScope(deadline=window_end if resuming else math.inf) as attempt:
                 self._redial = attempt if resuming else None
                 try:
                     async with connection as peer:
+                        attempt.deadline = math.inf  # connected: the window counts no more
                         greeted = True
                         if not resuming:
                             await self._seat(peer)
@@ -554,6 +557,10 @@ class GuestShell(TableShell):
                         ended = await self._serve(peer, resuming=resuming)
                 except ConnectionEnded as exc:
                     ended = exc
+            if attempt.cancelled_caught and not self.ended.is_set():  # the window ran out
+                ended = ConnectionEnded(
+                    EndReason.TIMEOUT, ErrorCode.TIMEOUT, "the host is not back"
+                )
             self._redial = None
             if not self._placed:
                 self._unplaced(ended, greeted, give_up)
@@ -568,9 +575,9 @@ class GuestShell(TableShell):
                 if not self.away:
                     self.away = True
                     self._events_in.send_nowait(Reconnecting(ended.message))
-                if now > window_end:
+                if now >= window_end:
                     window = f"{self.timeouts.window:g} s"
-                    self.fault(0, "left", f"connection lost and not back within {window}")
+                    self.fault(0, "left", f"{NOT_BACK} {window}")
                     return
             with trio.move_on_after(pause):
                 await self.ended.wait()  # the game may end the table while we are away

@@ -140,3 +140,129 @@ def test_the_host_lists_every_address_of_the_machine_loopback_last() -> None:
     assert [a.address for a in host_addresses("127.0.0.1")] == ["127.0.0.1"]
     assert [a.address for a in host_addresses("::1")] == ["[::1]"]
     assert "127.0.0.1" in [a.address for a in host_addresses("::")]  # dual stack
+
+
+def _elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """HOME and the XDG folders moved to fresh places that nothing may write to."""
+    away = [tmp_path / "home", tmp_path / "xdg-config", tmp_path / "xdg-data"]
+    for name, path in zip(("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"), away, strict=True):
+        monkeypatch.setenv(name, str(path))
+    return away
+
+
+def _run_command(argv: list[str], body, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cuttle ARGV`` for real, its app driven by ``body`` under Pilot at 80x24."""
+    from cuttle_client import app as app_module
+
+    monkeypatch.setattr(app_module.CuttleApp, "run", lambda self: run(self, body))
+    assert cli.main(argv) == 0
+
+
+async def _concede_a_practice_game(pilot: Pilot) -> None:
+    from cuttle_client.modals import GameOverScreen
+    from cuttle_client.table import TableScreen
+
+    from tests.client.helpers import until
+
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, TableScreen))
+    await keys(pilot, "c", "y")
+    await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+    assert "record saved" in screen_text(app)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--config-dir", "{x}", "--data-dir", "{y}"],
+        ["play", "--config-dir", "{x}", "--data-dir", "{y}"],
+        ["--config-dir", "{x}", "--data-dir", "{y}", "play"],  # before the command: kept
+    ],
+    ids=["lobby", "play", "before-play"],
+)
+def test_the_folders_given_on_the_command_line_hold_everything(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lobby and ``cuttle play`` take --config-dir and --data-dir: the name chosen on the
+    first run and a practice game's record go there, and nothing to HOME or the XDG folders."""
+    away = _elsewhere(tmp_path, monkeypatch)
+    x, y = tmp_path / "x", tmp_path / "y"
+    lobby = "play" not in argv
+
+    async def body(pilot: Pilot) -> None:
+        app = pilot.app
+        if lobby:
+            assert isinstance(app.screen, NameScreen)  # none kept in X yet: asked
+            app.screen.query_one("#name-input", Input).value = ""
+            await keys(pilot, *"Zoé", "enter")
+            assert isinstance(app.screen, LobbyScreen)
+            await keys(pilot, "p")
+        await _concede_a_practice_game(pilot)
+
+    _run_command([a.format(x=x, y=y) for a in argv], body, monkeypatch)
+    if lobby:
+        assert saved_name(x) == "Zoé"
+    assert len(list((y / "games").glob("*.cuttle"))) == 1
+    assert [p for p in away if p.exists()] == []
+
+
+def test_the_lobby_hosts_and_finds_unfinished_games_in_the_folders_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hosting from the lobby makes the identity key under --config-dir; the unfinished
+    games the lobby mentions are those under --data-dir."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cuttle_client.network import ConnectScreen
+    from cuttle_protocol.journal import JournalWriter, Place, host_path
+
+    from cuttle_net.games.cuttle.rules import Rules
+    from tests.client.helpers import until
+
+    away = _elsewhere(tmp_path, monkeypatch)
+    x, y = tmp_path / "x", tmp_path / "y"
+    save_name("Zoé", x)
+    bob = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
+    JournalWriter(Place(host_path(y, 4999), "Zoé", bind="::", port=4999)).begin_game(
+        role="host",
+        peer_name="Bob",
+        peer_identity=bob,
+        match=bytes(32),
+        first_seat=0,
+        rules=Rules(),
+        game=0,
+        seed=bytes(32),
+    )
+
+    async def body(pilot: Pilot) -> None:
+        app = pilot.app
+        await until(pilot, lambda: len(app._notifications) > 0)
+        (note,) = list(app._notifications)
+        assert "Game 1 against Bob is unfinished: host on port 4999 again" in note.message
+        assert app.screen.query_one("#name", Input).value == "Zoé"
+        await keys(pilot, "h")
+        await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
+        await until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await keys(pilot, "escape")
+
+    argv = ["--config-dir", str(x), "--data-dir", str(y)]
+    _run_command(argv, body, monkeypatch)
+    assert (x / "identity.pem").exists()
+    assert [p for p in away if p.exists()] == []
+
+
+@pytest.mark.parametrize("command", [["play"], ["host"], ["join", "127.0.0.1:4454"]])
+def test_the_folder_options_are_one_definition_taken_before_or_after_the_command(
+    command: list[str],
+) -> None:
+    parser = cli.build_parser()
+    before = parser.parse_args(["--config-dir", "c", "--data-dir", "d", *command])
+    after = parser.parse_args([*command, "--config-dir", "c", "--data-dir", "d"])
+    neither = parser.parse_args(command)
+    assert (before.config_dir, before.data_dir) == (Path("c"), Path("d"))
+    assert (after.config_dir, after.data_dir) == (Path("c"), Path("d"))
+    assert (neither.config_dir, neither.data_dir) == (None, None)
+    sub = next(a for a in parser._actions if a.dest == "command").choices[command[0]]
+    top_help = {a.dest: a.help for a in parser._actions}
+    for action in sub._actions:
+        if action.dest in ("config_dir", "data_dir"):
+            assert action.help == top_help[action.dest]

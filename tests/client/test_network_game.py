@@ -296,3 +296,153 @@ def test_the_table_says_when_the_connection_is_being_won_back() -> None:
     )
     c._on_event(Reconnected())
     assert c.waiting_for() is None
+
+
+# -- the other player gone and not back within the reconnect window (SPEC 4.6)
+
+
+def host_app_with_window(tmp_path: Path, window: float):
+    from cuttle_protocol.netgame import GameSettings
+
+    plan = NetPlan("host", "ann", port=0, bind="127.0.0.1", config_dir=tmp_path / "ann")
+    settings = GameSettings(reconnect_window=window)
+    return make_app(
+        Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan, settings)
+    )
+
+
+def joiner_command(config: Path, port: int, *flags: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-m", "cuttle_client", "join", f"127.0.0.1:{port}"),
+            *("--bot", "random", "--name", "bot", *flags),
+            *("--config-dir", str(config), "--data-dir", str(config)),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def game_over_text(app) -> str:
+    return " ".join(str(app.screen.query_one("#result").render()).split())
+
+
+def ending_of(games: Path) -> dict[str, str]:
+    (record,) = games.glob("*.cuttle")
+    return parse_record(record.read_text()).tags
+
+
+def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_on_time(
+    tmp_path: Path,
+) -> None:
+    """The joiner's connection is cut (a proxy, both ways) on the person's turn, and both
+    wait for it in vain (the proxy holds the joiner's redials). The person did not move: the
+    screen says plainly that they lose on time, and why; the joiner, whose own wait ran out
+    too, records the same verdict."""
+    from tests.net.test_reconnect import cutting_proxy
+
+    app = host_app_with_window(tmp_path, 3)
+    peer: list[subprocess.Popen[str]] = []
+
+    async def body(pilot: Pilot) -> None:
+        import trio
+
+        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
+        proxied: list[int] = []
+        cut, never = trio.Event(), trio.Event()
+
+        async def proxy() -> None:
+            async with trio.open_nursery() as nursery:
+                proxied.append(await nursery.start(cutting_proxy, port, None, cut, never))
+
+        app.trio.start_task(proxy)
+        await wait_until(pilot, lambda: bool(proxied))
+        peer.append(joiner_command(tmp_path / "bot", proxied[0], "--reconnect-window", "2"))
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        c = app.screen.controller
+        await wait_until(pilot, lambda: c.my_turn and not c.session.busy)
+        app.trio.run_sync_soon(cut.set)
+        await wait_until(pilot, lambda: bool(c.reconnecting))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, GameOverScreen) and app.screen.query("#result")
+        )
+        over = game_over_text(app)
+        assert over.startswith(
+            "You lose on time: the connection to bot was lost on your turn and you did not "
+            "move in the 3 s wait (your move would have been sent once bot was back)"
+        ), over
+        assert "record saved" in over and "took too long" not in over
+        # At 80x24 the whole of it shows in the game-over dialog.
+        await wait_until(pilot, lambda: "have been sent once bot was back)" in screen_text(app))
+        await keys(pilot, "l")
+
+    try:
+        run(app, body)
+        out, err = peer[0].communicate(timeout=60)
+    finally:
+        if peer and peer[0].poll() is None:
+            peer[0].kill()
+            peer[0].communicate(timeout=60)
+    mine, theirs = ending_of(tmp_path / "ann" / "games"), ending_of(tmp_path / "bot" / "games")
+    assert peer[0].returncode == 1, out + err
+    me_seat = 1 - int(mine["Result"])  # the other seat won: the bot's
+    assert theirs["Result"] == mine["Result"]
+    # The records' words are unchanged. The joiner may lack our last deck step (cut in
+    # flight): then it names that step, still ours.
+    assert mine["Ending"] == (
+        f"fault timeout by seat {me_seat}: no move: the other player did not come back within 3 s"
+    )
+    assert theirs["Ending"].startswith(f"fault timeout by seat {me_seat}: no ")
+    assert theirs["Ending"].endswith(": the other player did not come back within 2 s")
+    assert f"ann (seat {me_seat}) forfeits, timeout: no " in out
+
+
+def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_why(
+    tmp_path: Path,
+) -> None:
+    """The joining bot's process dies on its own turn (it waits 30 s before each move) and
+    does not come back within the window: it loses on time."""
+    app = host_app_with_window(tmp_path, 2)
+    peer: list[subprocess.Popen[str]] = []
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
+        peer.append(joiner_command(tmp_path / "bot", port, "--bot-delay", "30"))
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = app.screen
+        c = table.controller
+        await wait_until(pilot, lambda: table.is_mounted and table.query("#actions"))
+
+        def theirs() -> bool:
+            return c.session.waiting_for == (c.opponent, "move") and not c.busy
+
+        def may_choose() -> bool:
+            options = table.query_one("#actions").options
+            return c.my_turn and any(not o.disabled for o in options)
+
+        await wait_until(pilot, lambda: theirs() or may_choose())
+        if not theirs():  # the bot waits 30 s before each move: the next one is theirs
+            await choose_any_option(pilot, table, random.Random(2))
+            await wait_until(pilot, theirs)
+        peer[0].kill()
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, GameOverScreen) and app.screen.query("#result")
+        )
+        over = game_over_text(app)
+        assert over.startswith(
+            "bot loses on time: the connection to bot was lost on bot's turn and no move "
+            "came in the 2 s wait"
+        ), over
+        await keys(pilot, "l")
+
+    try:
+        run(app, body)
+    finally:
+        if peer:
+            peer[0].kill()
+            peer[0].communicate(timeout=60)
+    tags = ending_of(tmp_path / "ann" / "games")
+    assert tags["Ending"].endswith("no move: the other player did not come back within 2 s")

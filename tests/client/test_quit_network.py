@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from cuttle_client.app import NetworkLaunch, Settings, make_app
 from cuttle_client.modals import GameOverScreen, LeaveScreen
 from cuttle_client.table import TableScreen
@@ -157,3 +158,45 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
         timeout=60,
     )
     assert verified.returncode == 0, verified.stdout
+
+
+def test_a_game_not_taken_back_in_time_ends_unfinished_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person left a game; the other player's process is gone for good. Started again,
+    the client dials for the window (shortened here), then says that the game could not be
+    taken back and ends it unfinished, its record saved and its journal removed."""
+    from cuttle_client.network import ConnectScreen
+    from cuttle_protocol import netplay
+
+    host, port = bot_host(tmp_path)
+    app = client(tmp_path, port)
+
+    async def leave(pilot: Pilot) -> None:
+        await at_the_table(pilot)
+        await keys(pilot, "ctrl+q", "l")
+        await wait_until(pilot, lambda: not app.is_running)
+
+    run(app, leave)
+    host.wait_for("waiting for the other player to return")
+    host.proc.kill()
+    host.finish()
+    for left in (tmp_path / "ann" / "games").glob("*.cuttle"):
+        left.unlink()  # the record of leaving: only the next one is looked at
+    monkeypatch.setattr(netplay, "RESUME_WINDOW", 1.0)
+    again = client(tmp_path, port)
+
+    async def not_back(pilot: Pilot) -> None:
+        assert isinstance(again.screen, ConnectScreen)
+        await wait_until(pilot, lambda: "could not be taken back" in screen_text(again))
+        said = " ".join(screen_text(again).split())
+        assert (
+            "Game 1 against bot could not be taken back (the host is not back): it ends here "
+            "unfinished · record saved:"
+        ) in said, said
+        await keys(pilot, "escape")
+
+    run(again, not_back)
+    (record,) = records(tmp_path / "ann" / "games")
+    assert record.tags["Ending"] == "unfinished: the connection ended: the host is not back"
+    assert not list((tmp_path / "ann" / "journal").glob("*.journal"))

@@ -331,13 +331,18 @@ host's relay (cancelled too) as long as its reply timeout: less than the app wai
 
 
 async def behind_a_proxy(
-    pilot: Pilot, tmp: Path, games: dict[str, TableGame], window: float = 30.0
+    pilot: Pilot,
+    tmp: Path,
+    games: dict[str, TableGame],
+    window: float = 30.0,
+    our_window: float | None = None,
 ) -> dict:
     """Hal hosts (a greedy bot), the person joins through a proxy that cuts the connection
     once ``link["cut"]`` is set and holds its redials until ``link["back"]`` is; Cy (a greedy
     bot that moves only once ``link["gate"]`` is set) joins directly. Returns ``link`` once
     the cards are dealt; set its events with ``app.trio.run_sync_soon``. Hal waits
-    ``window`` seconds for a lost seat."""
+    ``window`` seconds for a lost seat; the person joins from the lobby (its window: 60 s),
+    or with ``our_window`` as its window."""
     app = pilot.app
     link: dict = {}
 
@@ -365,10 +370,15 @@ async def behind_a_proxy(
     cy = greedy(2)
     app.trio.start_task(hal_and_the_proxy)  # type: ignore[attr-defined]
     await until(pilot, lambda: "proxy" in link)
-    field = app.lobby.query_one("#address", Input)  # type: ignore[attr-defined]
-    field.value = link["proxy"]
-    field.focus()
-    await keys(pilot, "enter")  # join, from the lobby
+    if our_window is None:
+        field = app.lobby.query_one("#address", Input)  # type: ignore[attr-defined]
+        field.value = link["proxy"]
+        field.focus()
+        await keys(pilot, "enter")  # join, from the lobby
+    else:  # as the lobby does, with a shorter window
+        plan = NetPlan("join", "Ann", address=link["proxy"], config_dir=tmp / "ann", tables=True)
+        window_here = GameSettings(reconnect_window=our_window)
+        app.open_network(NetworkLaunch(plan, window_here))  # type: ignore[attr-defined]
     await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
     app.trio.start_task(  # type: ignore[attr-defined]
         lambda: bot_joins(link["direct"], "Cy", tmp / "cy", games, cy_moves, QUICK_TO_CLOSE)
@@ -543,3 +553,69 @@ def test_a_hosting_person_plays_on_when_a_seat_is_lost_and_back(tmp_path: Path) 
     assert games["Bob"].line == games["Cy"].line and games["Bob"].clean, games
     (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert verify_text(mine.read_text()).verdict == Verdict.VALID
+
+
+def test_the_host_not_back_in_time_is_named_plainly(tmp_path: Path) -> None:
+    """The person's connection to the host is lost and not back within its window: the
+    table stops, naming the host in plain words (SPEC 3.15), and the record says the same."""
+    app = joining(tmp_path)
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        link = await behind_a_proxy(pilot, tmp_path, games, window=60.0, our_window=2.0)
+        c = app.screen.controller  # type: ignore[attr-defined]
+        app.trio.run_sync_soon(link["cut"].set)
+        await until(pilot, lambda: bool(c.reconnecting))
+        # Within the window: the redial that the proxy holds does not outlast it (it used to
+        # run on to its handshake timeout, 20 s).
+        await until(pilot, lambda: c.ending is not None, 18)
+        assert c.ending.text.startswith(
+            "The game stopped: the connection to Hal, the host, was lost and not back within "
+            "2 s: Hal forfeits · You and Cy win · record saved: "
+        ), c.ending.text
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await until(pilot, lambda: "not back within 2 s: Hal forfeits" in screen_text(app))
+
+    run(app, body)
+    (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
+    assert 'Ending "closed by seat 0: left \\"connection lost and not back within 2 s\\""' in (
+        mine.read_text()
+    )
+
+
+def test_a_hosting_person_sees_a_seat_not_back_in_time_named_plainly(tmp_path: Path) -> None:
+    """The person hosts; Bob's connection (behind a proxy) drops and never comes back: after
+    the window (5 s) the table stops, and the screen says what happened to Bob, in words."""
+    app = hosting(tmp_path)
+    games: dict[str, TableGame] = {}
+    link: dict = {}
+
+    async def bob_behind_a_proxy(port: int) -> None:
+        link["cut"], link["back"] = trio.Event(), trio.Event()
+        async with trio.open_nursery() as proxy:
+            cut, back = link["cut"], link["back"]
+            where = f"127.0.0.1:{await proxy.start(holding_proxy, port, None, cut, back)}"
+            await bot_joins(where, "Bob", tmp_path / "bob", games)
+            proxy.cancel_scope.cancel()
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "(port " in screen_text(app))
+        port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])  # type: ignore[index]
+        app.trio.start_task(lambda: bob_behind_a_proxy(port))  # type: ignore[attr-defined]
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
+        where = f"127.0.0.1:{port}"
+        app.trio.start_task(lambda: bot_joins(where, "Cy", tmp_path / "cy", games))  # type: ignore[attr-defined]
+        await answer_the_code(pilot, True)
+        table = await table_shown(pilot)
+        c = table.controller
+        app.trio.run_sync_soon(link["cut"].set)
+        await until(pilot, lambda: c.ending is not None, 30)
+        assert c.ending.text.startswith(
+            "The game stopped: Bob's connection was lost and not back within 5 s: Bob forfeits"
+            " · You and Cy win · record saved: "
+        ), c.ending.text
+        await until(pilot, lambda: "Cy" in games, 30)
+
+    run(app, body)
+    line = games["Cy"].line  # Cy, told by the host: the same verdict
+    assert "Bob (seat 1) left the table: connection lost and not back within 5 s" in line, line
