@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -19,9 +20,16 @@ from cuttle_protocol.trio_peer import ConnectionEnded, open_listener
 from cuttle_protocol.trio_table import TableShell, TableTimeouts, host_table, join_table
 
 
-async def play_count(shell: TableShell, limit: int, *, stall_at: int | None = None) -> str:
+async def play_count(
+    shell: TableShell,
+    limit: int,
+    *,
+    stall_at: int | None = None,
+    watch: Callable[[object], None] = lambda event: None,
+) -> str:
     """Play until someone says `limit`; the result line, the same on every side. A seat
-    whose turn comes at `stall_at` never says it (to test the timeouts)."""
+    whose turn comes at `stall_at` never says it (to test the timeouts). `watch` sees every
+    event of the shell."""
     state = {"n": 0, "next": -1}
     shell.owes = lambda: (
         (state["next"], True) if state["next"] >= 0 and state["n"] < limit else None
@@ -33,6 +41,7 @@ async def play_count(shell: TableShell, limit: int, *, stall_at: int | None = No
             shell.post({"t": "count", "n": n})
 
     async for event in shell.events:
+        watch(event)
         if isinstance(event, CodeShown):
             shell.confirm()
         elif isinstance(event, Started):
