@@ -33,7 +33,7 @@ from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 from ..cli_table import Hosting, sit_at_table
 from ..network import Meeting, stopped_words
 from .controller import Ending, Entry, UnissonController
-from .words import result_words
+from .words import away_words, result_words
 
 LOBBY = "at the table ("  # how `play_at_table` says who is seated (`lobby_text`)
 
@@ -249,12 +249,7 @@ class NetworkTable(Meeting, UnissonController):
         self._keep_ticking()
 
     def _away_words(self) -> str:
-        """'lost the connection to Bob (seat 1): waiting up to 42 s', or ""."""
-        away = self.away
-        if not away:
-            return ""
-        who = ", ".join(f"{self.names[s]} (seat {s})" for s in away)
-        return f"lost the connection to {who}: waiting up to {min(away.values())} s"
+        return away_words(self.names, self.away)
 
     def trouble(self) -> str:
         return (self.reconnecting or self._away_words()) if self.ending is None else ""
@@ -267,10 +262,10 @@ class NetworkTable(Meeting, UnissonController):
             if self.busy:  # the table keeps the move and sends it once the host is back
                 return "reconnecting: your move is sent once it is back"
             return self.reconnecting
-        if self.busy:
-            return "sending your move…"
         waiting = s.waiting_for
-        if s.outcome is not None:
+        if self.busy:  # (a draw waits for the others' steps: an away seat's too)
+            words, waiting = "sending your move…", None
+        elif s.outcome is not None:
             words = "checking the whole deal (the audit)…"
         elif waiting is None:
             words = ""

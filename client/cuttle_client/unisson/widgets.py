@@ -64,7 +64,7 @@ class Players(Static):
                 line.append(" L" if s == view.last_player else "  ", style="bold reverse")
                 line.append(" ")
                 if away and s in away:  # before the sequences: a long line is cut there
-                    line.append(f" lost {away[s]} s ", style="bold reverse")
+                    line.append(f" lost {away[s]:>2} s ", style="bold reverse")
             seqs = view.sequences(s)
             for i, seq in enumerate(seqs, 1):
                 seen = any(f in touched for f in seq)
