@@ -14,10 +14,10 @@ once it saw that, or after the reply timeout: a joiner's `leave` posted as the h
 its connections would be lost, and that joiner would dial the gone host again.
 
 A UI drives a seat with three hooks: `choose` may be async (it awaits the person's move),
-`watch` sees every table event (the connection to the host lost and won back too) and every
-session `Output` (`Step`) as it happens, and `confirm` asks the person to compare the table
-code. The chooser and the confirmation run as tasks beside the event loop, so a seat that
-leaves or cheats meanwhile still ends the game at once.
+`watch` sees every table event (a connection lost and won back too: a joiner's to the host,
+the host's to each joiner) and every session `Output` (`Step`) as it happens, and `confirm`
+asks the person to compare the table code. The chooser and the confirmation run as tasks
+beside the event loop, so a seat that leaves or cheats meanwhile still ends the game at once.
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ class Step:
 
 
 Watch = Callable[[ShellEvent | Step], None]
-"""Sees each table event as it comes (`Delivered` included, and a joiner's `Reconnecting`
-and `Reconnected`) and each session `Step`."""
+"""Sees each table event as it comes (`Delivered` included, a joiner's `Reconnecting` and
+`Reconnected`, the host's `SeatAway` and `SeatBack`) and each session `Step`."""
 
 Confirm = Callable[[CodeShown], Awaitable[bool]]
 """Asks the player to compare the table code: True once it matches every other player's;

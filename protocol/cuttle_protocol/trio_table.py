@@ -11,6 +11,9 @@ joiner's connection to it, timeouts and reconnection. The table itself is `table
     async with join_table("192.168.1.20", me) as table: ...   # the same events and actions,
                                                   # and Reconnecting, Reconnected
 
+The host's events also say when a joiner's connection is lost and waited for (`SeatAway`)
+and when that seat is back (`SeatBack`): the table itself knows nothing of connections.
+
 Actions (`post`, `confirm`, `leave`, `fault`) are plain calls: what they send is queued to
 each connection's writer. Each connection runs the two-party handshake of 3.6 with the
 capability `table`, beside the others: the host seats each joiner the moment its handshake
@@ -36,6 +39,7 @@ from .identity import KnownPeers, Trust
 from .messages import Message, Resume
 from .table import (
     CodeShown,
+    SeatInfo,
     Stage,
     TableEnded,
     TableEvent,
@@ -79,9 +83,29 @@ class TableTimeouts:
     window: float = 60.0
 
 
-ShellEvent = TableEvent | Reconnecting | Reconnected
-"""What `TableShell.events` gives: the table's events, and a joiner's link to the host lost
-and won back (the table itself knows nothing of connections)."""
+@dataclass(frozen=True)
+class SeatAway:
+    """Host: `seat`'s connection was lost (`why`); its player is waited for, for up to
+    `window` seconds from now, before the table ends naming it (SPEC 3.15, 4.6). Said
+    again, with a fresh window, when a connection that came back is lost before resuming."""
+
+    seat: int
+    why: str
+    window: float
+
+
+@dataclass(frozen=True)
+class SeatBack:
+    """Host: the player of `seat`, said away, is back (its new connection resumed, or took
+    the seat over): the game goes on with it."""
+
+    seat: int
+
+
+ShellEvent = TableEvent | Reconnecting | Reconnected | SeatAway | SeatBack
+"""What `TableShell.events` gives: the table's events; a joiner's link to the host lost and
+won back; the host's links to its joiners lost and won back (the table itself knows
+nothing of connections)."""
 
 Owes = Callable[[], tuple[int, bool] | None]
 """The game's answer to "who must act now?": (seat, True if a player's decision) or None."""
@@ -238,6 +262,7 @@ class HostShell(TableShell):
         self._links: dict[bytes, _Link] = {}
         self._nursery: trio.Nursery | None = None  # where joiners are served (`run`)
         self._lost: dict[bytes, float] = {}  # identity -> when its reconnect window ends
+        self._away: set[bytes] = set()  # said `SeatAway` and not yet `SeatBack`
         assert core.settings is not None
         self._rules = Rules(core.settings.game, core.settings.options)
 
@@ -365,8 +390,33 @@ class HostShell(TableShell):
             self.core.resend(identity, first.received)
         except RemoteProtocolError as exc:
             await peer.aclose(exc.code, exc.message)  # its end is handled as any other
-        self._log("a player took its seat over from its last connection")
+        else:
+            self._came_back(identity)
+        seat = self._seated(identity)
+        who = f"{seat.name} (seat {seat.seat})" if seat else "a player"
+        self._log(f"{who} took its seat over from its last connection")
         return True
+
+    def _seated(self, identity: bytes) -> SeatInfo | None:
+        return next((s for s in self.core.seats if s.identity == identity), None)
+
+    def _went_away(self, identity: bytes, why: str) -> None:
+        """A seated joiner's connection is lost: wait for it (the reconnect window), and
+        say so."""
+        window, seat = self.timeouts.window, self._seated(identity)
+        who = f"{seat.name} (seat {seat.seat})" if seat else "a player"
+        self._log(f"lost the connection to {who} ({why}): waiting {window:g} s for it")
+        self._lost[identity] = trio.current_time() + window
+        if seat is not None:
+            self._away.add(identity)
+            self._events_in.send_nowait(SeatAway(seat.seat, why, window))
+
+    def _came_back(self, identity: bytes) -> None:
+        """A joiner said away resumed on a new connection (or took its seat over)."""
+        seat = self._seated(identity)
+        if identity in self._away and seat is not None and not self.ended.is_set():
+            self._away.discard(identity)
+            self._events_in.send_nowait(SeatBack(seat.seat))
 
     async def _serve(self, link: _Link, identity: bytes, *, resuming: bool) -> None:
         peer = link.peer
@@ -400,8 +450,7 @@ class HostShell(TableShell):
         elif ended is not None and ended.reason in (EndReason.REMOTE_ERROR, EndReason.LOCAL_ERROR):
             self.core.remove_joiner(identity, f"wire_{ended.code.replace('-', '_')}: {why}")
         else:
-            self._log(f"lost the connection to a player ({why}): waiting for it")
-            self._lost[identity] = trio.current_time() + self.timeouts.window
+            self._went_away(identity, why)
         self._flush()
 
     async def _read(self, link: _Link, identity: bytes, *, resuming: bool) -> None:
@@ -420,6 +469,7 @@ class HostShell(TableShell):
                 )
             link.resuming = False
             self.core.resend(identity, first.received)
+            self._came_back(identity)
             self._flush()
         async for message in peer:  # after the end: until `close_all` closes it
             if link.replaced:
@@ -434,6 +484,7 @@ class HostShell(TableShell):
             for identity, deadline in list(self._lost.items()):
                 if now > deadline:
                     del self._lost[identity]
+                    self._away.discard(identity)  # the table ends, naming it
                     window = f"{self.timeouts.window:g} s"
                     self.core.remove_joiner(identity, f"{NOT_BACK} {window}", "left")
             owed = self._owed()
@@ -802,4 +853,14 @@ async def join_table(
         raise refused
 
 
-__all__ = ["TABLE_CAPS", "GuestShell", "HostShell", "TableTimeouts", "host_table", "join_table"]
+__all__ = [
+    "TABLE_CAPS",
+    "GuestShell",
+    "HostShell",
+    "SeatAway",
+    "SeatBack",
+    "ShellEvent",
+    "TableTimeouts",
+    "host_table",
+    "join_table",
+]

@@ -12,18 +12,35 @@ from collections.abc import Callable
 
 from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.unisson.controller import PracticeController
+from cuttle_client.unisson.words import away_words
 
 from cuttle_net.games.unisson.bots import GreedyBot
 from cuttle_net.games.unisson.cards import ACE, RANK_OF
 from cuttle_net.games.unisson.moves import Kind
 
 
+class SeatsAway(PracticeController):
+    """A practice table drawn as a networked table's host sees it while seats 3 (42 s left)
+    and 5 (7 s left) are away: a layout check (the network tests play the real thing)."""
+
+    @property
+    def away(self) -> dict[int, int]:
+        return {3: 42, 5: 7}
+
+    def trouble(self) -> str:
+        return away_words(self.names, self.away)
+
+
 def table(
-    players: int, seed: int, until: Callable[[PracticeController], bool], ascii: bool = False
+    players: int,
+    seed: int,
+    until: Callable[[PracticeController], bool],
+    ascii: bool = False,
+    kind: type[PracticeController] = PracticeController,
 ) -> CuttleApp:
     """A practice table where a greedy bot plays the player's seat until ``until`` holds
     at one of the player's decisions."""
-    c = PracticeController("greedy", players, seed=seed, bot_delay=0)
+    c = kind("greedy", players, seed=seed, bot_delay=0)
     c.start()
     me, rng = GreedyBot(), random.Random(seed)
     while c.ending is None and not (c.my_turn and until(c)):
@@ -37,6 +54,13 @@ def test_four_players_mid_game(snap_compare) -> None:
 
 def test_six_players_two_decks(snap_compare) -> None:
     assert snap_compare(table(6, 3, lambda c: c.view.turn >= 9 and not c.view.effects))
+
+
+def test_six_players_two_seats_lost(snap_compare) -> None:
+    """The host's screen names the seats whose connection is lost (the title, on the
+    player's turn) and marks their lines, within 80×24."""
+    until = lambda c: c.view.turn >= 9 and not c.view.effects  # noqa: E731
+    assert snap_compare(table(6, 3, until, kind=SeatsAway))
 
 
 def test_the_last_round_marker(snap_compare) -> None:

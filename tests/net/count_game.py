@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -25,11 +26,13 @@ async def play_count(
     *,
     stall_at: int | None = None,
     hold: tuple[int, trio.Event] | None = None,
+    watch: Callable[[object], None] = lambda event: None,
 ) -> str:
     """Play until someone says `limit`; the result line, the same on every side. A seat
     whose turn comes at `stall_at` never says it (to test the timeouts); with `hold`
     (n, event), the seat whose turn comes at n says it only once the event is set (so that
-    a test's own steps happen mid-game, however slow the machine)."""
+    a test's own steps happen mid-game, however slow the machine). `watch` sees every
+    event of the shell."""
     state = {"n": 0, "next": -1}
     shell.owes = lambda: (
         (state["next"], True) if state["next"] >= 0 and state["n"] < limit else None
@@ -53,6 +56,7 @@ async def play_count(
 
         result = "result: no ending"
         async for event in shell.events:
+            watch(event)
             if isinstance(event, CodeShown):
                 shell.confirm()
             elif isinstance(event, Started):

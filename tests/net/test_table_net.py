@@ -22,7 +22,14 @@ from cuttle_protocol.trio_peer import (
     connect,
     open_listener,
 )
-from cuttle_protocol.trio_table import TableShell, TableTimeouts, host_table, join_table
+from cuttle_protocol.trio_table import (
+    SeatAway,
+    SeatBack,
+    TableShell,
+    TableTimeouts,
+    host_table,
+    join_table,
+)
 
 from .count_game import play_count, player
 from .hostile import leave_at_once
@@ -194,13 +201,13 @@ async def test_a_lost_joiner_comes_back_and_the_table_plays_on() -> None:
 
 
 async def count_with_a_cut(
-    away: Callable[[TableShell, int], None], *, back: bool
+    away: Callable[[TableShell, int], None], *, back: bool, host_told: list | None = None
 ) -> tuple[dict, list]:
     """A 3-seat counting table (to 12) where p2 sits behind a proxy that cuts its connection
     as its third turn comes; its redials hang there until p2 acted on the loss (if `back`),
     or for good. `away(table, n)` is what p2 does, told that its connection is lost, with
     `n` the count it owes. Each side's result and what p2 was told (its events but
-    `Delivered`, with the time)."""
+    `Delivered`, with the time); the host's events but `Delivered` go to `host_told`."""
     results: dict[str, object] = {}
     told: list[tuple[float, object]] = []
     cut, let_back = trio.Event(), trio.Event()
@@ -209,8 +216,13 @@ async def count_with_a_cut(
 
         async def host() -> None:
             settings = TableSettings("count", (), 3)
+
+            def watch(event: object) -> None:
+                if host_told is not None and not isinstance(event, Delivered):
+                    host_told.append(event)
+
             async with host_table(listener, player("p0"), settings, timeouts=FAST) as t:
-                results["p0"] = await play_count(t, 12)
+                results["p0"] = await play_count(t, 12, watch=watch)
 
         async def p1() -> None:
             where = f"127.0.0.1:{listener.address[1]}"
@@ -289,6 +301,23 @@ async def test_a_joiner_hears_its_connection_lost_and_back_and_its_count_meanwhi
 
 
 @pytest.mark.trio
+async def test_the_host_hears_a_seat_lost_and_back() -> None:
+    """The host is told, beside the table's events, that p2's connection is lost and waited
+    for (`SeatAway`: the seat, why, the window), then that p2 is back (`SeatBack`), once."""
+    host_told: list = []
+    count = lambda t, n: t.post({"t": "count", "n": n})  # noqa: E731
+    results, _ = await count_with_a_cut(count, back=True, host_told=host_told)
+    assert results["p0"].startswith("result: counted to 12, last seat "), results
+    kinds = [type(e) for e in host_told]
+    assert kinds.count(SeatAway) == kinds.count(SeatBack) == 1, kinds
+    assert kinds.index(Started) < kinds.index(SeatAway) < kinds.index(SeatBack)
+    (away,) = [e for e in host_told if isinstance(e, SeatAway)]
+    assert (away.seat, away.window) == (2, FAST.window), away
+    assert "closed the connection" in away.why, away
+    assert host_told[kinds.index(SeatBack)] == SeatBack(2)
+
+
+@pytest.mark.trio
 async def test_a_joiner_leaving_while_its_connection_is_lost_leaves_at_once() -> None:
     """p2 leaves while its connection to the host is being won back (and never comes back):
     its table ends at once as its own choice, without waiting for the host; the others learn
@@ -299,12 +328,20 @@ async def test_a_joiner_leaving_while_its_connection_is_lost_leaves_at_once() ->
         left.append(trio.current_time())
         t.leave()
 
-    results, told = await count_with_a_cut(leave, back=False)
+    host_told: list = []
+    results, told = await count_with_a_cut(leave, back=False, host_told=host_told)
     ended = results["p2"]
     assert isinstance(ended, TableEnded) and (ended.culprit, ended.kind) == (2, "left"), ended
     closed = told[-1][0]
     assert closed - left[0] < 1.0  # not the 3 s window, nor the reply timeout
     assert results["p0"] == results["p1"] == "result: stopped: left by seat 2"
+    # The host said p2 away, never back, and ended the table naming it, with why.
+    kinds = [type(e) for e in host_told]
+    assert SeatAway in kinds and SeatBack not in kinds, kinds
+    assert kinds.index(SeatAway) < kinds.index(TableEnded), kinds
+    end = host_told[kinds.index(TableEnded)]
+    assert (end.culprit, end.kind) == (2, "left"), end
+    assert end.detail == "connection lost and not back within 3 s", end
 
 
 @pytest.mark.trio

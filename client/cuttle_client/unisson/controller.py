@@ -96,6 +96,12 @@ class UnissonController:
         """What is wrong with the connection, in words, even on the player's turn ("")."""
         return ""
 
+    @property
+    def away(self) -> dict[int, int]:
+        """The seats whose connection is lost (a networked table's host sees them), with
+        the seconds each has left to come back."""
+        return {}
+
     def cause(self) -> str:
         """What started the effect now waiting ("Bob melded J♠–A♠"), from the log."""
         for e in reversed(self.log):

@@ -11,6 +11,8 @@ screen opens once the cards are dealt.
 
 from __future__ import annotations
 
+import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ from cuttle_protocol.netplay import Connected
 from cuttle_protocol.table import CodeShown, Lobby, Started, TableEnded
 from cuttle_protocol.tablegame import Step, TableGame, seat_text
 from cuttle_protocol.trio_peer import ConnectionEnded, Reconnected, Reconnecting
-from cuttle_protocol.trio_table import TableShell, TableTimeouts
+from cuttle_protocol.trio_table import SeatAway, SeatBack, TableShell, TableTimeouts
 
 from cuttle_net.games.unisson import Game, IllegalMove
 from cuttle_net.games.unisson.moves import Move
@@ -31,7 +33,7 @@ from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 from ..cli_table import Hosting, sit_at_table
 from ..network import Meeting, stopped_words
 from .controller import Ending, Entry, UnissonController
-from .words import result_words
+from .words import away_words, result_words
 
 LOBBY = "at the table ("  # how `play_at_table` says who is seated (`lobby_text`)
 
@@ -74,6 +76,8 @@ class NetworkTable(Meeting, UnissonController):
         self._seats: list[str] = []  # every seat's name, once the game starts
         self._differs = False  # the player said the code differs
         self.reconnecting = ""  # what to show while the lost connection is being won back
+        self._away: dict[int, float] = {}  # host: seat -> when its reconnect window ends
+        self._ticking = False  # a redraw is due in a second (the countdown of `away`)
 
     async def _main(self) -> None:
         """Host the table (the connect screen's ``connect`` starts it)."""
@@ -166,6 +170,15 @@ class NetworkTable(Meeting, UnissonController):
         elif isinstance(item, Reconnected):
             self.reconnecting = ""
             self._changed()
+        elif isinstance(item, SeatAway):  # a joiner's connection to us, the host
+            self._away[item.seat] = time.monotonic() + item.window
+            self._changed()
+            self._keep_ticking()
+        elif isinstance(item, SeatBack):
+            self._away.pop(item.seat, None)
+            self._changed()
+        if isinstance(item, TableEnded):
+            self._away.clear()  # the ending says who did not come back
 
     def _before_the_deal(self, end: TableEnded) -> str:
         """Why the table ended before any card was dealt, naming whose doing it was."""
@@ -214,8 +227,32 @@ class NetworkTable(Meeting, UnissonController):
         assert self._guest is not None
         self._guest.run_sync_soon(self._move_in.send_nowait, move)
 
+    @property
+    def away(self) -> dict[int, int]:
+        """Host: each seat whose connection is lost, and the seconds left in its reconnect
+        window (the table ends naming it if it is not back by then)."""
+        now = time.monotonic()
+        return {s: max(0, math.ceil(end - now)) for s, end in sorted(self._away.items())}
+
+    def start(self) -> None:
+        self._keep_ticking()  # a seat may have gone away before the table screen opened
+
+    def _keep_ticking(self) -> None:
+        """Redraw each second while a seat is away: its countdown moves."""
+        if not self._ticking and self._away and self.ending is None and self._host is not None:
+            self._ticking = True
+            self._host.schedule(1.0, self._tick)
+
+    def _tick(self) -> None:
+        self._ticking = False
+        self._changed()
+        self._keep_ticking()
+
+    def _away_words(self) -> str:
+        return away_words(self.names, self.away)
+
     def trouble(self) -> str:
-        return self.reconnecting if self.ending is None else ""
+        return (self.reconnecting or self._away_words()) if self.ending is None else ""
 
     def waiting_for(self) -> str:
         s = self.session
@@ -225,17 +262,22 @@ class NetworkTable(Meeting, UnissonController):
             if self.busy:  # the table keeps the move and sends it once the host is back
                 return "reconnecting: your move is sent once it is back"
             return self.reconnecting
-        if self.busy:
-            return "sending your move…"
-        if s.outcome is not None:
-            return "checking the whole deal (the audit)…"
         waiting = s.waiting_for
-        if waiting is None:
-            return ""
-        seat, what = waiting
-        if what == "move":
-            return f"{self.names[seat]} is thinking…"
-        return f"the cards are being shown: waiting for {self.names[seat]}'s step…"
+        if self.busy:  # (a draw waits for the others' steps: an away seat's too)
+            words, waiting = "sending your move…", None
+        elif s.outcome is not None:
+            words = "checking the whole deal (the audit)…"
+        elif waiting is None:
+            words = ""
+        elif waiting[1] == "move":
+            words = f"{self.names[waiting[0]]} is thinking…"
+        else:
+            words = f"the cards are being shown: waiting for {self.names[waiting[0]]}'s step…"
+        if not self._away:
+            return words
+        if not words or (waiting is not None and waiting[0] in self._away):
+            return self._away_words()  # the table waits for that seat's connection
+        return f"{words} · {self._away_words()}"  # the others play on meanwhile
 
     def _finished(self, game: TableGame) -> None:
         """The table is over: the result in words, whose fault if any, and the record."""

@@ -120,7 +120,8 @@ class UnissonTableScreen(Screen[None]):
             self._stack = [("Choose", choices(view, me, self.ascii))] if c.my_turn else []
             self.query_one("#error", Static).display = False
         touched = c.log[-1].touched if c.log else frozenset()
-        self.query_one("#u-players", Players).show(view, c.names, me, self.ascii, touched, c.ending)
+        players = self.query_one("#u-players", Players)
+        players.show(view, c.names, me, self.ascii, touched, c.ending, c.away)
         self.query_one("#u-status", Status).show(view, c.names, me)
         self.query_one("#last", LastMove).show(c.log, self.ascii)
         self.query_one("#log", MoveLog).show(c.log, self.ascii)
@@ -151,7 +152,7 @@ class UnissonTableScreen(Screen[None]):
         v = c.view
         if c.ending is not None:
             return Text(c.ending.text, style="bold")
-        if c.trouble() and not c.my_turn:  # nothing moves until the connection is back
+        if c.trouble() and not c.my_turn:  # what we wait for, and the connection lost
             return Text(c.waiting_for(), style="italic")
         if v.effects:
             words = effect_words(v, c.names, c.seat, c.cause())

@@ -7,7 +7,7 @@ choices beside the move log.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from rich.text import Text
 from textual.widgets import Static
@@ -34,7 +34,8 @@ def cards(fs: Sequence[int], ascii: bool, touched: Collection[int] = ()) -> Text
 
 class Players(Static):
     """One line a seat, in seat order: who decides now (▶), the name, the hand's size (the
-    hand itself once shown), dealer and last player, and the sequences, numbered."""
+    hand itself once shown), dealer and last player, a seat whose connection is lost (and
+    the seconds it has left to come back), and the sequences, numbered."""
 
     def show(
         self,
@@ -44,6 +45,7 @@ class Players(Static):
         ascii: bool,
         touched: Collection[int] = (),
         ending: Ending | None = None,
+        away: Mapping[int, int] | None = None,
     ) -> None:
         lines = []
         acting = view.to_act
@@ -61,6 +63,8 @@ class Players(Static):
                 line.append(" D" if s == view.dealer else "  ", style="dim")
                 line.append(" L" if s == view.last_player else "  ", style="bold reverse")
                 line.append(" ")
+                if away and s in away:  # before the sequences: a long line is cut there
+                    line.append(f" lost {away[s]:>2} s ", style="bold reverse")
             seqs = view.sequences(s)
             for i, seq in enumerate(seqs, 1):
                 seen = any(f in touched for f in seq)
