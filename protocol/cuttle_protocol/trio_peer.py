@@ -433,7 +433,9 @@ class Peer:
                 return
             await trio.sleep_until(asked + patience)
             if self._last_heard < asked:
-                self._conn.close(ErrorCode.TIMEOUT, f"no answer within {patience:g} s")
+                # We hang up without a `close`: a peer that was only frozen (a suspended
+                # laptop) reads a lost connection, which a game resumes (SPEC 4.6), not a
+                # `close`, which would end its game while we wait for it to come back.
                 message = f"the peer did not answer for {interval + patience:g} s"
                 await self._end(ConnectionEnded(EndReason.TIMEOUT, ErrorCode.TIMEOUT, message))
                 return

@@ -17,6 +17,7 @@ from cuttle_protocol.messages import Post
 from cuttle_protocol.table import CodeShown, Delivered, Lobby, Started, TableEnded, TableSettings
 from cuttle_protocol.trio_peer import (
     ConnectionEnded,
+    PeerSettings,
     Reconnected,
     Reconnecting,
     connect,
@@ -600,3 +601,96 @@ async def test_a_close_crossing_the_hosts_relay_is_not_a_lost_connection() -> No
     assert results["p0"] == results["p1"] == "result: stopped: left by seat 2", results
     (verdict,) = [e for e in seen if isinstance(e, TableEnded)]
     assert "peer-quit" in verdict.detail and "bored" in verdict.detail, verdict
+
+
+async def freezing_proxy(
+    target: int, frozen: trio.Event, thawed: trio.Event, task_status=trio.TASK_STATUS_IGNORED
+) -> None:
+    """Forward loopback connections to `target`. While `frozen` is set and `thawed` is not,
+    the first connection carries nothing either way, as if the joiner's process were
+    stopped (its kernel still takes the bytes): what arrives meanwhile, an end of stream
+    included, is delivered once thawed."""
+    (listener,) = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    task_status.started(listener.socket.getsockname()[1])
+    count = 0
+
+    async def handle(joiner: trio.SocketStream) -> None:
+        nonlocal count
+        count += 1
+        first = count == 1
+        host = await trio.open_tcp_stream("127.0.0.1", target)
+
+        async def pump(src: trio.SocketStream, dst: trio.SocketStream) -> None:
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                while data := await src.receive_some(65536):
+                    if first and frozen.is_set():
+                        await thawed.wait()
+                    await dst.send_all(data)
+            if first and frozen.is_set():
+                await thawed.wait()
+            nursery.cancel_scope.cancel()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(pump, joiner, host)
+            nursery.start_soon(pump, host, joiner)
+        await trio.aclose_forcefully(joiner)
+        await trio.aclose_forcefully(host)
+
+    await trio.serve_listeners(handle, [listener])
+
+
+@pytest.mark.trio
+async def test_a_joiner_frozen_past_the_hosts_keepalive_comes_back_and_the_game_goes_on():
+    """p2's process is as if stopped mid-game (SIGSTOP) for longer than the host's keepalive
+    allows: the host gives up on the connection and waits for p2. Once running again, p2
+    reads a lost connection (not a `close`, which it used to take for the host leaving, and
+    ended its table while the host waited for it): it dials again, and the count goes on
+    to the one result."""
+    results: dict[str, str] = {}
+    host_told: list[object] = []
+    frozen, thawed = trio.Event(), trio.Event()
+    timeouts = TableTimeouts(reply=2.0, move=10.0, window=10.0)
+    quick_keepalive = PeerSettings(keepalive_interval=0.3, reply_timeout=0.5)
+    never_pings = PeerSettings(keepalive_interval=3600.0)  # a stopped process sends nothing
+    async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as outer:
+        port = await outer.start(freezing_proxy, listener.address[1], frozen, thawed)
+
+        async def host() -> None:
+            settings = TableSettings("count", (), 3)
+            async with host_table(
+                listener, player("p0"), settings, timeouts=timeouts, peer_settings=quick_keepalive
+            ) as t:
+                results["p0"] = await play_count(t, 30, watch=host_told.append)
+
+        async def join(name: str, address: str) -> None:
+            async with join_table(
+                address, player(name), timeouts=timeouts, peer_settings=never_pings
+            ) as t:
+                results[name] = await play_count(t, 30, watch=freeze_at(9))
+
+        def freeze_at(n: int) -> Callable[[object], None]:
+            def watch(event: object) -> None:
+                if isinstance(event, Delivered) and event.body.get("n") == n:
+                    frozen.set()
+
+            return watch
+
+        async def thaw_once_the_host_gave_up() -> None:
+            while not any(isinstance(e, SeatAway) for e in host_told):
+                await trio.sleep(0.01)
+            await trio.sleep(0.2)  # the host's hang-up reaches the proxy
+            thawed.set()
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                nursery.start_soon(thaw_once_the_host_gave_up)
+                await trio.sleep(0.05)
+                nursery.start_soon(join, "p1", f"127.0.0.1:{listener.address[1]}")
+                await trio.sleep(0.2)
+                nursery.start_soon(join, "p2", f"127.0.0.1:{port}")
+        outer.cancel_scope.cancel()
+    assert len(set(results.values())) == 1 and len(results) == 3, results
+    assert results["p0"].startswith("result: counted to 30"), results
+    kinds = [type(e) for e in host_told]
+    assert kinds.count(SeatAway) == kinds.count(SeatBack) == 1, kinds

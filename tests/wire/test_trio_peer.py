@@ -474,6 +474,22 @@ async def test_silent_after_handshake(make_pair) -> None:
 
 
 @pytest.mark.trio
+async def test_a_peer_silent_past_the_keepalive_finds_the_stream_ended_without_a_close():
+    """A peer that was only frozen (a suspended laptop, a stopped process) reads on later:
+    it finds the connection lost (the stream's end, which a game resumes, SPEC 4.6), not a
+    `close`, which would tell it the game is over while we wait for it to come back."""
+
+    async def rogue(r: Rogue) -> object:
+        await r.handshake()
+        await trio.sleep(FAST.keepalive_interval + FAST.reply_timeout + 0.5)  # frozen
+        return await r.close_received()  # None: the end of the stream came, no `close`
+
+    end, seen = await host_ending(tcp_pair, rogue, read=False)
+    assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
+    assert seen is None, seen
+
+
+@pytest.mark.trio
 @transports
 async def test_keepalive_keeps_an_idle_game_open(make_pair) -> None:
     ours, theirs = await make_pair()
