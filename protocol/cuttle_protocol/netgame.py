@@ -136,6 +136,7 @@ def _left() -> ConnectionEnded:
     return ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.AWAY, "you left the game")
 
 
+AWAY_REASON = "the other player left; they may come back"
 REPLACED_REASON = "another connection with your identity key took this game over"
 
 
@@ -478,6 +479,16 @@ async def play_match(
                 # Leaving keeps it, to come back; so does another instance taking over.
                 if journal is not None and not left and not replaced(ended, role):
                     journal.remove()
+        except BaseException:
+            # Interrupted (Ctrl+C, SIGTERM, SIGHUP) or cancelled: our process is going, our
+            # player does not concede. Leave as `LEAVE` does (close `away`, the journal kept
+            # for a comeback, an unfinished record) and let the exception go on.
+            if session is not None:
+                with trio.CancelScope(shield=True):
+                    await link.peer.aclose(ErrorCode.AWAY, AWAY_REASON)
+                result.ended = _left()
+                on_event(GameFinished(len(result.games) - 1, session, result.ended))
+            raise
         finally:
             if journal is not None:
                 journal.close()
@@ -629,7 +640,7 @@ async def _play_game(
 async def _leave(link: _Link) -> None:
     """Our player leaves mid-game without conceding: tell the peer (close ``away``; if the
     connection was lost, it notices that instead) and end here."""
-    await link.peer.aclose(ErrorCode.AWAY, "the other player left; they may come back")
+    await link.peer.aclose(ErrorCode.AWAY, AWAY_REASON)
     raise _left()
 
 
