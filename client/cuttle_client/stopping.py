@@ -2,15 +2,15 @@
 
 A ``kill``, a shutdown (SIGTERM) or a closed terminal (SIGHUP) would otherwise end the
 process at once: no ``close`` to the other player, the LAN announcement and the router's
-port mapping left behind, the terminal left in the app's screen. ``installed`` (once, around
-the whole command) hands both signals to whatever SIGINT does at that moment:
+port mapping left behind, the terminal left in the app's screen. So:
 
-- headless (trio): trio's handler, so ``KeyboardInterrupt`` comes out of the main task's
-  next checkpoint and every ``finally`` runs (a game in progress is left, not conceded:
-  ``netgame.play_match``, ``tablegame.play_at_table``);
-- the terminal client: its own handler (``handled``), which leaves the game as ``ctrl+q``
-  then *leave* would, and restores the terminal;
-- anything else: Python's ``KeyboardInterrupt``.
+- ``installed`` (once, around the whole command) hands both signals to SIGINT's handler:
+  in a headless game (``run_trio``) trio's, so ``KeyboardInterrupt`` comes out of the main
+  task at a checkpoint and every ``finally`` runs (a game in progress is left, not
+  conceded: ``netgame.play_match``, ``tablegame.play_at_table``); elsewhere Python's
+  ``KeyboardInterrupt`` (``cuttle arena`` then ends its workers: ``cuttle_net.jobs``);
+- a Textual app (``run_app``) takes all three signals itself: it quits as after ``ctrl+q``
+  (a game in progress left, never conceded) and restores the terminal.
 
 The command then exits with 128 + the signal's number (``status``), as shells expect.
 """
@@ -18,16 +18,18 @@ The command then exits with 128 + the signal's number (``status``), as shells ex
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import signal
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-STOPS = (signal.SIGTERM, signal.SIGHUP)
-"""The signals that stop a command as Ctrl+C does."""
+STOPS = tuple(s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None)
+"""The signals that stop a command as Ctrl+C does (Windows has no SIGHUP)."""
 
 _received: int | None = None  # the first stopping signal, if one came
 
@@ -74,20 +76,27 @@ def _note(signum: int) -> None:
 
 
 @contextlib.contextmanager
-def handled(stop: Callable[[], None]) -> Iterator[None]:
-    """Within the block, SIGINT, SIGTERM and SIGHUP call ``stop()`` instead of raising
-    ``KeyboardInterrupt``. ``stop`` runs in the main thread between two bytecodes of
-    whatever was running: it must only schedule the work (``call_soon_threadsafe``)."""
+def handled(stop: Callable[[int], None]) -> Iterator[None]:
+    """Within the block, SIGINT, SIGTERM and SIGHUP call ``stop(signum)`` instead of raising
+    ``KeyboardInterrupt`` (a signal ignored from the start stays ignored). ``stop`` runs in
+    the main thread between two bytecodes of whatever was running: it must only schedule
+    the work (``call_soon_threadsafe``)."""
 
-    def on_sigint(signum: int, frame: FrameType | None) -> None:
+    def on_signal(signum: int, frame: FrameType | None) -> None:
         _note(signum)
-        stop()
+        stop(signum)
 
-    before = signal.signal(signal.SIGINT, on_sigint)
+    saved = {
+        signum: signal.signal(signum, on_signal)
+        for signum in (signal.SIGINT, *STOPS)
+        if signal.getsignal(signum) is not signal.SIG_IGN
+    }
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        for signum, handler in saved.items():
+            if handler is not None:
+                signal.signal(signum, handler)
 
 
 def stopped() -> bool:
@@ -116,3 +125,57 @@ def run_trio(async_fn: Callable[..., Awaitable[T]], *args: object) -> T:
     import trio
 
     return trio.run(async_fn, *args, restrict_keyboard_interrupt_to_checkpoints=True)
+
+
+def run_app(app: Any) -> None:
+    """Run the Textual ``app``, which SIGINT, SIGTERM and SIGHUP quit cleanly (the terminal
+    restored): as its ``quit_for_signal()`` (async) says, else at once. A second signal
+    quits at once."""
+    import asyncio
+
+    signals: list[int] = []
+
+    def stop_soon(signum: int) -> None:  # in a signal handler: only schedule the work
+        if signum == getattr(signal, "SIGHUP", None):
+            _let_go_of_a_hung_up_terminal()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # the app is not running: nothing to leave or to restore
+            raise KeyboardInterrupt from None
+        signals.append(signum)
+        loop.call_soon_threadsafe(app.call_later, stop)
+
+    async def stop() -> None:
+        quit_for_signal = getattr(app, "quit_for_signal", None)
+        if quit_for_signal is None or len(signals) > 1:
+            app.exit()
+        else:
+            await quit_for_signal()
+
+    with handled(stop_soon):
+        app.run()
+
+
+def _let_go_of_a_hung_up_terminal() -> None:
+    """The terminal hung up (closed, or its connection lost) if it answers with EIO: then
+    every read and write fails, and Textual's writer thread dies on the first one, after
+    which its bounded queue blocks the app for good. Point stdin, stdout and stderr at
+    /dev/null (nothing is left to restore), and keep Textual from starting its screen again
+    on the SIGCONT that comes with a hang-up. A SIGHUP from ``kill`` while the terminal is
+    there changes nothing: the terminal is restored as on any quit."""
+    import termios  # POSIX only, as SIGHUP is
+
+    gone = []
+    for fd in (0, 1, 2):
+        try:
+            termios.tcgetattr(fd)
+        except termios.error as e:
+            if e.args[0] == errno.EIO:
+                gone.append(fd)
+    if not gone:
+        return
+    signal.signal(signal.SIGCONT, signal.SIG_DFL)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in gone:
+        os.dup2(null, fd)
+    os.close(null)
