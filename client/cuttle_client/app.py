@@ -149,14 +149,30 @@ class CuttleApp(App[None]):
 
     async def action_quit(self) -> None:
         """ctrl+q: during a network game, ask first: concede it, leave it, or stay."""
-        tables = (getattr(s, "controller", None) for s in self.screen_stack)
-        table = next(
-            (t for t in tables if isinstance(t, NetworkTable) and t.game_in_progress), None
-        )
+        table = self._table_in_progress()
         if table is not None:
             await self._quit_table(table)
             return
-        game = next(
+        game = self._game_in_progress()
+        if game is None:
+            self.exit()
+            return
+        if any(isinstance(s, LeaveScreen) for s in self.screen_stack):
+            return  # already asking
+
+        def answer(choice: str | None) -> None:
+            if choice in ("concede", "leave"):
+                self._quit_game(game, concede=choice == "concede")
+
+        other = game.names[game.opponent]
+        self.push_screen(LeaveScreen(other, game.settings.reconnect_window), answer)
+
+    def _table_in_progress(self) -> NetworkTable | None:
+        tables = (getattr(s, "controller", None) for s in self.screen_stack)
+        return next((t for t in tables if isinstance(t, NetworkTable) and t.game_in_progress), None)
+
+    def _game_in_progress(self) -> NetworkController | None:
+        return next(
             (
                 s.controller
                 for s in self.screen_stack
@@ -166,21 +182,14 @@ class CuttleApp(App[None]):
             ),
             None,
         )
-        if game is None:
-            self.exit()
-            return
-        if any(isinstance(s, LeaveScreen) for s in self.screen_stack):
-            return  # already asking
 
-        def answer(choice: str | None) -> None:
-            if choice in ("concede", "leave") and game.game_in_progress:
-                game.quit_game(choice == "concede", self.exit)
-                self.set_timer(QUIT_GRACE, self.exit)  # should the record never come
-            elif choice in ("concede", "leave"):
-                self.exit()  # the game ended meanwhile: its record is saved
-
-        other = game.names[game.opponent]
-        self.push_screen(LeaveScreen(other, game.settings.reconnect_window), answer)
+    def _quit_game(self, game: NetworkController, *, concede: bool) -> None:
+        """Concede or leave the game, and quit once its record is saved."""
+        if game.game_in_progress:
+            game.quit_game(concede, self.exit)
+            self.set_timer(QUIT_GRACE, self.exit)  # should the record never come
+        else:
+            self.exit()  # the game ended meanwhile: its record is saved
 
     async def _quit_table(self, table: NetworkTable) -> None:
         if any(isinstance(s, ConfirmScreen) for s in self.screen_stack):
@@ -188,10 +197,25 @@ class CuttleApp(App[None]):
 
         async def answer(yes: bool | None) -> None:
             if yes:
-                await table.aclose()  # leaves: every seat is told, our record is saved
-                self.exit()
+                await self._leave_table(table)
 
         self.push_screen(ConfirmScreen(table.leave_question), answer)
+
+    async def _leave_table(self, table: NetworkTable) -> None:
+        await table.aclose()  # leaves: every seat is told, our record is saved
+        self.exit()
+
+    async def quit_for_signal(self) -> None:
+        """SIGINT, SIGTERM or SIGHUP (``stopping.run_app``): quit as ``ctrl+q`` then *leave*
+        would, without asking: a game in progress is left (the other player may wait for us
+        to come back), never conceded."""
+        table, game = self._table_in_progress(), self._game_in_progress()
+        if table is not None:
+            await self._leave_table(table)
+        elif game is not None:
+            self._quit_game(game, concede=False)
+        else:
+            self.exit()
 
     def on_lobby_screen_host_requested(self, event: LobbyScreen.HostRequested) -> None:
         if event.game != "cuttle":

@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import cli_arena, cli_lan, cli_net, cli_play, cli_record, cli_rules
+from . import cli_arena, cli_lan, cli_net, cli_play, cli_record, cli_rules, stopping
 
 MODULES = (cli_play, cli_net, cli_lan, cli_record, cli_rules, cli_arena)
 SUBCOMMANDS = {name: module for module in MODULES for name in module.COMMANDS}
@@ -45,14 +45,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command is None:
-            return cli_play.run_lobby(args)
-        return SUBCOMMANDS[args.command].run(args)
+        with stopping.installed():  # SIGTERM and SIGHUP stop a command as Ctrl+C does
+            if args.command is None:
+                status = cli_play.run_lobby(args)
+            else:
+                status = SUBCOMMANDS[args.command].run(args)
     except BrokenPipeError:  # output piped into a reader that stopped early (head)
         sys.stdout = None  # type: ignore[assignment]  # nothing more can be written
         return 1
-    except KeyboardInterrupt:
-        return 130
+    except BaseException as exc:  # Ctrl+C, SIGTERM, SIGHUP: everything was cleaned up on the way
+        if stopping.interrupted(exc):
+            return stopping.status()
+        raise
+    # The terminal client handles the signals itself, and ends as after ctrl+q.
+    return stopping.status() if stopping.stopped() else status
 
 
 if __name__ == "__main__":

@@ -144,8 +144,7 @@ def run(args: argparse.Namespace) -> int:
         from cuttle_client.cli_play import run_network
 
         return run_network(args, plan)
-    import trio
-
+    from cuttle_client.stopping import run_trio
     from cuttle_net.games.cuttle.bots import make_bot
 
     try:
@@ -153,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"cuttle {args.command}: {e}", file=sys.stderr)
         return 2
-    return trio.run(_headless, args, plan, bot)
+    return run_trio(_headless, args, plan, bot)
 
 
 def _say(text: str) -> None:
@@ -193,12 +192,13 @@ def _run_table_host(args: argparse.Namespace) -> int:
         from cuttle_client.cli_play import run_network
 
         return run_network(args, plan, game=args.game, players=args.players, rules_token=token)
-    import trio
     from cuttle_protocol.identity import ConfigError
     from cuttle_protocol.trio_peer import ConnectionEnded
 
+    from cuttle_client.stopping import run_trio
+
     try:
-        return trio.run(host_headless, args, name, _say)
+        return run_trio(host_headless, args, name, _say)
     except ConfigError as e:
         _say(f"cannot use the config directory: {e}")
         return 2

@@ -134,6 +134,7 @@ def run_network(args: argparse.Namespace, plan: NetPlan, **table: object) -> int
 def _run_app(
     args: argparse.Namespace, practice: Practice | None, network: NetworkLaunch | None = None
 ) -> int:
+    from . import stopping
     from .app import Settings, make_app
     from .cardtext import ascii_wanted
     from .profile import name_problem, save_name
@@ -152,5 +153,5 @@ def _run_app(
         config_dir=config_dir,
         name=name,
     )
-    make_app(settings, practice, network).run()
+    stopping.run_app(make_app(settings, practice, network))
     return 0

@@ -91,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
 def _replay(text: str, ascii: bool) -> int:
     from cuttle_client.cardtext import ascii_wanted
     from cuttle_client.replay import Replay, ReplayApp
+    from cuttle_client.stopping import run_app
     from cuttle_net.records.verify import verify_text
 
     report = verify_text(text)
@@ -102,7 +103,7 @@ def _replay(text: str, ascii: bool) -> int:
     except ValueError as e:
         print(f"cuttle replay: {e}", file=sys.stderr)
         return 1
-    ReplayApp(replay, ascii_wanted(ascii)).run()
+    run_app(ReplayApp(replay, ascii_wanted(ascii)))
     return 0
 
 

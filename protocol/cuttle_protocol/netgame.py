@@ -136,6 +136,7 @@ def _left() -> ConnectionEnded:
     return ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.AWAY, "you left the game")
 
 
+AWAY_REASON = "the other player left; they may come back"
 REPLACED_REASON = "another connection with your identity key took this game over"
 
 
@@ -173,6 +174,9 @@ class _Link:
         self.received = 0
         self._held: list[Move] = []  # our player's moves made during a `resume` exchange
         self.back_by: float | None = None  # while the connection is lost: the window's end
+        self.leaving = False  # our player left (`leave`): every connection is told `away`
+        self._door = trio.CancelScope()  # host: shut when our player leaves
+        self._door_shut = trio.Event()
         # A host lets its player take the game over on a new connection at any moment.
         self.takes_over = reconnect is not None and self.role is Role.HOST
         nursery.start_soon(_forward_peer, peer, self._send_inbox.clone())
@@ -200,8 +204,30 @@ class _Link:
         (it is played first, as it was made before anything that comes later); leaving
         ends the exchange at once."""
         if isinstance(intent, Leave):
+            self.leaving = True  # told in play_match, which `_left()` reaches
             raise _left()
         self._held.append(intent)
+
+    async def leave(self) -> None:
+        """Our player leaves mid-game (`LEAVE`, or our process stops): tell the other side
+        `away` (if the connection was lost, it notices that instead). A host first shuts its
+        door: the other player dials again at once, and a connection that came in as our
+        process ends would be told we quit (or are busy), ending the game there. A
+        connection that our door or our redial has open meanwhile is told `away` as it
+        closes: the other player waits for us (SPEC 4.6)."""
+        self.leaving = True
+        with trio.CancelScope(shield=True):
+            if self.takes_over:
+                self._door.cancel()
+                with trio.move_on_after(1.0):  # it only unwinds a wait
+                    await self._door_shut.wait()
+            await self.peer.aclose(ErrorCode.AWAY, AWAY_REASON)
+
+    async def _told_if_left(self, peer: Peer) -> None:
+        """A connection of our door or redial closes: `away` if our player left."""
+        if self.leaving:
+            with trio.CancelScope(shield=True):
+                await peer.aclose(ErrorCode.AWAY, AWAY_REASON)
 
     def forward_intents(self, intents: trio.MemoryReceiveChannel[Move | Leave]) -> None:
         self.nursery.start_soon(_forward_intents, intents, self._send_inbox.clone())
@@ -241,25 +267,33 @@ class _Link:
     async def _offer_seat(self) -> None:
         """Host: keep the door open to our player for the whole match, one connection at
         a time (each opens the next door as soon as it came in)."""
-        while True:
-            await self.nursery.start(self._next_connection)
+        try:
+            with self._door:
+                while True:
+                    await self.nursery.start(self._next_connection)
+        finally:
+            self._door_shut.set()
 
     async def _next_connection(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
         assert self.reconnect is not None
         async with self.reconnect(math.inf, self.identity) as peer:
             task_status.started()
-            resume: Message | None = None
-            with contextlib.suppress(ConnectionEnded), trio.move_on_after(self.reply_timeout):
-                resume = await peer.receive()
-            if isinstance(resume, Resume):
-                await self._send_inbox.send(("takeover", (peer, resume), None))
-                await peer.wait_ended()  # it lives on as the game's connection
-            elif resume is None:  # another instance of our player, with no game to resume
-                await peer.aclose(ErrorCode.BUSY, "you play here already, on another connection")
-            else:
-                await peer.aclose(
-                    ErrorCode.UNEXPECTED_MESSAGE, f"{resume.TYPE} where resume was due"
-                )
+            try:
+                resume: Message | None = None
+                with contextlib.suppress(ConnectionEnded), trio.move_on_after(self.reply_timeout):
+                    resume = await peer.receive()
+                if isinstance(resume, Resume):
+                    await self._send_inbox.send(("takeover", (peer, resume), None))
+                    await peer.wait_ended()  # it lives on as the game's connection
+                elif resume is None:  # another instance of our player, with no game to resume
+                    busy = "you play here already, on another connection"
+                    await peer.aclose(ErrorCode.BUSY, busy)
+                else:
+                    await peer.aclose(
+                        ErrorCode.UNEXPECTED_MESSAGE, f"{resume.TYPE} where resume was due"
+                    )
+            finally:
+                await self._told_if_left(peer)
 
     async def take_over(self, peer: Peer, theirs: Resume, game: int) -> bool:
         """Host: our player resumed on a new connection (the one we held may be dead, or
@@ -306,8 +340,11 @@ class _Link:
         try:
             async with self.reconnect(deadline, self.identity) as peer:
                 dialled = True
-                await self._send_inbox.send(("dialled", peer, None))
-                await peer.wait_ended()
+                try:
+                    await self._send_inbox.send(("dialled", peer, None))
+                    await peer.wait_ended()
+                finally:
+                    await self._told_if_left(peer)
         except ConnectionEnded as ended:
             if not dialled:
                 await self._send_inbox.send(("not-dialled", ended, None))
@@ -475,9 +512,20 @@ async def play_match(
             if session is not None:  # the connection ended during this game
                 on_event(GameFinished(len(result.games) - 1, session, ended))
                 left = ended.reason == EndReason.LOCAL_CLOSED and ended.code == ErrorCode.AWAY
+                if left:
+                    await link.leave()  # said already, unless we left during a resume exchange
                 # Leaving keeps it, to come back; so does another instance taking over.
                 if journal is not None and not left and not replaced(ended, role):
                     journal.remove()
+        except BaseException:
+            # Interrupted (Ctrl+C, SIGTERM, SIGHUP) or cancelled: our process is going, our
+            # player does not concede. Leave as `LEAVE` does (close `away`, the journal kept
+            # for a comeback, an unfinished record) and let the exception go on.
+            if session is not None:
+                await link.leave()
+                result.ended = _left()
+                on_event(GameFinished(len(result.games) - 1, session, result.ended))
+            raise
         finally:
             if journal is not None:
                 journal.close()
@@ -627,9 +675,9 @@ async def _play_game(
 
 
 async def _leave(link: _Link) -> None:
-    """Our player leaves mid-game without conceding: tell the peer (close ``away``; if the
-    connection was lost, it notices that instead) and end here."""
-    await link.peer.aclose(ErrorCode.AWAY, "the other player left; they may come back")
+    """Our player leaves mid-game without conceding: tell the peer (``_Link.leave``) and
+    end here."""
+    await link.leave()
     raise _left()
 
 

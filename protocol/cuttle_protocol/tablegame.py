@@ -239,9 +239,26 @@ async def play_at_table(
                 break
 
     table.owes = owes
-    async with trio.open_nursery() as tasks:
-        await follow()
-        tasks.cancel_scope.cancel()  # a chooser or a confirmation still waiting
+    try:
+        async with trio.open_nursery() as tasks:
+            await follow()
+            tasks.cancel_scope.cancel()  # a chooser or a confirmation still waiting
+    except BaseException:
+        # Interrupted (Ctrl+C, SIGTERM, SIGHUP) or cancelled: leave as a player's `l` does
+        # (every seat is told, within the reply timeout), keep our record, and let the
+        # exception go on.
+        if not table.ended.is_set():
+            note = failure or "you left the table"
+            if table.core.leaving is None:
+                table.leave(ErrorCode.PEER_QUIT, "")
+            with trio.CancelScope(shield=True), trio.move_on_after(table.timeouts.reply):
+                await table.ended.wait()
+        if session is not None:
+            game = _outcome(session, names, note, save, data_dir)
+            say(game.line)
+            if game.record is not None:
+                say(f"record saved: {game.record}")
+        raise
     if session is not None and session.finished and not table.ended.is_set():
         if table.core.me != HOST:
             with trio.move_on_after(table.timeouts.reply):
@@ -253,6 +270,14 @@ async def play_at_table(
         why = f"{ended.kind}: {ended.detail}" if ended else "the table never started"
         why = failure or why
         return TableGame(f"result: no game: {why}", False)
+    return _outcome(session, names, note, save, data_dir)
+
+
+def _outcome(
+    session: GameSession, names: tuple[str, ...], note: str, save: bool, data_dir: Path | None
+) -> TableGame:
+    """The game's result, its record saved (if `save`); `note`: why an unfinished game
+    stopped."""
     line, clean = table_result_line(session, names, note)
     record = None
     if save:

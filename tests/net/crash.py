@@ -64,8 +64,9 @@ class Side:
     def text(self) -> str:
         return "\n".join(line for _, line in self.lines)
 
-    def kill(self) -> float:
-        self.proc.send_signal(signal.SIGKILL)
+    def kill(self, signum: int = signal.SIGKILL) -> float:
+        """Send ``signum`` and wait for the process to end; when it ended."""
+        self.proc.send_signal(signum)
         self.proc.wait(timeout=WAIT)
         return time.monotonic()
 
@@ -102,20 +103,23 @@ def wait_for_journal(directory: Path, moves: int = 2) -> None:
 class CrashRun:
     sides: dict[str, Side]  # "host", "join": the survivor and the restarted process
     resumed_after: float  # seconds from the kill to "the game goes on" on the restarted side
+    killed: Side  # the process that was killed
 
 
-def crash_and_resume(tmp: Path, victim: str) -> CrashRun:
-    """A game in which ``victim`` ("host" or "join") is SIGKILLed mid-game and restarted."""
+def crash_and_resume(tmp: Path, victim: str, signum: int = signal.SIGKILL) -> CrashRun:
+    """A game in which ``victim`` ("host" or "join") is killed mid-game (by ``signum``) and
+    restarted."""
     host = Side(host_args(tmp))
     port = int(host.wait_for(r"\(port (\d+)\)")[1].split("(port ")[1].rstrip(")"))
     joiner = Side(join_args(tmp, port))
     sides = {"host": host, "join": joiner}
     wait_for_journal(tmp / ("a" if victim == "host" else "b") / "journal")
-    killed_at = sides[victim].kill()
+    killed = sides[victim]
+    killed_at = killed.kill(signum)
     again = Side(host_args(tmp) if victim == "host" else join_args(tmp, port))
     sides[victim] = again
     back_at, _ = again.wait_for("reconnected: the game goes on")
-    return CrashRun(sides, back_at - killed_at)
+    return CrashRun(sides, back_at - killed_at, killed)
 
 
 def verify(path: Path) -> subprocess.CompletedProcess[str]:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from ...jobs import in_processes
 from ...stats import p95, wilson
 from .bots import make_bot
 from .engine import CHANCE, Game
@@ -91,13 +92,8 @@ def play_match(
         for i in range(games):
             yield play_game(names, rules, seed, i)
         return
-    from concurrent.futures import ProcessPoolExecutor  # imports sockets: only when needed
-
-    batches = [list(range(j, games, jobs)) for j in range(jobs)]
-    with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(_play_many, names, rules, seed, b) for b in batches if b]
-        for f in futures:
-            yield from f.result()
+    batches = [(names, rules, seed, list(range(j, games, jobs))) for j in range(min(jobs, games))]
+    yield from in_processes(_play_many, batches, jobs)
 
 
 @dataclass

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from ...jobs import in_processes
 from ...stats import p95, wilson
 from . import Game
 from .bots import make_bot
@@ -74,13 +75,8 @@ def play_match(
         for i in range(games):
             yield play_game(names, decks, seed, i)
         return
-    from concurrent.futures import ProcessPoolExecutor
-
-    batches = [list(range(j, games, jobs)) for j in range(jobs)]
-    with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(_play_many, names, decks, seed, b) for b in batches if b]
-        for f in futures:
-            yield from f.result()
+    batches = [(names, decks, seed, list(range(j, games, jobs))) for j in range(min(jobs, games))]
+    yield from in_processes(_play_many, batches, jobs)
 
 
 @dataclass

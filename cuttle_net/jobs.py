@@ -1,0 +1,53 @@
+"""Batches of work in worker processes (``cuttle arena --jobs``) that never outlive the caller.
+
+A batch is one task, minutes long in a big match, so a pool that is merely shut down would
+let each worker finish its batch first, after the parent was told to stop. Here a match
+left early (Ctrl+C, SIGTERM and SIGHUP reach the parent as ``KeyboardInterrupt``; or the
+caller stops reading) terminates the workers at once.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def in_processes(
+    work: Callable[..., list[T]], batches: Sequence[tuple[Any, ...]], jobs: int
+) -> Iterator[T]:
+    """Yield the items of ``work(*batch)`` for each batch in turn, the batches run in ``jobs``
+    worker processes (``work`` and its arguments must pickle)."""
+    from concurrent.futures import ProcessPoolExecutor  # imports sockets: only when needed
+
+    pool = ProcessPoolExecutor(jobs, initializer=_worker_signals)
+    try:
+        futures = [pool.submit(work, *batch) for batch in batches]
+        for future in futures:
+            yield from future.result()
+    except BaseException:
+        _terminate(pool)
+        raise
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _terminate(pool: Any) -> None:
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((pool._processes or {}).values()):
+        process.terminate()
+
+
+def _worker_signals() -> None:
+    """In a worker: Ctrl+C reaches the whole process group, and the parent ends the workers
+    itself; SIGTERM and SIGHUP end a worker at once (not the handlers a forked worker
+    inherited from the ``cuttle`` command, which would only raise there)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
