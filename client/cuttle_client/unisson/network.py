@@ -21,7 +21,7 @@ from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.identity import ConfigError
 from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import Connected
-from cuttle_protocol.table import CodeShown, Lobby, Started, TableEnded
+from cuttle_protocol.table import CodeShown, Lobby, Started, TableEnded, TableGuest
 from cuttle_protocol.tablegame import Step, TableGame, seat_text
 from cuttle_protocol.trio_peer import ConnectionEnded, Reconnected, Reconnecting
 from cuttle_protocol.trio_table import SeatAway, SeatBack, TableShell, TableTimeouts
@@ -259,7 +259,7 @@ class NetworkTable(Meeting, UnissonController):
         if self.ending is not None or s is None:
             return ""
         if self.reconnecting:
-            if self.busy:  # the table keeps the move and sends it once the host is back
+            if self.busy or self._unsent():  # the table sends it once the host is back
                 return "reconnecting: your move is sent once it is back"
             return self.reconnecting
         waiting = s.waiting_for
@@ -278,6 +278,13 @@ class NetworkTable(Meeting, UnissonController):
         if not words or (waiting is not None and waiting[0] in self._away):
             return self._away_words()  # the table waits for that seat's connection
         return f"{words} · {self._away_words()}"  # the others play on meanwhile
+
+    def _unsent(self) -> bool:
+        """A move of ours the host has not relayed yet: one made while the connection is
+        lost is played here at once (unless it waits for others' deck steps: `busy`), and
+        sent once the host is back."""
+        core = self._table.core if self._table is not None else None
+        return isinstance(core, TableGuest) and core.unrelayed > 0
 
     def _finished(self, game: TableGame) -> None:
         """The table is over: the result in words, whose fault if any, and the record."""
