@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from cuttle_client.cli_play import add_dir_options
+from cuttle_client.cli_play import add_dir_options, add_display_options
 from cuttle_client.cli_rules import add_rules_options, rules_from
 
 COMMANDS = ("host", "join")
@@ -99,7 +99,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             help="seconds to wait for a lost connection to come back mid-game",
         )
         add_dir_options(p, argparse.SUPPRESS)  # also before the command: cuttle --data-dir D
-        p.add_argument("--ascii", action="store_true", help="suit letters instead of glyphs")
+        add_display_options(p, argparse.SUPPRESS)
 
 
 def plan_from(args: argparse.Namespace) -> Any:

@@ -38,15 +38,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_rules_options(p)
     add_game_options(p)
     p.add_argument("--seed", type=int, metavar="N", help="the deal (default: random)")
-    add_display_options(p)
+    add_display_options(p, argparse.SUPPRESS)  # also before the command: cuttle --ascii play
     add_name_option(p, argparse.SUPPRESS)  # also before the command: cuttle --name N play
     add_dir_options(p, argparse.SUPPRESS)
 
 
-def add_display_options(p: argparse.ArgumentParser) -> None:
+def add_display_options(p: argparse.ArgumentParser, default: object = False) -> None:
+    """``--ascii``: on ``cuttle`` itself, and with ``argparse.SUPPRESS`` on each command
+    that shows cards, so that one given before the command is kept."""
     p.add_argument(
         "--ascii",
         action="store_true",
+        default=default,
         help="suit letters instead of glyphs (also CUTTLE_ASCII=1); NO_COLOR is respected",
     )
 

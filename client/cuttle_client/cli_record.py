@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from cuttle_client.cli_play import add_display_options
+
 COMMANDS = ("verify", "export", "replay")
 
 
@@ -27,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "one never audited as far as it is known.",
     )
     replay.add_argument("file", type=Path, metavar="FILE")
-    replay.add_argument("--ascii", action="store_true", help="suit letters instead of glyphs")
+    add_display_options(replay, argparse.SUPPRESS)  # also before it: cuttle --ascii replay
     export = sub.add_parser("export", help="write a game record as JSON")
     export.add_argument("file", type=Path, metavar="FILE")
     export.add_argument("--json", action="store_true", help="the format: JSON (the default)")

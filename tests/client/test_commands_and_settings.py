@@ -266,3 +266,14 @@ def test_the_folder_options_are_one_definition_taken_before_or_after_the_command
     for action in sub._actions:
         if action.dest in ("config_dir", "data_dir"):
             assert action.help == top_help[action.dest]
+
+
+@pytest.mark.parametrize(
+    "command", [["play"], ["host"], ["join", "127.0.0.1:4454"], ["replay", "game.cuttle"]]
+)
+def test_ascii_is_kept_before_or_after_the_command(command: list[str]) -> None:
+    """`cuttle --ascii play` used to drop it: the command's own default overrode it."""
+    parser = cli.build_parser()
+    assert parser.parse_args(["--ascii", *command]).ascii is True
+    assert parser.parse_args([*command, "--ascii"]).ascii is True
+    assert parser.parse_args(command).ascii is False
