@@ -114,9 +114,13 @@ class MatchScore:
     drawn: int = 0
 
     def after(self, outcome: Outcome, me: int) -> MatchScore:
-        if outcome.winner is None:
+        return self.won_by(outcome.winner, me)
+
+    def won_by(self, winner: int | None, me: int) -> MatchScore:
+        """After a game won by seat ``winner`` (None: drawn), ``me`` being our seat."""
+        if winner is None:
             return MatchScore(self.mine, self.theirs, self.drawn + 1)
-        if outcome.winner == me:
+        if winner == me:
             return MatchScore(self.mine + 1, self.theirs, self.drawn)
         return MatchScore(self.mine, self.theirs + 1, self.drawn)
 

@@ -335,8 +335,11 @@ class NetworkController(Meeting, TableController):
             if s.audit is not None:
                 text += " · audit passed: the deal was fair"
                 self._final_hand = _final_hand(s, self.opponent)
-        outcome = engine_outcome(s.outcome) if s.outcome is not None else None
-        self._end(outcome if s.fault is None else None, f"{text} · record saved: {path}")
+        outcome = engine_outcome(s.outcome) if s.outcome and s.fault is None else None
+        culprit = s.fault.culprit if s.fault else s.closed.seat if s.closed else None
+        if outcome is None and culprit is not None:  # a forfeit: the other player won it
+            self.score = self.score.won_by(1 - culprit, self.seat)
+        self._end(outcome, f"{text} · record saved: {path}")
         if self._on_saved is not None:
             self._on_saved()
 

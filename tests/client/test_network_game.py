@@ -374,6 +374,7 @@ def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_
             "move in the 3 s wait (your move would have been sent once bot was back)"
         ), over
         assert "record saved" in over and "took too long" not in over
+        assert "Match: You 0–1 bot" in over, over  # a forfeit counts
         # At 80x24 the whole of it shows in the game-over dialog.
         await wait_until(pilot, lambda: "have been sent once bot was back)" in screen_text(app))
         await keys(pilot, "l")
@@ -436,6 +437,7 @@ def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_w
             "bot loses on time: the connection to bot was lost on bot's turn and no move "
             "came in the 2 s wait"
         ), over
+        assert "Match: You 1–0 bot" in over, over  # a forfeit counts
         await keys(pilot, "l")
 
     try:
