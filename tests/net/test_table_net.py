@@ -46,7 +46,6 @@ async def run_table(
     limit: int = 9,
     timeouts: TableTimeouts = FAST,
     stall_at: int | None = None,
-    joiner=None,
 ) -> dict[str, str]:
     """Host and seats - 1 joiners in this process; each side's result line by name."""
     results: dict[str, str] = {}
@@ -58,16 +57,16 @@ async def run_table(
             async with host_table(listener, player("p0"), settings, timeouts=timeouts) as t:
                 results["p0"] = await play_count(t, limit, stall_at=stall_at)
 
-        async def join(name: str) -> None:
+        async def join(name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
             async with join_table(address, player(name), timeouts=timeouts) as t:
+                task_status.started()  # seated
                 results[name] = await play_count(t, limit, stall_at=stall_at)
 
         with trio.fail_after(WAIT):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
-                for i in range(1, seats):
-                    await trio.sleep(0.05)  # join in this order: seats 1, 2, ...
-                    nursery.start_soon(joiner or join, f"p{i}")
+                for i in range(1, seats):  # in this order: seats 1, 2, ...
+                    await nursery.start(join, f"p{i}")
     return results
 
 
@@ -176,8 +175,9 @@ async def test_a_lost_joiner_comes_back_and_the_table_plays_on() -> None:
             async with host_table(listener, player("p0"), TableSettings("count", (), 3)) as t:
                 results["p0"] = await play_count(t, 30)
 
-        async def join(name: str, address: str) -> None:
+        async def join(name: str, address: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
             async with join_table(address, player(name), timeouts=FAST) as t:
+                task_status.started()  # seated: the next joiner comes after
                 if name == "p2":
 
                     async def cut_midway() -> None:
@@ -192,8 +192,7 @@ async def test_a_lost_joiner_comes_back_and_the_table_plays_on() -> None:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
-                nursery.start_soon(join, "p1", direct)
-                await trio.sleep(0.2)
+                await nursery.start(join, "p1", direct)
                 nursery.start_soon(join, "p2", via_proxy)  # redials through the proxy
         outer.cancel_scope.cancel()
     assert cut.is_set()
@@ -662,10 +661,11 @@ async def test_a_joiner_frozen_past_the_hosts_keepalive_comes_back_and_the_game_
             ) as t:
                 results["p0"] = await play_count(t, 30, watch=host_told.append)
 
-        async def join(name: str, address: str) -> None:
+        async def join(name: str, address: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
             async with join_table(
                 address, player(name), timeouts=timeouts, peer_settings=never_pings
             ) as t:
+                task_status.started()  # seated: the next joiner comes after
                 results[name] = await play_count(t, 30, watch=freeze_at(9))
 
         def freeze_at(n: int) -> Callable[[object], None]:
@@ -686,8 +686,7 @@ async def test_a_joiner_frozen_past_the_hosts_keepalive_comes_back_and_the_game_
                 nursery.start_soon(host)
                 nursery.start_soon(thaw_once_the_host_gave_up)
                 await trio.sleep(0.05)
-                nursery.start_soon(join, "p1", f"127.0.0.1:{listener.address[1]}")
-                await trio.sleep(0.2)
+                await nursery.start(join, "p1", f"127.0.0.1:{listener.address[1]}")
                 nursery.start_soon(join, "p2", f"127.0.0.1:{port}")
         outer.cancel_scope.cancel()
     assert len(set(results.values())) == 1 and len(results) == 3, results

@@ -48,17 +48,17 @@ async def table_of(tmp: Path, hooks: dict[int, dict]) -> dict[int, TableGame]:
             async with host_table(listener, me, settings, timeouts=FAST) as table:
                 await sit(0, table, key)
 
-        async def join(seat: int) -> None:
+        async def join(seat: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
             key = Ed25519PrivateKey.generate()
             async with join_table(address, LocalPlayer(f"p{seat}", key), timeouts=FAST) as t:
+                task_status.started()  # seated
                 await sit(seat, t, key)
 
         with trio.fail_after(WAIT):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
-                for seat in range(1, seats):
-                    await trio.sleep(0.05)  # seats in joining order
-                    nursery.start_soon(join, seat)
+                for seat in range(1, seats):  # seats in joining order
+                    await nursery.start(join, seat)
     return games
 
 

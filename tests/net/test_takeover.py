@@ -126,8 +126,9 @@ async def table_with_drops(drops: list[int], limit: int) -> tuple[dict[str, str]
             ) as t:
                 results["p0"] = await play_count(t, limit)
 
-        async def join(name: str, address: str) -> None:
+        async def join(name: str, address: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
             async with join_table(address, player(name), timeouts=FAST) as t:
+                task_status.started()  # seated: the next joiner comes after
                 if name == "p2":
 
                     async def drop() -> None:
@@ -143,8 +144,7 @@ async def table_with_drops(drops: list[int], limit: int) -> tuple[dict[str, str]
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
-                nursery.start_soon(join, "p1", f"127.0.0.1:{listener.address[1]}")
-                await trio.sleep(0.2)
+                await nursery.start(join, "p1", f"127.0.0.1:{listener.address[1]}")
                 nursery.start_soon(join, "p2", f"127.0.0.1:{port}")
         outer.cancel_scope.cancel()
     return results, lines, proxy.events
@@ -191,8 +191,9 @@ async def test_an_instance_that_cannot_resume_is_refused_and_the_seat_stays() ->
             async with host_table(listener, player("p0"), settings, timeouts=quick) as t:
                 results["p0"] = await play_count(t, 30)
 
-        async def join(name: str) -> None:
+        async def join(name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
             async with join_table(address, twin if name == "p2" else player(name)) as t:
+                task_status.started()  # seated: the next joiner comes after
                 if name == "p2":  # the code is out (every commit and reveal in): not a lobby
                     while t.core.log is None or len(t.core.log) < 7:
                         await trio.sleep(0.001)
@@ -206,8 +207,7 @@ async def test_an_instance_that_cannot_resume_is_refused_and_the_seat_stays() ->
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
-                nursery.start_soon(join, "p1")
-                await trio.sleep(0.2)
+                await nursery.start(join, "p1")
                 nursery.start_soon(join, "p2")
     assert len(set(results.values())) == 1, results
     assert results["p0"].startswith("result: counted to 30"), results
@@ -242,8 +242,9 @@ async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_agai
                 hosted.append(t.core)
                 results["p0"] = await play_count(t, 300, hold=hold)
 
-        async def join(name: str) -> None:
+        async def join(name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
             async with join_table(address, twin if name == "p2" else player(name)) as t:
+                task_status.started()  # seated: the next joiner comes after
                 if name == "p2":
 
                     async def other_instance() -> None:
@@ -265,8 +266,7 @@ async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_agai
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
-                nursery.start_soon(join, "p1")
-                await trio.sleep(0.2)
+                await nursery.start(join, "p1")
                 nursery.start_soon(join, "p2")
     assert results["p2"] == "result: stopped: replaced by seat None", results
     # The host's `resume` counts exactly the posts of p2 in its log: none was taken from
@@ -314,9 +314,10 @@ async def test_a_unisson_table_resumed_by_takeovers_keeps_records_that_verify(
             ) as table:
                 await sit(0, table, key)
 
-        async def join(seat: int, address: str) -> None:
+        async def join(seat: int, address: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
             key = Ed25519PrivateKey.generate()
             async with join_table(address, LocalPlayer(f"p{seat}", key), timeouts=FAST) as t:
+                task_status.started()  # seated: the next joiner comes after
                 if seat == 2:
 
                     async def drop() -> None:
@@ -332,8 +333,7 @@ async def test_a_unisson_table_resumed_by_takeovers_keeps_records_that_verify(
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
-                nursery.start_soon(join, 1, f"127.0.0.1:{listener.address[1]}")
-                await trio.sleep(0.2)
+                await nursery.start(join, 1, f"127.0.0.1:{listener.address[1]}")
                 nursery.start_soon(join, 2, f"127.0.0.1:{port}")
         outer.cancel_scope.cancel()
     assert sum("took its seat over" in line for line in lines) == 2, lines
@@ -554,8 +554,9 @@ async def test_the_hosts_own_key_and_a_stranger_take_nothing_over() -> None:
             async with host_table(listener, me, settings, timeouts=FAST) as t:
                 results["p0"] = await play_count(t, 30)
 
-        async def join(name: str) -> None:
+        async def join(name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
             async with join_table(address, player(name), timeouts=FAST) as t:
+                task_status.started()  # seated: the next joiner comes after
                 if name == "p2":  # the code is out: p2 confirms only after the intruders
                     while t.core.log is None or len(t.core.log) < 7:
                         await trio.sleep(0.001)
@@ -573,8 +574,7 @@ async def test_the_hosts_own_key_and_a_stranger_take_nothing_over() -> None:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
-                nursery.start_soon(join, "p1")
-                await trio.sleep(0.2)
+                await nursery.start(join, "p1")
                 nursery.start_soon(join, "p2")
     assert len(set(results.values())) == 1, results
     assert results["p0"].startswith("result: counted to 30"), results
