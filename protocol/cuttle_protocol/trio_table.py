@@ -392,19 +392,22 @@ class HostShell(TableShell):
             await peer.aclose(exc.code, exc.message)  # its end is handled as any other
         else:
             self._came_back(identity)
-        seat = self._seated(identity)
-        who = f"{seat.name} (seat {seat.seat})" if seat else "a player"
-        self._log(f"{who} took its seat over from its last connection")
+        self._log(f"{self._who(identity)} took its seat over from its last connection")
         return True
 
     def _seated(self, identity: bytes) -> SeatInfo | None:
         return next((s for s in self.core.seats if s.identity == identity), None)
 
+    def _who(self, identity: bytes) -> str:
+        """The seated player, in the log's words: "Bob (seat 1)"."""
+        seat = self._seated(identity)
+        return f"{seat.name} (seat {seat.seat})" if seat else "a player"
+
     def _went_away(self, identity: bytes, why: str) -> None:
         """A seated joiner's connection is lost: wait for it (the reconnect window), and
         say so."""
         window, seat = self.timeouts.window, self._seated(identity)
-        who = f"{seat.name} (seat {seat.seat})" if seat else "a player"
+        who = self._who(identity)
         self._log(f"lost the connection to {who} ({why}): waiting {window:g} s for it")
         self._lost[identity] = trio.current_time() + window
         if seat is not None:

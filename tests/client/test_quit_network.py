@@ -98,16 +98,18 @@ def test_ctrl_q_asks_and_staying_changes_nothing(tmp_path: Path) -> None:
     assert mine.moves[-1][1] == "concede" and mine.tags["Ending"] == theirs.tags["Ending"]
 
 
+async def leave_and_quit(pilot: Pilot, app) -> None:
+    """At the table, ctrl+q then *leave*: the app quits, the game kept for a comeback."""
+    await at_the_table(pilot)
+    await keys(pilot, "ctrl+q", "l")
+    await wait_until(pilot, lambda: not app.is_running)
+
+
 def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
     host, port = bot_host(tmp_path)
     app = client(tmp_path, port)
 
-    async def leave(pilot: Pilot) -> None:
-        await at_the_table(pilot)
-        await keys(pilot, "ctrl+q", "l")
-        await wait_until(pilot, lambda: not app.is_running)
-
-    run(app, leave)
+    run(app, lambda pilot: leave_and_quit(pilot, app))
     # The leaver kept an unfinished record and the journal; the other side waits for it.
     (left,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert "you left the game" in left.read_text()
@@ -172,12 +174,7 @@ def test_a_game_not_taken_back_in_time_ends_unfinished_and_says_so(
     host, port = bot_host(tmp_path)
     app = client(tmp_path, port)
 
-    async def leave(pilot: Pilot) -> None:
-        await at_the_table(pilot)
-        await keys(pilot, "ctrl+q", "l")
-        await wait_until(pilot, lambda: not app.is_running)
-
-    run(app, leave)
+    run(app, lambda pilot: leave_and_quit(pilot, app))
     host.wait_for("waiting for the other player to return")
     host.proc.kill()
     host.finish()
