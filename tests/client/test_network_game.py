@@ -1,0 +1,452 @@
+"""The terminal client against a headless peer in another process, over real TCP."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from cuttle_client.app import NetworkLaunch, Settings, make_app
+from cuttle_client.modals import GameOverScreen
+from cuttle_client.network import ConnectScreen
+from cuttle_client.table import TableScreen
+from cuttle_protocol.netplay import NetPlan
+from textual.pilot import Pilot
+
+from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.records.record import parse_record
+from tests.client.helpers import choose_any_option, keys, run, screen_text
+from tests.records.saved import records_in_play_order
+
+
+async def wait_until(pilot: Pilot, condition, seconds: float = 20.0) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out; the screen shows:\n{screen_text(pilot.app)}")
+
+
+async def play_to_the_end(pilot: Pilot, rng: random.Random) -> None:
+    table = pilot.app.screen
+    c = table.controller
+    for _ in range(3000):
+        await wait_until(pilot, lambda: c.ending is not None or c.my_turn)
+        if c.ending is not None:
+            return
+        await choose_any_option(pilot, table, rng)
+    raise AssertionError("the game did not end")
+
+
+def host_app(tmp_path: Path, rules: str = "classic"):
+    """The client hosting on a free loopback port; the connect screen says which."""
+    plan = NetPlan(
+        "host",
+        "ann",
+        port=0,
+        bind="127.0.0.1",
+        rules=Rules.parse(rules),
+        config_dir=tmp_path / "ann",
+    )
+    return make_app(Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
+
+
+def headless_joiner(config: Path, port: int, games: int) -> subprocess.Popen[str]:
+    """A bot named "bot" joining the host on ``port`` (its identity key in ``config``)."""
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-m", "cuttle_client", "join", f"127.0.0.1:{port}"),
+            *("--bot", "random", "--games", str(games), "--name", "bot"),
+            *("--config-dir", str(config), "--data-dir", str(config)),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None:
+    app = host_app(tmp_path, "standard")
+    rng = random.Random(5)
+    peer: list[subprocess.Popen[str]] = []
+
+    async def body(pilot: Pilot) -> None:
+        assert isinstance(app.screen, ConnectScreen)
+        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        port = re.search(r"\(port (\d+)\)", screen_text(app))[1]
+        peer.append(headless_joiner(tmp_path / "bot", port, games=2))
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        c = app.screen.controller
+        await wait_until(pilot, lambda: "against bot · code" in screen_text(app))
+        assert screen_text(app).splitlines()[0].rstrip().endswith(" · standard")
+        assert re.search(r"code \d{3} \d{3}\b", screen_text(app))
+        first_seat = c.seat
+        await play_to_the_end(pilot, rng)
+        # The screen is pushed before its widgets are mounted: wait for the result itself.
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, GameOverScreen) and app.screen.query("#result")
+        )
+        over = str(app.screen.query_one("#result").render())
+        assert "audit passed" in over and "record saved" in over
+        assert "never shown" not in over  # the audit revealed the deal: all their hand
+        await keys(pilot, "r")  # a rematch: the bot agrees, and the dealer alternates
+        # (Not "its log is empty": the bot may have moved first before the next look.)
+        await wait_until(pilot, lambda: c.ending is None and c.seat != first_seat)
+        await wait_until(
+            pilot,
+            lambda: (
+                c.session.view is not None
+                and c.view is not None
+                and c.view.turn >= 1
+                and not c.session.busy
+            ),
+        )
+        await play_to_the_end(pilot, rng)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await keys(pilot, "l")  # back to the lobby: the connection closes
+
+    run(app, body)
+    out, err = peer[0].communicate(timeout=60)
+    assert peer[0].returncode == 0, out + err
+    lines = [x for x in out.splitlines() if x.startswith("result:")]
+    assert len(lines) == 2 and all("audit passed" in x for x in lines)
+    mine = records_in_play_order(tmp_path / "ann" / "games")
+    theirs = records_in_play_order(tmp_path / "bot" / "games")
+    assert len(mine) == len(theirs) == 2
+    for a, b in zip(mine, theirs, strict=True):
+        assert parse_record(a.read_text()).moves == parse_record(b.read_text()).moves
+
+
+async def concede(pilot: Pilot) -> None:
+    from cuttle_client.modals import ConfirmScreen
+
+    await keys(pilot, "c")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+    await keys(pilot, "y")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+
+
+def test_the_host_stops_offering_a_rematch_once_the_joiner_left(tmp_path: Path) -> None:
+    app = host_app(tmp_path)
+    peer: list[subprocess.Popen[str]] = []
+
+    def rematch_offered() -> bool:
+        return bool(app.screen.query("#rematch")) and app.screen.query_one("#rematch").display
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
+        peer.append(headless_joiner(tmp_path / "bot", port, games=2))
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await concede(pilot)
+        await wait_until(pilot, rematch_offered)
+        peer[0].terminate()  # the joiner quits while the host looks at the result
+        await wait_until(pilot, lambda: not rematch_offered())
+        assert "You 0–1 bot" in screen_text(app) and "bot has left" in screen_text(app)
+        await keys(pilot, "r")  # nothing to agree to: the result stays up
+        assert isinstance(app.screen, GameOverScreen) and not rematch_offered()
+        await keys(pilot, "l")
+
+    try:
+        run(app, body)
+    finally:
+        if peer:
+            peer[0].kill()
+            peer[0].communicate(timeout=60)
+
+
+def headless_host(
+    config: Path, games: int = 1, bot_delay: float = 0
+) -> tuple[subprocess.Popen[str], int]:
+    """A bot named "bot" hosting on a free loopback port (its identity key in ``config``)."""
+    host = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "cuttle_client", "host", "--port", "0", "--bind", "127.0.0.1"),
+            *("--bot", "random", "--games", str(games), "--name", "bot", "--no-announce"),
+            *("--bot-delay", str(bot_delay)),
+            *("--config-dir", str(config), "--data-dir", str(config)),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert host.stdout is not None
+    for line in host.stdout:
+        found = re.search(r"\(port (\d+)\)", line)
+        if found:
+            return host, int(found[1])
+    raise AssertionError("the host never said its port")
+
+
+def join_app(tmp_path: Path, port: int):
+    plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann")
+    return make_app(Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
+
+
+def test_the_joiner_is_asked_for_a_rematch_and_keeps_the_score(tmp_path: Path) -> None:
+    host, port = headless_host(tmp_path / "bot", games=2)
+    app = join_app(tmp_path, port)
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        c = app.screen.controller
+        await concede(pilot)  # at once: no audit, their hand stays hidden
+        await wait_until(pilot, lambda: "bot asks for a rematch" in screen_text(app))
+        over = screen_text(app)
+        assert "Match: You 0–1 bot" in over
+        assert "bot's hand:" in over and "never shown" in over
+        await keys(pilot, "r")
+        await wait_until(pilot, lambda: c.ending is None)  # the bot may have moved already
+        # The new deal is done (the deck protocol) before a move is sent.
+        await wait_until(pilot, lambda: c.session.view is not None and not c.session.busy)
+        await concede(pilot)
+        assert "Match: You 0–2 bot" in screen_text(app)
+        assert "asks for a rematch" not in screen_text(app)  # two games were asked for
+        await keys(pilot, "l")
+
+    try:
+        run(app, body)
+    finally:
+        host.communicate(timeout=60)
+
+
+def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path: Path) -> None:
+    host, port = headless_host(tmp_path / "bot", games=2, bot_delay=3)  # a slow bot
+    app = join_app(tmp_path, port)
+
+    def error() -> str:
+        shown = app.screen.query_one("#error")
+        return str(shown.render()) if shown.display else ""
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        c = app.screen.controller
+        if c.my_turn:  # a draw first, so that the bot has a move to make
+            await keys(pilot, "d")
+            await wait_until(pilot, lambda: c.log and not c.busy)
+        # A concession while the bot waits to move: its move crosses the concession, and
+        # stays unread when the game ends; the rematch is still asked for and agreed.
+        await concede(pilot)
+        await wait_until(pilot, lambda: "bot asks for a rematch" in screen_text(app), 60)
+        await keys(pilot, "r", "d")  # a draw at once: the new game is not dealt yet
+        assert error().startswith("✗ draw: wait: ")
+        await wait_until(pilot, lambda: c.session.view is not None and not c.dealing, 60)
+        await pilot.pause()
+        # Dealt: the refusal is still there to read (the bot takes 3 s to move), and the
+        # draw was not played.
+        assert error().startswith("✗ draw: wait: ") and c.view.turn == 1
+        assert all(entry.seat != c.seat for entry in c.log)
+        await concede(pilot)
+        await keys(pilot, "l")
+
+    try:
+        run(app, body)
+    finally:
+        host.communicate(timeout=60)
+
+
+def test_a_changed_key_is_asked_about_before_the_game(tmp_path: Path) -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cuttle_client.modals import KeyChangedScreen
+    from cuttle_protocol.identity import KnownPeers, Trust
+
+    known = KnownPeers(tmp_path / "ann")
+    other = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
+    known.check("bot", other)  # "bot" was met before, with another key
+
+    for answer in ("d", "a"):
+        host, port = headless_host(tmp_path / "bot")
+        app = join_app(tmp_path, port)
+
+        async def body(pilot: Pilot, answer: str = answer, app=app) -> None:
+            await wait_until(pilot, lambda: isinstance(app.screen, KeyChangedScreen))
+            assert "bot's identity key has CHANGED" in screen_text(app)
+            await keys(pilot, answer)
+            if answer == "d":
+                await wait_until(pilot, lambda: "You refused bot's new key" in screen_text(app))
+                assert isinstance(app.screen, ConnectScreen)
+                return
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+            await wait_until(pilot, lambda: "new key accepted" in screen_text(app))
+            await concede(pilot)
+            await keys(pilot, "l")
+
+        try:
+            run(app, body)
+        finally:
+            host.communicate(timeout=60)
+        key = (tmp_path / "bot" / "identity.pem").read_bytes()
+        assert key  # the same host key both times
+    from cuttle_protocol.identity import load_or_create_identity
+
+    real = load_or_create_identity(tmp_path / "bot").public_key().public_bytes_raw()
+    assert known.check("bot", real) is Trust.KNOWN  # accepted: remembered
+
+
+def test_the_table_says_when_the_connection_is_being_won_back() -> None:
+    from cuttle_client.network import NetworkController
+    from cuttle_protocol.netgame import Reconnected, Reconnecting
+
+    c = NetworkController(NetPlan("join", "ann", address="127.0.0.1:9"))
+    c._on_event(Reconnecting("the peer closed the connection mid-frame"))
+    assert c.waiting_for() == (
+        "reconnecting… (connection lost: the peer closed the connection mid-frame)"
+    )
+    c._on_event(Reconnected())
+    assert c.waiting_for() is None
+
+
+# -- the other player gone and not back within the reconnect window (SPEC 4.6)
+
+
+def host_app_with_window(tmp_path: Path, window: float):
+    from cuttle_protocol.netgame import GameSettings
+
+    plan = NetPlan("host", "ann", port=0, bind="127.0.0.1", config_dir=tmp_path / "ann")
+    settings = GameSettings(reconnect_window=window)
+    return make_app(
+        Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan, settings)
+    )
+
+
+def joiner_command(config: Path, port: int, *flags: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-m", "cuttle_client", "join", f"127.0.0.1:{port}"),
+            *("--bot", "random", "--name", "bot", *flags),
+            *("--config-dir", str(config), "--data-dir", str(config)),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+async def game_over(pilot: Pilot, app) -> str:
+    """Wait for the game-over dialog and its result (mounted after the screen): its text,
+    with white space folded."""
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, GameOverScreen) and app.screen.query("#result")
+    )
+    return " ".join(str(app.screen.query_one("#result").render()).split())
+
+
+def ending_of(games: Path) -> dict[str, str]:
+    (record,) = games.glob("*.cuttle")
+    return parse_record(record.read_text()).tags
+
+
+def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_on_time(
+    tmp_path: Path,
+) -> None:
+    """The joiner's connection is cut (a proxy, both ways) on the person's turn, and both
+    wait for it in vain (the proxy holds the joiner's redials). The person did not move: the
+    screen says plainly that they lose on time, and why; the joiner, whose own wait ran out
+    too, records the same verdict."""
+    from tests.net.test_reconnect import cutting_proxy
+
+    app = host_app_with_window(tmp_path, 3)
+    peer: list[subprocess.Popen[str]] = []
+
+    async def body(pilot: Pilot) -> None:
+        import trio
+
+        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
+        proxied: list[int] = []
+        cut, never = trio.Event(), trio.Event()
+
+        async def proxy() -> None:
+            async with trio.open_nursery() as nursery:
+                proxied.append(await nursery.start(cutting_proxy, port, None, cut, never))
+
+        app.trio.start_task(proxy)
+        await wait_until(pilot, lambda: bool(proxied))
+        peer.append(joiner_command(tmp_path / "bot", proxied[0], "--reconnect-window", "2"))
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        c = app.screen.controller
+        await wait_until(pilot, lambda: c.my_turn and not c.session.busy)
+        app.trio.run_sync_soon(cut.set)
+        await wait_until(pilot, lambda: bool(c.reconnecting))
+        over = await game_over(pilot, app)
+        assert over.startswith(
+            "You lose on time: the connection to bot was lost on your turn and you did not "
+            "move in the 3 s wait (your move would have been sent once bot was back)"
+        ), over
+        assert "record saved" in over and "took too long" not in over
+        assert "Match: You 0–1 bot" in over, over  # a forfeit counts
+        # At 80x24 the whole of it shows in the game-over dialog.
+        await wait_until(pilot, lambda: "have been sent once bot was back)" in screen_text(app))
+        await keys(pilot, "l")
+
+    try:
+        run(app, body)
+        out, err = peer[0].communicate(timeout=60)
+    finally:
+        if peer and peer[0].poll() is None:
+            peer[0].kill()
+            peer[0].communicate(timeout=60)
+    mine, theirs = ending_of(tmp_path / "ann" / "games"), ending_of(tmp_path / "bot" / "games")
+    assert peer[0].returncode == 1, out + err
+    me_seat = 1 - int(mine["Result"])  # the other seat won: the bot's
+    assert theirs["Result"] == mine["Result"]
+    # The records' words are unchanged. The joiner may lack our last deck step (cut in
+    # flight): then it names that step, still ours.
+    assert mine["Ending"] == (
+        f"fault timeout by seat {me_seat}: no move: the other player did not come back within 3 s"
+    )
+    assert theirs["Ending"].startswith(f"fault timeout by seat {me_seat}: no ")
+    assert theirs["Ending"].endswith(": the other player did not come back within 2 s")
+    assert f"ann (seat {me_seat}) forfeits, timeout: no " in out
+
+
+def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_why(
+    tmp_path: Path,
+) -> None:
+    """The joining bot's process dies on its own turn (it waits 30 s before each move) and
+    does not come back within the window: it loses on time."""
+    app = host_app_with_window(tmp_path, 2)
+    peer: list[subprocess.Popen[str]] = []
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
+        peer.append(joiner_command(tmp_path / "bot", port, "--bot-delay", "30"))
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        table = app.screen
+        c = table.controller
+        await wait_until(pilot, lambda: table.is_mounted and table.query("#actions"))
+
+        def theirs() -> bool:
+            return c.session.waiting_for == (c.opponent, "move") and not c.busy
+
+        def may_choose() -> bool:
+            options = table.query_one("#actions").options
+            return c.my_turn and any(not o.disabled for o in options)
+
+        # Our move first if it is ours (a card, then its use: one choice at a time); the
+        # bot waits 30 s before each move, so the next decision is then theirs.
+        rng = random.Random(2)
+        await wait_until(pilot, lambda: theirs() or may_choose())
+        while not theirs():
+            await choose_any_option(pilot, table, rng)
+            await wait_until(pilot, lambda: theirs() or may_choose())
+        peer[0].kill()
+        over = await game_over(pilot, app)
+        assert over.startswith(
+            "bot loses on time: the connection to bot was lost on bot's turn and no move "
+            "came in the 2 s wait"
+        ), over
+        assert "Match: You 1–0 bot" in over, over  # a forfeit counts
+        await keys(pilot, "l")
+
+    try:
+        run(app, body)
+    finally:
+        if peer:
+            peer[0].kill()
+            peer[0].communicate(timeout=60)
+    tags = ending_of(tmp_path / "ann" / "games")
+    assert tags["Ending"].endswith("no move: the other player did not come back within 2 s")
