@@ -18,9 +18,12 @@ wrapping their methods here; the product code is unchanged):
 - private draw: a ``Draw`` to one hand, at the drawer, from its start to its end there;
 - move: from the mover's decision to the move applied at the last seat (its deck
   operations included);
-- end: from the last move applied everywhere to the last seat done (L'Unisson's hands
-  shown, the audit);
-- game: from the dial to the last seat done (the audit passed).
+- end: from the first seat that applied the last move to the last seat done (L'Unisson's
+  hands shown, the audit);
+- game: from the dial to the last seat done (the audit passed);
+- where a game's round trips go: each deck operation from the first seat that began it (the
+  mover, for a move's) to the last seat that ended it, so the relay of the move that asked
+  for it is counted in it; per game, at the delay.
 
 Round trips two ways: "RTT (time)" is the phase's seconds with delay minus at 0 ms, over
 the round trip; "RTT (hops)" counts the one-way hops of the longest chain of messages
@@ -265,16 +268,42 @@ def phases(marks: list[Mark], began: float) -> dict[str, list[Phase]]:
             if b is not None and b.detail == m.detail and m.number == m.detail.to_seat:
                 out["private draw"].append(Phase(m.at - b.at, m.hop - b.hop))
     if done and moved:
-        # The end: from the last move applied at every seat to the last seat done (the
-        # game's final deck operations, L'Unisson's hands shown, then the audit).
+        # The end: from the first seat that applied the last move to the last seat done
+        # (the game's final deck operations, L'Unisson's hands shown, then the audit).
         applied = moved[max(moved)]
-        start = max(applied, key=lambda m: m.at)
+        start = min(applied, key=lambda m: m.at)
         end = max(done, key=lambda m: m.at)
-        hops = max(m.hop for m in done) - max(m.hop for m in applied)
+        hops = max(m.hop for m in done) - min(m.hop for m in applied)
         out["end"].append(Phase(end.at - start.at, hops))
     if done:
         out["game"].append(Phase(max(m.at for m in done) - began, max(m.hop for m in done)))
     out["moves a game"].append(Phase(len(of("decide")), 0))
+    for kind, spans in deck_operations(marks).items():
+        out[f"op {kind}"].extend(spans)
+    return out
+
+
+def op_kind(op: Any) -> str:
+    name = op.to_wire()[0]
+    return f"{name} ({'public' if op.public else 'private'})" if isinstance(op, Draw) else name
+
+
+def deck_operations(marks: list[Mark]) -> dict[str, list[Phase]]:
+    """Every deck operation of the game, from its first seat's begin to its last seat's
+    end: every seat runs the same operations in the same order, one after another."""
+    runs: dict[str, list[tuple[Mark, Mark]]] = defaultdict(list)
+    begun: dict[str, Mark] = {}
+    for m in marks:
+        if m.what == "op":
+            begun[m.seat] = m
+        elif m.what == "op done" and m.seat in begun:
+            runs[m.seat].append((begun.pop(m.seat), m))
+    out: dict[str, list[Phase]] = defaultdict(list)
+    for spans in zip(*runs.values(), strict=False):
+        first = min((b for b, _ in spans), key=lambda m: m.at)
+        last = max((d for _, d in spans), key=lambda m: m.at)
+        hops = max(d.hop for _, d in spans) - min(b.hop for b, _ in spans)
+        out[op_kind(first.detail)].append(Phase(last.at - first.at, hops))
     return out
 
 
@@ -359,6 +388,14 @@ def main() -> None:
             hops = statistics.median(p.hops for p in slow)
             print(f"  {row:<13} {a:9.3f} {b:9.3f} {b - a:9.3f} {(b - a) / rtt:10.1f} "
                   f"{hops / 2:10.1f} {len(slow):5}")  # fmt: skip
+        print(f"  where a game's round trips go, at {rtt * 1000:g} ms (hops / 2), a game:")
+        kinds = sorted(k for k in runs[rtt] if k.startswith("op "))
+        for kind in kinds:
+            spans = runs[rtt][kind]
+            each = statistics.median(p.hops for p in spans) / 2
+            total = sum(p.hops for p in spans) / 2 / args.games
+            count = len(spans) / args.games
+            print(f"    {kind[3:]:<22} {count:5.1f} x {each:4.1f} RTT = {total:6.1f} RTT")
 
 
 if __name__ == "__main__":
