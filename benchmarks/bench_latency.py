@@ -21,9 +21,10 @@ wrapping their methods here; the product code is unchanged):
 - end: from the first seat that applied the last move to the last seat done (L'Unisson's
   hands shown, the audit);
 - game: from the dial to the last seat done (the audit passed);
-- where a game's round trips go: each deck operation from the first seat that began it (the
-  mover, for a move's) to the last seat that ended it, so the relay of the move that asked
-  for it is counted in it; per game, at the delay.
+- where a game's round trips go: what each deck operation added, from the end of the one
+  before it at the last seat to its own end there (the moves' relays count in the
+  operations they asked for); they add up to the game after the seating. Per game, at the
+  delay.
 
 Round trips two ways: "RTT (time)" is the phase's seconds with delay minus at 0 ms, over
 the round trip; "RTT (hops)" counts the one-way hops of the longest chain of messages
@@ -289,8 +290,10 @@ def op_kind(op: Any) -> str:
 
 
 def deck_operations(marks: list[Mark]) -> dict[str, list[Phase]]:
-    """Every deck operation of the game, from its first seat's begin to its last seat's
-    end: every seat runs the same operations in the same order, one after another."""
+    """What each deck operation of the game added: from the last seat's end of the one
+    before it (the deal: from the first seat's begin) to its last seat's end. Every seat
+    runs the same operations in the same order, so these add up to the game after the
+    seating; a move's relay and its mover's thinking count in the operation it asked for."""
     runs: dict[str, list[tuple[Mark, Mark]]] = defaultdict(list)
     begun: dict[str, Mark] = {}
     for m in marks:
@@ -299,11 +302,15 @@ def deck_operations(marks: list[Mark]) -> dict[str, list[Phase]]:
         elif m.what == "op done" and m.seat in begun:
             runs[m.seat].append((begun.pop(m.seat), m))
     out: dict[str, list[Phase]] = defaultdict(list)
+    since: tuple[float, int] | None = None  # when and at which hop the one before ended
     for spans in zip(*runs.values(), strict=False):
-        first = min((b for b, _ in spans), key=lambda m: m.at)
+        if since is None:
+            first = min((b for b, _ in spans), key=lambda m: m.at)
+            since = first.at, min(b.hop for b, _ in spans)
         last = max((d for _, d in spans), key=lambda m: m.at)
-        hops = max(d.hop for _, d in spans) - min(b.hop for b, _ in spans)
-        out[op_kind(first.detail)].append(Phase(last.at - first.at, hops))
+        hop = max(d.hop for _, d in spans)
+        out[op_kind(spans[0][0].detail)].append(Phase(last.at - since[0], hop - since[1]))
+        since = last.at, hop
     return out
 
 
@@ -388,7 +395,8 @@ def main() -> None:
             hops = statistics.median(p.hops for p in slow)
             print(f"  {row:<13} {a:9.3f} {b:9.3f} {b - a:9.3f} {(b - a) / rtt:10.1f} "
                   f"{hops / 2:10.1f} {len(slow):5}")  # fmt: skip
-        print(f"  where a game's round trips go, at {rtt * 1000:g} ms (hops / 2), a game:")
+        print(f"  where a game's round trips go after the seating, at {rtt * 1000:g} ms "
+              "(hops / 2), a game:")  # fmt: skip
         kinds = sorted(k for k in runs[rtt] if k.startswith("op "))
         for kind in kinds:
             spans = runs[rtt][kind]
