@@ -17,7 +17,8 @@ wrapping their methods here; the product code is unchanged):
 - deal: from the first seat starting its session to the last seat dealt;
 - private draw: a ``Draw`` to one hand, at the drawer, from its start to its end there;
 - move: from the mover's decision to the move applied at the last seat (its deck
-  operations included);
+  operations included); a simple move waits for no other seat's deck step (its cards
+  shown or taken by the mover: no draw, no card turned from the pile);
 - end: from the first seat that applied the last move to the last seat done (L'Unisson's
   hands shown, the audit);
 - game: from the dial to the last seat done (the audit passed);
@@ -54,7 +55,7 @@ from typing import Any
 
 import trio
 
-from cuttle_net.deck import Draw, OperationComplete
+from cuttle_net.deck import Draw, OperationComplete, RandomPick, RevealFromDeck, SwapHands
 from cuttle_net.deck.state import DeckState
 from cuttle_net.games.cuttle.bots import make_bot as cuttle_bot
 from cuttle_net.games.unisson.bots import make_bot as unisson_bot
@@ -215,15 +216,19 @@ class Probe:
                 setattr(cls, name, method)
 
 
-def draws_of(marks: list[Mark]) -> set[int]:
-    """The moves (their numbers) whose deck operations drew a card to one hand."""
-    draws, played = set(), {}  # played: seat -> moves it has applied so far
+ASKING = (Draw, RevealFromDeck, RandomPick, SwapHands)
+"""Deck operations that wait for a step of another seat than the mover (shares, salts)."""
+
+
+def asking_moves(marks: list[Mark]) -> set[int]:
+    """The moves (their numbers) whose deck operations wait for another seat's step."""
+    asking, played = set(), {}  # played: seat -> moves it has applied so far
     for m in marks:
         if m.what == "moved":
             played[m.seat] = m.detail + 1
-        elif m.what == "op" and isinstance(m.detail, Draw) and not m.detail.public:
-            draws.add(played.get(m.seat, 0))
-    return draws
+        elif m.what == "op" and isinstance(m.detail, ASKING):
+            asking.add(played.get(m.seat, 0))
+    return asking
 
 
 @dataclass
@@ -250,15 +255,15 @@ def phases(marks: list[Mark], began: float) -> dict[str, list[Phase]]:
     moved: dict[int, list[Mark]] = defaultdict(list)
     for m in of("moved"):
         moved[m.detail].append(m)
-    drawing = {m.detail for m in marks if m.what == "moved" and m.detail in draws_of(marks)}
+    asking = asking_moves(marks)
     for d in of("decide"):
         applied = moved.get(d.detail, [])
         if applied:
             last = max(applied, key=lambda m: m.at)
             phase = Phase(last.at - d.at, max(m.hop for m in applied) - d.hop)
             out["move"].append(phase)
-            if d.detail not in drawing:
-                out["move, no draw"].append(phase)
+            if d.detail not in asking:
+                out["simple move"].append(phase)
     # A private draw, at the drawer: its deck operation from begin to end there.
     begun: dict[str, Mark] = {}
     for m in marks:
@@ -356,7 +361,7 @@ def play(seats: int, delay: float) -> dict[str, list[Phase]]:
     return phases(probe.marks, began)
 
 
-ROWS = ("seating", "deal", "private draw", "move", "move, no draw", "end", "game")
+ROWS = ("seating", "deal", "private draw", "move", "simple move", "end", "game")
 
 
 def main() -> None:
