@@ -49,7 +49,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,6 +154,7 @@ class Probe:
     names: dict[bytes, str] = field(default_factory=dict)  # identity key -> seat name
     proxy: DelayProxy | None = None
     marks: list[Mark] = field(default_factory=list)
+    moves: dict[int, list[int]] = field(default_factory=dict)  # session id -> [moves applied]
 
     def mark(self, identity: bytes, number: int, what: str, detail: Any = None) -> None:
         name = self.names[identity]
@@ -161,7 +162,7 @@ class Probe:
         self.marks.append(Mark(name, number, what, time.monotonic(), hop, detail))
 
     @contextlib.contextmanager
-    def installed(self):
+    def installed(self) -> Iterator[Probe]:
         probe = self
         originals = {
             (GameSession, n): getattr(GameSession, n)
@@ -174,16 +175,18 @@ class Probe:
 
             def call(self: GameSession, *args: Any) -> Any:
                 me = self.header.keys[self.seat]
+                moves = probe.moves.setdefault(id(self), [0])  # moves applied so far
                 if name == "start":
                     probe.mark(me, self.seat, "start")
                 elif name == "play":
-                    probe.mark(me, self.seat, "decide", len(self.played))
+                    probe.mark(me, self.seat, "decide", moves[0])
                 out = inner(self, *args)
                 for event in out.events:
                     if isinstance(event, Dealt):
                         probe.mark(me, self.seat, "dealt")
                     elif isinstance(event, MovePlayed):
-                        probe.mark(me, self.seat, "moved", len(self.played) - 1)
+                        probe.mark(me, self.seat, "moved", moves[0])
+                        moves[0] += 1
                 if self.finished and not getattr(self, "_probe_done", False):
                     self._probe_done = True  # type: ignore[attr-defined]
                     probe.mark(me, self.seat, "done")
