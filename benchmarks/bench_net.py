@@ -1,6 +1,6 @@
 """Networked games over real loopback TCP: time to the first turn, move latency, bytes.
 
-Run: python benchmarks/bench_net.py [--games N]
+Run from the repository root: python -m benchmarks.bench_net [--games N]
 Both peers run in this one process (one core), random bots, full-strength shuffle proofs.
 """
 
@@ -12,16 +12,14 @@ import statistics
 import time
 
 import trio
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol.connection import LocalPlayer, Rules
-from cuttle_protocol.netgame import GameStarted, play_match
-from cuttle_protocol.state import Role
-from cuttle_protocol.trio_peer import Listener, open_listener, open_peer
+from cuttle_protocol.netgame import GameStarted
 
 from cuttle_net.games.cuttle.bots import RandomBot
 from cuttle_net.games.cuttle.engine import Game
 from cuttle_net.games.cuttle.moves import Move
 from cuttle_net.session import MovePlayed
+
+from .common import Player, tcp_dial, two_party_game
 
 
 class CountingStream(trio.abc.Stream):
@@ -62,12 +60,12 @@ class TimedBot(RandomBot):
 
 
 async def one_game() -> dict[str, object]:
-    keys = [Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()]
     chosen: list[dict[Move, float]] = [{}, {}]
     first: list[list[float]] = [[], []]
     latencies: list[float] = []
     seats: dict[int, int] = {}
     timing: dict[str, float] = {}
+    counted: list[CountingStream] = []
 
     def watcher(side: int):
         def on_event(event: object) -> None:
@@ -85,23 +83,23 @@ async def one_game() -> dict[str, object]:
 
         return on_event
 
-    async def host(listener: Listener) -> None:
-        async with listener.accept(LocalPlayer("host", keys[0]), Rules("classic")) as peer:
-            await play_match(peer, keys[0], bot=TimedBot(chosen[0], first[0]), on_event=watcher(0))
-
-    async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as nursery:
-        nursery.start_soon(host, listener)
+    async def dial(address: tuple[str, int]) -> trio.abc.Stream:
         timing["connect"] = time.perf_counter()
-        stream = CountingStream(await trio.open_tcp_stream(*listener.address))
-        async with open_peer(stream, Role.JOINER, LocalPlayer("joiner", keys[1])) as peer:
-            timing["handshake"] = time.perf_counter()
-            await play_match(peer, keys[1], bot=TimedBot(chosen[1], first[1]), on_event=watcher(1))
+        counted.append(CountingStream(await tcp_dial(address)))
+        return counted[0]
+
+    def connected() -> None:
+        timing["handshake"] = time.perf_counter()
+
+    host, joiner = (Player(name, TimedBot(chosen[i], first[i]), watcher(i))
+                    for i, name in enumerate(("host", "joiner")))  # fmt: skip
+    await two_party_game(host, joiner, dial=dial, connected=connected)
     first_turn = min(first[0] + first[1])
     return {
         "handshake": timing["handshake"] - timing["connect"],
         "first_turn": first_turn - timing["connect"],
         "latencies": latencies,
-        "bytes": stream.sent + stream.received,
+        "bytes": counted[0].sent + counted[0].received,
     }
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import re
 import statistics
 import subprocess
@@ -22,6 +21,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from .common import machine_line
 
 LIMIT = 120  # seconds a run may take before it is called a failure
 
@@ -101,8 +102,7 @@ def main() -> None:
         walls.append(wall)
         cpus.append(cpu)
         refusals += refused
-    print(f"machine: {platform.processor() or platform.machine()}, nproc {os.cpu_count()}, "
-          f"Python {platform.python_version()}, load {os.getloadavg()[0]:.1f}")  # fmt: skip
+    print(machine_line())
     print(f"{args.players}-player L'Unisson, greedy bots, {args.repeat} games on loopback")
     print(f"  connect -> result (wall): median {statistics.median(walls):.2f} s "
           f"(min {min(walls):.2f}, max {max(walls):.2f})")  # fmt: skip
