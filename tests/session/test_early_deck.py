@@ -90,3 +90,13 @@ def test_at_a_table_every_other_seat_names_the_sender_and_its_record_verifies(
         if s.seat != culprit:
             s.receive_deck(culprit, wire)
             checks(s, names, culprit, "unexpected_message" if signed else "wire_unexpected_message")
+
+
+def test_a_record_missing_an_operation_every_seat_begins_is_cut_not_a_fault() -> None:
+    link = idle_pair()
+    victim = link.sessions[1]
+    victim.receive_deck(0, out_of_place(victim, 0, link.sessions[0]._key))
+    del victim.deck.log[0]  # the deal's op: its messages now stand where it is due
+    report = verify_text(build_record(victim, ("ann", "bob"), DATE))
+    assert report.verdict == Verdict.INVALID
+    assert "where an operation every player begins at once is due" in report.problem
