@@ -199,7 +199,9 @@ class DeckState:
         """Process one message from another party (its wire form). Raises CheatDetected.
 
         ``author``: the seat the transport authenticated as the message's sender (a table's
-        signed log), if it knows; every fault of the message is then that seat's."""
+        signed log), if it knows; every fault of the message is then that seat's.  A message
+        that comes while no operation runs here is checked before it is kept, and kept only
+        if it is a step due before this party's own (``_early_problem``)."""
         self._alive()
         out = Output()
         if author is not None and (
