@@ -389,6 +389,11 @@ class GameSession:
         self._check_author(seat)
         if self.finished:
             return Output()
+        if self.deck.op is None and not self.deck.signed_by(data, seat):
+            # Nothing is due and the message is not its sender's: only the channel can say
+            # who sent it, so it is a wire fault, kept out of the transcript (SPEC 2.7).
+            why = f"a deck message while none is due, not signed by seat {seat}"
+            return self.peer_fault(seat, "wire_unexpected_message", why)
         return self._run_deck(lambda: self.deck.receive(data, author=seat))
 
     def receive(self, seat: int, body: Any) -> Output:

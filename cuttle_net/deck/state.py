@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -45,10 +45,6 @@ from .ops import (
     op_from_wire,
 )
 from .proofs import BadProof, verify_key, verify_share
-
-# Messages accepted before the local party begins their operation (a slow session): more
-# than any run of operations can produce before this party owes a message.
-MAX_PENDING = 256
 
 
 @dataclass
@@ -125,7 +121,11 @@ class DeckState:
         self.op: Op | None = None
         self.plan: list[_Step] = []
         self.step_i = 0
+        # Messages that came before this party began their operation (SPEC 2.7, *Early
+        # messages*), each checked before it was kept; ``_early``: their operation, its plan
+        # and the last one's hash, which the next early message must continue.
         self.pending: list[Any] = []
+        self._early: tuple[Op, list[_Step], bytes] | None = None
         self.events: list[Event] = []
         self.failed: CheatDetected | None = None
         self.dealt = False
@@ -189,6 +189,7 @@ class DeckState:
         self.log.append(("op", op.to_wire()))
         out = Output()
         self._advance(out)
+        self._early = None
         while self.op is not None and self.pending:
             self._process(*self.pending.pop(0), out)
             self._advance(out)
@@ -198,7 +199,9 @@ class DeckState:
         """Process one message from another party (its wire form). Raises CheatDetected.
 
         ``author``: the seat the transport authenticated as the message's sender (a table's
-        signed log), if it knows; every fault of the message is then that seat's."""
+        signed log), if it knows; every fault of the message is then that seat's.  A message
+        that comes while no operation runs here is checked before it is kept, and kept only
+        if it is a step due before this party's own (``_early_problem``)."""
         self._alive()
         out = Output()
         if author is not None and (
@@ -206,14 +209,18 @@ class DeckState:
         ):
             raise UsageError(f"author must be another seat, 0..{self.seats - 1}")
         if self.op is None:
-            if len(self.pending) >= MAX_PENDING:
-                sender = author if author is not None else self._claimed_sender(data)
-                self._fail(Deviation("unexpected_message", "too many messages ahead"), sender)
+            why = self._early_problem(data, author)
+            if why is not None:
+                self._refuse(data, author, why)
             self.pending.append((data, author))
             return out
         self._process(data, author, out)
         self._advance(out)
         return out
+
+    def signed_by(self, data: Any, seat: int) -> bool:
+        """Whether ``data`` carries ``seat``'s signature as a deck message (SPEC 2.7)."""
+        return _signature_ok(data, self.public_keys[seat])
 
     def next_sender(self) -> int | None:
         """The seat that owes the next message of the running operation (None: idle)."""
@@ -262,7 +269,7 @@ class DeckState:
     def _send(self, step: _Step, out: Output) -> None:  # pragma: no cover - parties override
         raise UsageError("an observer sends nothing")
 
-    def _fail(self, cheat: Deviation, culprit: int) -> None:
+    def _fail(self, cheat: Deviation, culprit: int) -> NoReturn:
         who = cheat.culprit if cheat.culprit is not None else culprit
         self.failed = CheatDetected(cheat.kind, who, cheat.detail, self.transcript())
         raise self.failed
@@ -295,6 +302,92 @@ class DeckState:
             self._fail(cheat, sender)
         except InvalidPoint as exc:
             self._fail(Deviation("invalid_point", str(exc)), sender)
+
+    def _early_problem(self, data: Any, author: int | None) -> str | None:
+        """Why a message that came while no operation runs here cannot be kept (None: it can).
+
+        A party keeps it only if it is the next step of the operation it names, checked as
+        far as possible before that operation begins here: signed by its author, of exact
+        shape, of this session, the next in the chain (after those already kept), of an
+        operation that can begin now (the one those kept name), the step and sender its plan
+        has next, sized for that step, and due before any step of this party's own (the
+        others cannot go further without it). So at most N-1 messages of bounded size are
+        kept. An observer keeps none: a transcript begins each operation before its messages.
+        """
+        if self.me is None:
+            return "no operation runs"
+        sender = author if author is not None else self._claimed_sender(data)
+        if sender == self.me or not _signature_ok(data, self.public_keys[sender]):
+            return f"not signed by seat {sender}"
+        try:
+            msg = Message.from_wire(data)
+        except WireError as exc:
+            return str(exc)
+        kept = len(self.pending)
+        head = self._early[2] if self._early is not None else self.head
+        if (msg.sid, msg.sender, msg.seq, msg.prev) != (self.sid, sender, self.seq + kept, head):
+            return "it is not the next message of the chain"
+        if self._early is None:
+            try:
+                plan = self._plan(msg.op)
+            except UsageError as exc:
+                return f"no such operation can begin now ({exc})"
+        elif msg.op.to_wire() == self._early[0].to_wire():
+            plan = self._early[1]
+        else:
+            return f"the messages before it are for {self._early[0]}"
+        if any(step.sender == self.me for step in plan[: kept + 1]):
+            return f"seat {self.me} has not sent its own step of {msg.op} yet"
+        step = plan[kept] if kept < len(plan) else None
+        if step is None or (msg.step, msg.sender) != (step.name, step.sender):
+            return f"{msg.step} by seat {msg.sender} is not the next step of {msg.op}"
+        why = self._size_problem(msg, step)
+        if why is None:
+            self._early = (msg.op, plan, msg.digest())
+        return why
+
+    def _size_problem(self, msg: Message, step: _Step) -> str | None:
+        """What the exact shape could not check before the session's sizes were known: a
+        deck and its argument of exactly n, shares for exactly the planned positions, no
+        more cards shown than the sender holds hidden."""
+        body = msg.body
+        if "deck" in body:
+            n_lists = (body["argument"][i] for i in (0, 1, 3, 5, 6))
+            if len(body["deck"]) != self.n or any(len(x) != self.n for x in n_lists):
+                return f"a deck has {self.n} ciphertexts"
+        if "shares" in body and tuple(e[0] for e in body["shares"]) != step.positions:
+            return f"shares must be for positions {step.positions}"
+        if "reveal" in body and len(body["reveal"]) > len(self.hands[msg.sender].hidden):
+            return f"seat {msg.sender} does not hold {len(body['reveal'])} hidden cards"
+        return None
+
+    def _refuse(self, data: Any, author: int | None, why: str) -> NoReturn:
+        """Refuse a message that came while no operation runs here and that cannot be kept.
+        It goes in the transcript as the evidence, and is charged as a third party finds
+        from the transcript alone: to the seat that signed it (the author the transport
+        authenticated must be that seat), for its shape, its session, its place in the
+        chain, or else for coming when none of its operation's steps was due."""
+        self.log.append(("msg", data))
+        others = [s for s in range(self.seats) if s != self.me]
+        first = author if author is not None else self._claimed_sender(data)
+        maybe = [first] if author is not None else [first, *others]
+        signer = next(
+            (s for s in maybe if s != self.me and _signature_ok(data, self.public_keys[s])), None
+        )
+        if signer is None:
+            culprit = first if first != self.me else others[0]
+            self._fail(Deviation("bad_signature", f"not signed by seat {culprit}"), culprit)
+        try:
+            msg = Message.from_wire(data)
+        except WireError as exc:
+            self._fail(Deviation("malformed_message", str(exc)), signer)
+        try:
+            self._check_envelope(msg, None)
+        except Deviation as cheat:
+            if cheat.kind == "unexpected_message":  # nothing is due: say why it could not wait
+                cheat = Deviation(cheat.kind, f"{msg.step} for {msg.op} came early: {why}")
+            self._fail(cheat, signer)
+        raise AssertionError("_check_envelope refuses every message while nothing is due")
 
     def _check_envelope(self, msg: Message, step: _Step | None) -> None:
         if msg.sid != self.sid:

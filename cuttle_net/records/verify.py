@@ -284,8 +284,10 @@ class PublicGame:
         self._deck(lambda: self.deck.begin(op))
 
     def _msg(self, data) -> None:
-        if self.deck.op is None:
-            raise Invalid("a deck message while no operation runs")
+        if self.deck.op is None and self.next_op() is not None:
+            raise Invalid("a deck message where an operation every player begins at once is due")
+        # While nothing is due, the deck refuses the message, charging the seat that signed
+        # it (SPEC 2.7, *Early messages*): a seat's signed message sent while no operation ran.
         sender = self.deck.next_sender()
         self._deck(lambda: self.deck.receive(data))
         if sender is not None:

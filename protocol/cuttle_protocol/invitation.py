@@ -33,6 +33,26 @@ class InvitationError(ValueError):
     """Not an invitation, mistyped, or from a newer version."""
 
 
+_THIS_NETWORK = ipaddress.ip_network("0.0.0.0/8")
+
+
+def unusable(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
+    """Why no joiner could dial ``ip`` (None: it can): an address that names no one host
+    (unspecified, broadcast, multicast) or, for IPv6 link-local, needs a zone (``%eth0``) the
+    16 bytes of an invitation cannot carry and that means nothing on another machine."""
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return unusable(ip.ipv4_mapped)
+    if ip.is_unspecified or (ip.version == 4 and ip in _THIS_NETWORK):
+        return f"{ip} is the unspecified address (this host, any interface), not a host's"
+    if ip == ipaddress.IPv4Address("255.255.255.255"):
+        return f"{ip} is the broadcast address, not a host's"
+    if ip.is_multicast:
+        return f"{ip} is a multicast address, not a host's"
+    if ip.version == 6 and ip.is_link_local:
+        return f"{ip} is a link-local address, which needs a zone an invitation cannot carry"
+    return None
+
+
 def key_fingerprint(identity: bytes) -> bytes:
     """The 16 bytes an invitation carries for the identity key ``identity``."""
     return hashlib.sha256(identity).digest()[:FINGERPRINT_BYTES]
@@ -59,7 +79,9 @@ class Invitation:
         if not 1 <= len(self.addresses) <= MAX_ADDRESSES:
             raise InvitationError(f"an invitation holds 1 to {MAX_ADDRESSES} addresses")
         for ip, port in self.addresses:
-            ipaddress.ip_address(ip)  # a ValueError for anything but an IP address
+            why = unusable(ipaddress.ip_address(ip))  # a ValueError for anything but an IP
+            if why is not None:
+                raise InvitationError(f"no joiner can dial it: {why}")
             if not 0 < port < 65_536:
                 raise InvitationError(f"port {port} is not 1..65535")
 

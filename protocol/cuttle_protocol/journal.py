@@ -372,24 +372,76 @@ def read_header(path: Path) -> tuple[Header, list[list[Any]], bool]:
     if not records:
         raise JournalDamaged(path, "no header (empty or torn)")
     header = _parse_header(records[0], path)
-    entries = []
-    for value in records[1:]:
-        if not isinstance(value, list) or not value or not isinstance(value[-1], bytes):
-            raise JournalDamaged(path, f"an input is not a list ending in a digest: {value!r:.60}")
-        entries.append(value)
-    return header, entries, torn
+    for n, value in enumerate(records[1:]):
+        _check_input(value, n, path)
+    return header, records[1:], torn
+
+
+# Each input's kind and the types of its fields (the digest of what was sent follows them).
+_INPUTS: dict[str, tuple[type, ...]] = {
+    "start": (),
+    "timeout": (),
+    "move": (str, bytes),
+    "deck": (dict,),
+    "local": (str,),
+}
+
+
+def _check_input(value: Any, n: int, path: Path) -> None:
+    """An input as `JournalWriter.append` writes it, or ``JournalDamaged`` saying how not:
+    the replay then never meets a field of the wrong type."""
+    if (
+        type(value) is not list
+        or len(value) < 2
+        or type(value[-1]) is not bytes
+        or len(value[-1]) != _HASH
+    ):
+        raise JournalDamaged(path, f"input {n} is not a list ending in a digest: {value!r:.60}")
+    kind, *fields = value[:-1]
+    shape = _INPUTS.get(kind) if type(kind) is str else None
+    if shape is None:
+        raise JournalDamaged(path, f"input {n} is of no known kind: {kind!r:.40}")
+    if len(fields) != len(shape) or any(
+        type(f) is not t for f, t in zip(fields, shape, strict=True)
+    ):
+        want = ", ".join(t.__name__ for t in shape) or "nothing"
+        raise JournalDamaged(path, f"input {n} ({kind!r}) does not hold {want}: {value!r:.60}")
+
+
+# The header's fields and their types, exactly (bool is not an int here).
+_HEADER: dict[str, type] = {
+    "role": str,
+    "name": str,
+    "peer_name": str,
+    "peer_identity": bytes,
+    "match": bytes,
+    "first_seat": int,
+    "standard": bool,
+    "variants": list,
+    "address": str,
+    "bind": str,
+    "port": int,
+    "game": int,
+    "seed": bytes,
+}
 
 
 def _parse_header(value: Any, path: Path) -> Header:
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise JournalDamaged(path, f"not a {FORMAT} journal")
     fields = {k: v for k, v in value.items() if k != "format"}
-    try:
-        header = Header(**fields)
-        header = Header(**{**fields, "variants": tuple(header.variants)})
-    except TypeError as e:
-        raise JournalDamaged(path, f"the header does not fit: {e}") from None
+    if set(fields) != set(_HEADER):
+        missing = ", ".join(sorted(set(_HEADER) - set(fields))) or "none"
+        extra = ", ".join(sorted(map(repr, set(fields) - set(_HEADER)))) or "none"
+        raise JournalDamaged(path, f"the header does not fit: missing {missing}; unknown {extra}")
+    for name, kind in _HEADER.items():
+        if type(fields[name]) is not kind:
+            raise JournalDamaged(path, f"the header's {name} is not a {kind.__name__}")
+    if not all(type(v) is str for v in fields["variants"]):
+        raise JournalDamaged(path, "the header's variants are not all text")
+    header = Header(**{**fields, "variants": tuple(fields["variants"])})
     checks = [
+        (0 <= header.port < 65_536, "port"),
         (header.role in ("host", "joiner"), "role"),
         (isinstance(header.seed, bytes) and len(header.seed) == 32, "seed"),
         (isinstance(header.match, bytes) and len(header.match) == 32, "match"),
@@ -411,9 +463,12 @@ def _parse_header(value: Any, path: Path) -> Header:
 def replay(path: Path, identity: Ed25519PrivateKey) -> Replayed:
     """Rebuild the game journaled at ``path``; raise ``JournalDamaged`` if it cannot be."""
     header, entries, torn = read_header(path)
-    session = GameSession(
-        header.seat, header.game_header(identity), identity, rng=seeded_rng(header.seed)
-    )
+    try:
+        session = GameSession(
+            header.seat, header.game_header(identity), identity, rng=seeded_rng(header.seed)
+        )
+    except ValueError as e:
+        raise JournalDamaged(path, f"the header gives no game: {e}") from None
     sent: list[SendMove | SendDeck] = []
     received = 0
     digest = b""
@@ -421,8 +476,8 @@ def replay(path: Path, identity: Ed25519PrivateKey) -> Replayed:
         *entry, kept = entry
         try:
             out = apply_input(session, entry)
-        except (ValueError, RuntimeError, KeyError, TypeError, IndexError) as e:
-            why = f"input {n} ({entry[0]!r}) cannot be replayed: {e}"
+        except Exception as e:  # whatever an input breaks, the journal is damaged
+            why = f"input {n} ({entry[0]!r}) cannot be replayed: {type(e).__name__}: {e}"
             raise JournalDamaged(path, why) from None
         digest = _sent_digest(digest, out)
         if digest != kept:

@@ -31,7 +31,7 @@ from .dirs import data_dir as default_data_dir
 from .dirs import games_dir
 from .errors import ErrorCode
 from .identity import FlipStore, KnownPeers, Trust, default_config_dir, load_or_create_identity
-from .invitation import Invitation, is_invitation
+from .invitation import Invitation, is_invitation, unusable
 from .journal import (
     JournalDamaged,
     JournalWriter,
@@ -382,7 +382,9 @@ def invitation_for(
     ips = [ip for ip in ips if not ip.is_loopback] or ips
     ips.sort(key=lambda ip: (ip.is_private, ip.version))  # public first, IPv4 before IPv6
     key = identity.public_key().public_bytes_raw()
-    addresses = [external] if external else []
+    # A router may report an unusable external address (0.0.0.0 while it is offline).
+    usable = external is not None and unusable(ipaddress.ip_address(external[0])) is None
+    addresses = [external] if external and usable else []
     return Invitation.for_key(key, addresses + [(str(ip), port) for ip in ips]).encode()
 
 

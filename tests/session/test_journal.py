@@ -4,6 +4,7 @@ file is refused with a message saying what is wrong (a torn last record is dropp
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 import random
 import shutil
@@ -11,10 +12,13 @@ import stat
 from collections import deque
 from pathlib import Path
 
+import msgpack
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from cuttle_protocol import journal as jn
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cuttle_net.drbg import new_seed, seeded_rng
 from cuttle_net.games.cuttle.bots import make_bot
@@ -196,3 +200,113 @@ def test_the_seeded_generator_is_a_stream_of_its_seed() -> None:
     assert seeded_rng(new_seed())(64) != seeded_rng(seed)(64)
     with pytest.raises(ValueError):
         seeded_rng(b"short")
+
+
+# ---- a journal of the wrong shape: JournalDamaged, never another exception -------------
+
+
+def _raw_record(value) -> bytes:
+    """A record as the writer frames it, around any msgpack value (floats and extension
+    types included: what a damaged or hand-made file may hold)."""
+    body = msgpack.packb(value, use_bin_type=True)
+    return jn._length(len(body)) + hashlib.sha256(body).digest() + body
+
+
+_ANY = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=6)
+    | st.binary(max_size=40)
+    | st.builds(msgpack.ExtType, st.integers(0, 127), st.binary(max_size=4)),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=4) | st.integers(0, 3), inner, max_size=4)
+    ),
+    max_leaves=8,
+)
+
+
+@st.composite
+def _misshapen(draw, records: list) -> list:
+    """``records`` (the header, then inputs) with one thing put out of shape: a whole
+    record, or one field of one, replaced, dropped or added."""
+    records = copy.deepcopy(records)
+    i = draw(st.integers(0, len(records) - 1))
+    record = records[i]
+    how = draw(st.sampled_from(["replace", "field", "drop", "add"]))
+    if how == "replace":
+        records[i] = draw(_ANY)
+    elif isinstance(record, dict):
+        key = draw(st.sampled_from(sorted(record)))
+        if how == "drop":
+            del record[key]
+        elif how == "add":
+            record[draw(st.text(max_size=6))] = draw(_ANY)
+        else:
+            record[key] = draw(_ANY)
+    else:
+        j = draw(st.integers(0, len(record) - 1))
+        if how == "drop":
+            del record[j]
+        elif how == "add":
+            record.insert(j, draw(_ANY))
+        else:
+            record[j] = draw(_ANY)
+    return records
+
+
+@pytest.fixture(scope="module")
+def journal_records(tmp_path_factory) -> tuple[list, Ed25519PrivateKey]:
+    sides, copies = play(tmp_path_factory.mktemp("j"), "classic", stop_after=4)
+    path = copies[-1][0] / "0.journal"
+    records, torn = jn._records(path.read_bytes(), path)
+    assert not torn and {r[0] for r in records[1:]} >= {"start", "move", "deck", "local"}
+    return records, sides[0].key
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_journal_of_the_wrong_shape_is_damaged_never_a_crash(
+    journal_records, tmp_path_factory, data
+) -> None:
+    records, key = journal_records
+    damaged = data.draw(_misshapen(records))
+    path = tmp_path_factory.getbasetemp() / "misshapen.journal"
+    path.write_bytes(b"".join(_raw_record(r) for r in damaged))
+    try:
+        jn.replay(path, key)
+    except jn.JournalDamaged as e:
+        assert str(path) in str(e) and "\n" not in str(e)
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "says"),
+    [
+        ((1, 1), 5, r"input 0 \('start'\) does not hold nothing"),
+        ("move", ["move", 5, b"s" * 64], r"\('move'\) does not hold str, bytes"),
+        ("move", ["move", "c3", "not bytes"], r"\('move'\) does not hold str, bytes"),
+        ("deck", ["deck", "not a map"], r"\('deck'\) does not hold dict"),
+        ("move", [["move"], "c3", b""], "of no known kind"),
+        ("move", [], "not a list ending in a digest"),
+        (("header", "standard"), 1, "standard is not a bool"),
+        (("header", "variants"), [3], "variants are not all text"),
+        (("header", "port"), "4454", "port is not a int"),
+        (("header", "seed"), None, "seed is not a bytes"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_named(journal_records, tmp_path, where, value, says):
+    records, key = journal_records
+    records = copy.deepcopy(records)
+    if where == (1, 1):
+        records[1].insert(1, value)
+    elif isinstance(where, tuple):
+        records[0][where[1]] = value
+    else:
+        n = next(i for i, r in enumerate(records) if i and r[0] == where)
+        records[n] = [*value, records[n][-1]] if value else [records[n][-1]]
+    path = tmp_path / "wrong.journal"
+    path.write_bytes(b"".join(_raw_record(r) for r in records))
+    with pytest.raises(jn.JournalDamaged, match=says):
+        jn.replay(path, key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import ipaddress
 import struct
 import zlib
 
@@ -99,3 +100,43 @@ def test_limits() -> None:
     assert len(Invitation.for_key(KEY, many).addresses) == MAX_ADDRESSES
     with pytest.raises(ValueError):
         Invitation.for_key(KEY, [("example.org", 4454)])  # addresses only, never names
+
+
+@pytest.mark.parametrize(
+    ("ip", "says"),
+    [
+        ("0.0.0.0", "unspecified"),
+        ("0.1.2.3", "unspecified"),
+        ("255.255.255.255", "broadcast"),
+        ("224.0.0.1", "multicast"),
+        ("239.255.255.250", "multicast"),
+        ("::", "unspecified"),
+        ("::ffff:0.0.0.0", "unspecified"),
+        ("ff02::1", "multicast"),
+        ("fe80::1", "link-local"),
+    ],
+)
+def test_an_address_no_joiner_can_dial_is_refused_reading_and_making(ip: str, says: str) -> None:
+    packed = ipaddress.ip_address(ip).packed
+    kind = bytes([4 if len(packed) == 4 else 6])
+    text = _encode_raw(bytes([1]) + sample().fingerprint + kind + packed + struct.pack(">H", 80))
+    with pytest.raises(InvitationError, match=f"no joiner can dial it: .*{says}"):
+        Invitation.decode(text)
+    with pytest.raises(InvitationError, match=says):
+        Invitation.for_key(KEY, [("203.0.113.5", 4454), (ip, 4454)])
+
+
+def test_usable_neighbours_of_the_refused_addresses_still_read() -> None:
+    for ip in ("1.0.0.1", "255.255.255.254", "169.254.1.2", "fec0::1", "::1", "127.0.0.1"):
+        invitation = Invitation.for_key(KEY, [(ip, 4454)])
+        assert Invitation.decode(invitation.encode()) == invitation
+
+
+def test_a_host_leaves_out_a_routers_unusable_external_address() -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cuttle_protocol.addresses import HostAddress
+    from cuttle_protocol.netplay import invitation_for
+
+    reachable = [HostAddress("192.168.1.20", "eth0", False)]
+    text = invitation_for(Ed25519PrivateKey.generate(), reachable, 4454, ("0.0.0.0", 4454))
+    assert Invitation.decode(text).addresses == (("192.168.1.20", 4454),)
