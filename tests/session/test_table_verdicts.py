@@ -150,18 +150,64 @@ def goes_away(t: Table, culprit: int) -> None:
     told(t, 0, culprit, "left", "connection lost and not back within 60 s", skip=(culprit,))
 
 
+def bad_move_signature(t: Table, culprit: int) -> None:
+    """`culprit`'s move, its signature broken: every seat finds it."""
+    until_to_act(t, culprit)
+    s = t.sessions[culprit]
+    out = s.play(s.view.legal_moves()[0])
+    i, sent = next((i, x) for i, x in enumerate(out.sends) if isinstance(x, SendMove))
+    out.sends[i] = SendMove(sent.text, bytes([sent.signature[0] ^ 1]) + sent.signature[1:])
+    t.post(culprit, out)
+    t.pump()
+
+
+def wire_fault(t: Table, culprit: int) -> set[int] | None:
+    """`culprit`'s connection breaks the wire protocol: the host ends a joiner's connection
+    and says that it left; a joiner's link to the host is its own finding, which the other
+    joiner cannot check (its word: the host loses at the finder's seat only)."""
+    if culprit != 0:
+        told(t, 0, culprit, "left", "wire_decrypt_failed: a replayed frame", skip=(culprit,))
+        return None
+    told(t, 1, 0, "wire_decrypt_failed", "a replayed frame")
+    return {1}
+
+
+def quits_the_audit(t: Table, culprit: int) -> None:
+    """The game ends by the rules; `culprit` sends nothing more once it sees the end (the
+    last hands shown, or the audit) and is timed out."""
+    post = t.post
+
+    def muted_once_over(seat: int, out) -> None:
+        if t.sessions[culprit]._over is not None:
+            t.muted.add(culprit)
+        post(seat, out)
+
+    t.post = muted_once_over  # type: ignore[method-assign]
+    t.play_on()
+    assert all(s.audit is None for s in t.sessions)
+    for s in range(SEATS):
+        if s != culprit:
+            assert t.sessions[s].owes == culprit
+    told(t, 1 if culprit == 0 else 0, culprit, "timeout", "no audit message in 20 s")
+    assert all(t.sessions[s].fault is not None for s in range(SEATS) if s != culprit)
+
+
 def concedes(t: Table, culprit: int) -> None:
     t.post(culprit, t.sessions[culprit].concede())
     t.pump()
 
 
-# How each way of ending treats `culprit`: "cheat" (convicted, its record not ours to check),
-# "forfeit" (it loses, its record verifies too), or "none" (the rules, nobody).
-ENDINGS: dict[str, tuple[Callable[[Table, int], None], str]] = {
+# How each way of ending treats `culprit`: "cheat" (its record is not ours to check) or
+# "forfeit" (its record verifies too). Each loses at every other seat, unless its way of
+# ending says at which seats.
+ENDINGS: dict[str, tuple[Callable[[Table, int], set[int] | None], str]] = {
     "concede": (concedes, "forfeit"),
     "timeout": (stalls, "forfeit"),
     "illegal_move": (out_of_turn, "cheat"),
     "deck_cheat": (replayed_deck_message, "cheat"),
+    "bad_move_signature": (bad_move_signature, "cheat"),
+    "wire_fault": (wire_fault, "cheat"),
+    "audit_timeout": (quits_the_audit, "forfeit"),
     "internal_error": (breaks_down, "forfeit"),
     "left": (leaves, "forfeit"),
     "lost": (goes_away, "forfeit"),
@@ -179,12 +225,12 @@ def test_every_ending_at_every_seat_leaves_every_honest_record_verifying(
 ) -> None:
     t = fresh(dealt)
     act, how = ENDINGS[ending]
-    act(t, culprit)
+    losing = act(t, culprit) or set(range(SEATS)) - {culprit}  # where the culprit loses
     checked = [s for s in range(SEATS) if not (how == "cheat" and s == culprit)]
     for s in checked:
         tags, verdict, problem = record(t, s)
         assert verdict in HONEST, (s, tags["Ending"], problem)
-        if s != culprit:  # the culprit loses at every other seat
+        if s in losing:
             assert str(culprit) not in tags["Result"].split(","), (s, tags["Ending"])
 
 
