@@ -25,7 +25,9 @@ FAST = TableTimeouts(reply=5.0, move=5.0, window=3.0)
 WAIT = 60
 
 
-async def table_of(tmp: Path, hooks: dict[int, dict]) -> dict[int, TableGame]:
+async def table_of(
+    tmp: Path, hooks: dict[int, dict], timeouts: TableTimeouts = FAST
+) -> dict[int, TableGame]:
     """A table of len(hooks) L'Unisson seats in this process, each with its hooks (or a
     function of its table giving them; a greedy bot chooses where none is given); each
     seat's game by seat."""
@@ -47,12 +49,12 @@ async def table_of(tmp: Path, hooks: dict[int, dict]) -> dict[int, TableGame]:
             key = Ed25519PrivateKey.generate()
             settings = TableSettings("unisson", ("one-deck",), seats)
             me = LocalPlayer("p0", key)
-            async with host_table(listener, me, settings, timeouts=FAST) as table:
+            async with host_table(listener, me, settings, timeouts=timeouts) as table:
                 await sit(0, table, key)
 
         async def join(seat: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
             key = Ed25519PrivateKey.generate()
-            async with join_table(address, LocalPlayer(f"p{seat}", key), timeouts=FAST) as t:
+            async with join_table(address, LocalPlayer(f"p{seat}", key), timeouts=timeouts) as t:
                 task_status.started()  # seated
                 await sit(seat, t, key)
 
@@ -227,3 +229,56 @@ async def test_a_relayed_replay_caught_by_the_host_leaves_every_honest_record_ve
         assert tags["Result"] == "0,1"
         report = verify_text(text)
         assert report.verdict == Verdict.UNAUDITED, (seat, report.problem)
+
+
+@pytest.mark.trio
+async def test_a_timeout_claimed_before_the_deadline_convicts_nobody(tmp_path: Path) -> None:
+    """Seat 1's person is thinking (the step is its own, and due); seat 2 says at once that
+    seat 1 timed out. Seat 1 owes the step, but its deadline has not passed on any other
+    seat's clock: seat 2's word, which costs seat 2 (SPEC 3.15, the verdict rule)."""
+
+    async def thinking(view):
+        await trio.sleep_forever()
+
+    def hurry(table):
+        def watch(item) -> None:
+            if not isinstance(item, Step) or table.ended.is_set():
+                return
+            if item.session.waiting_for == (1, "move"):
+                table.fault(1, "timeout", "no move in time")
+
+        return {"watch": watch}
+
+    games = await table_of(tmp_path, {0: {}, 1: {"choose": thinking}, 2: hurry})
+    for seat in (0, 1):
+        text = games[seat].record.read_text()
+        tags = parse_record(text).tags
+        assert tags["Ending"].startswith('closed by seat 2: fault "timeout by seat 1'), (
+            seat,
+            tags["Ending"],
+        )
+        assert tags["Result"] == "0,1"
+        assert verify_text(text).verdict == Verdict.UNAUDITED
+
+
+@pytest.mark.trio
+async def test_the_hosts_timeout_of_a_seat_past_its_deadline_convicts_it_everywhere(
+    tmp_path: Path,
+) -> None:
+    """Seat 1's person never decides: the host names it once the move timeout passed, and
+    every seat, seat 1 too, finds that deadline passed on its own clock: one verdict."""
+
+    async def thinking(view):
+        await trio.sleep_forever()
+
+    quick = TableTimeouts(reply=5.0, move=1.5, window=3.0)
+    games = await table_of(tmp_path, {0: {}, 1: {"choose": thinking}, 2: {}}, quick)
+    for seat in (0, 1, 2):
+        text = games[seat].record.read_text()
+        tags = parse_record(text).tags
+        assert tags["Ending"].startswith("fault timeout by seat 1: no move in 1.5 s"), (
+            seat,
+            tags["Ending"],
+        )
+        assert tags["Result"] == "0,2"
+        assert verify_text(text).verdict == Verdict.UNAUDITED
