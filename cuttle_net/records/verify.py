@@ -610,6 +610,8 @@ def _check_ending(
                 raise Invalid(
                     f"Ending: {kind} by seat {seat}, but the transcript stops: {_describe(stop)}"
                 )
+            if not stop.signed:
+                claims.append(f"that seat {seat} broke the deck protocol is seat {signer}'s claim")
         elif stop.kind == "illegal":
             if (kind, seat) != ("illegal_move", stop.seat):
                 raise Invalid(
