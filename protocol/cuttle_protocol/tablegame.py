@@ -35,7 +35,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_net.games.interface import game_module
 from cuttle_net.records.header import GameHeader
 from cuttle_net.records.record import build_record, save_record
-from cuttle_net.session import Fault, GameSession, Output, message_body
+from cuttle_net.session import TABLE_HOST, Fault, GameSession, Output, message_body
 
 from .dirs import games_dir
 from .errors import ErrorCode
@@ -65,7 +65,7 @@ Confirm = Callable[[CodeShown], Awaitable[bool]]
 """Asks the player to compare the table code: True once it matches every other player's;
 False leaves the table with `code-mismatch` (SPEC 3.15)."""
 
-HOST = 0
+HOST = TABLE_HOST
 """The host's seat (SPEC 3.15)."""
 
 _RULES_WORDS = {
