@@ -53,12 +53,19 @@ from .deck import (
 from .deck.encoding import hash256
 from .games.interface import CHANCE, NOBODY, GameModule, Outcome, game_module
 from .identity_key import identity_public_key
-from .records.ending import Ending, closed_ending, fault_ending, unfinished_ending
+from .records.ending import (
+    Ending,
+    closed_ending,
+    fault_ending,
+    table_fault_kind,
+    unfinished_ending,
+)
 from .records.header import GameHeader
 
 NO_DECK_HEAD = bytes(32)  # a concession is not bound to the deck chain (it may cut an op short)
 CONCEDE = "concede"  # the one move every game has; the session handles it (SPEC 4.2)
 MAX_MOVE_TEXT = 256  # characters of a move's notation
+TABLE_HOST = 0  # the seat of an N-player table's host, the one relay (SPEC 3.15)
 _MOVE_KEYS = {"t", "text", "sig"}
 _DECK_KEYS = {"t", "msg"}
 
@@ -113,8 +120,10 @@ class Fault:
     ``kind`` is stable: ``illegal_move``, ``bad_move_signature``, ``malformed_move``,
     ``timeout``, one of the deck protocol's cheat kinds, a wire fault the shell caught
     (``wire_decrypt_failed``, ``wire_unexpected_message``, …: ``wire_`` and part 3's close
-    code with ``_``), or ``internal_error`` (this side lost its way: a bug, blamed on no one
-    else).  The culprit forfeits (SPEC 4.4).  ``evidence`` is what a third party needs to
+    code with ``_``), a fault an N-player table found (``table_bad_relay``,
+    ``table_equivocation``, …: ``table_`` and the table's kind, never a deck kind's name),
+    or ``internal_error`` (this side lost its way: a bug, blamed on no one else).  The
+    culprit forfeits (SPEC 4.4).  ``evidence`` is what a third party needs to
     check it (the deck transcript, or the signed move).
     """
 
@@ -411,20 +420,45 @@ class GameSession:
         why = "a game message is {'t': 'move', 'text', 'sig'} or {'t': 'deck', 'msg'}"
         return self.peer_fault(seat, "wire_malformed_message", why)
 
-    def table_verdict(self, culprit: int, kind: str, detail: str) -> Output:
-        """The table stopped the game, naming ``culprit`` (the same verdict at every seat):
-        ``left`` (it closed or did not come back), ``timeout``, or a fault the table found
-        (``equivocation``, ``bad-relay``, …; ``-`` becomes ``_``).  A game already stopped
-        keeps the way it stopped."""
+    def table_verdict(
+        self,
+        culprit: int,
+        kind: str,
+        detail: str,
+        *,
+        reporter: int | None = None,
+        proven: bool = False,
+        overdue: bool = True,
+    ) -> Output:
+        """The N-player table stopped the game naming ``culprit`` for ``kind``: on this
+        seat's own finding (``reporter`` None: the log the host relayed, our link to it, or,
+        at the host, a seat it saw go or stall), or on ``reporter``'s entry (a ``fault``, or
+        a ``leave``: then ``reporter`` is ``culprit``).  A game already stopped keeps the
+        way it stopped.
+
+        The verdict rule (SPEC 3.15, 4.4), the same at every seat, the host included:
+        another seat's word convicts ``culprit`` only on evidence this seat checks itself —
+        a proof the table checked (``proven``: two conflicting host signatures), or a
+        ``timeout`` of the step ``culprit`` owes here, past its deadline on our clock
+        (``overdue``).  Whatever a seat's own signed message breaks (a bad proof, a bad
+        signature in its entry, an illegal move), this session found first, from the same
+        log.  A seat's ``leave``, and the host's word that a seat's connection closed or
+        did not come back (only the host sees connections), make it a seat that **left**.
+        Anything else is ``reporter``'s claim: it costs ``culprit`` nothing, and ends the
+        game as a two-player claim does (``peer_closed``): the claimant stopped playing."""
         if not 0 <= culprit < self.seats:
             raise ValueError(f"seat {culprit!r} is not at this table")
+        if reporter is not None:
+            self._check_author(reporter)
         if self.finished:
             return Output()
-        if kind == "left":
-            self.closed = Closed(culprit, "left", detail)
-            self._stop()
-            return Output(events=[self.closed])
-        return self._faulted(Fault(kind.replace("-", "_"), culprit, detail))
+        if kind == "left" and reporter in (None, culprit, TABLE_HOST):
+            return self._left(culprit, "left", detail)
+        owed = kind == "timeout" and culprit == self.owes and overdue
+        if reporter is None or proven or owed:
+            return self._faulted(Fault(table_fault_kind(kind), culprit, detail))
+        code = "internal-error" if (kind, culprit) == ("internal_error", reporter) else "fault"
+        return self._left(reporter, code, f"{kind} by seat {culprit}: {detail}")
 
     def timed_out(self) -> Output:
         """The shell's deadline for the seat we wait for passed: that seat forfeits."""
@@ -475,11 +509,15 @@ class GameSession:
         if code == "timeout" and self.owes == self.seat:
             said = f"seat {seat} closed the connection: {reason or 'timeout'}"
             return self._faulted(Fault("timeout", self.seat, said))
+        return self._left(seat, code, reason)
+
+    # ------------------------------------------------------------------- internals
+
+    def _left(self, seat: int, code: str, reason: str) -> Output:
+        """``seat`` stopped playing, with ``code`` and its words: a forfeit (``Closed``)."""
         self.closed = Closed(seat, code, reason)
         self._stop()
         return Output(events=[self.closed])
-
-    # ------------------------------------------------------------------- internals
 
     def sign(self, data: bytes) -> bytes:
         """Sign ``data`` with this player's identity key (for the game record)."""

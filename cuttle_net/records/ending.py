@@ -20,6 +20,10 @@ import unicodedata
 from dataclasses import dataclass
 
 OTHER_FORMS = ("concede", "fault", "closed", "unfinished")
+TABLE_PREFIX = "table_"
+"""Fault kinds the N-player table finds (SPEC 3.15): never a deck cheat kind of the same name."""
+WIRE_PREFIX = "wire_"
+"""Fault kinds of part 3's wire (a close code, ``-`` written ``_``)."""
 MAX_TEXT = 200  # characters of a detail or a quoted reason
 
 _RULES = re.compile(r"[a-z][a-z-]*[a-z]")
@@ -81,6 +85,16 @@ def clean_text(text: str) -> str:
     return re.sub(r" +", " ", "".join(chars)).strip()[:MAX_TEXT]
 
 
+def table_fault_kind(kind: str) -> str:
+    """The ``Ending`` kind of a fault the N-player table found (SPEC 3.15, 5.2.1): ``table_``
+    and the table's kind with ``_`` for ``-`` (``bad-signature`` → ``table_bad_signature``),
+    so that it never reads as the deck protocol's cheat of the same name, whose evidence is
+    the transcript. A ``timeout`` and a wire fault (``wire_…``) keep their kinds."""
+    if kind == "timeout" or kind.startswith(WIRE_PREFIX):
+        return kind
+    return TABLE_PREFIX + kind.replace("-", "_")
+
+
 def fault_ending(kind: str, culprit: int, detail: str) -> Ending:
     return _checked(Ending("fault", culprit, kind, clean_text(detail)))
 
@@ -125,6 +139,8 @@ def _checked(ending: Ending) -> Ending:
 __all__ = [
     "MAX_TEXT",
     "OTHER_FORMS",
+    "TABLE_PREFIX",
+    "WIRE_PREFIX",
     "Ending",
     "EndingError",
     "clean_text",
@@ -132,5 +148,6 @@ __all__ = [
     "fault_ending",
     "parse_ending",
     "result_text",
+    "table_fault_kind",
     "unfinished_ending",
 ]

@@ -592,17 +592,28 @@ def _check_ending(
             )
         if kind == "internal_error" and seat != signer:
             raise Invalid("Ending: internal_error is only ever the signer's own")
-        if stop.kind == "cheat" or (kind in CHEAT_KINDS and kind != "timeout"):
+        if kind in _UNSIGNED_CHEATS:
+            # A deck message its sender's signature does not fit: whose it was only the
+            # channel (at a table, the author of its entry) knows (SPEC 2.11). The evidence
+            # is the transcript's last message: it breaks the protocol and is not seat S's
+            # signed message (its signature fails, or it is another seat's, replayed).
+            last = game.deck.log[-1][0] if game.deck.log else ""
+            if stop.kind != "cheat" or last != "msg" or (stop.signed and stop.seat == seat):
+                raise Invalid(
+                    f"Ending: {kind} by seat {seat}, but the transcript stops: {_describe(stop)}"
+                )
+            claims.append(
+                f"the last message is not signed by seat {seat}: that it came from "
+                f"seat {seat} is seat {signer}'s claim"
+            )
+        elif stop.kind == "cheat" or (kind in CHEAT_KINDS and kind != "timeout"):
             # A deck-protocol fault: its evidence is the transcript's last message.
             if (stop.kind, stop.seat, stop.fault) != ("cheat", seat, kind):
                 raise Invalid(
                     f"Ending: {kind} by seat {seat}, but the transcript stops: {_describe(stop)}"
                 )
             if not stop.signed:
-                claims.append(
-                    f"the last message is not signed by seat {seat}: that it came from "
-                    f"seat {seat} is seat {signer}'s claim"
-                )
+                claims.append(f"that seat {seat} broke the deck protocol is seat {signer}'s claim")
         elif stop.kind == "illegal":
             if (kind, seat) != ("illegal_move", stop.seat):
                 raise Invalid(

@@ -149,6 +149,12 @@ class TableEnded:
     reporter: int | None = None
     evidence: Equivocation | None = None
 
+    @property
+    def proven(self) -> bool:
+        """The report carries a proof this seat checked: the host (seat 0) signed two logs.
+        Any other seat's report is a claim unless the game checks it (SPEC 3.15)."""
+        return self.evidence is not None and (self.culprit, self.kind) == (0, "equivocation")
+
 
 TableEvent = Lobby | CodeShown | Started | Delivered | TableEnded
 
@@ -410,6 +416,8 @@ class _Table:
         elif kind == "fault":
             proof = _proof(body["proof"]) if "proof" in body else None
             culprit = body["seat"]
+            if proof is not None and (culprit, body["kind"]) != (0, "equivocation"):
+                proof = None  # a proof proves the host's equivocation, nothing else
             if proof is not None and not proof.proves(self._keys[0]):
                 proof = None  # a claim without proof stays its author's word
             detail = display_safe(body["detail"])
@@ -576,20 +584,32 @@ class TableHost(_Table):
             return
         seat = next(s.seat for s in self.seats if s.identity == identity)
         entry = LogEntry(seat, message.seen, message.head, message.vouch, message.body, message.sig)
+        # Our signature over the head it saw: from an honest host that is our own log. (A
+        # joiner reporting an equivocation signs over the log it was shown; the others then
+        # hold the proof too.)
+        statement = relay_statement(message.seen, message.head)
+        digest = self.log.digest(entry)
+        refused = (
+            "signed over a log we never showed it"
+            if not verify(self._keys[0], message.vouch, statement)
+            else "a post its signature does not fit"
+            if not verify(self._keys[seat], message.sig, digest)
+            else "the same post twice"
+            if digest in self._digests
+            else ""
+        )
+        if refused:
+            # Not the seat's signed entry: only we saw it come on its connection, so no
+            # other seat could check a verdict. We end its connection, and say that much:
+            # it left (SPEC 3.15, the verdict rule).
+            self._fail(_Culprit(seat, "left", f"the host closed its connection: {refused}"))
+            return
         try:
-            # Our signature over the head it saw: from an honest host that is our own log.
-            # (A joiner reporting an equivocation signs over the log it was shown; the
-            # others then hold the proof too.)
-            statement = relay_statement(message.seen, message.head)
-            if not verify(self._keys[0], message.vouch, statement):
-                raise _Culprit(seat, "bad-entry", "signed over a log we never showed it")
-            if not verify(self._keys[seat], message.sig, self.log.digest(entry)):
-                raise _Culprit(seat, "bad-signature", "a post its signature does not fit")
-            if self.log.digest(entry) in self._digests:
-                raise _Culprit(seat, "bad-entry", "the same post twice")
             body = self._body(entry)
             self._check(entry, body)
         except _Culprit as culprit:
+            # The author signed it: relayed, every seat finds the fault itself (SPEC 3.15).
+            self._relay(entry)
             self._fail(culprit)
             return
         self._append(entry, body)

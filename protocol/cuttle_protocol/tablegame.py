@@ -35,7 +35,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_net.games.interface import game_module
 from cuttle_net.records.header import GameHeader
 from cuttle_net.records.record import build_record, save_record
-from cuttle_net.session import Fault, GameSession, Output, message_body
+from cuttle_net.session import TABLE_HOST, Fault, GameSession, Output, message_body
 
 from .dirs import games_dir
 from .errors import ErrorCode
@@ -65,7 +65,7 @@ Confirm = Callable[[CodeShown], Awaitable[bool]]
 """Asks the player to compare the table code: True once it matches every other player's;
 False leaves the table with `code-mismatch` (SPEC 3.15)."""
 
-HOST = 0
+HOST = TABLE_HOST
 """The host's seat (SPEC 3.15)."""
 
 _RULES_WORDS = {
@@ -226,13 +226,25 @@ async def play_at_table(
                 carry(session.receive(event.seat, event.body))
                 decide()
             elif isinstance(event, TableEnded):
-                if event.culprit == table.core.me and event.kind == "left":
-                    # Not a verdict on ourselves: unfinished.
+                me = table.core.me
+                reporter = None if event.reporter == me else event.reporter
+                if event.culprit == me and event.kind == "left" and reporter in (None, HOST):
+                    # Our leaving, or the host's word that our connection went: not a
+                    # verdict a record of ours can state (5.3): unfinished.
                     note = failure or "you left the table"
                 elif event.culprit is None:
                     note = event.detail  # no one to blame (another connection of ours took over)
-                elif session is not None and not session.finished and event.culprit is not None:
-                    verdict = session.table_verdict(event.culprit, event.kind, event.detail)
+                elif session is not None and not session.finished:
+                    # The verdict rule (SPEC 3.15): another seat's word is checked here.
+                    deciding = session.deck.next_sender() is None
+                    verdict = session.table_verdict(
+                        event.culprit,
+                        event.kind,
+                        event.detail,
+                        reporter=reporter,
+                        proven=event.proven,
+                        overdue=table.overdue(deciding),
+                    )
                     carry(verdict, verdict=True)
                 break
             if session is not None and session.finished:

@@ -185,6 +185,15 @@ class TableShell:
         self.core.fault(culprit, kind, detail)
         self._flush()
 
+    def overdue(self, deciding: bool) -> bool:
+        """Has the step due now (a player's decision, or a protocol message) been due past
+        its timeout on our clock? A `timeout` verdict from another seat convicts only then
+        (SPEC 3.15). The slack (a reply timeout, at most half the step's) covers the seats
+        having received the entry that made the step due at slightly different times."""
+        timeout = self.timeouts.move if deciding else self.timeouts.reply
+        slack = min(self.timeouts.reply, timeout / 2)
+        return trio.current_time() >= self._progress + timeout - slack
+
     # --- internals -------------------------------------------------------------------------
 
     def _route(self) -> None:
@@ -193,7 +202,9 @@ class TableShell:
     def _flush(self) -> None:
         self._route()
         log = self.core.log
-        if log is not None and len(log) != self._length:
+        if log is not None and len(log) != self._length and self.core.stage is not Stage.ENDED:
+            # Not the entry that ended the table: `overdue` judges a verdict against the
+            # time the step became due.
             self._length = len(log)
             self._progress = trio.current_time()
         for event in self.core.take_events():

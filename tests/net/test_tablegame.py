@@ -10,12 +10,14 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.messages import Post
 from cuttle_protocol.table import CodeShown, Lobby, Started, TableSettings
 from cuttle_protocol.tablegame import Step, TableGame, play_at_table
 from cuttle_protocol.trio_peer import open_listener
 from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
 
 from cuttle_net.games.unisson.bots import make_bot
+from cuttle_net.records.record import parse_record
 from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import Dealt, GameOver, MovePlayed
 
@@ -23,7 +25,9 @@ FAST = TableTimeouts(reply=5.0, move=5.0, window=3.0)
 WAIT = 60
 
 
-async def table_of(tmp: Path, hooks: dict[int, dict]) -> dict[int, TableGame]:
+async def table_of(
+    tmp: Path, hooks: dict[int, dict], timeouts: TableTimeouts = FAST
+) -> dict[int, TableGame]:
     """A table of len(hooks) L'Unisson seats in this process, each with its hooks (or a
     function of its table giving them; a greedy bot chooses where none is given); each
     seat's game by seat."""
@@ -45,12 +49,12 @@ async def table_of(tmp: Path, hooks: dict[int, dict]) -> dict[int, TableGame]:
             key = Ed25519PrivateKey.generate()
             settings = TableSettings("unisson", ("one-deck",), seats)
             me = LocalPlayer("p0", key)
-            async with host_table(listener, me, settings, timeouts=FAST) as table:
+            async with host_table(listener, me, settings, timeouts=timeouts) as table:
                 await sit(0, table, key)
 
         async def join(seat: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
             key = Ed25519PrivateKey.generate()
-            async with join_table(address, LocalPlayer(f"p{seat}", key), timeouts=FAST) as t:
+            async with join_table(address, LocalPlayer(f"p{seat}", key), timeouts=timeouts) as t:
                 task_status.started()  # seated
                 await sit(seat, t, key)
 
@@ -157,3 +161,124 @@ async def test_a_seat_whose_own_hook_fails_leaves_saying_so_and_keeps_its_record
     for game in games.values():
         assert game.record is not None
         assert verify_text(game.record.read_text()).verdict == Verdict.UNAUDITED
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("accused", [1, 0])  # another joiner, then the host
+async def test_a_joiners_bare_accusation_convicts_nobody_and_every_honest_record_verifies(
+    tmp_path: Path, accused: int
+) -> None:
+    """Seat 2 posts a `fault` entry naming a seat that did nothing wrong, once the game is
+    under way: no seat's own session found it, so it is seat 2's claim (SPEC 3.15, the
+    verdict rule). It ends the game as a two-player claim does: seat 2 stopped playing, and
+    the accused loses nothing."""
+
+    def accuse(table):
+        def watch(item) -> None:
+            played = isinstance(item, Step) and any(
+                isinstance(e, MovePlayed) for e in item.output.events
+            )
+            if played and not table.ended.is_set():
+                table.fault(accused, "illegal_move", "it played a card it never had")
+
+        return {"watch": watch}
+
+    games = await table_of(tmp_path, {0: {}, 1: {}, 2: accuse})
+    claim = f'closed by seat 2: fault "illegal_move by seat {accused}: '
+    for seat in (0, 1):
+        game = games[seat]
+        assert game.record is not None, game
+        text = game.record.read_text()
+        tags = parse_record(text).tags
+        assert tags["Ending"].startswith(claim), (seat, tags["Ending"])
+        assert tags["Result"] == "0,1"  # the accused is not convicted; its accuser forfeits
+        report = verify_text(text)
+        assert report.verdict == Verdict.UNAUDITED, (seat, report.problem)
+        assert "p2 (seat 2) left" in game.line, game.line
+
+
+@pytest.mark.trio
+async def test_a_relayed_replay_caught_by_the_host_leaves_every_honest_record_verifying(
+    tmp_path: Path,
+) -> None:
+    """Seat 2 posts seat 1's last deck entry again, as its own: its signature does not fit
+    seat 2, so only the host can tell who sent it. The host drops seat 2's connection and
+    says so (`left`); no table kind reads as the deck's `bad_signature`, and both honest
+    records verify."""
+
+    def replay(table):
+        def watch(item) -> None:
+            log = table.core.log
+            if table.ended.is_set() or not isinstance(item, Step) or log is None:
+                return
+            theirs = [e for e in log.entries if e.seat == 1 and b"deck" in e.body]
+            if theirs:
+                e = theirs[-1]
+                table._link.queue_in.send_nowait(Post(e.seen, e.head, e.vouch, e.body, e.sig))
+
+        return {"watch": watch}
+
+    games = await table_of(tmp_path, {0: {}, 1: {}, 2: replay})
+    for seat in (0, 1):
+        game = games[seat]
+        assert game.record is not None, game
+        text = game.record.read_text()
+        tags = parse_record(text).tags
+        dropped = 'closed by seat 2: left "the host closed its connection'
+        assert tags["Ending"].startswith(dropped), (seat, tags["Ending"])
+        assert tags["Result"] == "0,1"
+        report = verify_text(text)
+        assert report.verdict == Verdict.UNAUDITED, (seat, report.problem)
+
+
+@pytest.mark.trio
+async def test_a_timeout_claimed_before_the_deadline_convicts_nobody(tmp_path: Path) -> None:
+    """Seat 1's person is thinking (the step is its own, and due); seat 2 says at once that
+    seat 1 timed out. Seat 1 owes the step, but its deadline has not passed on any other
+    seat's clock: seat 2's word, which costs seat 2 (SPEC 3.15, the verdict rule)."""
+
+    async def thinking(view):
+        await trio.sleep_forever()
+
+    def hurry(table):
+        def watch(item) -> None:
+            if not isinstance(item, Step) or table.ended.is_set():
+                return
+            if item.session.waiting_for == (1, "move"):
+                table.fault(1, "timeout", "no move in time")
+
+        return {"watch": watch}
+
+    games = await table_of(tmp_path, {0: {}, 1: {"choose": thinking}, 2: hurry})
+    for seat in (0, 1):
+        text = games[seat].record.read_text()
+        tags = parse_record(text).tags
+        assert tags["Ending"].startswith('closed by seat 2: fault "timeout by seat 1'), (
+            seat,
+            tags["Ending"],
+        )
+        assert tags["Result"] == "0,1"
+        assert verify_text(text).verdict == Verdict.UNAUDITED
+
+
+@pytest.mark.trio
+async def test_the_hosts_timeout_of_a_seat_past_its_deadline_convicts_it_everywhere(
+    tmp_path: Path,
+) -> None:
+    """Seat 1's person never decides: the host names it once the move timeout passed, and
+    every seat, seat 1 too, finds that deadline passed on its own clock: one verdict."""
+
+    async def thinking(view):
+        await trio.sleep_forever()
+
+    quick = TableTimeouts(reply=5.0, move=1.5, window=3.0)
+    games = await table_of(tmp_path, {0: {}, 1: {"choose": thinking}, 2: {}}, quick)
+    for seat in (0, 1, 2):
+        text = games[seat].record.read_text()
+        tags = parse_record(text).tags
+        assert tags["Ending"].startswith("fault timeout by seat 1: no move in 1.5 s"), (
+            seat,
+            tags["Ending"],
+        )
+        assert tags["Result"] == "0,2"
+        assert verify_text(text).verdict == Verdict.UNAUDITED

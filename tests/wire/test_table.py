@@ -327,23 +327,27 @@ def test_a_reveal_before_every_commitment_is_named() -> None:
     early = _signed_post(guest, {"t": "reveal", "value": guest._value})
     table.host.receive(guest.identity, early)
     table.pump()
-    assert table.of(0, TableEnded)[0].culprit == 1
-    assert table.of(0, TableEnded)[0].kind == "bad-entry"
-    for i in (1, 2):
-        assert (table.of(i, TableEnded)[0].culprit, table.of(i, TableEnded)[0].reporter) == (1, 0)
+    # The author signed it: the host relays it, and every seat finds the fault itself.
+    for i in (0, 1, 2):
+        (ended,) = table.of(i, TableEnded)
+        assert (ended.culprit, ended.kind, ended.reporter) == (1, "bad-entry", None)
 
 
 @pytest.mark.parametrize(
-    ("forge", "kind"),
+    ("forge", "kind", "reporter"),
     [
-        ("signature", "bad-signature"),
-        ("old-head", "bad-entry"),
-        ("game-early", "bad-entry"),
-        ("twice", "bad-entry"),
-        ("garbage", "bad-entry"),
+        # Not its signed entry: only the host saw it, and drops the connection (`left`).
+        ("signature", "left", 0),
+        ("old-head", "left", 0),
+        ("twice", "left", 0),
+        # Its signed entry: relayed, so that every seat finds the fault itself.
+        ("game-early", "bad-entry", None),
+        ("garbage", "bad-entry", None),
     ],
 )
-def test_a_joiner_breaking_the_log_is_named_by_the_host_for_everyone(forge: str, kind: str) -> None:
+def test_a_joiner_breaking_the_log_is_named_by_the_host_for_everyone(
+    forge: str, kind: str, reporter: int | None
+) -> None:
     table = Table(4)
     if forge == "game-early":
         table.join_all()
@@ -371,6 +375,8 @@ def test_a_joiner_breaking_the_log_is_named_by_the_host_for_everyone(forge: str,
     table.host.receive(guest.identity, post)
     table.pump()
     _everyone_names(table, 2, kind)
+    for i in (1, 3):  # the joiners but the culprit
+        assert table.of(i, TableEnded)[0].reporter == reporter
 
 
 def test_a_relayed_entry_its_author_did_not_sign_convicts_the_host() -> None:
