@@ -55,6 +55,17 @@ PROTOCOL_VERSIONS: tuple[int, ...] = (3,)
 """The wire protocol versions this implementation speaks."""
 
 
+def own_key_refusal(role: Role) -> str:
+    """Why a side refuses a peer whose identity key is its own (SPEC 3.6): one line that also
+    says how to play both seats on one machine."""
+    peer = "joiner" if role is Role.HOST else "host"
+    return (
+        f"the {peer} shows your own identity key: you cannot play yourself. For two seats on"
+        " one machine, give the second player its own folders:"
+        " cuttle --config-dir DIR --data-dir DIR join ..."
+    )
+
+
 class _NeedData:
     def __repr__(self) -> str:
         return "NEED_DATA"
@@ -395,6 +406,11 @@ class Connection:
             self._send(self._hello, self._hello_body)  # the opening, still in plaintext
         self._sealer = crypto.FrameSealer(self._secrets.sending_key(self.role))
         self._opener = crypto.FrameOpener(self._secrets.receiving_key(self.role))
+        if hello.identity == self._identity:
+            # Checked once both hellos are out, so that each side finds it by itself (a
+            # joiner that stopped before its hello would leave the host with its word only),
+            # and before anything is signed, remembered (a coin flip) or trusted (3.6).
+            raise RemoteProtocolError(ErrorCode.BAD_KEY, own_key_refusal(self.role))
         signature = self._player.identity.sign(crypto.auth_message(self.role, self._transcript))
         self._send(Auth(signature=signature))
         if self.role is Role.JOINER:

@@ -1,0 +1,70 @@
+"""The terminal client meeting a headless peer with its own identity key (one account on
+both sides): refused at the handshake, said in one line, and nothing hangs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cuttle_client.network import ConnectScreen
+from textual.pilot import Pilot
+
+from tests.client.helpers import run, screen_text
+from tests.client.test_network_game import (
+    headless_host,
+    headless_joiner,
+    host_app,
+    join_app,
+    wait_until,
+)
+from tests.net.test_own_key import HOW, line_with
+
+OWN_KEY = "shows your own identity key: you cannot play yourself"
+
+
+def words(app) -> str:
+    """The screen's text as one line of words (the status wraps long lines)."""
+    return " ".join(screen_text(app).split())
+
+
+def test_the_client_joining_its_own_host_says_why_and_how(tmp_path: Path) -> None:
+    host, port = headless_host(tmp_path / "ann")  # the client's own folders
+    app = join_app(tmp_path, port)
+    shown: list[str] = []
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: f"host {OWN_KEY}" in words(app))
+        shown.append(words(app))
+        assert isinstance(app.screen, ConnectScreen)  # no table, no game: told, and stopped
+
+    try:
+        run(app, body)
+        said = line_with(host, f"joiner {OWN_KEY}")
+    finally:
+        host.kill()
+        host.communicate(timeout=60)
+    text = shown[0]
+    assert "The connection ended: the host shows your own identity key" in text
+    assert HOW in text and "compare this code" not in text
+    assert "(bad-key)" in said
+
+
+def test_the_client_hosting_tells_its_player_when_it_joined_itself(tmp_path: Path) -> None:
+    app = host_app(tmp_path)
+    joiner = []
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
+        joiner.append(headless_joiner(tmp_path / "ann", port, games=1))  # the same folders
+        await wait_until(pilot, lambda: f"joiner {OWN_KEY}" in words(app))
+        assert isinstance(app.screen, ConnectScreen)  # still waiting for a player
+        assert "compare this code" not in screen_text(app)
+
+    try:
+        run(app, body)
+    finally:
+        out, err = joiner[0].communicate(timeout=60) if joiner else ("", "")
+    assert joiner[0].returncode == 1
+    assert f"host {OWN_KEY}" in out and HOW in out
+    assert "Traceback" not in err, err
