@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import trio
 from cuttle_protocol.address import format_address
+from cuttle_protocol.codebudget import CodeAlarm
 from cuttle_protocol.identity import ConfigError, KnownPeers, Trust, default_config_dir
 from cuttle_protocol.journal import JournalDamaged
 from cuttle_protocol.netgame import (
@@ -63,7 +64,8 @@ class Meeting:
     """What the connect screen drives, for a two-player game or a table: the story of the
     meeting (``status``), and the screen's hooks, given by ``connect``: ``on_status`` (the
     story grew), ``on_ready`` (the cards are dealt: open the table), ``on_key_changed`` (ask
-    about a changed key), ``on_code(table)`` (ask the player to compare a table's code)."""
+    about a changed key), ``on_code(table)`` (ask the player to compare a table's code),
+    ``on_alarm(text)`` (tries at our code pile up: warn, SPEC 3.11)."""
 
     def __init__(self) -> None:
         self.status: list[str] = []
@@ -73,6 +75,7 @@ class Meeting:
         self._on_ready: Callable[[], None] = lambda: None
         self._on_key_changed: Callable[[], None] = lambda: None
         self._on_code: Callable[[Any], None] = lambda table: None
+        self._on_alarm: Callable[[str], None] = lambda text: None
 
     def connect(
         self,
@@ -81,10 +84,12 @@ class Meeting:
         on_ready: Callable[[], None],
         on_key_changed: Callable[[], None] = lambda: None,
         on_code: Callable[[Any], None] = lambda table: None,
+        on_alarm: Callable[[str], None] = lambda text: None,
     ) -> None:
         """Start meeting the other players in ``guest`` (``_main``), with these hooks."""
         self._on_status, self._on_ready = on_status, on_ready
         self._on_key_changed, self._on_code = on_key_changed, on_code
+        self._on_alarm = on_alarm
         self._guest, self._task = guest, guest.start_task(self._main)
 
     def follow(self, other: Meeting) -> None:
@@ -94,6 +99,7 @@ class Meeting:
         self._guest, self._task = other._guest, other._task
         self._on_status, self._on_ready = other._on_status, other._on_ready
         self._on_key_changed, self._on_code = other._on_key_changed, other._on_code
+        self._on_alarm = other._on_alarm
 
     async def _main(self) -> None:
         raise NotImplementedError
@@ -101,6 +107,12 @@ class Meeting:
     def _say(self, line: str) -> None:
         self.status.append(line)
         self._on_status()
+
+    def _alarm(self, alarm: CodeAlarm) -> None:
+        """Tries at our code pile up: in the story, and as a warning the player sees even
+        when the story has grown past the screen."""
+        self._say(str(alarm))
+        self._on_alarm(str(alarm))
 
     def close(self) -> None:
         """Cancel the task, then close the controller (the next class in the MRO)."""
@@ -167,7 +179,7 @@ class NetworkController(Meeting, TableController):
                 f"({len(resumed.session.played)} moves played)"
             )
         try:
-            async with open_game_peer(self.plan, self._say) as conn:
+            async with open_game_peer(self.plan, self._say, self._alarm) as conn:
                 if conn.table:
                     await self._sit_at_table(conn)
                     return
@@ -528,7 +540,11 @@ class ConnectScreen(Screen[None]):
             self._dealt,
             self._ask_about_key,
             self._ask_about_code,
+            self._warn,
         )
+
+    def _warn(self, text: str) -> None:
+        self.notify(text, severity="warning", timeout=30, markup=False)
 
     def _ask_about_code(self, table: Any) -> None:
         self.app.push_screen(ConfirmScreen(table.code_question()), table.answer_code)

@@ -27,7 +27,7 @@ from cuttle_net.identity_key import BadIdentityKey, identity_public_key
 
 from . import codec, crypto
 from .coinflip import FlipBook, FlipMemoryError, FlipMismatch
-from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
+from .errors import Declined, ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .framing import FrameDecoder, encode_frame
 from .messages import (
     GAME_MESSAGES,
@@ -53,6 +53,17 @@ from .state import INITIAL, Phase, Role, State, next_state, phase
 
 PROTOCOL_VERSIONS: tuple[int, ...] = (3,)
 """The wire protocol versions this implementation speaks."""
+
+
+def own_key_refusal(role: Role) -> str:
+    """Why a side refuses a peer whose identity key is its own (SPEC 3.6): one line that also
+    says how to play both seats on one machine."""
+    peer = "joiner" if role is Role.HOST else "host"
+    return (
+        f"the {peer} shows your own identity key: you cannot play yourself. For two seats on"
+        " one machine, give the second player its own folders:"
+        " cuttle --config-dir DIR --data-dir DIR join ..."
+    )
 
 
 class _NeedData:
@@ -120,6 +131,9 @@ class HandshakeComplete:
 
 Event = Message | RulesProposed | HandshakeComplete
 
+CodeGate = Callable[[], tuple[str, str] | None]
+"""Host: may this connection see our hello (a try at the code)? None, or a refusal."""
+
 
 class Connection:
     """One side of a cuttle-net connection, without I/O."""
@@ -134,11 +148,20 @@ class Connection:
         caps: tuple[str, ...] = (),
         flips: FlipBook | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
+        code_gate: CodeGate | None = None,
     ) -> None:
         """`rules` is required of the host; `flips` remembers coin flips across connections
-        (none: this connection's alone); `random_bytes` is injectable for test vectors."""
+        (none: this connection's alone); `random_bytes` is injectable for test vectors.
+
+        `code_gate` (host only) is asked when the joiner's commitment arrives, before our
+        hello would give this connection a try at the code (SPEC 3.11): None lets the hello
+        go; a (close code, reason) refuses instead, with a plaintext `close` (SPEC 3.6), and
+        `next_event` raises `Declined`."""
         if (rules is None) != (role is Role.JOINER):
             raise ValueError("the host, and only the host, proposes rules")
+        if code_gate is not None and role is not Role.HOST:
+            raise ValueError("only the host shows its hello on a commitment")
+        self._code_gate = code_gate
         self.role = role
         self._player = player
         self._rules = rules
@@ -192,10 +215,11 @@ class Connection:
 
     @property
     def code_exposed(self) -> bool:
-        """Host: our hello went out, so the joiner can compute the code of this attempt.
+        """Both hellos are out: the peer can compute the code of this attempt.
 
-        A handshake that then fails was one try at matching the code (SPEC 3.5): a host
-        should count such attempts and tell its player.
+        Host: a handshake that then fails was one try at matching the code (SPEC 3.5).
+        Joiner: a `busy` that comes after this is no reason to dial again by itself, as
+        every new connection would give a man in the middle another code to match.
         """
         return self._code_exposed
 
@@ -290,7 +314,8 @@ class Connection:
             return
         if self.our_state not in (State.CLOSED, State.ERROR):
             # Tell the peer why; our own mistakes are reported to it as internal errors.
-            code = exc.code if isinstance(exc, RemoteProtocolError) else ErrorCode.INTERNAL_ERROR
+            ours = isinstance(exc, LocalProtocolError)
+            code = ErrorCode.INTERNAL_ERROR if ours else exc.code
             self._queue(Close(code=code.value, reason=exc.message[:MAX_TEXT_LEN]))
         self._error = exc
         self.our_state = self.their_state = State.ERROR
@@ -333,6 +358,9 @@ class Connection:
         match message:
             case Commit():
                 self._their_commit = message.hello
+                refusal = self._code_gate() if self._code_gate is not None else None
+                if refusal is not None:
+                    raise Declined(ErrorCode(refusal[0]), refusal[1])
                 self._send(self._hello, self._hello_body)
                 self._code_exposed = True
             case Hello():
@@ -393,8 +421,14 @@ class Connection:
         self._secrets = crypto.derive_secrets(shared, self._transcript)
         if self.role is Role.JOINER:
             self._send(self._hello, self._hello_body)  # the opening, still in plaintext
+            self._code_exposed = True
         self._sealer = crypto.FrameSealer(self._secrets.sending_key(self.role))
         self._opener = crypto.FrameOpener(self._secrets.receiving_key(self.role))
+        if hello.identity == self._identity:
+            # Checked once both hellos are out, so that each side finds it by itself (a
+            # joiner that stopped before its hello would leave the host with its word only),
+            # and before anything is signed, remembered (a coin flip) or trusted (3.6).
+            raise RemoteProtocolError(ErrorCode.BAD_KEY, own_key_refusal(self.role))
         signature = self._player.identity.sign(crypto.auth_message(self.role, self._transcript))
         self._send(Auth(signature=signature))
         if self.role is Role.JOINER:

@@ -47,3 +47,8 @@ class LocalProtocolError(ProtocolError):
 
 class RemoteProtocolError(ProtocolError):
     """The peer sent something the protocol forbids."""
+
+
+class Declined(ProtocolError):
+    """This side will not go on, though nobody broke the protocol (a host past its limits,
+    SPEC 3.11): the peer is told with `code` (e.g. `busy`)."""

@@ -26,6 +26,7 @@ from cuttle_net.session import GameSession
 from . import lan, portmap
 from .address import format_address, parse_address
 from .addresses import HostAddress, host_addresses
+from .codebudget import CodeAlarm
 from .connection import LocalPlayer, Rules
 from .dirs import data_dir as default_data_dir
 from .dirs import games_dir
@@ -126,9 +127,10 @@ async def _busy_retried(
     flips: FlipStore,
     settings: PeerSettings,
 ) -> AsyncIterator[Peer]:
-    """`first`, dialled again while the host answers `busy` (a table's host refuses the
-    handshakes beyond its limits when several players join at once), up to the handshake
-    timeout."""
+    """`first`, dialled again while the host answers `busy` instead of its hello (a table's
+    host refuses the handshakes beyond its limits when several players join at once), up to
+    the handshake timeout. Not after a hello: each new connection would give a man in the
+    middle another code to match (SPEC 3.11)."""
     deadline = trio.current_time() + plan.reply_timeout
     pause = FIRST_RETRY
     attempt = first
@@ -140,7 +142,8 @@ async def _busy_retried(
                 yield peer
                 return
         except ConnectionEnded as exc:
-            if connected or exc.code != ErrorCode.BUSY or trio.current_time() + pause > deadline:
+            again = exc.code == ErrorCode.BUSY and not (connected or exc.code_attempt)
+            if not again or trio.current_time() + pause > deadline:
                 raise
         await trio.sleep(pause)
         pause = min(2 * pause, RETRY_EVERY)
@@ -175,8 +178,11 @@ class Connected:
 
 
 @contextlib.asynccontextmanager
-async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
-    """Meet the other player; raises ``ConnectionEnded`` or ``OSError``."""
+async def open_game_peer(
+    plan: NetPlan, say: Say, alarm: Callable[[CodeAlarm], None] | None = None
+) -> AsyncIterator[Connected]:
+    """Meet the other player; raises ``ConnectionEnded`` or ``OSError``. A host's ``alarm``
+    hears when tries at its code pile up (SPEC 3.11); without one, ``say`` does."""
     identity = load_or_create_identity(plan.config_dir or default_config_dir())
     me = LocalPlayer(plan.name, identity)
     known = KnownPeers(plan.config_dir or default_config_dir())
@@ -234,7 +240,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             yield Connected(peer, identity, again)
         return
     async with (
-        open_listener(plan.port, plan.bind, log=say) as listener,
+        open_listener(plan.port, plan.bind, log=say, alarm=alarm) as listener,
         contextlib.AsyncExitStack() as mapped,
     ):
         host, port = listener.address

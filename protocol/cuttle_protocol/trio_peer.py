@@ -27,16 +27,18 @@ import socket
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Container, Iterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 import trio
 
 from . import codec
 from .address import DEFAULT_PORT, parse_address
+from .codebudget import CodeAlarm, CodeBudget, CodeLimits
 from .coinflip import FlipBook
 from .connection import (
     NEED_DATA,
+    CodeGate,
     Connection,
     Event,
     HandshakeComplete,
@@ -45,7 +47,7 @@ from .connection import (
     RulesProposed,
 )
 from .dial import NO_ANSWER, REFUSED, Unreachable, dial
-from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
+from .errors import Declined, ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .framing import MAX_FRAME_SIZE, PREFIX_SIZE, encode_frame
 from .identity import KnownPeers, Trust
 from .invitation import Invitation, fingerprint_text, is_invitation
@@ -90,8 +92,9 @@ class ConnectionEnded(Exception):
         self.code = code
         self.message = message
         self.code_attempt = False
-        """Host: the handshake failed after our hello went out, so this was one try at
-        matching the code (SPEC 3.5). A host counts these and tells its player."""
+        """The handshake failed after both hellos went out: for a host, one try at matching
+        the code (SPEC 3.5), which it counts and tells its player; for a joiner, a `busy`
+        that it does not dial again for (SPEC 3.11)."""
         self.refused = False
         """Joiner: every address dialled refused the connection: nothing listens there now."""
 
@@ -117,6 +120,8 @@ _NETWORK_ERRORS = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, 
 
 
 def _ending_for(exc: Exception, conn: Connection, timeout_context: str) -> ConnectionEnded:
+    if isinstance(exc, Declined):
+        return ConnectionEnded(EndReason.LOCAL_CLOSED, exc.code, exc.message)
     if isinstance(exc, ProtocolError):
         local = isinstance(exc, LocalProtocolError)
         reason = EndReason.LOCAL_ERROR if local else EndReason.REMOTE_ERROR
@@ -456,6 +461,7 @@ async def handshake(
     settings: PeerSettings | None = None,
     random_bytes: Callable[[int], bytes] = os.urandom,
     caps: tuple[str, ...] = (),
+    code_gate: CodeGate | None = None,
 ) -> Peer:
     """Handshake over `stream` and return the authenticated `Peer`, not yet reading.
 
@@ -463,9 +469,18 @@ async def handshake(
     peer is told why where the protocol allows (a `close`), the stream is closed and
     `ConnectionEnded` raised; if cancelled, the peer is told we left. Then `running(peer)`.
     With `flips` (e.g. `identity.FlipStore`), a new connection replays the last coin flip
-    with the same peer (SPEC 3.5).
+    with the same peer (SPEC 3.5). A host's `code_gate` may refuse to show its hello
+    (`Connection`): the handshake then ends as `LOCAL_CLOSED`.
     """
-    conn = Connection(role, player, rules=rules, flips=flips, random_bytes=random_bytes, caps=caps)
+    conn = Connection(
+        role,
+        player,
+        rules=rules,
+        flips=flips,
+        random_bytes=random_bytes,
+        caps=caps,
+        code_gate=code_gate,
+    )
     peer = Peer(stream, conn, settings or PeerSettings())
     try:
         peer._info = await peer._handshake(judge_rules)
@@ -610,6 +625,8 @@ class ListenerLimits:
     per_second: float = 2.0  # ...and then on average
     addresses: int = 1024  # addresses remembered for the rate limit (the stalest go first)
     refusal_timeout: float = 1.0  # seconds to deliver a refusal and see the peer hang up
+    # Tries at a wait's code, from every address at once (codebudget.py).
+    codes: CodeLimits = field(default_factory=CodeLimits)
 
 
 # accept() failures that mean "out of descriptors or memory for now": wait, then go on.
@@ -634,9 +651,10 @@ class _Door:
     caps: tuple[str, ...]
     admit: Admit
     shut: tuple[str, str]  # the refusal of a handshake that completes once the door closed
-    # Whether a code is still to be compared, so that a handshake failing after our hello
-    # was a try at it (SPEC 3.11); not once players are known by their keys alone.
+    # Whether a code is still to be compared, so that a hello shown is a try at it (SPEC
+    # 3.11); not once players are known by their keys alone.
     codes: Callable[[], bool]
+    budget: CodeBudget  # the tries at this wait's code
 
 
 class _RateLimit:
@@ -694,7 +712,9 @@ class Listener:
     `ListenerLimits`; as each completes, the door decides at once whether it takes that
     peer. Connections that fail or are refused are closed with a `close` saying why where
     the protocol allows, and logged; the wait goes on. While the door is shut (a game in
-    progress) every connection is refused as `busy`.
+    progress) every connection is refused as `busy`. Each wait has a budget of tries at
+    its code across every address (`CodeBudget`): past it, `busy` instead of our hello, and
+    the `alarm` tells the player.
     """
 
     def __init__(
@@ -702,6 +722,7 @@ class Listener:
         listeners: list[trio.SocketListener],
         limits: ListenerLimits,
         log: Callable[[str], None],
+        alarm: Callable[[CodeAlarm], None],
     ) -> None:
         self._listeners = listeners
         self._limits = limits
@@ -711,9 +732,18 @@ class Listener:
         self._pending: dict[str, int] = {}  # handshakes under way, by rate key
         self._rate = _RateLimit(limits)
         self._throttled: set[str] = set()  # rate keys already logged as over their rate
-        self.code_attempts = 0
-        """Handshakes that failed after our hello went out: each was one try at matching
-        the code (SPEC 3.11); the log says so at each."""
+        self._alarm = alarm
+        self._budget = CodeBudget(limits.codes, trio.current_time())
+
+    def _new_budget(self) -> CodeBudget:
+        self._budget = CodeBudget(self._limits.codes, trio.current_time())
+        return self._budget
+
+    @property
+    def code_attempts(self) -> int:
+        """Hellos shown while a code was to be compared in the current (or last) wait:
+        each was a try at the code (SPEC 3.11), those that failed logged with their number."""
+        return self._budget.tries
 
     @property
     def address(self) -> tuple[str, int]:
@@ -767,6 +797,7 @@ class Listener:
             admit,
             no_longer_free,
             lambda: expect is None,  # a comeback is known by its key: no code is compared
+            self._new_budget(),
         )
         try:
             with self._opened(door), trio.move_on_at(deadline):
@@ -803,7 +834,9 @@ class Listener:
         with `running` and close. A handshake that completes after the block is refused with
         `shut`. `codes` says whether a code is still to be compared (counting tries at it).
         """
-        door = _Door(player, rules, settings or PeerSettings(), None, caps, admit, shut, codes)
+        settings = settings or PeerSettings()
+        budget = self._new_budget()
+        door = _Door(player, rules, settings, None, caps, admit, shut, codes, budget)
         with self._opened(door):
             yield
 
@@ -899,6 +932,20 @@ class Listener:
     async def _greet(self, stream: trio.SocketStream, key: str, where: str, door: _Door) -> None:
         """Handshake with one connection; then the door takes the peer or says why not."""
         taken = False
+        number: int | None = None  # its try at the code, if it saw our hello for one
+        turned_away = False  # by the code's budget: its alarms say so, not each refusal
+
+        def gate() -> tuple[str, str] | None:
+            nonlocal number, turned_away
+            if not door.codes():
+                return None
+            spent = door.budget.spend(trio.current_time())
+            if spent.alarm is not None:
+                self._alarm(spent.alarm)
+            number = spent.number
+            turned_away = number is None
+            return (ErrorCode.BUSY, spent.refusal) if turned_away else None
+
         try:
             peer = await handshake(
                 stream,
@@ -908,6 +955,7 @@ class Listener:
                 flips=door.flips,
                 settings=door.settings,
                 caps=door.caps,
+                code_gate=gate,
             )
             refusal = door.admit(peer) if self._door is door else door.shut
             if refusal is None:
@@ -919,10 +967,12 @@ class Listener:
             self._log(f"{where}: refused {who} ({code}: {reason})")
             await peer.aclose(code, reason)
         except ConnectionEnded as ended:
+            if turned_away:
+                return
             tried = ""
-            if ended.code_attempt and door.codes():
-                self.code_attempts += 1
-                tried = f"; it saw our hello: try {self.code_attempts} at this game's code"
+            if ended.code_attempt and number is not None:
+                limit = door.budget.limits.per_wait
+                tried = f"; it saw our hello: try {number} of {limit} at this game's code"
             self._log(f"{where}: no handshake: {ended.message} ({ended.code}){tried}")
         finally:
             self._pending[key] -= 1
@@ -940,16 +990,19 @@ async def open_listener(
     *,
     limits: ListenerLimits | None = None,
     log: Callable[[str], None] = lambda line: None,
+    alarm: Callable[[CodeAlarm], None] | None = None,
 ) -> AsyncIterator[Listener]:
     """Listen on `host:port` for the block (port 0: any free port, see `Listener.address`).
 
     ``host="::"`` (what ``cuttle host`` does by default) listens on IPv6 and IPv4 on one
     port: one dual-stack socket where the system allows it, else one socket per version;
     on a machine without IPv6, IPv4 only. `log` receives one line for each connection
-    refused or failed (and one per flooding address).
+    refused or failed (and one per flooding address); `alarm` each warning that tries at
+    the code pile up (by default: logged).
     """
     sockets = await _listening_sockets(port, host)
-    listener = Listener(sockets, limits or ListenerLimits(), log)
+    alarms = alarm or (lambda raised: log(str(raised)))
+    listener = Listener(sockets, limits or ListenerLimits(), log, alarms)
     try:
         async with _beside(listener._serve):
             yield listener

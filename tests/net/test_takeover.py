@@ -464,7 +464,8 @@ async def test_a_two_player_joiner_back_takes_its_game_over_and_both_records_ver
         assert finished and finished[-1].ended is None, events[n]
         assert sum(isinstance(e, Reconnected) for e in events[n]) == drops, events[n]
     refused = [e[1:] for e in events[0] if isinstance(e, tuple)]
-    assert refused == [("eve", "wrong-player"), ("ann", "wrong-player")], refused
+    # The host's own key is refused by the handshake itself (SPEC 3.6), on both sides.
+    assert refused == [("eve", "wrong-player"), ("ann", "bad-key")], refused
     # bob noticed each loss; the host never did: each comeback took over a connection it held.
     assert sum(isinstance(e, Reconnecting) for e in events[1]) == drops, events[1]
     assert not any(isinstance(e, Reconnecting) for e in events[0]), events[0]
@@ -541,8 +542,9 @@ async def test_real_processes_a_joiner_back_takes_over_before_the_host_notices(
 
 @pytest.mark.trio
 async def test_the_hosts_own_key_and_a_stranger_take_nothing_over() -> None:
-    """Once the table is seated: a connection with the host's own key is `wrong-player`,
-    one with a new key is told the table is full; the game is then played untouched."""
+    """Once the table is seated: a connection with the host's own key is refused by the
+    handshake (`bad-key`, SPEC 3.6), one with a new key is told the table is full; the game
+    is then played untouched."""
     results: dict[str, str] = {}
     me = player("p0")
     refused: list[ConnectionEnded] = []
@@ -579,7 +581,7 @@ async def test_the_hosts_own_key_and_a_stranger_take_nothing_over() -> None:
     assert len(set(results.values())) == 1, results
     assert results["p0"].startswith("result: counted to 30"), results
     own, stranger = refused
-    assert (own.code, own.message) == ("wrong-player", "that is the host's own identity key")
+    assert own.code == "bad-key" and own.message.startswith("the host shows your own identity key")
     assert (stranger.code, stranger.message) == (
         "busy",
         "this table is full: its 3 seats are taken",

@@ -24,6 +24,7 @@ from cuttle_protocol import (
     crypto,
 )
 from cuttle_protocol.codec import pack, unpack
+from cuttle_protocol.coinflip import FlipBook
 from cuttle_protocol.framing import MAX_FRAME_SIZE, encode_frame
 from cuttle_protocol.messages import Accept
 from hypothesis import given, settings
@@ -196,6 +197,24 @@ def test_hello_claiming_the_wrong_role_conflicts() -> None:
     (hello,) = split_frames(host.data_to_send())
     tampered = encode_frame(pack(unpack(hello[4:]) | {"role": "joiner"}))
     expect_error(joiner, tampered, ErrorCode.ROLE_CONFLICT)
+
+
+def test_both_sides_refuse_a_peer_with_their_own_key_before_anything_is_kept() -> None:
+    # One account on both sides (cuttle host, then cuttle join from the same config).
+    key = Ed25519PrivateKey.generate()
+    flips = {Role.HOST: FlipBook(), Role.JOINER: FlipBook()}
+    host = Connection(Role.HOST, LocalPlayer("me", key), rules=CLASSIC, flips=flips[Role.HOST])
+    joiner = Connection(Role.JOINER, LocalPlayer("me", key), flips=flips[Role.JOINER])
+    deliver(joiner, host)
+    expect_error(joiner, host.data_to_send(), ErrorCode.BAD_KEY)
+    assert "host shows your own identity key" in str(joiner.error)
+    assert "--config-dir DIR --data-dir DIR" in str(joiner.error)
+    # The joiner's hello went out before its close: the host finds the key by itself...
+    hello, close = split_frames(joiner.data_to_send())
+    expect_error(host, hello + close, ErrorCode.BAD_KEY)
+    assert "joiner shows your own identity key" in str(host.error)
+    # ...and neither side signed, nor remembered a coin flip with its own key.
+    assert flips[Role.HOST]._entries == flips[Role.JOINER]._entries == {"host": {}, "joiner": {}}
 
 
 def test_joiner_refuses_the_rules() -> None:
