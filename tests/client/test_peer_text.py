@@ -290,3 +290,22 @@ def test_a_lunisson_table_with_seats_named_in_markup(tmp_path: Path) -> None:
         assert app.is_running
 
     run(app, body)
+
+
+def test_the_headless_commands_print_no_control_character(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``cuttle host/join`` (and a table's) print status and result lines that quote peers,
+    journals and records: an ESC there would drive the player's terminal."""
+    from cuttle_client.cli_net import _say
+    from cuttle_client.cli_table import _report
+
+    for name, shown in NAMES.items():
+        _say(f"resuming game 1 against {name}")
+        _report(
+            SimpleNamespace(line=f"result: game 1: {name} (seat 0) wins", record=None, clean=True),
+            _say,
+        )
+        out = capsys.readouterr().out
+        assert f"against {shown}\n" in out and f"{shown} (seat 0)" in out, out
+        assert all(c.isprintable() or c == "\n" for c in out), out
