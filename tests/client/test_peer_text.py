@@ -40,6 +40,7 @@ from tests.session.link import Link
 NAMES = {
     "[/b]Eve": "[/b]Eve",
     "[@click=app.quit]": "[@click=app.quit]",
+    "[@click=app.quit]x": "[@click=app.quit]x",  # as markup, "x" quits when clicked
     "[link=https://x]y[/link]": "[link=https://x]y[/link]",
     "\x1b[31mred": "?[31mred",
     "c\x07\x9b\x7f\u202ed\x00": "c????d?",
@@ -122,6 +123,9 @@ def test_a_peer_name_is_plain_text_on_every_screen(
         await pilot.pause()
         shows(app, f"against {shown}")
         assert table.query_one("#them")._border_title.plain == shown  # the Side's title
+        title = screen_text(app).splitlines()[0]
+        await pilot.click("#title", offset=(title.index(shown) + len(shown) - 1, 0))
+        assert app.is_running and app.screen is table  # the name's last letter did nothing
         shows(app, f"Last: {shown}")
         app.push_screen(LeaveScreen(name, 60))
         await pilot.pause()
