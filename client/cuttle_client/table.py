@@ -58,7 +58,7 @@ class TableScreen(Screen[None]):
         self._over: GameOverScreen | None = None  # the game-over overlay, while it is up
 
     def compose(self) -> ComposeResult:
-        yield Static(self.title_text, id="title", classes="fits")
+        yield Static(plain(self.title_text), id="title", classes="fits")
         yield TooSmall()
         with Horizontal(id="body", classes="fits"):
             with Vertical(id="board"):

@@ -66,7 +66,7 @@ class UnissonTableScreen(Screen[None]):
         self._over: GameOverScreen | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(self.title_text, id="title", classes="fits")
+        yield Static(plain(self.title_text), id="title", classes="fits")
         yield TooSmall()
         with Vertical(id="u-body", classes="fits"):
             yield Players(id="u-players")
