@@ -22,6 +22,7 @@ from .controller import PracticeController, TableController
 from .lobby import GAME_TITLES, LobbyScreen
 from .modals import ConfirmScreen, LeaveScreen, NameScreen
 from .network import ConnectScreen, NetworkController
+from .peertext import visible
 from .profile import login_name, name_problem, save_name, saved_name
 from .table import TableScreen
 from .trio_guest import TrioGuest
@@ -120,10 +121,13 @@ class CuttleApp(App[None]):
         for _, h in unfinished_games(self.settings.data_dir or default_data_dir()):
             where = f"join {h.address}" if h.role == "joiner" else f"host on port {h.port}"
             self.notify(
-                f"Game {h.game + 1} against {h.peer_name} is unfinished: {where} again to "
-                "resume it (the other player waits about a minute after a drop).",
+                visible(
+                    f"Game {h.game + 1} against {h.peer_name} is unfinished: {where} again to "
+                    "resume it (the other player waits about a minute after a drop)."
+                ),
                 title="Unfinished game",
                 timeout=15,
+                markup=False,  # a peer's name
             )
 
     def _name_chosen(self, name: str | None) -> None:

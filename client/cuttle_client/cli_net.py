@@ -12,6 +12,7 @@ from typing import Any
 
 from cuttle_client.cli_play import add_dir_options, add_display_options
 from cuttle_client.cli_rules import add_rules_options, rules_from
+from cuttle_client.peertext import visible
 
 COMMANDS = ("host", "join")
 
@@ -156,7 +157,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _say(text: str) -> None:
-    print(f"cuttle: {text}", flush=True)
+    """A line for the terminal: it may quote a peer, a journal or a record (``visible``)."""
+    print(f"cuttle: {visible(text)}", flush=True)
 
 
 def _run_table_host(args: argparse.Namespace) -> int:
@@ -276,7 +278,7 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
                     line, path, ok = keep_record(
                         event.number, event.session, names, event.ended, args.data_dir
                     )
-                    print(line, flush=True)
+                    print(visible(line), flush=True)
                     _say(f"record saved: {path}")
                     clean &= ok
                     played += 1
@@ -302,7 +304,7 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
         _say(f"connection ended: {ended.message} ({ended.reason}, {ended.code})")
         if unfinished is not None and not played and unfinished.path.exists():
             line, path = give_up(unfinished, ended, args.data_dir)  # never reached the peer
-            print(line, flush=True)
+            print(visible(line), flush=True)
             _say(f"record saved: {path}")
         return 1
     except ConfigError as e:

@@ -16,6 +16,8 @@ from typing import Any
 
 from cuttle_net.games import game_package
 
+from .peertext import visible
+
 TABLE_GAMES = ("unisson",)
 """Games played at a table (two or more seats around one host)."""
 
@@ -48,7 +50,7 @@ def _timeouts(args: argparse.Namespace) -> Any:
 
 
 def _report(game: Any, say: Any) -> int:
-    print(game.line, flush=True)
+    print(visible(game.line), flush=True)  # it names every seat
     if game.record is not None:
         say(f"record saved: {game.record}")
     return 0 if game.clean else 1

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from cuttle_protocol.lan_record import seats_text
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -21,6 +20,7 @@ from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Se
 from cuttle_net.games.cuttle.bots import BOTS
 from cuttle_net.games.unisson.bots import BOTS as UNISSON_BOTS
 
+from .peertext import plain
 from .trio_guest import GuestTask
 from .widgets import TooSmall
 
@@ -167,7 +167,7 @@ class LobbyScreen(Screen[None]):
                 async for games in live:
                     self._show_games(games)
         except lan.LanUnavailable as e:
-            self.query_one("#lan-hint", Static).update(str(e))
+            self.query_one("#lan-hint", Static).update(plain(str(e)))
 
     def _show_games(self, games: list) -> None:
         # From the trio task: the list is rebuilt on Textual's side, one change after another.
@@ -183,8 +183,8 @@ class LobbyScreen(Screen[None]):
         for g in games:
             a = g.announcement
             what = f"{GAME_TITLES.get(a.game, a.game)} {a.rules.name}"
-            # Text, not markup: anyone on the network chooses what an announcement says.
-            line = Text(f"{a.name} · {g.address}:{g.port} · {what} · {seats_text(a)}")
+            # Anyone on the network chooses what an announcement says.
+            line = plain(f"{a.name} · {g.address}:{g.port} · {what} · {seats_text(a)}")
             item = ListItem(Label(line))
             item.address = f"{g.address}:{g.port}"  # type: ignore[attr-defined]
             item.service = g.service  # type: ignore[attr-defined]
@@ -199,7 +199,7 @@ class LobbyScreen(Screen[None]):
 
     def notice(self, text: str) -> None:
         """A problem to fix before going on (a bad address, a bad name)."""
-        self.query_one("#notice", Static).update(text)
+        self.query_one("#notice", Static).update(plain(text))  # it may quote what was typed
 
     @property
     def rules(self) -> str:

@@ -12,6 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from .peertext import plain
+
 if TYPE_CHECKING:
     from .network import KeyChange
 
@@ -30,7 +32,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(self.question))
+            yield Static(plain(self.question))  # it may name a peer
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", id="yes", variant="error", compact=True)
                 yield Button("No (n)", id="no", compact=True)
@@ -62,9 +64,11 @@ class LeaveScreen(ModalScreen[str]):
         with Vertical(classes="dialog", id="leave"):
             yield Static("[b]Quit during a game?[/b]")
             yield Static(
-                f"Concede: {self.other} wins, and both records say so.\n"
-                f"Leave: {self.other} waits up to {self.window:g} s for you; run the same "
-                "command again (or host/join the same game) to resume it."
+                plain(
+                    f"Concede: {self.other} wins, and both records say so.\n"
+                    f"Leave: {self.other} waits up to {self.window:g} s for you; run the same "
+                    "command again (or host/join the same game) to resume it."
+                )
             )
             with Horizontal(classes="buttons"):
                 yield Button("Concede (c)", id="concede", variant="error", compact=True)
@@ -96,14 +100,15 @@ class KeyChangedScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         c = self.change
         with Vertical(classes="dialog warning", id="key-changed"):
-            # Peer-chosen text goes in as Text, never as markup.
-            yield Static(Text(f"⚠ {c.name}'s identity key has CHANGED", style="bold"))
+            yield Static(plain(f"⚠ {c.name}'s identity key has CHANGED", style="bold"))
             yield Static(
                 Text.assemble(
-                    f"You played {c.name} before with another key. Maybe they reinstalled, "
-                    "or someone is pretending to be them.\n\n"
-                    f"Ask {c.name}, by voice or in person, to read their code. Accept only if "
-                    "it is exactly:\n  ",
+                    plain(
+                        f"You played {c.name} before with another key. Maybe they reinstalled, "
+                        "or someone is pretending to be them.\n\n"
+                        f"Ask {c.name}, by voice or in person, to read their code. Accept only "
+                        "if it is exactly:\n  "
+                    ),
                     (c.code, "bold"),
                     f"\n\nKey before: {c.before}\nKey now:    {c.fingerprint}",
                 )

@@ -42,7 +42,6 @@ from cuttle_protocol.netplay import (
 )
 from cuttle_protocol.trio_peer import ConnectionEnded
 from cuttle_protocol.trio_table import NOT_BACK
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -56,6 +55,7 @@ from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
 from .controller import Ending, LogEntry, TableController, ending_text
 from .modals import ConfirmScreen, KeyChangedScreen
+from .peertext import plain
 from .trio_guest import GuestTask, TrioGuest
 from .widgets import TooSmall
 
@@ -567,7 +567,7 @@ class ConnectScreen(Screen[None]):
             # The table took over (or the screen was closed): the shells still log to
             # ``status`` (a connection lost mid-game), but this screen shows it no more.
             return
-        status = Text("\n".join(self.controller.status))  # Text: a peer's name is not markup
+        status = plain("\n".join(self.controller.status))  # it names the peers
         self.query_one("#connect-status", Static).update(status)
         table = getattr(self.controller, "table", None)
         if table is not None:  # the host we joined seats a table

@@ -21,6 +21,7 @@ from cuttle_net.records.record import parse_record
 from cuttle_net.records.verify import Verdict, verify_text
 
 from .controller import LogEntry, log_entry
+from .peertext import plain
 from .widgets import Hand, LastMove, MoveLog, board, show_board
 
 
@@ -83,7 +84,7 @@ class ReplayScreen(Screen[None]):
         self.replay, self.ascii, self.at = replay, ascii, 0
 
     def compose(self) -> ComposeResult:
-        yield Static(f"cuttle · replay · {self.replay.title}", id="title")
+        yield Static(plain(f"cuttle · replay · {self.replay.title}"), id="title")
         with Horizontal(id="body"):
             with Vertical(id="board"):
                 yield from board()
@@ -116,7 +117,7 @@ class ReplayScreen(Screen[None]):
                 f"never audited: cards never shown stay hidden ({names[0]}: "
                 f"{view.hidden[0]}, {names[1]}: {view.hidden[1]})"
             )
-        self.query_one("#where", Static).update(f"{where}\n{shown}")
+        self.query_one("#where", Static).update(plain(f"{where}\n{shown}"))  # names, the ending
 
     def action_step(self, by: int) -> None:
         self.at = max(0, min(len(self.replay.log), self.at + by))

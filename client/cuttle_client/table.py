@@ -26,6 +26,7 @@ from .choices import Choice, ask, choices
 from .controller import MatchScore, TableController
 from .help import HelpScreen
 from .modals import ConfirmScreen, GameOverScreen, ScrapScreen
+from .peertext import plain
 from .trio_guest import TrioGuest
 from .widgets import Hand, LastMove, MoveLog, TooSmall, board, show_board
 
@@ -57,7 +58,7 @@ class TableScreen(Screen[None]):
         self._over: GameOverScreen | None = None  # the game-over overlay, while it is up
 
     def compose(self) -> ComposeResult:
-        yield Static(self.title_text, id="title", classes="fits")
+        yield Static(plain(self.title_text), id="title", classes="fits")
         yield TooSmall()
         with Horizontal(id="body", classes="fits"):
             with Vertical(id="board"):
@@ -118,13 +119,14 @@ class TableScreen(Screen[None]):
             parts.insert(0, c.trouble())
         if c.score != MatchScore():
             parts.append(c.score.text(names[c.opponent]))
-        self.query_one("#title", Static).update(" · ".join(p for p in [*parts, str(c.rules)] if p))
+        title = " · ".join(p for p in [*parts, str(c.rules)] if p)
+        self.query_one("#title", Static).update(plain(title))
         if c.ending is not None:
-            question = Text(c.ending.text, style="bold")
+            question = plain(c.ending.text, style="bold")
         elif c.my_turn:
-            question = Text(ask(view, me, names, self.ascii), style="bold")
+            question = plain(ask(view, me, names, self.ascii), style="bold")
         else:
-            question = Text(c.waiting_for() or "", style="italic")
+            question = plain(c.waiting_for() or "", style="italic")
         self.query_one("#ask", Static).update(question)
         self._fill_actions()
         if c.ending is not None:
@@ -138,16 +140,16 @@ class TableScreen(Screen[None]):
         c = self.controller
         assert c.ending is not None
         other = c.names[c.opponent]
-        t = Text(c.ending.text, style="bold")
-        t.append(f"\nMatch: {c.score.text(other)}")
+        t = plain(c.ending.text, style="bold")
+        t.append_text(plain(f"\nMatch: {c.score.text(other)}"))
         cards, unseen = c.their_hand()
         if cards or unseen:
-            t.append(f"\n{other}'s hand: ")
+            t.append_text(plain(f"\n{other}'s hand: "))
             t.append_text(cardtext.cards(cards, self.ascii))
             if unseen:  # no audit (a concession): only the cards shown in play are known
                 t.append(f"{' + ' if cards else ''}{unseen} never shown")
         if c.rematch_offer:
-            t.append(f"\n{c.rematch_offer}", style="bold reverse")
+            t.append("\n").append_text(plain(c.rematch_offer, style="bold reverse"))
         return t
 
     def _level(self) -> list[Choice]:
@@ -159,12 +161,13 @@ class TableScreen(Screen[None]):
     def _fill_actions(self) -> None:
         actions = self.query_one("#actions", OptionList)
         level = self._level()
-        actions.set_options(Option(ch.label, disabled=not ch.enabled) for ch in level)
+        actions.set_options(Option(plain(ch.label), disabled=not ch.enabled) for ch in level)
         crumbs, walk = [], self._tree
         for i in self._path:  # "9♥  points, scuttle" then "scuttle…" read "9♥ › scuttle"
             crumbs.append(walk[i].label.split("  ")[0].removesuffix("…"))
             walk = list(walk[i].children)
-        actions.border_title = " › ".join(["Choose", *crumbs]) if level else "Nothing to choose now"
+        title = " › ".join(["Choose", *crumbs]) if level else "Nothing to choose now"
+        actions.border_title = plain(title)  # a choice may name a peer
         actions.border_subtitle = "Esc: back" if self._path else ""
         first = next((i for i, ch in enumerate(level) if ch.enabled), None)
         actions.highlighted = first
@@ -244,7 +247,7 @@ class TableScreen(Screen[None]):
     def _error(self, text: str) -> None:
         shown = cardtext.ascii_text(text) if self.ascii else text
         error = self.query_one("#error", Static)
-        error.update(Text(f"{'x' if self.ascii else '✗'} {shown}", style="bold red"))
+        error.update(plain(f"{'x' if self.ascii else '✗'} {shown}", style="bold red"))
         error.display = True
         self.app.bell()
 

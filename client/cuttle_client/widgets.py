@@ -19,6 +19,7 @@ from cuttle_net.games.cuttle.engine import Game
 
 from . import cardtext
 from .controller import LogEntry
+from .peertext import plain
 
 
 def stack(view: Game, c: int, ascii: bool, touched: Collection[int] = ()) -> Text:
@@ -53,7 +54,7 @@ class Side(Static):
         touched: Collection[int] = (),
     ) -> None:
         kings = view.kings(seat)
-        self.border_title = names[seat]
+        self.border_title = plain(names[seat])  # a peer's name: never markup
         self.border_subtitle = f"{view.score(seat)}/{view.goal(seat)} points" + (
             f" · {kings} king{'s' * (kings > 1)}" if kings else ""
         )
@@ -194,7 +195,7 @@ class MoveLog(VerticalScroll):
             if i:
                 t.append("\n")
             words = sentence(entry.words, ascii)
-            t.append(words, style="bold" if i == len(log) - 1 else "")
+            t.append_text(plain(words, style="bold" if i == len(log) - 1 else ""))
         self.query_one("#log-text", Static).update(t)
         self.scroll_end(animate=False)
 
@@ -216,7 +217,7 @@ class LastMove(Static):
             return
         # One line: the stylesheet cuts it with an ellipsis if the table is very narrow.
         self.update(
-            Text("Last: ", style="dim").append(sentence(log[-1].words, ascii), style="italic")
+            Text("Last: ", style="dim").append_text(plain(sentence(log[-1].words, ascii), "italic"))
         )
 
 

@@ -26,6 +26,7 @@ from cuttle_net.games.unisson.moves import Kind, Move
 
 from .. import cardtext
 from ..modals import ConfirmScreen, GameOverScreen
+from ..peertext import plain, visible
 from ..trio_guest import TrioGuest
 from ..widgets import MoveLog, TooSmall
 from .choices import Choice, choices, for_card
@@ -65,7 +66,7 @@ class UnissonTableScreen(Screen[None]):
         self._over: GameOverScreen | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(self.title_text, id="title", classes="fits")
+        yield Static(plain(self.title_text), id="title", classes="fits")
         yield TooSmall()
         with Vertical(id="u-body", classes="fits"):
             yield Players(id="u-players")
@@ -92,7 +93,8 @@ class UnissonTableScreen(Screen[None]):
     async def on_unmount(self) -> None:
         await self.controller.aclose()
         if self.controller.farewell:
-            self.app.notify(self.controller.farewell, title="You left the table", timeout=10)
+            farewell = visible(self.controller.farewell)  # may name a seat: never markup
+            self.app.notify(farewell, title="You left the table", timeout=10, markup=False)
 
     # -- TableHost
 
@@ -145,32 +147,34 @@ class UnissonTableScreen(Screen[None]):
                 f"game {len(c.games) + (c.ending is None)} · match "
                 + ", ".join(f"{c.names[s]} {totals[s]}" for s in range(c.players))
             )
-        self.query_one("#title", Static).update(" · ".join(parts))
+        self.query_one("#title", Static).update(plain(" · ".join(parts)))
 
     def _question(self) -> Text:
         c = self.controller
         v = c.view
         if c.ending is not None:
-            return Text(c.ending.text, style="bold")
+            return plain(c.ending.text, style="bold")
         if c.trouble() and not c.my_turn:  # what we wait for, and the connection lost
-            return Text(c.waiting_for(), style="italic")
+            return plain(c.waiting_for(), style="italic")
         if v.effects:
             words = effect_words(v, c.names, c.seat, c.cause())
             words = cardtext.ascii_text(words) if self.ascii else words
-            return Text(words, style="bold" if c.my_turn else "italic")
+            return plain(words, style="bold" if c.my_turn else "italic")
         if c.my_turn:
             return Text(
                 "Your turn: d draw, t take, x discard, m meld, e extend, p pass (1-9: a card)",
                 style="bold",
             )
-        return Text(c.waiting_for(), style="italic")
+        return plain(c.waiting_for(), style="italic")
 
     def _fill_actions(self) -> None:
         actions = self.query_one("#actions", OptionList)
         level = self._stack[-1][1] if self._stack else []
-        actions.set_options(Option(self._shown(ch.label), disabled=not ch.enabled) for ch in level)
+        actions.set_options(
+            Option(plain(self._shown(ch.label)), disabled=not ch.enabled) for ch in level
+        )
         titles = [t for t, _ in self._stack]
-        actions.border_title = " › ".join(titles) if level else "Nothing to choose now"
+        actions.border_title = plain(" › ".join(titles) if level else "Nothing to choose now")
         actions.border_subtitle = "Esc: back" if len(self._stack) > 1 else ""
         first = next((i for i, ch in enumerate(level) if ch.enabled), None)
         actions.highlighted = first
@@ -285,7 +289,7 @@ class UnissonTableScreen(Screen[None]):
     def _error(self, text: str) -> None:
         shown = cardtext.ascii_text(text) if self.ascii else text
         error = self.query_one("#error", Static)
-        error.update(Text(f"{'x' if self.ascii else '✗'} {shown}", style="bold red"))
+        error.update(plain(f"{'x' if self.ascii else '✗'} {shown}", style="bold red"))
         error.display = True
         self.app.bell()
 
@@ -326,7 +330,7 @@ class UnissonTableScreen(Screen[None]):
         c = self.controller
         end = c.ending
         assert end is not None
-        t = Text(end.text, style="bold")
+        t = plain(end.text, style="bold")
         if not end.scores:  # the game stopped before its end: nothing to score
             return t
         columns = SCORE_COLUMNS if c.games else SCORE_COLUMNS[:-1]
@@ -336,7 +340,7 @@ class UnissonTableScreen(Screen[None]):
             parts = [score.melded, score.hand, score.empty, score.last, score.range]
             parts += [score.unisson, score.total, match[s]][: len(columns) - 5]
             row = c.names[s][:10].ljust(11) + "".join(f"{p:>6}" for p in parts)
-            t.append("\n" + row, style="bold" if s == c.seat else "")
+            t.append("\n").append_text(plain(row, style="bold" if s == c.seat else ""))
         return t
 
     def _after_game(self, answer: str | None) -> None:

@@ -16,6 +16,7 @@ from cuttle_net.games.unisson import Game, face_display
 from cuttle_net.games.unisson.cards import SUIT_OF
 
 from ..cardtext import ascii_text, back, styled
+from ..peertext import plain
 from .controller import Ending, Entry
 from .words import sequence, turn_words
 
@@ -52,7 +53,7 @@ class Players(Static):
         for s in range(view.players):
             line = Text(">" if ascii and s == acting else "▶" if s == acting else " ")
             name = names[s][:NAME_WIDTH].ljust(NAME_WIDTH)
-            line.append(f" {name} ", style="bold" if s == me else "")
+            line.append_text(plain(f" {name} ", style="bold" if s == me else ""))
             if ending is not None and ending.hands:
                 hand = ending.hands[s]
                 line.append_text(cards(hand, ascii) if hand else Text("empty", style="dim"))
@@ -92,13 +93,13 @@ class Status(Static):
 
     def show(self, view: Game, names: Sequence[str], me: int) -> None:
         t = Text(f"Turn {view.turn} · ")
-        t.append(turn_words(view, names, me), style="bold" if view.player == me else "")
+        t.append_text(plain(turn_words(view, names, me), "bold" if view.player == me else ""))
         last = view.last_player
         if last is not None and not view.is_over:
             who = "you are" if last == me else f"{names[last]} is"
             t.append(" · ")
             t.append("LAST ROUND", style="bold reverse")
-            t.append(f" ({who} the last player)")
+            t.append_text(plain(f" ({who} the last player)"))
         self.update(t)
 
 
@@ -141,4 +142,4 @@ class LastMove(Static):
             self.update(Text("No move yet", style="dim"))
             return
         words = ascii_text(log[-1].words) if ascii else log[-1].words
-        self.update(Text("Last: ", style="dim").append(words, style="italic"))
+        self.update(Text("Last: ", style="dim").append_text(plain(words, style="italic")))
