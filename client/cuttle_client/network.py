@@ -185,7 +185,9 @@ class NetworkController(Meeting, TableController):
                     return
                 peer = conn.peer
                 self._peer_name = peer.info.peer_name
-                self.banner = f"code {peer.info.sas}"
+                # A resumed game's connection is a reconnection: the key proves the player,
+                # and a new code would differ from the other screen's (SPEC 4.6).
+                self.banner = "same player, key checked" if resumed else f"code {peer.info.sas}"
                 if peer.trust == Trust.CHANGED and not await self._accept_changed_key(peer):
                     self._left(f"You refused {self._peer_name}'s new key: disconnected.")
                     return

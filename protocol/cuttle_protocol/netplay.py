@@ -231,7 +231,7 @@ async def open_game_peer(
             if plan.tables:  # a table's host may be busy with others joining at once
                 first = _busy_retried(first, plan, me, known, flips, settings)
         async with first as peer:
-            _introduce(peer, known, say)
+            _introduce(peer, known, say, resuming=plan.resuming)
             info = peer.info
             if "table" not in info.caps and info.rules.rules not in ("classic", "standard"):
                 reason = f"{info.rules.rules} is played at a table, and this host seats none"
@@ -299,7 +299,7 @@ async def open_game_peer(
             ) as peer:
                 if kept is not None:
                     kept.withdraw()  # the seat is taken: goodbye on the LAN
-                _introduce(peer, known, say)
+                _introduce(peer, known, say, resuming=plan.resuming)
                 yield Connected(peer, identity, accept_again, (host, port), invitation)
 
 
@@ -394,11 +394,22 @@ def invitation_for(
     return Invitation.for_key(key, addresses + [(str(ip), port) for ip in ips]).encode()
 
 
-def _introduce(peer: Peer, known: KnownPeers, say: Say) -> None:
+RESUMED_NO_CODE = (
+    "the same player as in the game you resume (its identity key proves it): "
+    "no code to compare this time"
+)
+
+
+def _introduce(peer: Peer, known: KnownPeers, say: Say, *, resuming: bool = False) -> None:
     info = peer.info
     trust = f", {peer.trust}" if peer.trust is not None else ""  # not asked on a resumption
     where = f" at {peer.remote}" if peer.remote else ""
     say(f"connected to {info.peer_name}{where} (key {info.peer_fingerprint}{trust})")
+    if resuming:
+        # A reconnection (SPEC 4.6): the identity key proves the player. This connection's
+        # code is new, and the other screen, which shows no new code, could never match it.
+        say(RESUMED_NO_CODE)
+        return
     if peer.verified:
         say(
             "verified: the host proved the key named by the invitation "

@@ -132,6 +132,8 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: isinstance(again.screen, TableScreen))
         c = again.screen.controller
         assert c.log, "the moves before leaving are in the log"
+        # A reconnection shows no new code: the host's screen shows none (SPEC 4.6).
+        assert c.banner == "same player, key checked"
         await wait_until(pilot, lambda: c.reconnecting == "")
         await play_to_the_end(pilot, random.Random(3))
         await wait_until(

@@ -599,3 +599,30 @@ def test_the_authenticated_author_bears_the_fault(author, kind, culprit):
     assert (info.value.kind, info.value.culprit) == (kind, culprit)
     with pytest.raises(UsageError):
         dealt(3).peers[0].receive(old, author=0)  # one's own seat is not an author
+
+
+# ---- the order of reveal entries (SPEC 2.8, *Reveal step*) ------------------------------------
+
+
+def reversed_reveal(wire: dict) -> dict:
+    return {**wire, "body": {**wire["body"], "reveal": wire["body"]["reveal"][::-1]}}
+
+
+@pytest.mark.parametrize("op", ["reveal_hand", "expose_hand"])
+def test_reveal_entries_in_any_order_are_accepted(op):
+    t = Table()
+    t.run(Deal((5, 6)))
+    shown = tuple(t.peers[0].my_hand()[:3])
+    edit(t, 0, "reveal", reversed_reveal)
+    t.run(RevealFromHand(0, shown) if op == "reveal_hand" else ExposeHand(0))
+    wire = next(w for _, w in t.wire if w["step"] == "reveal")
+    positions = [e[0] for e in wire["body"]["reveal"]]
+    assert positions == sorted(positions, reverse=True) and len(positions) > 1
+    assert t.peers[1].failed is None and t.recheck([*t.peers[1].transcript()]) is None
+
+
+def test_pick_open_entries_out_of_order_are_refused():
+    t = Table()
+    t.run(Deal((5, 6)))
+    edit(t, 0, "pick_open", reversed_reveal)
+    caught(t, lambda: t.run(RandomPick(0, 3)), "unexpected_message", 0)

@@ -245,3 +245,22 @@ def test_an_invalid_operation_is_a_local_error():
     for op in (Draw(2), RevealFromHand(0, (3, 3)), RandomPick(0, 105), SwapHands(0, 2), "draw"):
         with pytest.raises(UsageError):
             t.peers[0].begin(op)
+
+
+def test_random_pick_of_a_hand_known_to_all_still_sends_every_step():
+    """SPEC 2.8: only an empty hand or a count of 0 makes a random pick send nothing; a hand
+    every card of which is public still needs the salts, and pick_open reveals nothing."""
+    t = Table()
+    t.run(Deal((5, 6)))
+    t.run(ExposeHand(0))
+    before, sent = t.peers[0].my_hand(), len(t.wire)
+    t.events = [[], []]
+    t.run(RandomPick(0, 2))
+    steps = [w["step"] for _, w in t.wire[sent:]]
+    assert steps == ["pick_commit", "pick_salt", "pick_open"]
+    assert t.wire[-1][1]["body"]["reveal"] == []
+    assert learned(t, 0) == learned(t, 1) and len(learned(t, 0)[0].cards) == 2
+    assert set(learned(t, 0)[0].cards) <= set(before)
+    sent = len(t.wire)
+    t.run(RandomPick(0, 0))
+    assert len(t.wire) == sent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 from pathlib import Path
@@ -10,7 +11,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from cuttle_net.deck import check_transcript
-from cuttle_net.deck.group import card_point
+from cuttle_net.deck.encoding import hash256, hash512
+from cuttle_net.deck.group import IDENTITY, L, add, base_mul, card_point, hash_to_group, mul
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
@@ -57,3 +59,139 @@ def test_a_third_party_checks_the_deal_vectors(name):
     ]
     sid = bytes.fromhex(data["session_id"])
     assert check_transcript(transcript, keys, session_id=sid, deck_size=data["deck_size"]) is None
+
+
+# --- the draws of SPEC 2.6, read from the text: what a third party needs to remake them ----
+
+
+class SpecDraws:
+    """One party's byte source as SPEC 2.6 says the vectors draw: call i (from 1) is
+    SHAKE-256(seed ‖ u64be(i)), truncated; a scalar is 64 bytes, int_le mod L, never 0."""
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed, self.calls = seed, 0
+
+    def bytes(self, n: int) -> bytes:
+        self.calls += 1
+        return hashlib.shake_256(self.seed + self.calls.to_bytes(8, "big")).digest(n)
+
+    def scalar(self) -> int:
+        while True:
+            if s := int.from_bytes(self.bytes(64), "little") % L:
+                return s
+
+    def nonce(self, x: int, statement: bytes) -> int:
+        while True:
+            raw = hash512("nonce", x.to_bytes(32, "little"), statement, self.bytes(32))
+            if k := int.from_bytes(raw, "little") % L:
+                return k
+
+
+def _scalar(raw: bytes) -> int:
+    return int.from_bytes(raw, "little") % L
+
+
+def _le(s: int) -> bytes:
+    return s.to_bytes(32, "little")
+
+
+def _perm(seed: bytes, n: int) -> list[int]:
+    perm = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = int.from_bytes(hash512("perm", seed, i)[:8], "big") % (i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+    return perm
+
+
+def _msm(scalars, points) -> bytes:
+    acc = IDENTITY
+    for s, p in zip(scalars, points, strict=True):
+        acc = add(acc, mul(s % L, p))
+    return acc
+
+
+@pytest.mark.parametrize("name", ["deck-deal.json", "deck-deal-3.json"])
+def test_the_deal_vectors_draw_as_the_spec_says(name):
+    """Every random value in the vectors (key shares and salts, proof nonces, shuffle seeds
+    and the shuffle argument's draws, pick salts) is remade from the seeds with SPEC 2.6's
+    order of draws and nonce statements, and every proof and commitment they make matches."""
+    data = json.loads((VECTORS / name).read_text())
+    sid, n, seats = bytes.fromhex(data["session_id"]), data["deck_size"], data["seats"]
+    draws = [SpecDraws(bytes.fromhex(s)) for s in data["rng_seeds"]]
+    x = [d.scalar() for d in draws]
+    salts = [d.bytes(32) for d in draws]
+    y = [base_mul(s) for s in x]
+    joint = y[0]
+    for k in y[1:]:
+        joint = add(joint, k)
+    deck = [(IDENTITY, card_point(c)) for c in range(n)]
+    h0 = hash_to_group("generator", "chain")
+    hs = [hash_to_group("generator", f"commit-{i}") for i in range(n)]
+    seeds, pick_salt = [b""] * seats, b""
+    for m in data["messages"]:
+        w = {k: v if k in ("op", "step") else unhex(v) for k, v in m["wire"].items()}
+        s, body, step, draw = w["from"], w["body"], w["step"], draws[w["from"]]
+
+        def ctx(label: str, index: int = 0, w=w) -> bytes:
+            return hash256("context", sid, w["seq"], w["prev"], w["from"], label, index)
+
+        def share_proof(pos: int, d: bytes, s=s, draw=draw, ctx=ctx, deck=deck) -> bytes:
+            c1 = deck[pos][0]
+            assert d == mul(x[s], c1)
+            k = draw.nonce(x[s], ctx("share", pos) + c1 + d)
+            a, b = base_mul(k), mul(k, c1)
+            c = _scalar(hash512("chaum-pedersen", ctx("share", pos), y[s], c1, d, a, b))
+            return _le(c) + _le((k + c * x[s]) % L)
+
+        if step == "key_commit":
+            assert body["commit"] == hash256("key-commit", sid, s, y[s], salts[s])
+        elif step in ("key", "key_open"):
+            assert body["key"] == y[s]
+            k = draw.nonce(x[s], ctx("key") + y[s])
+            c = _scalar(hash512("schnorr", ctx("key"), y[s], base_mul(k)))
+            assert body["proof"] == _le(c) + _le((k + c * x[s]) % L)
+            assert step == "key" or body["salt"] == salts[s]
+        elif step == "shuffle":
+            seeds[s] = seed = draw.bytes(32)
+            assert body["seed_commit"] == hash256("seed-commit", sid, s, seed)
+            psi = _perm(seed, n)
+            r = [_scalar(hash512("remask", seed, j)) for j in range(n)]
+            out = [
+                (add(deck[psi[j]][0], base_mul(r[j])), add(deck[psi[j]][1], mul(r[j], joint)))
+                for j in range(n)
+            ]
+            assert [tuple(ct) for ct in body["deck"]] == out
+            c_, chain, t, t_hat, s_, s_hat, s_prime = body["argument"]
+            rho = [draw.scalar() for _ in range(n)]  # in index order (SPEC 2.6, step 1)
+            assert all(c_[psi[i]] == add(base_mul(rho[psi[i]]), hs[i]) for i in range(n))
+            flat = [b"".join(a + b for a, b in d) for d in (deck, out)]
+            u_seed = hash256("shuffle-u", ctx("shuffle"), joint, *flat, b"".join(c_))
+            u = [_scalar(hash512("shuffle-u-i", u_seed, k)) for k in range(n)]
+            r_hat = [draw.scalar() for _ in range(n)]
+            prev = h0
+            for i in range(n):
+                prev = add(base_mul(r_hat[i]), mul(u[psi[i]], prev))
+                assert chain[i] == prev
+            omega = [draw.scalar() for _ in range(4)]
+            omega_hat = [draw.scalar() for _ in range(n)]
+            omega_p = [draw.scalar() for _ in range(n)]
+            assert t[0] == base_mul(omega[0]) and t[1] == base_mul(omega[1])
+            assert t[2] == add(base_mul(omega[2]), _msm(omega_p, hs))
+            e = _scalar(hash512("shuffle-c", u_seed, b"".join(chain), b"".join(t), b"".join(t_hat)))
+            assert s_[0] == _le((omega[0] + e * sum(rho)) % L)
+            assert s_hat == [_le((omega_hat[i] + e * r_hat[i]) % L) for i in range(n)]
+            assert s_prime == [_le((omega_p[i] + e * u[psi[i]]) % L) for i in range(n)]
+            deck = out
+        elif step == "shares":
+            assert all(proof == share_proof(p, d) for p, d, proof in body["shares"])
+        elif step in ("reveal", "pick_open"):
+            assert all(proof == share_proof(p, d) for p, _, d, proof in body["reveal"])
+            assert step == "reveal" or body["salt"] == pick_salt
+        elif step == "pick_commit":
+            pick_salt = draw.bytes(32)
+            assert body["commit"] == hash256("pick-commit", sid, w["seq"], pick_salt)
+        elif step == "pick_salt":
+            assert body["salt"] == draw.bytes(32)
+        else:  # the audit draws nothing: it opens what was drawn
+            assert step in ("audit", "audit_verdict", "verdict")
+            assert step == "verdict" or (body["secret"], body["seed"]) == (_le(x[s]), seeds[s])
