@@ -173,12 +173,23 @@ class LobbyScreen(Screen[None]):
         # From the trio task: the list is rebuilt on Textual's side, one change after another.
         self.call_next(self._list_games, games)
 
+    def _lan_list(self) -> ListView | None:
+        """The list of LAN games, or None once it is being taken down: quitting withdraws
+        our own announcement (``cuttle host``), and the browser reports that as the app's
+        widgets go; the news is then for no one."""
+        listing = next(iter(self.query("#lan").results(ListView)), None)
+        return listing if listing is not None and listing.is_attached else None
+
     async def _list_games(self, games: list) -> None:
-        listing = self.query_one("#lan", ListView)
+        listing = self._lan_list()
+        if listing is None:
+            return
         # A table's seats change as players sit down: the game the player has highlighted
         # stays highlighted, so Enter still joins what they see.
         keep = getattr(listing.highlighted_child, "service", None)
         await listing.clear()
+        if self._lan_list() is None:  # taken down meanwhile
+            return
         items = []
         for g in games:
             a = g.announcement

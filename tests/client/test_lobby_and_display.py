@@ -234,3 +234,44 @@ def test_the_highlighted_lan_game_stays_highlighted_as_the_list_changes(monkeypa
         await until(pilot, lambda: listing.index == 0)  # the list has focus: its first game
 
     run(app, body)
+
+
+def test_quitting_while_the_lan_list_changes_ends_quietly(monkeypatch) -> None:
+    """Quitting ``cuttle host`` withdraws our own announcement, and the lobby's browser
+    reports that while the lobby's widgets are being taken down: the update is dropped, not
+    a MountError traceback (issue 26, defect 1)."""
+    from contextlib import asynccontextmanager
+
+    import trio
+    from cuttle_protocol import lan
+    from cuttle_protocol.lan_record import Announcement
+    from textual.widgets import ListView
+
+    game = lan.LanGame(
+        "Alice._cuttle._tcp.local.", Announcement("Alice", 4454, Rules()), ("127.0.0.1",), 0.0
+    )
+
+    @asynccontextmanager
+    async def fake_browse(**_):
+        async def updates():
+            yield [game]
+            await trio.sleep_forever()
+
+        yield updates()
+
+    monkeypatch.setattr(lan, "browse", fake_browse)
+    app = make_app(Settings(bot_delay=0, lan=True))
+    late: list[bool] = []
+
+    def withdrawn(listing: ListView) -> None:  # the browser's news as the list goes
+        app.lobby._show_games([])
+        late.append(True)
+
+    monkeypatch.setattr(ListView, "_on_unmount", withdrawn, raising=False)
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "Alice · 127.0.0.1:4454" in screen_text(app))
+        await app.action_quit()
+
+    run(app, body)
+    assert late and app.trio.done
