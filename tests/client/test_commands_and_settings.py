@@ -29,6 +29,9 @@ from tests.client.helpers import keys, run, screen_text
         (["join", "foo:bar"], "the port must be 1..65535"),
         (["join", ""], "no host"),
         (["join", "[::1"], "expected [IPv6]:PORT"),
+        # Checked before any lookup (issue 26, defect 9): these were looked up as names.
+        (["join", "http://127.0.0.1:4454"], "without http:// or a path"),
+        (["join", "300.1.1.1"], "'300.1.1.1' is not an IPv4 address"),
     ],
 )
 def test_bad_ports_and_addresses_are_refused_before_connecting(
