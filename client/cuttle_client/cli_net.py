@@ -58,7 +58,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "IPv6 address in brackets ([2001:db8::1]:4454); an invitation (cuttle:…, printed by "
         "cuttle host) also checks the host's key.",
     )
-    join.add_argument("address", metavar="HOST[:PORT]|INVITATION")
+    # nargs: an invitation copied from a wrapped line may come in pieces.
+    join.add_argument("address", nargs="+", metavar="HOST[:PORT]|INVITATION")
     for p in (host, join):
         p.add_argument(
             "--bot",
@@ -102,6 +103,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         add_display_options(p, argparse.SUPPRESS)
 
 
+def joined_address(pieces: list[str]) -> str:
+    """What was typed after ``join``: an invitation in pieces (copied from a screen that
+    wrapped it) is whole again; an address is one word.  Raise ``ValueError``."""
+    from cuttle_protocol.invitation import is_invitation
+
+    if len(pieces) > 1 and not is_invitation(pieces[0]):
+        raise ValueError(f"one address, HOST[:PORT], not {' '.join(pieces)!r}")
+    return "".join(pieces)
+
+
 def plan_from(args: argparse.Namespace) -> Any:
     """The ``NetPlan`` the arguments describe; raise ``ValueError`` if they are wrong."""
     from cuttle_protocol.netplay import NetPlan
@@ -110,6 +121,7 @@ def plan_from(args: argparse.Namespace) -> Any:
 
     name = player_name(getattr(args, "name", None), args.config_dir)
     if args.command == "join":
+        args.address = joined_address(args.address)
         return NetPlan(
             "join",
             name,

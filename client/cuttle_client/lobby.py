@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from cuttle_protocol.lan_record import seats_text
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -27,6 +27,20 @@ from .widgets import TooSmall
 GAME_TITLES = {"cuttle": "Cuttle", "unisson": "L'Unisson"}
 LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
 LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
+
+
+class AddressInput(Input):
+    """The Join field: a paste of several lines is kept whole (Input keeps only the first
+    line), so an invitation copied from the rows of a screen that wrapped it still joins;
+    a pasted ``cuttle join X`` is X."""
+
+    def _on_paste(self, event: events.Paste) -> None:
+        words = event.text.split()
+        if words[:2] == ["cuttle", "join"]:
+            words = words[2:]
+        event.prevent_default()  # Input's own handler would keep the first line
+        event.stop()
+        super()._on_paste(events.Paste(" ".join(words)))
 
 
 class LobbyScreen(Screen[None]):
@@ -137,7 +151,7 @@ class LobbyScreen(Screen[None]):
                 yield Static("(? explains them)", classes="label hint", id="rules-hint")
             with Horizontal(classes="row"):
                 yield Button("Join (j)", id="join", compact=True)
-                yield Input(
+                yield AddressInput(
                     placeholder="HOST[:PORT], e.g. 192.168.1.20:4454", id="address", compact=True
                 )
             yield Static(id="notice")

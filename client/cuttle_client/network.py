@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import trio
 from cuttle_protocol.address import format_address
 from cuttle_protocol.identity import ConfigError, KnownPeers, Trust, default_config_dir
+from cuttle_protocol.invitation import is_invitation
 from cuttle_protocol.journal import JournalDamaged
 from cuttle_protocol.netgame import (
     LEAVE,
@@ -506,7 +507,10 @@ class ConnectScreen(Screen[None]):
     the code to compare.  ``controller`` is a ``NetworkController`` or, hosting a table, a
     ``NetworkTable``: both ``connect`` with these hooks and keep ``status``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("c", "copy_invitation", "Copy invitation"),
+    ]
 
     def __init__(self, controller: Any, open_table: Callable[[], None], title: str) -> None:
         super().__init__()
@@ -514,11 +518,15 @@ class ConnectScreen(Screen[None]):
         self._open_table = open_table
         self._title = title
         self._handed_over = False  # the table took the controller over
+        self._invitation = ""  # the command that joins us by invitation, once printed
 
     def compose(self) -> ComposeResult:
         yield Static(self._title, id="title", classes="fits")
         yield TooSmall()
         yield Static("", id="connect-status", classes="fits")
+        # Its own widget: a selection (double-click) copies the command whole, where the
+        # terminal's own copy of its wrapped rows would break it in two.
+        yield Static("", id="invitation", classes="fits")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -551,8 +559,12 @@ class ConnectScreen(Screen[None]):
             # The table took over (or the screen was closed): the shells still log to
             # ``status`` (a connection lost mid-game), but this screen shows it no more.
             return
-        status = Text("\n".join(self.controller.status))  # Text: a peer's name is not markup
+        lines, self._invitation = invitation_apart(self.controller.status)
+        status = Text("\n".join(lines))  # Text: a peer's name is not markup
         self.query_one("#connect-status", Static).update(status)
+        if self._invitation:
+            self.query_one("#invitation", Static).update(Text(self._invitation))
+        self.refresh_bindings()
         table = getattr(self.controller, "table", None)
         if table is not None:  # the host we joined seats a table
             title = f"cuttle · Joining a table of {table.players}: L'Unisson"
@@ -560,3 +572,30 @@ class ConnectScreen(Screen[None]):
 
     def action_cancel(self) -> None:
         self.app.pop_screen()  # unmounting closes the connection
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return bool(self._invitation) if action == "copy_invitation" else True
+
+    def action_copy_invitation(self) -> None:
+        """The invitation to the clipboard (OSC 52: most terminals, not macOS Terminal)."""
+        self.app.copy_to_clipboard(self._invitation)
+        self.notify(
+            "Copied to the clipboard, if your terminal lets programs do that: paste it in a chat.",
+            title="Invitation",
+        )
+
+
+INVITATION_BELOW = "  (below: c copies it, or double-click it then ctrl+c)"
+
+
+def invitation_apart(status: Sequence[str]) -> tuple[list[str], str]:
+    """The meeting's story without its invitation commands, and the last invitation command
+    (``cuttle join cuttle:…``, the best one: with the router's address once mapped)."""
+    lines, invitation = [], ""
+    for line in status:
+        words = line.split()
+        if len(words) == 3 and words[:2] == ["cuttle", "join"] and is_invitation(words[2]):
+            invitation = " ".join(words)
+            line = INVITATION_BELOW
+        lines.append(line)
+    return lines, invitation

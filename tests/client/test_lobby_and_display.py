@@ -275,3 +275,42 @@ def test_quitting_while_the_lan_list_changes_ends_quietly(monkeypatch) -> None:
 
     run(app, body)
     assert late and app.trio.done
+
+
+def test_the_invitation_is_copied_whole_and_joins_from_its_wrapped_rows(tmp_path) -> None:
+    """The invitation is longer than 80 columns: the screen wraps it, and a copy of its rows
+    was broken (issue 26, defect 5).  It has its own widget (a selection copies it whole),
+    ``c`` copies it, and its wrapped rows pasted in the Join field or typed after
+    ``cuttle join`` still join."""
+    from cuttle_client import cli_net
+    from cuttle_client.app import NetworkLaunch
+    from cuttle_protocol.invitation import Invitation
+    from cuttle_protocol.netplay import NetPlan
+    from textual import events
+    from textual.widgets import Input, Static
+
+    plan = NetPlan("host", "Ann", port=0, bind="127.0.0.1", announce=False)
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path), network=NetworkLaunch(plan))
+    rows: list[str] = []
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "waiting for a player" in screen_text(app))
+        shown = app.screen.query_one("#invitation", Static)
+        shown.text_select_all()  # what a double-click does
+        command = app.screen.get_selected_text()
+        assert command is not None and command.startswith("cuttle join cuttle:")
+        invitation = command.split()[2]
+        Invitation.decode(invitation)
+        await keys(pilot, "c")
+        assert app.clipboard == command
+        rows.extend([command[:-5], command[-5:]])  # the screen's rows, copied: cut inside
+        await keys(pilot, "escape")
+        field = app.lobby.query_one("#address", Input)
+        field.focus()
+        field.post_message(events.Paste("\n".join(rows)))
+        await pilot.pause()
+        assert Invitation.decode(field.value) == Invitation.decode(invitation)
+
+    run(app, body)
+    typed = cli.build_parser().parse_args(["join", *rows[0].split()[2:], rows[1]])
+    assert Invitation.decode(cli_net.plan_from(typed).address)
