@@ -19,8 +19,9 @@ COMMANDS = ("host", "join")
 def add_parser(sub: argparse._SubParsersAction) -> None:
     host = sub.add_parser(
         "host",
-        help="host a game and wait for the other player",
-        description="Listen for the other player, then play. Prints the address to give them.",
+        help="host a game and wait for the other players",
+        description="Listen for the other player of a Cuttle game, or the players of a "
+        "L'Unisson table (--game unisson), then play. Prints the addresses to give them.",
     )
     host.add_argument("--port", type=int, default=4454, help="TCP port (0: any free port)")
     host.add_argument(
@@ -54,7 +55,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     join = sub.add_parser(
         "join",
         help="join a game at HOST[:PORT] or by an invitation",
-        description="Connect to a host and play. HOST may be a name, an IPv4 address or an "
+        description="Connect to a host and play its game: Cuttle, or a seat at its L'Unisson "
+        "table. HOST may be a name, an IPv4 address or an "
         "IPv6 address in brackets ([2001:db8::1]:4454); an invitation (cuttle:…, printed by "
         "cuttle host) also checks the host's key.",
     )
@@ -311,7 +313,8 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
                 resumed=resumed,
             )
     except ConnectionEnded as ended:
-        _say(f"connection ended: {ended.message} ({ended.reason}, {ended.code})")
+        tags = ", ".join(dict.fromkeys(str(t) for t in (ended.reason, ended.code)))  # once each
+        _say(f"connection ended: {ended.message} ({tags})")
         if unfinished is not None and not played and unfinished.path.exists():
             line, path = give_up(unfinished, ended, args.data_dir)  # never reached the peer
             print(line, flush=True)

@@ -25,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play",
         help="play against a bot in the terminal",
-        description="Open a practice table against a bot (keys: ? at the table); with "
+        description="Practise Cuttle against a bot (keys: ? at the table); with "
         "--game unisson, a L'Unisson table of --players seats, a bot in each but yours.",
     )
     p.add_argument(
@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "L'Unisson's bots are greedy and random",
     )
     add_rules_options(p)
-    add_game_options(p)
+    add_game_options(p, positions=False)
     p.add_argument("--seed", type=int, metavar="N", help="the deal (default: random)")
     add_display_options(p, argparse.SUPPRESS)  # also before the command: cuttle --ascii play
     add_name_option(p, argparse.SUPPRESS)  # also before the command: cuttle --name N play

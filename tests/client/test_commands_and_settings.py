@@ -3,6 +3,7 @@ files go."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -280,3 +281,25 @@ def test_ascii_is_kept_before_or_after_the_command(command: list[str]) -> None:
     assert parser.parse_args(["--ascii", *command]).ascii is True
     assert parser.parse_args([*command, "--ascii"]).ascii is True
     assert parser.parse_args(command).ascii is False
+
+
+def _parsers(parser: argparse.ArgumentParser, depth: int = 0):
+    """``parser`` and every (sub)command's parser under it, with its depth."""
+    yield parser, depth
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):  # aliases once
+                yield from _parsers(sub, depth + 1)
+
+
+def test_every_help_text_is_clean_and_names_each_game() -> None:
+    """No doubled '%' (argparse formats only option helps: '95%%' in a description showed
+    as such), and ``cuttle --help`` and each command's name both games, which every command
+    serves (issue 26, defect 8: 'cuttle --help' never named L'Unisson)."""
+    parsers = list(_parsers(cli.build_parser()))
+    assert len(parsers) > 10
+    for parser, depth in parsers:
+        text = parser.format_help()
+        assert "%%" not in text, parser.prog
+        if depth <= 1:
+            assert "Cuttle" in text and "L'Unisson" in text, parser.prog
