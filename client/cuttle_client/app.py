@@ -100,6 +100,8 @@ class CuttleApp(App[None]):
         self.trio = TrioGuest()  # the app's one trio run: lobby browsing, network games
         self._first_table = table
         self._first_network = network
+        # The command's own network game (cuttle host, cuttle join): its exit status.
+        self._first_meeting: NetworkController | NetworkTable | None = None
         self.player_name = settings.name or saved_name(settings.config_dir)
 
     def on_mount(self) -> None:
@@ -109,7 +111,7 @@ class CuttleApp(App[None]):
         if self._first_table is not None:
             self.open_table(self._first_table)
         elif self._first_network is not None:
-            self.open_network(self._first_network)
+            self._first_meeting = self.open_network(self._first_network)
         else:
             if self.player_name is None:  # the first run: ask, offering the login name
                 self.push_screen(NameScreen(login_name()), self._name_chosen)
@@ -252,8 +254,9 @@ class CuttleApp(App[None]):
             return
         self.open_network(NetworkLaunch(plan, game=game, players=players, rules_token=token))
 
-    def open_network(self, launch: NetworkLaunch) -> None:
-        """Meet the other players on a connect screen, then play at a table."""
+    def open_network(self, launch: NetworkLaunch) -> NetworkController | NetworkTable:
+        """Meet the other players on a connect screen, then play at a table; the meeting's
+        controller."""
         plan = launch.plan
         controller: NetworkController | NetworkTable
         if launch.game != "cuttle":
@@ -273,6 +276,16 @@ class CuttleApp(App[None]):
             self.open_table(getattr(controller, "table", None) or controller)
 
         self.push_screen(ConnectScreen(controller, dealt, title))
+        return controller
+
+    @property
+    def command_status(self) -> int:
+        """The exit status of ``cuttle host`` or ``cuttle join``: 1 if its meeting failed
+        before any game (nobody there, a refused handshake, a table closed before the
+        deal); else 0, also when the player cancelled."""
+        meeting = self._first_meeting
+        table = getattr(meeting, "table", None)  # a join that reached a table's host
+        return 1 if meeting is not None and (table or meeting).failed else 0
 
     def on_lobby_screen_practice_requested(self, event: LobbyScreen.PracticeRequested) -> None:
         """From the lobby: a practice game on a random deal."""

@@ -156,5 +156,6 @@ def _run_app(
         config_dir=config_dir,
         name=name,
     )
-    stopping.run_app(make_app(settings, practice, network))
-    return 0
+    app = make_app(settings, practice, network)
+    stopping.run_app(app)
+    return app.command_status

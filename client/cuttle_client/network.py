@@ -68,6 +68,7 @@ class Meeting:
 
     def __init__(self) -> None:
         self.status: list[str] = []
+        self.failed = ""  # why the meeting ended before any table opened (else "")
         self._guest: TrioGuest | None = None
         self._task: GuestTask | None = None
         self._on_status: Callable[[], None] = lambda: None
@@ -102,6 +103,12 @@ class Meeting:
     def _say(self, line: str) -> None:
         self.status.append(line)
         self._on_status()
+
+    def _give_up(self, why: str) -> None:
+        """The meeting ended before any game: said on the connect screen, and kept for the
+        command's exit status (``cuttle join`` that could not join exits 1)."""
+        self.failed = why
+        self._say(why)
 
     def close(self) -> None:
         """Cancel the task, then close the controller (the next class in the MRO)."""
@@ -264,7 +271,7 @@ class NetworkController(Meeting, TableController):
         """No more games on this connection: say why where the player is looking."""
         self.dealing = False
         if self._view is None:  # still on the connect screen
-            self._say(why)
+            self._give_up(why)
         elif self.ending is None:
             self._end(None, why)
         else:

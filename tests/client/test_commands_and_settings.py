@@ -18,7 +18,7 @@ from cuttle_protocol import dirs
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.client.helpers import keys, run, screen_text
+from tests.client.helpers import keys, run, screen_text, until
 
 
 @pytest.mark.parametrize(
@@ -303,3 +303,30 @@ def test_every_help_text_is_clean_and_names_each_game() -> None:
         assert "%%" not in text, parser.prog
         if depth <= 1:
             assert "Cuttle" in text and "L'Unisson" in text, parser.prog
+
+
+@pytest.mark.parametrize("cancel", [False, True])
+def test_a_join_that_cannot_join_exits_1(cancel: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cuttle join`` in the terminal client: nobody at the address, the player reads why
+    and quits; the command exits 1 (it exited 0, issue 26, defect 13).  A host the player
+    cancels is no failure."""
+    import socket
+
+    from cuttle_client import stopping
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def headless(app) -> None:  # the terminal client, under Textual's test harness
+        async def body(pilot: Pilot) -> None:
+            if not cancel:
+                await until(pilot, lambda: "could not connect" in screen_text(app))
+            await keys(pilot, "escape")
+            await app.action_quit()
+
+        run(app, body)
+
+    monkeypatch.setattr(stopping, "run_app", headless)
+    argv = ["host", "--port", "0", "--bind", "127.0.0.1", "--no-announce", "--no-map"]
+    assert cli.main(argv if cancel else ["join", f"127.0.0.1:{port}"]) == (0 if cancel else 1)
