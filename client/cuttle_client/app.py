@@ -296,13 +296,18 @@ class CuttleApp(App[None]):
                     event.players,
                     bot_delay=self.settings.bot_delay,
                     records=self.settings.games(),
+                    player=self.name_to_show,
                 )
             )
             return
         rules = Rules.parse(event.rules)
         self.open_table(
             PracticeController(
-                event.bot, rules, bot_delay=self.settings.bot_delay, records=self.settings.games()
+                event.bot,
+                rules,
+                bot_delay=self.settings.bot_delay,
+                records=self.settings.games(),
+                player=self.name_to_show,
             )
         )
 
@@ -330,6 +335,8 @@ def make_app(
     """The app, opening at the lobby, a practice table, or a network game's connect screen."""
     settings = settings or Settings()
     table: TableController | UnissonController | None = None
+    # The person's name, for practice records (the table itself says "You").
+    player = settings.name or saved_name(settings.config_dir) or login_name()
     if practice is not None and practice.game == "unisson":
         p = practice
         table = UnissonPractice(
@@ -339,10 +346,16 @@ def make_app(
             seed=p.seed,
             bot_delay=settings.bot_delay,
             records=settings.games(),
+            player=player,
         )
     elif practice is not None:
         p = practice
         table = PracticeController(
-            p.bot, p.rules, p.seed, bot_delay=settings.bot_delay, records=settings.games()
+            p.bot,
+            p.rules,
+            p.seed,
+            bot_delay=settings.bot_delay,
+            records=settings.games(),
+            player=player,
         )
     return CuttleApp(settings, table, network)

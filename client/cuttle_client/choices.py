@@ -82,7 +82,7 @@ def choices(view: Game, seat: int, names: Sequence[str], ascii: bool) -> list[Ch
 def _card_choice(
     c: int, moves: list[Move], view: Game, seat: int, names: Sequence[str], ascii: bool
 ) -> Choice:
-    shown = card_display(c, ascii)
+    shown = card_display(c, ascii).ljust(3)  # a ten is three wide: the uses stay in line
     if not moves:
         why = "frozen this turn" if view.is_frozen(c) else "no legal play now"
         return Choice(f"{shown}  ({why})", card=c)

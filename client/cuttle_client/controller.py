@@ -281,10 +281,14 @@ def save_practice(
     moves: Sequence[tuple[int | None, str]],
     names: Sequence[str],
     bot: str,
+    player: tuple[int, str],
 ) -> Path | None:
     """Save a practice game of ``game`` (its ``rules`` token) as a record (SPEC 5.5) under
     ``directory``; None if it could not be written (not worth an error: the table shows
-    the result)."""
+    the result).  ``player``: the person's seat and name, which the record gives in place
+    of the table's "You"."""
+    seat, name = player
+    names = [name if s == seat else n for s, n in enumerate(names)]
     date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     module = game_module(game)
     table = module.parse_rules(rules, len(names))
@@ -319,9 +323,11 @@ class PracticeController(TableController):
         seat: int = 0,
         bot_delay: float = 0.6,
         records: Path | None = None,
+        player: str = "You",
     ) -> None:
         super().__init__()
         self.records = records  # where each finished game's record is saved (SPEC 5.5)
+        self.player = player  # the person's name, for the record (the table says "You")
         self.saved: Path | None = None
         self.bot_name = bot
         self._bot = make_bot(bot)
@@ -400,7 +406,15 @@ class PracticeController(TableController):
         if self.records is not None and self.saved is None:
             names, bot = self.names, self.bot_name
             self.saved = save_practice(
-                self.records, "cuttle", self.rules.name, 1, self.order, self.moves, names, bot
+                self.records,
+                "cuttle",
+                self.rules.name,
+                1,
+                self.order,
+                self.moves,
+                names,
+                bot,
+                (self.seat, self.player),
             )
 
     def their_hand(self) -> tuple[list[int], int]:

@@ -107,7 +107,7 @@ def test_no_color_keeps_rank_and_suit_in_text(monkeypatch: pytest.MonkeyPatch) -
     assert app.no_color  # Textual then draws in monochrome
 
     async def body(pilot: Pilot) -> None:
-        assert "Hand 1:A♥ 2:3♦ 3:6♥ 4:T♦ 5:K♦" in screen_text(app)
+        assert "Hand 1:A♥ 2:3♦ 3:6♥ 4:10♦ 5:K♦" in screen_text(app)
 
     run(app, body)
 
@@ -314,3 +314,31 @@ def test_the_invitation_is_copied_whole_and_joins_from_its_wrapped_rows(tmp_path
     run(app, body)
     typed = cli.build_parser().parse_args(["join", *rows[0].split()[2:], rows[1]])
     assert Invitation.decode(cli_net.plan_from(typed).address)
+
+
+@pytest.mark.parametrize("game", ["cuttle", "unisson"])
+def test_practice_records_name_the_player(game: str, tmp_path) -> None:
+    """The table says "You"; the record names the person (issue 26, defect 13: practice
+    records named the player "You")."""
+    from cuttle_net.records.record import parse_record
+
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path))
+
+    async def body(pilot: Pilot) -> None:
+        from textual.widgets import Select
+
+        app.lobby.query_one("#game", Select).value = game
+        await pilot.pause()
+        app.lobby.action_practice()
+        await until(pilot, lambda: hasattr(app.screen, "controller"))
+        c = app.screen.controller  # type: ignore[attr-defined]
+        if game == "cuttle":
+            c.concede()
+        while c.ending is None:
+            if c.my_turn:
+                c.submit(c.view.legal_moves()[0])
+            await pilot.pause()
+        await until(pilot, lambda: c.saved is not None)
+        assert parse_record(c.saved.read_text()).tags[f"Seat{c.seat}"] == "Ann"
+
+    run(app, body)
