@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 
 COMMANDS = ("play",)
+BOT_STRENGTH = ("random", "easy", "greedy", "medium", "hard")  # greedy is easy's other name
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -30,10 +31,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--bot",
-        choices=list(BOTS),
+        choices=sorted(BOTS, key=BOT_STRENGTH.index),
         default="greedy",
-        help="the opponent: easy (greedy: one move ahead), medium or hard (search), random; "
-        "L'Unisson's bots are greedy and random",
+        help="the opponent, weakest first: random; easy, also called greedy (one move ahead, "
+        "the default); medium and hard (search). L'Unisson's bots: random, greedy",
     )
     add_rules_options(p)
     add_game_options(p, positions=False)

@@ -18,15 +18,22 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Select, Static
 
-from cuttle_net.games.cuttle.bots import BOTS
-from cuttle_net.games.unisson.bots import BOTS as UNISSON_BOTS
-
 from .trio_guest import GuestTask
 from .widgets import TooSmall
 
 GAME_TITLES = {"cuttle": "Cuttle", "unisson": "L'Unisson"}
 LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
 LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
+# Each game's bots from weakest to strongest, the default first among equals: Cuttle's
+# "greedy" is "easy" under its other name, so it is not offered twice.
+BOT_ORDER = {"cuttle": ("random", "easy", "medium", "hard"), "unisson": ("random", "greedy")}
+DEFAULT_BOT = {"cuttle": "easy", "unisson": "greedy"}
+
+
+def bot_options(game: str) -> list[tuple[str, str]]:
+    """The lobby's bot list for ``game``: (label, name), the default named as such."""
+    default = DEFAULT_BOT[game]
+    return [(f"{n} (default)" if n == default else n, n) for n in BOT_ORDER[game]]
 
 
 class AddressInput(Input):
@@ -132,8 +139,8 @@ class LobbyScreen(Screen[None]):
                 yield Button("Practice (p)", id="practice", variant="primary", compact=True)
                 yield Static("against", classes="label")
                 yield Select(
-                    [(name, name) for name in BOTS],
-                    value="greedy",
+                    bot_options("cuttle"),
+                    value=DEFAULT_BOT["cuttle"],
                     allow_blank=False,
                     compact=True,
                     id="bot",
@@ -266,10 +273,9 @@ class LobbyScreen(Screen[None]):
         what = f"a table for {self.players} players, {decks}" if unisson else "a game, rules"
         self.query_one("#host-what", Static).update(what)
         bot = self.query_one("#bot", Select)
-        names = list(UNISSON_BOTS if unisson else BOTS)
         chosen = bot.value
-        bot.set_options([(name, name) for name in names])
-        bot.value = chosen if chosen in names else "greedy"
+        bot.set_options(bot_options(self.game))
+        bot.value = chosen if chosen in BOT_ORDER[self.game] else DEFAULT_BOT[self.game]
 
     @on(Button.Pressed, "#practice")
     def action_practice(self) -> None:

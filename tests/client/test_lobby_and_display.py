@@ -342,3 +342,32 @@ def test_practice_records_name_the_player(game: str, tmp_path) -> None:
         assert parse_record(c.saved.read_text()).tags[f"Seat{c.seat}"] == "Ann"
 
     run(app, body)
+
+
+def test_the_bots_are_listed_weakest_first_with_the_default_named() -> None:
+    """The lobby read 'easy, medium, hard, greedy, random', greedy (easy's other name) last
+    but one and the default (issue 26, defect 7)."""
+    from textual.widgets import Select
+
+    from cuttle_net.games.cuttle.bots import BOTS
+    from cuttle_net.games.unisson.bots import BOTS as UNISSON_BOTS
+
+    app = make_app(Settings(bot_delay=0))
+    seen: dict[str, list[str]] = {}
+
+    async def body(pilot: Pilot) -> None:
+        for game in ("unisson", "cuttle"):
+            app.lobby.query_one("#game", Select).value = game
+            await pilot.pause()
+            bot = app.lobby.query_one("#bot", Select)
+            seen[game] = [str(label) for label, _ in bot._options if _ is not Select.BLANK]
+            seen[game + " chosen"] = [str(bot.value)]
+        await keys(pilot, "p")
+        assert app.screen.controller.names[1] == "Easy bot"  # type: ignore[attr-defined]
+
+    run(app, body)
+    assert seen["cuttle"] == ["random", "easy (default)", "medium", "hard"]
+    assert seen["unisson"] == ["random", "greedy (default)"]
+    assert seen["cuttle chosen"] == ["easy"] and seen["unisson chosen"] == ["greedy"]
+    assert set(BOTS) == {"random", "easy", "medium", "hard", "greedy"}  # greedy is easy
+    assert set(UNISSON_BOTS) == {"random", "greedy"}
