@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 
 COMMANDS = ("play",)
-BOT_STRENGTH = ("random", "easy", "greedy", "medium", "hard")  # greedy is easy's other name
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--bot",
-        choices=sorted(BOTS, key=BOT_STRENGTH.index),
+        choices=list(BOTS),
         default="greedy",
         help="the opponent, weakest first: random; easy, also called greedy (one move ahead, "
         "the default); medium and hard (search). L'Unisson's bots: random, greedy",

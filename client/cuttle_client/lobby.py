@@ -18,15 +18,21 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Select, Static
 
+from cuttle_net.games.cuttle.bots import BOTS
+from cuttle_net.games.unisson.bots import BOTS as UNISSON_BOTS
+
 from .trio_guest import GuestTask
 from .widgets import TooSmall
 
 GAME_TITLES = {"cuttle": "Cuttle", "unisson": "L'Unisson"}
 LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
 LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
-# Each game's bots from weakest to strongest, the default first among equals: Cuttle's
-# "greedy" is "easy" under its other name, so it is not offered twice.
-BOT_ORDER = {"cuttle": ("random", "easy", "medium", "hard"), "unisson": ("random", "greedy")}
+# Each game's bots, weakest first as the games list them; Cuttle's "greedy" is "easy" under
+# its other name, so it is not offered twice.
+BOT_ORDER = {
+    "cuttle": tuple(name for name in BOTS if name != "greedy"),
+    "unisson": tuple(UNISSON_BOTS),
+}
 DEFAULT_BOT = {"cuttle": "easy", "unisson": "greedy"}
 
 
