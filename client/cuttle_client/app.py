@@ -103,6 +103,7 @@ class CuttleApp(App[None]):
         # The command's own network game (cuttle host, cuttle join): its exit status.
         self._first_meeting: NetworkController | NetworkTable | None = None
         self.player_name = settings.name or saved_name(settings.config_dir)
+        self.farewell = ""  # said on the terminal once the app is gone: a game left, conceded
 
     def on_mount(self) -> None:
         self.trio.start()
@@ -121,6 +122,8 @@ class CuttleApp(App[None]):
         """Games a killed or departed client left unfinished: how to take them back."""
         for _, h in unfinished_games(self.settings.data_dir or default_data_dir()):
             where = f"join {h.address}" if h.role == "joiner" else f"host on port {h.port}"
+            if h.role == "joiner":  # Join (j) then Enter takes it back
+                self.lobby.suggest_join(h.address)
             self.notify(
                 f"Game {h.game + 1} against {h.peer_name} is unfinished: {where} again to "
                 "resume it (the other player waits about a minute after a drop).",
@@ -157,7 +160,7 @@ class CuttleApp(App[None]):
             return
         game = self._game_in_progress()
         if game is None:
-            self.exit()
+            await self._quit_practice()
             return
         if any(isinstance(s, LeaveScreen) for s in self.screen_stack):
             return  # already asking
@@ -168,6 +171,38 @@ class CuttleApp(App[None]):
 
         other = game.names[game.opponent]
         self.push_screen(LeaveScreen(other, game.settings.reconnect_window), answer)
+
+    async def _quit_practice(self) -> None:
+        """ctrl+q at a practice game in progress asks first; a Cuttle game is then conceded,
+        so that its record is saved."""
+        practices = (getattr(s, "controller", None) for s in self.screen_stack)
+        practice = next(
+            (
+                p
+                for p in practices
+                if isinstance(p, PracticeController | UnissonPractice) and p.ending is None
+            ),
+            None,
+        )
+        if practice is None:
+            self.exit()
+            return
+        if any(isinstance(s, ConfirmScreen) for s in self.screen_stack):
+            return  # already asking
+        cuttle = isinstance(practice, PracticeController)
+        question = (
+            "Quit? This practice game is conceded, and its record saved."
+            if cuttle
+            else "Quit? This practice game is abandoned."
+        )
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                if cuttle:
+                    practice.concede()
+                self.exit()
+
+        self.push_screen(ConfirmScreen(question), answer)
 
     def _table_in_progress(self) -> NetworkTable | None:
         tables = (getattr(s, "controller", None) for s in self.screen_stack)
@@ -186,7 +221,20 @@ class CuttleApp(App[None]):
         )
 
     def _quit_game(self, game: NetworkController, *, concede: bool) -> None:
-        """Concede or leave the game, and quit once its record is saved."""
+        """Concede or leave the game, and quit once its record is saved; what became of it
+        is said on the terminal after the app (``farewell``)."""
+        other = game.names[game.opponent]
+        if concede:
+            self.farewell = f"You conceded the game against {other}."
+        else:
+            plan = game.plan
+            again = f"cuttle join {plan.address}" if plan.mode == "join" else "cuttle host"
+            if plan.mode == "host" and plan.port:
+                again += f" --port {plan.port}"
+            self.farewell = (
+                f"You left the game against {other}: run {again} again to take it back "
+                f"(they wait {game.settings.reconnect_window:g} s for you)."
+            )
         if game.game_in_progress:
             game.quit_game(concede, self.exit)
             self.set_timer(QUIT_GRACE, self.exit)  # should the record never come
@@ -205,6 +253,7 @@ class CuttleApp(App[None]):
 
     async def _leave_table(self, table: NetworkTable) -> None:
         await table.aclose()  # leaves: every seat is told, our record is saved
+        self.farewell = table.farewell
         self.exit()
 
     async def quit_for_signal(self) -> None:

@@ -158,4 +158,6 @@ def _run_app(
     )
     app = make_app(settings, practice, network)
     stopping.run_app(app)
+    if app.farewell:  # the game left or conceded, and how to take it back
+        print(app.farewell)
     return app.command_status

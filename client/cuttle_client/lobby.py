@@ -106,6 +106,7 @@ class LobbyScreen(Screen[None]):
         self._name = name
         self._lan = lan
         self._browsing: GuestTask | None = None
+        self._join_at = ""  # the Join field's first value (an unfinished game's host)
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -165,7 +166,10 @@ class LobbyScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Button("Join (j)", id="join", compact=True)
                 yield AddressInput(
-                    placeholder="HOST[:PORT], e.g. 192.168.1.20:4454", id="address", compact=True
+                    self._join_at,
+                    placeholder="HOST[:PORT], e.g. 192.168.1.20:4454",
+                    id="address",
+                    compact=True,
                 )
             yield Static(id="notice")
             yield Static("Games on your network (l)", classes="heading")
@@ -234,6 +238,15 @@ class LobbyScreen(Screen[None]):
         elif listing.has_focus and games:
             listing.index = 0
         self.query_one("#lan-hint", Static).update("" if games else LAN_HINT)
+
+    def suggest_join(self, address: str) -> None:
+        """Fill the Join field with ``address`` unless the player typed something there."""
+        fields = self.query("#address").results(Input)
+        field = next(iter(fields), None)
+        if field is None:  # not composed yet
+            self._join_at = self._join_at or address
+        elif not field.value:
+            field.value = address
 
     def notice(self, text: str) -> None:
         """A problem to fix before going on (a bad address, a bad name)."""

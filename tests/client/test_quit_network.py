@@ -14,7 +14,7 @@ from cuttle_client.modals import GameOverScreen, LeaveScreen
 from cuttle_client.table import TableScreen
 from cuttle_protocol.netplay import NetPlan
 from textual.pilot import Pilot
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 
 from cuttle_net.records.record import parse_record
 from tests.client.helpers import choose_any_option, keys, run, screen_text
@@ -110,6 +110,11 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
     app = client(tmp_path, port)
 
     run(app, lambda pilot: leave_and_quit(pilot, app))
+    # Said on the terminal once the app is gone (leaving printed nothing, issue 26).
+    assert app.farewell == (
+        f"You left the game against bot: run cuttle join 127.0.0.1:{port} again to take it "
+        "back (they wait 60 s for you)."
+    )
     # The leaver kept an unfinished record and the journal; the other side waits for it.
     (left,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert "you left the game" in left.read_text()
@@ -123,6 +128,8 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: len(lobby._notifications) > 0)
         (note,) = list(lobby._notifications)
         assert f"against bot is unfinished: join 127.0.0.1:{port} again" in note.message
+        # ... and the Join field holds the address: j, Enter (issue 26, defect 12).
+        assert lobby.lobby.query_one("#address", Input).value == f"127.0.0.1:{port}"
 
     run(lobby, look)
 
