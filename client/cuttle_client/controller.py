@@ -252,24 +252,25 @@ class TableController:
         self._changed()
 
 
-def ending_text(outcome: Outcome | None, view: Game, seat: int, names: tuple[str, str]) -> str:
-    """The result in words, for the player at ``seat`` (``view`` is the final table)."""
+def ending_text(
+    outcome: Outcome | None, view: Game, seat: int | None, names: tuple[str, str]
+) -> str:
+    """The result in words, for the player at ``seat`` (``view`` is the final table), or
+    for an onlooker (``seat`` None: a replay), every player by name."""
     if outcome is None:
         return "the game stopped without a result"
-    other = names[1 - seat]
-    if outcome.reason == "goal":
-        w = outcome.winner
-        assert w is not None
-        goal = view.goal(w)
-        how = f"{view.score(w)} points, goal {goal}" if goal else "four kings"
-        return f"You win: {how}" if w == seat else f"{other} wins: {how}"
     if outcome.winner is None:
         if outcome.reason == "passes":
             return "Drawn: three passes in a row with an empty draw pile"
         return "Drawn by agreement"
-    if outcome.winner == seat:
-        return f"You win: {other} conceded"
-    return f"{other} wins: you conceded"
+    w = outcome.winner
+    wins = "You win" if w == seat else f"{names[w]} wins"
+    if outcome.reason == "goal":
+        goal = view.goal(w)
+        how = f"{view.score(w)} points, goal {goal}" if goal else "four kings"
+        return f"{wins}: {how}"
+    loser = "you" if seat == 1 - w else names[1 - w]
+    return f"{wins}: {loser} conceded"
 
 
 def save_practice(
