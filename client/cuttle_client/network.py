@@ -181,7 +181,9 @@ class NetworkController(Meeting, TableController):
                     return
                 peer = conn.peer
                 self._peer_name = peer.info.peer_name
-                self.banner = f"code {peer.info.sas}"
+                # An invitation's key proven: nothing to compare (SPEC 3.14), and said so.
+                verified = getattr(peer, "verified", False)
+                self.banner = "verified by the invitation" if verified else f"code {peer.info.sas}"
                 if peer.trust == Trust.CHANGED and not await self._accept_changed_key(peer):
                     self._left(f"You refused {self._peer_name}'s new key: disconnected.")
                     return

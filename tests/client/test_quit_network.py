@@ -204,3 +204,22 @@ def test_a_game_not_taken_back_in_time_ends_unfinished_and_says_so(
     (record,) = records(tmp_path / "ann" / "games")
     assert record.tags["Ending"] == "unfinished: the connection ended: the host is not back"
     assert not list((tmp_path / "ann" / "journal").glob("*.journal"))
+
+
+def test_a_join_by_invitation_shows_verified(tmp_path: Path) -> None:
+    """The table said only 'code …', also when the invitation's key had been proven, and the
+    player was left to compare it (issue 26, defect 11)."""
+    host, _ = bot_host(tmp_path)
+    _, said = host.wait_for(r"cuttle join cuttle:[a-z2-7]+")
+    invitation = said.split("cuttle join ")[-1].strip()
+    plan = NetPlan("join", "ann", address=invitation, config_dir=tmp_path / "ann")
+    app = make_app(Settings(data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert "verified by the invitation" in screen_text(app).splitlines()[0]
+        assert "code " not in screen_text(app).splitlines()[0]
+        await leave_and_quit(pilot, app)
+
+    run(app, body)
+    host.kill()
