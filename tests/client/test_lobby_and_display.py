@@ -72,7 +72,7 @@ def test_practice_is_the_default_in_the_lobby() -> None:
     async def body(pilot: Pilot) -> None:
         await keys(pilot, "enter")  # the practice button has the focus
         assert isinstance(app.screen, TableScreen)
-        assert "practice against Greedy bot · classic" in screen_text(app)
+        assert "practice against Easy bot · classic" in screen_text(app)
 
     run(app, body)
 
