@@ -245,3 +245,27 @@ def test_ctrl_q_at_a_practice_game_asks_then_concedes_with_a_record(yes: bool, t
 
     run(app, body)
     assert len(list((tmp_path / "games").glob("*.cuttle"))) == (1 if yes else 0)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+def test_the_game_over_panel_moves_aside_for_the_final_table(size, tmp_path) -> None:
+    """Esc went straight to the lobby from the game-over panel, which covered the final
+    table, and at 60×20 the record's path lost characters (issue 26, defect 6)."""
+    from cuttle_client.lobby import LobbyScreen
+
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path), Practice("greedy", seed=1))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "c", "y")  # concede: the game is over
+        assert isinstance(app.screen, GameOverScreen)
+        panel = app.screen.query_one("#game-over")
+        assert app.screen.region.contains_region(panel.region)  # the path wraps, not cut
+        await keys(pilot, "escape")
+        assert isinstance(app.screen, GameOverScreen)  # not the lobby
+        assert "Game over" not in screen_text(app) and "Points" in screen_text(app)
+        await keys(pilot, "t")
+        assert "Game over" in screen_text(app)
+        await keys(pilot, "l")
+        assert isinstance(app.screen, LobbyScreen)
+
+    run(app, body, size=size)
