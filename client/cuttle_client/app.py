@@ -224,7 +224,9 @@ class CuttleApp(App[None]):
         """Concede or leave the game, and quit once its record is saved; what became of it
         is said on the terminal after the app (``farewell``)."""
         other = game.names[game.opponent]
-        if concede:
+        if not game.game_in_progress:
+            pass  # it ended meanwhile: the game-over screen said how
+        elif concede:
             self.farewell = f"You conceded the game against {other}."
         else:
             plan = game.plan
