@@ -184,6 +184,8 @@ class NetworkController(Meeting, TableController):
                 # An invitation's key proven: nothing to compare (SPEC 3.14), and said so.
                 verified = getattr(peer, "verified", False)
                 self.banner = "verified by the invitation" if verified else f"code {peer.info.sas}"
+                if not verified and peer.trust == Trust.NEW:  # a first meeting: ask to compare
+                    self.banner += f": compare it with {self._peer_name}'s"
                 if peer.trust == Trust.CHANGED and not await self._accept_changed_key(peer):
                     self._left(f"You refused {self._peer_name}'s new key: disconnected.")
                     return

@@ -223,3 +223,19 @@ def test_a_join_by_invitation_shows_verified(tmp_path: Path) -> None:
 
     run(app, body)
     host.kill()
+
+
+def test_a_first_meeting_asks_to_compare_the_code(tmp_path: Path) -> None:
+    """The table showed the code in its title and never asked to compare it (issue 26,
+    defect 11): a first meeting without an invitation says to."""
+    host, port = bot_host(tmp_path)
+    app = client(tmp_path, port)
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        title = screen_text(app).splitlines()[0]
+        assert "code " in title and ": compare it with bot's" in title, title
+        await leave_and_quit(pilot, app)
+
+    run(app, body)
+    host.kill()
