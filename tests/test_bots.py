@@ -49,5 +49,5 @@ def test_greedy_beats_random_most_of_the_time() -> None:
 
 
 def test_unknown_bot_names_list_the_real_ones() -> None:
-    with pytest.raises(ValueError, match="bots: easy, medium, hard, greedy, random"):
+    with pytest.raises(ValueError, match="bots: random, easy, greedy, medium, hard"):
         make_bot("deep-blue")

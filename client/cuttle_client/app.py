@@ -101,7 +101,10 @@ class CuttleApp(App[None]):
         self.trio = TrioGuest()  # the app's one trio run: lobby browsing, network games
         self._first_table = table
         self._first_network = network
+        # The command's own network game (cuttle host, cuttle join): its exit status.
+        self._first_meeting: NetworkController | NetworkTable | None = None
         self.player_name = settings.name or saved_name(settings.config_dir)
+        self.farewell = ""  # said on the terminal once the app is gone: a game left, conceded
 
     def on_mount(self) -> None:
         self.trio.start()
@@ -110,7 +113,7 @@ class CuttleApp(App[None]):
         if self._first_table is not None:
             self.open_table(self._first_table)
         elif self._first_network is not None:
-            self.open_network(self._first_network)
+            self._first_meeting = self.open_network(self._first_network)
         else:
             if self.player_name is None:  # the first run: ask, offering the login name
                 self.push_screen(NameScreen(login_name()), self._name_chosen)
@@ -120,6 +123,8 @@ class CuttleApp(App[None]):
         """Games a killed or departed client left unfinished: how to take them back."""
         for _, h in unfinished_games(self.settings.data_dir or default_data_dir()):
             where = f"join {h.address}" if h.role == "joiner" else f"host on port {h.port}"
+            if h.role == "joiner":  # Join (j) then Enter takes it back
+                self.lobby.suggest_join(h.address)
             self.notify(
                 visible(
                     f"Game {h.game + 1} against {h.peer_name} is unfinished: {where} again to "
@@ -159,7 +164,7 @@ class CuttleApp(App[None]):
             return
         game = self._game_in_progress()
         if game is None:
-            self.exit()
+            await self._quit_practice()
             return
         if any(isinstance(s, LeaveScreen) for s in self.screen_stack):
             return  # already asking
@@ -170,6 +175,38 @@ class CuttleApp(App[None]):
 
         other = game.names[game.opponent]
         self.push_screen(LeaveScreen(other, game.settings.reconnect_window), answer)
+
+    async def _quit_practice(self) -> None:
+        """ctrl+q at a practice game in progress asks first; a Cuttle game is then conceded,
+        so that its record is saved."""
+        practices = (getattr(s, "controller", None) for s in self.screen_stack)
+        practice = next(
+            (
+                p
+                for p in practices
+                if isinstance(p, PracticeController | UnissonPractice) and p.ending is None
+            ),
+            None,
+        )
+        if practice is None:
+            self.exit()
+            return
+        if any(isinstance(s, ConfirmScreen) for s in self.screen_stack):
+            return  # already asking
+        cuttle = isinstance(practice, PracticeController)
+        question = (
+            "Quit? This practice game is conceded, and its record saved."
+            if cuttle
+            else "Quit? This practice game is abandoned."
+        )
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                if cuttle:
+                    practice.concede()
+                self.exit()
+
+        self.push_screen(ConfirmScreen(question), answer)
 
     def _table_in_progress(self) -> NetworkTable | None:
         tables = (getattr(s, "controller", None) for s in self.screen_stack)
@@ -188,7 +225,22 @@ class CuttleApp(App[None]):
         )
 
     def _quit_game(self, game: NetworkController, *, concede: bool) -> None:
-        """Concede or leave the game, and quit once its record is saved."""
+        """Concede or leave the game, and quit once its record is saved; what became of it
+        is said on the terminal after the app (``farewell``)."""
+        other = game.names[game.opponent]
+        if not game.game_in_progress:
+            pass  # it ended meanwhile: the game-over screen said how
+        elif concede:
+            self.farewell = f"You conceded the game against {other}."
+        else:
+            plan = game.plan
+            again = f"cuttle join {plan.address}" if plan.mode == "join" else "cuttle host"
+            if plan.mode == "host" and plan.port:
+                again += f" --port {plan.port}"
+            self.farewell = (
+                f"You left the game against {other}: run {again} again to take it back "
+                f"(they wait {game.settings.reconnect_window:g} s for you)."
+            )
         if game.game_in_progress:
             game.quit_game(concede, self.exit)
             self.set_timer(QUIT_GRACE, self.exit)  # should the record never come
@@ -207,6 +259,7 @@ class CuttleApp(App[None]):
 
     async def _leave_table(self, table: NetworkTable) -> None:
         await table.aclose()  # leaves: every seat is told, our record is saved
+        self.farewell = table.farewell
         self.exit()
 
     async def quit_for_signal(self) -> None:
@@ -256,8 +309,9 @@ class CuttleApp(App[None]):
             return
         self.open_network(NetworkLaunch(plan, game=game, players=players, rules_token=token))
 
-    def open_network(self, launch: NetworkLaunch) -> None:
-        """Meet the other players on a connect screen, then play at a table."""
+    def open_network(self, launch: NetworkLaunch) -> NetworkController | NetworkTable:
+        """Meet the other players on a connect screen, then play at a table; the meeting's
+        controller."""
         plan = launch.plan
         controller: NetworkController | NetworkTable
         if launch.game != "cuttle":
@@ -277,6 +331,16 @@ class CuttleApp(App[None]):
             self.open_table(getattr(controller, "table", None) or controller)
 
         self.push_screen(ConnectScreen(controller, dealt, title))
+        return controller
+
+    @property
+    def command_status(self) -> int:
+        """The exit status of ``cuttle host`` or ``cuttle join``: 1 if its meeting failed
+        before any game (nobody there, a refused handshake, a table closed before the
+        deal); else 0, also when the player cancelled."""
+        meeting = self._first_meeting
+        table = getattr(meeting, "table", None)  # a join that reached a table's host
+        return 1 if meeting is not None and (table or meeting).failed else 0
 
     def on_lobby_screen_practice_requested(self, event: LobbyScreen.PracticeRequested) -> None:
         """From the lobby: a practice game on a random deal."""
@@ -287,13 +351,18 @@ class CuttleApp(App[None]):
                     event.players,
                     bot_delay=self.settings.bot_delay,
                     records=self.settings.games(),
+                    player=self.name_to_show,
                 )
             )
             return
         rules = Rules.parse(event.rules)
         self.open_table(
             PracticeController(
-                event.bot, rules, bot_delay=self.settings.bot_delay, records=self.settings.games()
+                event.bot,
+                rules,
+                bot_delay=self.settings.bot_delay,
+                records=self.settings.games(),
+                player=self.name_to_show,
             )
         )
 
@@ -321,6 +390,8 @@ def make_app(
     """The app, opening at the lobby, a practice table, or a network game's connect screen."""
     settings = settings or Settings()
     table: TableController | UnissonController | None = None
+    # The person's name, for practice records (the table itself says "You").
+    player = settings.name or saved_name(settings.config_dir) or login_name()
     if practice is not None and practice.game == "unisson":
         p = practice
         table = UnissonPractice(
@@ -330,10 +401,16 @@ def make_app(
             seed=p.seed,
             bot_delay=settings.bot_delay,
             records=settings.games(),
+            player=player,
         )
     elif practice is not None:
         p = practice
         table = PracticeController(
-            p.bot, p.rules, p.seed, bot_delay=settings.bot_delay, records=settings.games()
+            p.bot,
+            p.rules,
+            p.seed,
+            bot_delay=settings.bot_delay,
+            records=settings.games(),
+            player=player,
         )
     return CuttleApp(settings, table, network)

@@ -82,7 +82,8 @@ def choices(view: Game, seat: int, names: Sequence[str], ascii: bool) -> list[Ch
 def _card_choice(
     c: int, moves: list[Move], view: Game, seat: int, names: Sequence[str], ascii: bool
 ) -> Choice:
-    shown = card_display(c, ascii)
+    # A ten's display is three wide (10♦, its text TD two): the uses stay in line.
+    shown = card_display(c, ascii).ljust(2 if ascii else 3)
     if not moves:
         why = "frozen this turn" if view.is_frozen(c) else "no legal play now"
         return Choice(f"{shown}  ({why})", card=c)

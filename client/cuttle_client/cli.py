@@ -19,7 +19,9 @@ SUBCOMMANDS = {name: module for module in MODULES for name in module.COMMANDS}
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="cuttle", description="Cuttle, played peer to peer in the terminal."
+        prog="cuttle",
+        description="Cuttle (two players) and L'Unisson (3 to 6 players), played peer to "
+        "peer in the terminal. With no command: the lobby, to practise, host or join.",
     )
     parser.add_argument("--version", action="version", version=f"cuttle {_version()}")
     cli_play.add_display_options(parser)

@@ -22,7 +22,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="play bots against each other and print their results",
         description="Play N games between two bots, seats alternating (each deal is played "
         "twice, once from each seat), and print one line per bot: wins, draws, win rate "
-        "with a 95%% interval, and the CPU time of its decisions (median, p95; decisions "
+        "with a 95% interval, and the CPU time of its decisions (median, p95; decisions "
         "with a single legal move are not counted). With --game unisson, name 3 to 6 bots, "
         "one a seat: each deal is played once per rotation of the seats, and each line "
         "gives wins (shared wins counted, and said), the win rate, the mean score. "
@@ -33,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "bots",
         nargs="+",
         metavar="BOT",
-        help=f"Cuttle: two bots ({names}); L'Unisson: 3 to 6 (greedy, random)",
+        help=f"Cuttle: two bots ({names}); L'Unisson: 3 to 6 (random, greedy)",
     )
     p.add_argument("--games", type=int, default=100, metavar="N", help="games (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the match seed")

@@ -4,10 +4,37 @@ tables of several players), then exit."""
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import math
 import sys
 import time
 
 COMMANDS = ("lan",)
+MAX_LISTEN = 600.0  # seconds: --timeout's upper bound
+
+
+def _listen_time(text: str) -> float:
+    """An argparse type: seconds to listen, more than 0 (nothing is heard in no time)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds <= MAX_LISTEN:  # also refuses nan
+        raise argparse.ArgumentTypeError(
+            f"seconds to listen, more than 0 and at most {MAX_LISTEN:g}, not {text!r}"
+        )
+    return seconds
+
+
+def _ipv4(text: str) -> str:
+    """An argparse type: an interface's IPv4 address (zeroconf would raise on anything
+    else, deep inside its socket setup)."""
+    try:
+        return str(ipaddress.IPv4Address(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"an interface's IPv4 address, such as 192.168.1.20, not {text!r}"
+        ) from None
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +48,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     lan.add_argument(
         "--timeout",
-        type=float,
+        type=_listen_time,
         default=3.0,
         metavar="SECONDS",
         help="how long to listen (default 3)",
@@ -29,6 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     lan.add_argument(
         "--interface",
         action="append",
+        type=_ipv4,
         metavar="ADDRESS",
         help="listen only on the interface with this IPv4 address (repeatable)",
     )
@@ -39,9 +67,6 @@ def run(args: argparse.Namespace) -> int:
     from cuttle_protocol.lan import JOIN_HINT, LanUnavailable, browse_once
     from cuttle_protocol.lan_record import seats_text
 
-    if not 0 < args.timeout <= 600:
-        print("cuttle lan: --timeout must be between 0 and 600 seconds", file=sys.stderr)
-        return 2
     try:
         browser = browse_once(args.timeout, interfaces=args.interface)
     except LanUnavailable as e:

@@ -20,8 +20,9 @@ COMMANDS = ("host", "join")
 def add_parser(sub: argparse._SubParsersAction) -> None:
     host = sub.add_parser(
         "host",
-        help="host a game and wait for the other player",
-        description="Listen for the other player, then play. Prints the address to give them.",
+        help="host a game and wait for the other players",
+        description="Listen for the other player of a Cuttle game, or the players of a "
+        "L'Unisson table (--game unisson), then play. Prints the addresses to give them.",
     )
     host.add_argument("--port", type=int, default=4454, help="TCP port (0: any free port)")
     host.add_argument(
@@ -55,11 +56,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     join = sub.add_parser(
         "join",
         help="join a game at HOST[:PORT] or by an invitation",
-        description="Connect to a host and play. HOST may be a name, an IPv4 address or an "
+        description="Connect to a host and play its game: Cuttle, or a seat at its L'Unisson "
+        "table. HOST may be a name, an IPv4 address or an "
         "IPv6 address in brackets ([2001:db8::1]:4454); an invitation (cuttle:…, printed by "
         "cuttle host) also checks the host's key.",
     )
-    join.add_argument("address", metavar="HOST[:PORT]|INVITATION")
+    # nargs: an invitation copied from a wrapped line may come in pieces.
+    join.add_argument("address", nargs="+", metavar="HOST[:PORT]|INVITATION")
     for p in (host, join):
         p.add_argument(
             "--bot",
@@ -103,6 +106,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         add_display_options(p, argparse.SUPPRESS)
 
 
+def joined_address(pieces: list[str]) -> str:
+    """What was typed after ``join``: an invitation in pieces (copied from a screen that
+    wrapped it) is whole again; an address is one word.  Raise ``ValueError``."""
+    from cuttle_protocol.invitation import is_invitation
+
+    if len(pieces) > 1 and not is_invitation(pieces[0]):
+        raise ValueError(f"one address, HOST[:PORT], not {' '.join(pieces)!r}")
+    return "".join(pieces)
+
+
 def plan_from(args: argparse.Namespace) -> Any:
     """The ``NetPlan`` the arguments describe; raise ``ValueError`` if they are wrong."""
     from cuttle_protocol.netplay import NetPlan
@@ -111,6 +124,7 @@ def plan_from(args: argparse.Namespace) -> Any:
 
     name = player_name(getattr(args, "name", None), args.config_dir)
     if args.command == "join":
+        args.address = joined_address(args.address)
         return NetPlan(
             "join",
             name,
@@ -301,7 +315,8 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
                 resumed=resumed,
             )
     except ConnectionEnded as ended:
-        _say(f"connection ended: {ended.message} ({ended.reason}, {ended.code})")
+        tags = ", ".join(dict.fromkeys(str(t) for t in (ended.reason, ended.code)))  # once each
+        _say(f"connection ended: {ended.message} ({tags})")
         if unfinished is not None and not played and unfinished.path.exists():
             line, path = give_up(unfinished, ended, args.data_dir)  # never reached the peer
             print(visible(line), flush=True)

@@ -25,18 +25,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play",
         help="play against a bot in the terminal",
-        description="Open a practice table against a bot (keys: ? at the table); with "
+        description="Practise Cuttle against a bot (keys: ? at the table); with "
         "--game unisson, a L'Unisson table of --players seats, a bot in each but yours.",
     )
     p.add_argument(
         "--bot",
         choices=list(BOTS),
         default="greedy",
-        help="the opponent: easy (greedy: one move ahead), medium or hard (search), random; "
-        "L'Unisson's bots are greedy and random",
+        help="the opponent, weakest first: random; easy, also called greedy (one move ahead, "
+        "the default); medium and hard (search). L'Unisson's bots: random, greedy",
     )
     add_rules_options(p)
-    add_game_options(p)
+    add_game_options(p, positions=False)
     p.add_argument("--seed", type=int, metavar="N", help="the deal (default: random)")
     add_display_options(p, argparse.SUPPRESS)  # also before the command: cuttle --ascii play
     add_name_option(p, argparse.SUPPRESS)  # also before the command: cuttle --name N play
@@ -156,5 +156,8 @@ def _run_app(
         config_dir=config_dir,
         name=name,
     )
-    stopping.run_app(make_app(settings, practice, network))
-    return 0
+    app = make_app(settings, practice, network)
+    stopping.run_app(app)
+    if app.farewell:  # the game left or conceded, and how to take it back
+        print(app.farewell)
+    return app.command_status

@@ -16,7 +16,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     verify = sub.add_parser(
         "verify",
         help="check a game record: signatures, the deal, every reveal and move",
-        description="Re-check a game record without trusting either player. Exit status: 0 "
+        description="Re-check a game record (Cuttle or L'Unisson) without trusting any "
+        "player. Exit status: 0 "
         "valid; 1 a check failed; 2 not a readable record; 3 valid as far as it goes, but the "
         "game was not audited.",
     )
@@ -24,15 +25,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     replay = sub.add_parser(
         "replay",
         help="step through a verified game in the terminal",
-        description="Step through a game record (keys: → next, ← back, g go to a move, "
-        "q quit). Only a record that verifies: an audited game with every card face up, "
-        "one never audited as far as it is known.",
+        description="Step through a game record of Cuttle or L'Unisson (keys: → next, "
+        "← back, g go to a move, q quit). The record is verified first, as by cuttle verify. "
+        "An audited game shows every card; a game that was never audited shows the cards "
+        "its players revealed.",
     )
     replay.add_argument("file", type=Path, metavar="FILE")
     add_display_options(replay, argparse.SUPPRESS)  # also before it: cuttle --ascii replay
-    export = sub.add_parser("export", help="write a game record as JSON")
+    export = sub.add_parser(
+        "export",
+        help="write a game record as JSON",
+        description="Write a game record (Cuttle or L'Unisson) to standard output as JSON: "
+        "its tags, its moves with what each seat saw, and its signed transcript.",
+    )
     export.add_argument("file", type=Path, metavar="FILE")
-    export.add_argument("--json", action="store_true", help="the format: JSON (the default)")
+    # JSON is the only format: --json is accepted for the scripts that say it, and not
+    # offered as a choice it is not.
+    export.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
 
 
 def _read(path: Path) -> str | None:
@@ -94,9 +103,12 @@ def _replay(text: str, ascii: bool) -> int:
     from cuttle_client.cardtext import ascii_wanted
     from cuttle_client.replay import Replay, ReplayApp
     from cuttle_client.stopping import run_app
-    from cuttle_net.records.verify import verify_text
+    from cuttle_net.records.verify import Verdict, verify_text
 
     report = verify_text(text)
+    if report.verdict == Verdict.UNREADABLE:  # status 2, as verify and export say it
+        print(f"cuttle replay: not a game record: {report.problem}", file=sys.stderr)
+        return 2
     if report.module is not None and report.module.name != "cuttle":
         return _replay_as_text(report)
 

@@ -77,13 +77,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_game_options(rnd)
 
 
-def add_game_options(p: argparse.ArgumentParser) -> None:
-    """``--game`` and L'Unisson's table: ``--players`` and ``--decks``."""
+def add_game_options(p: argparse.ArgumentParser, positions: bool = True) -> None:
+    """``--game`` and L'Unisson's table: ``--players`` and ``--decks``; ``positions``: the
+    command reads a position, which names its game."""
+    default = "cuttle, or the game the position names" if positions else "cuttle"
     p.add_argument(
         "--game",
         choices=("cuttle", "unisson"),
         default=None,
-        help="the game (default: cuttle, or the game the position names)",
+        help=f"the game: cuttle (two players) or unisson (3 to 6); default {default}",
     )
     p.add_argument("--players", type=int, metavar="N", help="L'Unisson: 3 to 6 players (default 4)")
     p.add_argument(

@@ -252,24 +252,25 @@ class TableController:
         self._changed()
 
 
-def ending_text(outcome: Outcome | None, view: Game, seat: int, names: tuple[str, str]) -> str:
-    """The result in words, for the player at ``seat`` (``view`` is the final table)."""
+def ending_text(
+    outcome: Outcome | None, view: Game, seat: int | None, names: tuple[str, str]
+) -> str:
+    """The result in words, for the player at ``seat`` (``view`` is the final table), or
+    for an onlooker (``seat`` None: a replay), every player by name."""
     if outcome is None:
         return "the game stopped without a result"
-    other = names[1 - seat]
-    if outcome.reason == "goal":
-        w = outcome.winner
-        assert w is not None
-        goal = view.goal(w)
-        how = f"{view.score(w)} points, goal {goal}" if goal else "four kings"
-        return f"You win: {how}" if w == seat else f"{other} wins: {how}"
     if outcome.winner is None:
         if outcome.reason == "passes":
             return "Drawn: three passes in a row with an empty draw pile"
         return "Drawn by agreement"
-    if outcome.winner == seat:
-        return f"You win: {other} conceded"
-    return f"{other} wins: you conceded"
+    w = outcome.winner
+    wins = "You win" if w == seat else f"{names[w]} wins"
+    if outcome.reason == "goal":
+        goal = view.goal(w)
+        how = f"{view.score(w)} points, goal {goal}" if goal else "four kings"
+        return f"{wins}: {how}"
+    loser = "you" if seat == 1 - w else names[1 - w]
+    return f"{wins}: {loser} conceded"
 
 
 def save_practice(
@@ -281,10 +282,14 @@ def save_practice(
     moves: Sequence[tuple[int | None, str]],
     names: Sequence[str],
     bot: str,
+    player: tuple[int, str],
 ) -> Path | None:
     """Save a practice game of ``game`` (its ``rules`` token) as a record (SPEC 5.5) under
     ``directory``; None if it could not be written (not worth an error: the table shows
-    the result)."""
+    the result).  ``player``: the person's seat and name, which the record gives in place
+    of the table's "You"."""
+    seat, name = player
+    names = [name if s == seat else n for s, n in enumerate(names)]
     date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     module = game_module(game)
     table = module.parse_rules(rules, len(names))
@@ -319,9 +324,11 @@ class PracticeController(TableController):
         seat: int = 0,
         bot_delay: float = 0.6,
         records: Path | None = None,
+        player: str = "You",
     ) -> None:
         super().__init__()
         self.records = records  # where each finished game's record is saved (SPEC 5.5)
+        self.player = player  # the person's name, for the record (the table says "You")
         self.saved: Path | None = None
         self.bot_name = bot
         self._bot = make_bot(bot)
@@ -400,7 +407,15 @@ class PracticeController(TableController):
         if self.records is not None and self.saved is None:
             names, bot = self.names, self.bot_name
             self.saved = save_practice(
-                self.records, "cuttle", self.rules.name, 1, self.order, self.moves, names, bot
+                self.records,
+                "cuttle",
+                self.rules.name,
+                1,
+                self.order,
+                self.moves,
+                names,
+                bot,
+                (self.seat, self.player),
             )
 
     def their_hand(self) -> tuple[list[int], int]:

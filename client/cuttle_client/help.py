@@ -55,7 +55,7 @@ TABLE_KEYS = """\
   [reverse]7♥[/reverse]      the cards the last move played, took or moved
   7♥+     a card the last move brought to your hand
   Without colour (NO_COLOR) red suits (♦ ♥) are underlined.
-  Cards read as rank then suit: T♥ is the ten of hearts (TH)."""
+  Cards read as rank then suit: 10♥ is the ten of hearts (TH)."""
 
 LOBBY_KEYS = """\
 [b]Keys in the lobby[/b]

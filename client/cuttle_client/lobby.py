@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from cuttle_protocol.lan_record import seats_text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -27,6 +27,33 @@ from .widgets import TooSmall
 GAME_TITLES = {"cuttle": "Cuttle", "unisson": "L'Unisson"}
 LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
 LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
+# Each game's bots, weakest first as the games list them; Cuttle's "greedy" is "easy" under
+# its other name, so it is not offered twice.
+BOT_ORDER = {
+    "cuttle": tuple(name for name in BOTS if name != "greedy"),
+    "unisson": tuple(UNISSON_BOTS),
+}
+DEFAULT_BOT = {"cuttle": "easy", "unisson": "greedy"}
+
+
+def bot_options(game: str) -> list[tuple[str, str]]:
+    """The lobby's bot list for ``game``: (label, name), the default named as such."""
+    default = DEFAULT_BOT[game]
+    return [(f"{n} (default)" if n == default else n, n) for n in BOT_ORDER[game]]
+
+
+class AddressInput(Input):
+    """The Join field: a paste of several lines is kept whole (Input keeps only the first
+    line), so an invitation copied from the rows of a screen that wrapped it still joins;
+    a pasted ``cuttle join X`` is X."""
+
+    def _on_paste(self, event: events.Paste) -> None:
+        words = event.text.split()
+        if words[:2] == ["cuttle", "join"]:
+            words = words[2:]
+        event.prevent_default()  # Input's own handler would keep the first line
+        event.stop()
+        super()._on_paste(events.Paste(" ".join(words)))
 
 
 class LobbyScreen(Screen[None]):
@@ -79,6 +106,7 @@ class LobbyScreen(Screen[None]):
         self._name = name
         self._lan = lan
         self._browsing: GuestTask | None = None
+        self._join_at = ""  # the Join field's first value (an unfinished game's host)
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -118,8 +146,8 @@ class LobbyScreen(Screen[None]):
                 yield Button("Practice (p)", id="practice", variant="primary", compact=True)
                 yield Static("against", classes="label")
                 yield Select(
-                    [(name, name) for name in BOTS],
-                    value="greedy",
+                    bot_options("cuttle"),
+                    value=DEFAULT_BOT["cuttle"],
                     allow_blank=False,
                     compact=True,
                     id="bot",
@@ -137,8 +165,11 @@ class LobbyScreen(Screen[None]):
                 yield Static("(? explains them)", classes="label hint", id="rules-hint")
             with Horizontal(classes="row"):
                 yield Button("Join (j)", id="join", compact=True)
-                yield Input(
-                    placeholder="HOST[:PORT], e.g. 192.168.1.20:4454", id="address", compact=True
+                yield AddressInput(
+                    self._join_at,
+                    placeholder="HOST[:PORT], e.g. 192.168.1.20:4454",
+                    id="address",
+                    compact=True,
                 )
             yield Static(id="notice")
             yield Static("Games on your network (l)", classes="heading")
@@ -173,12 +204,23 @@ class LobbyScreen(Screen[None]):
         # From the trio task: the list is rebuilt on Textual's side, one change after another.
         self.call_next(self._list_games, games)
 
+    def _lan_list(self) -> ListView | None:
+        """The list of LAN games, or None once it is being taken down: quitting withdraws
+        our own announcement (``cuttle host``), and the browser reports that as the app's
+        widgets go; the news is then for no one."""
+        listing = next(iter(self.query("#lan").results(ListView)), None)
+        return listing if listing is not None and listing.is_attached else None
+
     async def _list_games(self, games: list) -> None:
-        listing = self.query_one("#lan", ListView)
+        listing = self._lan_list()
+        if listing is None:
+            return
         # A table's seats change as players sit down: the game the player has highlighted
         # stays highlighted, so Enter still joins what they see.
         keep = getattr(listing.highlighted_child, "service", None)
         await listing.clear()
+        if self._lan_list() is None:  # taken down meanwhile
+            return
         items = []
         for g in games:
             a = g.announcement
@@ -196,6 +238,15 @@ class LobbyScreen(Screen[None]):
         elif listing.has_focus and games:
             listing.index = 0
         self.query_one("#lan-hint", Static).update("" if games else LAN_HINT)
+
+    def suggest_join(self, address: str) -> None:
+        """Fill the Join field with ``address`` unless the player typed something there."""
+        fields = self.query("#address").results(Input)
+        field = next(iter(fields), None)
+        if field is None:  # not composed yet
+            self._join_at = self._join_at or address
+        elif not field.value:
+            field.value = address
 
     def notice(self, text: str) -> None:
         """A problem to fix before going on (a bad address, a bad name)."""
@@ -241,10 +292,9 @@ class LobbyScreen(Screen[None]):
         what = f"a table for {self.players} players, {decks}" if unisson else "a game, rules"
         self.query_one("#host-what", Static).update(what)
         bot = self.query_one("#bot", Select)
-        names = list(UNISSON_BOTS if unisson else BOTS)
         chosen = bot.value
-        bot.set_options([(name, name) for name in names])
-        bot.value = chosen if chosen in names else "greedy"
+        bot.set_options(bot_options(self.game))
+        bot.value = chosen if chosen in BOT_ORDER[self.game] else DEFAULT_BOT[self.game]
 
     @on(Button.Pressed, "#practice")
     def action_practice(self) -> None:

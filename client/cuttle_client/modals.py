@@ -178,7 +178,10 @@ class GameOverScreen(ModalScreen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "choose('rematch')", "Rematch"),
-        Binding("l,escape", "choose('lobby')", "Lobby"),
+        Binding("l", "choose('lobby')", "Lobby"),
+        # The final table lies under the panel: Esc or t moves the panel aside and back
+        # (Esc went straight to the lobby, the final table and hands unseen).
+        Binding("t,escape", "peek", "Panel / table"),
     ]
 
     def __init__(self) -> None:
@@ -208,6 +211,10 @@ class GameOverScreen(ModalScreen[str]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_choose(event.button.id or "lobby")
+
+    def action_peek(self) -> None:
+        panel = self.query_one("#game-over")
+        panel.display = not panel.display
 
     def action_choose(self, answer: str) -> None:
         if answer == "rematch" and not self.rematch:

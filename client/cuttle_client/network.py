@@ -17,6 +17,7 @@ import trio
 from cuttle_protocol.address import format_address
 from cuttle_protocol.codebudget import CodeAlarm
 from cuttle_protocol.identity import ConfigError, KnownPeers, Trust, default_config_dir
+from cuttle_protocol.invitation import is_invitation
 from cuttle_protocol.journal import JournalDamaged
 from cuttle_protocol.netgame import (
     LEAVE,
@@ -69,6 +70,7 @@ class Meeting:
 
     def __init__(self) -> None:
         self.status: list[str] = []
+        self.failed = ""  # why the meeting ended before any table opened (else "")
         self._guest: TrioGuest | None = None
         self._task: GuestTask | None = None
         self._on_status: Callable[[], None] = lambda: None
@@ -113,6 +115,12 @@ class Meeting:
         when the story has grown past the screen."""
         self._say(str(alarm))
         self._on_alarm(str(alarm))
+
+    def _give_up(self, why: str) -> None:
+        """The meeting ended before any game: said on the connect screen, and kept for the
+        command's exit status (``cuttle join`` that could not join exits 1)."""
+        self.failed = why
+        self._say(why)
 
     def close(self) -> None:
         """Cancel the task, then close the controller (the next class in the MRO)."""
@@ -186,8 +194,17 @@ class NetworkController(Meeting, TableController):
                 peer = conn.peer
                 self._peer_name = peer.info.peer_name
                 # A resumed game's connection is a reconnection: the key proves the player,
-                # and a new code would differ from the other screen's (SPEC 4.6).
-                self.banner = "same player, key checked" if resumed else f"code {peer.info.sas}"
+                # and a new code would differ from the other screen's (SPEC 4.6). An
+                # invitation's key proven: nothing to compare either (SPEC 3.14), and said so.
+                verified = getattr(peer, "verified", False)
+                if resumed:
+                    self.banner = "same player, key checked"
+                elif verified:
+                    self.banner = "verified by the invitation"
+                else:
+                    self.banner = f"code {peer.info.sas}"
+                    if peer.trust == Trust.NEW:  # a first meeting: ask to compare
+                        self.banner += f": compare it with {self._peer_name}'s"
                 if peer.trust == Trust.CHANGED and not await self._accept_changed_key(peer):
                     self._left(f"You refused {self._peer_name}'s new key: disconnected.")
                     return
@@ -277,7 +294,7 @@ class NetworkController(Meeting, TableController):
         """No more games on this connection: say why where the player is looking."""
         self.dealing = False
         if self._view is None:  # still on the connect screen
-            self._say(why)
+            self._give_up(why)
         elif self.ending is None:
             self._end(None, why)
         else:
@@ -520,7 +537,10 @@ class ConnectScreen(Screen[None]):
     the code to compare.  ``controller`` is a ``NetworkController`` or, hosting a table, a
     ``NetworkTable``: both ``connect`` with these hooks and keep ``status``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("c", "copy_invitation", "Copy invitation"),
+    ]
 
     def __init__(self, controller: Any, open_table: Callable[[], None], title: str) -> None:
         super().__init__()
@@ -528,11 +548,15 @@ class ConnectScreen(Screen[None]):
         self._open_table = open_table
         self._title = title
         self._handed_over = False  # the table took the controller over
+        self._invitation = ""  # the command that joins us by invitation, once printed
 
     def compose(self) -> ComposeResult:
         yield Static(self._title, id="title", classes="fits")
         yield TooSmall()
         yield Static("", id="connect-status", classes="fits")
+        # Its own widget: a selection (double-click) copies the command whole, where the
+        # terminal's own copy of its wrapped rows would break it in two.
+        yield Static("", id="invitation", classes="fits")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -569,8 +593,12 @@ class ConnectScreen(Screen[None]):
             # The table took over (or the screen was closed): the shells still log to
             # ``status`` (a connection lost mid-game), but this screen shows it no more.
             return
-        status = plain("\n".join(self.controller.status))  # it names the peers
+        lines, self._invitation = invitation_apart(self.controller.status)
+        status = plain("\n".join(lines))  # it names the peers
         self.query_one("#connect-status", Static).update(status)
+        if self._invitation:
+            self.query_one("#invitation", Static).update(plain(self._invitation))
+        self.refresh_bindings()
         table = getattr(self.controller, "table", None)
         if table is not None:  # the host we joined seats a table
             title = f"cuttle · Joining a table of {table.players}: L'Unisson"
@@ -578,3 +606,30 @@ class ConnectScreen(Screen[None]):
 
     def action_cancel(self) -> None:
         self.app.pop_screen()  # unmounting closes the connection
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return bool(self._invitation) if action == "copy_invitation" else True
+
+    def action_copy_invitation(self) -> None:
+        """The invitation to the clipboard (OSC 52: most terminals, not macOS Terminal)."""
+        self.app.copy_to_clipboard(self._invitation)
+        self.notify(
+            "Copied to the clipboard, if your terminal lets programs do that: paste it in a chat.",
+            title="Invitation",
+        )
+
+
+INVITATION_BELOW = "  (below: c copies it, or double-click it then ctrl+c)"
+
+
+def invitation_apart(status: Sequence[str]) -> tuple[list[str], str]:
+    """The meeting's story without its invitation commands, and the last invitation command
+    (``cuttle join cuttle:…``, the best one: with the router's address once mapped)."""
+    lines, invitation = [], ""
+    for line in status:
+        words = line.split()
+        if len(words) == 3 and words[:2] == ["cuttle", "join"] and is_invitation(words[2]):
+            invitation = " ".join(words)
+            line = INVITATION_BELOW
+        lines.append(line)
+    return lines, invitation

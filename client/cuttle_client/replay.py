@@ -20,7 +20,7 @@ from cuttle_net.games.cuttle.moves import parse_move
 from cuttle_net.records.record import parse_record
 from cuttle_net.records.verify import Verdict, verify_text
 
-from .controller import LogEntry, log_entry
+from .controller import LogEntry, ending_text, log_entry
 from .peertext import plain
 from .widgets import Hand, LastMove, MoveLog, board, show_board
 
@@ -89,8 +89,14 @@ class ReplayScreen(Screen[None]):
             with Vertical(id="board"):
                 yield from board()
                 yield Static(id="where")  # may take two lines, unlike the table's question
-                # Disabled while hidden, so it never takes the keys meant for the bindings.
-            yield Input(placeholder="go to move number (Enter)", id="move-input", disabled=True)
+                # Under the board, one line: beside it, it took the board's width.  Disabled
+                # while hidden, so it never takes the keys meant for the bindings.
+                yield Input(
+                    placeholder="go to move number (Enter)",
+                    id="move-input",
+                    disabled=True,
+                    compact=True,
+                )
             yield MoveLog(id="log")
         yield Footer()
 
@@ -108,8 +114,10 @@ class ReplayScreen(Screen[None]):
         self.query_one("#log", MoveLog).show(log, self.ascii)
         self.query_one("#last", LastMove).show(log, self.ascii)
         where = f"move {k} of {len(r.log)}"
-        if k == len(r.log) and r.outcome is not None:
+        if k == len(r.log) and isinstance(r.outcome, str):  # a forfeit, in the record's words
             where += f" · {r.outcome}"
+        elif k == len(r.log) and r.outcome is not None:
+            where += f" · {ending_text(r.outcome, view, None, names)}"
         if r.face_up:
             shown = f"{names[0]}'s hand below, every card face up"
         else:

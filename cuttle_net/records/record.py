@@ -139,7 +139,9 @@ def parse_record(text: str) -> GameRecord:
     first = _TAG.fullmatch(lines[0]) if lines else None
     if not first or first[1] != "Format":
         raise RecordError(
-            f'not a game record: the first line must be [Format "{FORMAT}"]', unreadable=True
+            # Said after "not a game record:" by whoever reports it.
+            f'the first line must be [Format "{FORMAT}"]',
+            unreadable=True,
         )
     if first[2] not in (FORMAT, FORMAT_3):
         raise RecordError(

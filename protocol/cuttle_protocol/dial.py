@@ -27,14 +27,14 @@ NO_ANSWER = "no answer"
 UNREACHABLE = "unreachable"
 UNKNOWN_NAME = "unknown name"
 
-_CAUSES = {
-    REFUSED: "refused: nothing is listening on that port there, or a firewall rejects it",
+_CAUSES = {  # what each outcome most likely means, said once after the outcome itself
+    REFUSED: "nothing is listening on that port there, or a firewall rejects it",
     NO_ANSWER: (
-        "no answer: a firewall drops the connection, or the host is behind a router (NAT) "
+        "a firewall drops the connection, or the host is behind a router (NAT) "
         "that does not forward the port to it"
     ),
-    UNREACHABLE: "unreachable: this machine has no route there (e.g. no IPv6 connectivity)",
-    UNKNOWN_NAME: "unknown name: check the spelling, or use the host's IP address",
+    UNREACHABLE: "this machine has no route there (e.g. no IPv6 connectivity)",
+    UNKNOWN_NAME: "check the spelling, or use the host's IP address",
 }
 
 
@@ -59,12 +59,17 @@ class Unreachable(Exception):
         return any(a.outcome == NO_ANSWER for a in self.attempts)
 
     def explain(self) -> str:
-        tried = "; ".join(
-            f"{a.address}: {a.outcome}" + (f" ({a.detail})" if a.detail else "")
-            for a in self.attempts
-        )
-        causes = "; ".join(_CAUSES[o] for o in dict.fromkeys(a.outcome for a in self.attempts))
-        return f"tried {tried}. {causes}"
+        """Each address's outcome, then what the outcomes mean, each said once: "refused —
+        nothing is listening…", never "refused. refused: …"."""
+        tried = "; ".join(f"{a.address}: {a.outcome}{_detail(a)}" for a in self.attempts)
+        outcomes = list(dict.fromkeys(a.outcome for a in self.attempts))
+        if len(outcomes) == 1:
+            return f"tried {tried} — {_CAUSES[outcomes[0]]}"
+        return f"tried {tried}. " + "; ".join(f"{o}: {_CAUSES[o]}" for o in outcomes)
+
+
+def _detail(attempt: Attempt) -> str:
+    return f" ({attempt.detail})" if attempt.detail else ""
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,10 @@ def _router() -> Any:
     except NoMapping:
         raise
     except Exception as e:
-        raise NoMapping(f"no router found: {e}") from None
+        # miniupnpc's errors read "Success" when nothing answered: only a real reason is said
+        why = str(e).strip()
+        said = f": {why}" if why and why.lower() != "success" else ""
+        raise NoMapping(f"no router found{said}") from None
     return upnp
 
 

@@ -3,6 +3,7 @@ files go."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from cuttle_protocol import dirs
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.client.helpers import keys, run, screen_text
+from tests.client.helpers import keys, run, screen_text, until
 
 
 @pytest.mark.parametrize(
@@ -29,6 +30,9 @@ from tests.client.helpers import keys, run, screen_text
         (["join", "foo:bar"], "the port must be 1..65535"),
         (["join", ""], "no host"),
         (["join", "[::1"], "expected [IPv6]:PORT"),
+        # Checked before any lookup (issue 26, defect 9): these were looked up as names.
+        (["join", "http://127.0.0.1:4454"], "without http:// or a path"),
+        (["join", "300.1.1.1"], "'300.1.1.1' is not an IPv4 address"),
     ],
 )
 def test_bad_ports_and_addresses_are_refused_before_connecting(
@@ -277,3 +281,52 @@ def test_ascii_is_kept_before_or_after_the_command(command: list[str]) -> None:
     assert parser.parse_args(["--ascii", *command]).ascii is True
     assert parser.parse_args([*command, "--ascii"]).ascii is True
     assert parser.parse_args(command).ascii is False
+
+
+def _parsers(parser: argparse.ArgumentParser, depth: int = 0):
+    """``parser`` and every (sub)command's parser under it, with its depth."""
+    yield parser, depth
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):  # aliases once
+                yield from _parsers(sub, depth + 1)
+
+
+def test_every_help_text_is_clean_and_names_each_game() -> None:
+    """No doubled '%' (argparse formats only option helps: '95%%' in a description showed
+    as such), and ``cuttle --help`` and each command's name both games, which every command
+    serves (issue 26, defect 8: 'cuttle --help' never named L'Unisson)."""
+    parsers = list(_parsers(cli.build_parser()))
+    assert len(parsers) > 10
+    for parser, depth in parsers:
+        text = parser.format_help()
+        assert "%%" not in text, parser.prog
+        if depth <= 1:
+            assert "Cuttle" in text and "L'Unisson" in text, parser.prog
+
+
+@pytest.mark.parametrize("cancel", [False, True])
+def test_a_join_that_cannot_join_exits_1(cancel: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cuttle join`` in the terminal client: nobody at the address, the player reads why
+    and quits; the command exits 1 (it exited 0, issue 26, defect 13).  A host the player
+    cancels is no failure."""
+    import socket
+
+    from cuttle_client import stopping
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def headless(app) -> None:  # the terminal client, under Textual's test harness
+        async def body(pilot: Pilot) -> None:
+            if not cancel:
+                await until(pilot, lambda: "could not connect" in screen_text(app))
+            await keys(pilot, "escape")
+            await app.action_quit()
+
+        run(app, body)
+
+    monkeypatch.setattr(stopping, "run_app", headless)
+    argv = ["host", "--port", "0", "--bind", "127.0.0.1", "--no-announce", "--no-map"]
+    assert cli.main(argv if cancel else ["join", f"127.0.0.1:{port}"]) == (0 if cancel else 1)

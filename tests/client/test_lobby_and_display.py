@@ -72,7 +72,7 @@ def test_practice_is_the_default_in_the_lobby() -> None:
     async def body(pilot: Pilot) -> None:
         await keys(pilot, "enter")  # the practice button has the focus
         assert isinstance(app.screen, TableScreen)
-        assert "practice against Greedy bot · classic" in screen_text(app)
+        assert "practice against Easy bot · classic" in screen_text(app)
 
     run(app, body)
 
@@ -107,7 +107,7 @@ def test_no_color_keeps_rank_and_suit_in_text(monkeypatch: pytest.MonkeyPatch) -
     assert app.no_color  # Textual then draws in monochrome
 
     async def body(pilot: Pilot) -> None:
-        assert "Hand 1:A♥ 2:3♦ 3:6♥ 4:T♦ 5:K♦" in screen_text(app)
+        assert "Hand 1:A♥ 2:3♦ 3:6♥ 4:10♦ 5:K♦" in screen_text(app)
 
     run(app, body)
 
@@ -234,3 +234,140 @@ def test_the_highlighted_lan_game_stays_highlighted_as_the_list_changes(monkeypa
         await until(pilot, lambda: listing.index == 0)  # the list has focus: its first game
 
     run(app, body)
+
+
+def test_quitting_while_the_lan_list_changes_ends_quietly(monkeypatch) -> None:
+    """Quitting ``cuttle host`` withdraws our own announcement, and the lobby's browser
+    reports that while the lobby's widgets are being taken down: the update is dropped, not
+    a MountError traceback (issue 26, defect 1)."""
+    from contextlib import asynccontextmanager
+
+    import trio
+    from cuttle_protocol import lan
+    from cuttle_protocol.lan_record import Announcement
+    from textual.widgets import ListView
+
+    game = lan.LanGame(
+        "Alice._cuttle._tcp.local.", Announcement("Alice", 4454, Rules()), ("127.0.0.1",), 0.0
+    )
+
+    @asynccontextmanager
+    async def fake_browse(**_):
+        async def updates():
+            yield [game]
+            await trio.sleep_forever()
+
+        yield updates()
+
+    monkeypatch.setattr(lan, "browse", fake_browse)
+    app = make_app(Settings(bot_delay=0, lan=True))
+    late: list[bool] = []
+
+    def withdrawn(listing: ListView) -> None:  # the browser's news as the list goes
+        app.lobby._show_games([])
+        late.append(True)
+
+    monkeypatch.setattr(ListView, "_on_unmount", withdrawn, raising=False)
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "Alice · 127.0.0.1:4454" in screen_text(app))
+        await app.action_quit()
+
+    run(app, body)
+    assert late and app.trio.done
+
+
+def test_the_invitation_is_copied_whole_and_joins_from_its_wrapped_rows(tmp_path) -> None:
+    """The invitation is longer than 80 columns: the screen wraps it, and a copy of its rows
+    was broken (issue 26, defect 5).  It has its own widget (a selection copies it whole),
+    ``c`` copies it, and its wrapped rows pasted in the Join field or typed after
+    ``cuttle join`` still join."""
+    from cuttle_client import cli_net
+    from cuttle_client.app import NetworkLaunch
+    from cuttle_protocol.invitation import Invitation
+    from cuttle_protocol.netplay import NetPlan
+    from textual import events
+    from textual.widgets import Input, Static
+
+    plan = NetPlan("host", "Ann", port=0, bind="127.0.0.1", announce=False)
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path), network=NetworkLaunch(plan))
+    rows: list[str] = []
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "waiting for a player" in screen_text(app))
+        shown = app.screen.query_one("#invitation", Static)
+        shown.text_select_all()  # what a double-click does
+        command = app.screen.get_selected_text()
+        assert command is not None and command.startswith("cuttle join cuttle:")
+        invitation = command.split()[2]
+        Invitation.decode(invitation)
+        await keys(pilot, "c")
+        assert app.clipboard == command
+        rows.extend([command[:-5], command[-5:]])  # the screen's rows, copied: cut inside
+        await keys(pilot, "escape")
+        field = app.lobby.query_one("#address", Input)
+        field.focus()
+        field.post_message(events.Paste("\n".join(rows)))
+        await pilot.pause()
+        assert Invitation.decode(field.value) == Invitation.decode(invitation)
+
+    run(app, body)
+    typed = cli.build_parser().parse_args(["join", *rows[0].split()[2:], rows[1]])
+    assert Invitation.decode(cli_net.plan_from(typed).address)
+
+
+@pytest.mark.parametrize("game", ["cuttle", "unisson"])
+def test_practice_records_name_the_player(game: str, tmp_path) -> None:
+    """The table says "You"; the record names the person (issue 26, defect 13: practice
+    records named the player "You")."""
+    from cuttle_net.records.record import parse_record
+
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path))
+
+    async def body(pilot: Pilot) -> None:
+        from textual.widgets import Select
+
+        app.lobby.query_one("#game", Select).value = game
+        await pilot.pause()
+        app.lobby.action_practice()
+        await until(pilot, lambda: hasattr(app.screen, "controller"))
+        c = app.screen.controller  # type: ignore[attr-defined]
+        if game == "cuttle":
+            c.concede()
+        while c.ending is None:
+            if c.my_turn:
+                c.submit(c.view.legal_moves()[0])
+            await pilot.pause()
+        await until(pilot, lambda: c.saved is not None)
+        assert parse_record(c.saved.read_text()).tags[f"Seat{c.seat}"] == "Ann"
+
+    run(app, body)
+
+
+def test_the_bots_are_listed_weakest_first_with_the_default_named() -> None:
+    """The lobby read 'easy, medium, hard, greedy, random', greedy (easy's other name) last
+    but one and the default (issue 26, defect 7)."""
+    from textual.widgets import Select
+
+    from cuttle_net.games.cuttle.bots import BOTS
+    from cuttle_net.games.unisson.bots import BOTS as UNISSON_BOTS
+
+    app = make_app(Settings(bot_delay=0))
+    seen: dict[str, list[str]] = {}
+
+    async def body(pilot: Pilot) -> None:
+        for game in ("unisson", "cuttle"):
+            app.lobby.query_one("#game", Select).value = game
+            await pilot.pause()
+            bot = app.lobby.query_one("#bot", Select)
+            seen[game] = [str(label) for label, _ in bot._options if _ is not Select.BLANK]
+            seen[game + " chosen"] = [str(bot.value)]
+        await keys(pilot, "p")
+        assert app.screen.controller.names[1] == "Easy bot"  # type: ignore[attr-defined]
+
+    run(app, body)
+    assert seen["cuttle"] == ["random", "easy (default)", "medium", "hard"]
+    assert seen["unisson"] == ["random", "greedy (default)"]
+    assert seen["cuttle chosen"] == ["easy"] and seen["unisson chosen"] == ["greedy"]
+    assert set(BOTS) == {"random", "easy", "medium", "hard", "greedy"}  # greedy is easy
+    assert set(UNISSON_BOTS) == {"random", "greedy"}

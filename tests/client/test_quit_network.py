@@ -14,7 +14,7 @@ from cuttle_client.modals import GameOverScreen, LeaveScreen
 from cuttle_client.table import TableScreen
 from cuttle_protocol.netplay import NetPlan
 from textual.pilot import Pilot
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 
 from cuttle_net.records.record import parse_record
 from tests.client.helpers import choose_any_option, keys, run, screen_text
@@ -110,6 +110,11 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
     app = client(tmp_path, port)
 
     run(app, lambda pilot: leave_and_quit(pilot, app))
+    # Said on the terminal once the app is gone (leaving printed nothing, issue 26).
+    assert app.farewell == (
+        f"You left the game against bot: run cuttle join 127.0.0.1:{port} again to take it "
+        "back (they wait 60 s for you)."
+    )
     # The leaver kept an unfinished record and the journal; the other side waits for it.
     (left,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert "you left the game" in left.read_text()
@@ -123,6 +128,8 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: len(lobby._notifications) > 0)
         (note,) = list(lobby._notifications)
         assert f"against bot is unfinished: join 127.0.0.1:{port} again" in note.message
+        # ... and the Join field holds the address: j, Enter (issue 26, defect 12).
+        assert lobby.lobby.query_one("#address", Input).value == f"127.0.0.1:{port}"
 
     run(lobby, look)
 
@@ -199,3 +206,38 @@ def test_a_game_not_taken_back_in_time_ends_unfinished_and_says_so(
     (record,) = records(tmp_path / "ann" / "games")
     assert record.tags["Ending"] == "unfinished: the connection ended: the host is not back"
     assert not list((tmp_path / "ann" / "journal").glob("*.journal"))
+
+
+def test_a_join_by_invitation_shows_verified(tmp_path: Path) -> None:
+    """The table said only 'code …', also when the invitation's key had been proven, and the
+    player was left to compare it (issue 26, defect 11)."""
+    host, _ = bot_host(tmp_path)
+    _, said = host.wait_for(r"cuttle join cuttle:[a-z2-7]+")
+    invitation = said.split("cuttle join ")[-1].strip()
+    plan = NetPlan("join", "ann", address=invitation, config_dir=tmp_path / "ann")
+    app = make_app(Settings(data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert "verified by the invitation" in screen_text(app).splitlines()[0]
+        assert "code " not in screen_text(app).splitlines()[0]
+        await leave_and_quit(pilot, app)
+
+    run(app, body)
+    host.kill()
+
+
+def test_a_first_meeting_asks_to_compare_the_code(tmp_path: Path) -> None:
+    """The table showed the code in its title and never asked to compare it (issue 26,
+    defect 11): a first meeting without an invitation says to."""
+    host, port = bot_host(tmp_path)
+    app = client(tmp_path, port)
+
+    async def body(pilot: Pilot) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        title = screen_text(app).splitlines()[0]
+        assert "code " in title and ": compare it with bot's" in title, title
+        await leave_and_quit(pilot, app)
+
+    run(app, body)
+    host.kill()

@@ -31,6 +31,7 @@ def test_stepping_forward_back_and_jumping(record_text: str) -> None:
     n = len(replay.log)
 
     async def body(pilot: Pilot) -> None:
+        app = pilot.app
         assert f"move 0 of {n}" in screen_text(app)
         # Both hands of the deal are shown: seat 1's (above) and seat 0's (below).
         first = replay.states[0]
@@ -43,14 +44,24 @@ def test_stepping_forward_back_and_jumping(record_text: str) -> None:
         await keys(pilot, "left")
         assert f"move 1 of {n}" in screen_text(app)
         await keys(pilot, "end")
-        assert f"move {n} of {n}" in screen_text(app) and str(replay.outcome) in screen_text(app)
+        assert f"move {n} of {n}" in screen_text(app)
+        # The end names the players, as the table does (issue 26, defect 10: "seat 1 wins").
+        o = replay.outcome
+        said = "Drawn" if o.winner is None else f"{('ann', 'bob')[o.winner]} wins"
+        assert said in screen_text(app) and "seat " not in screen_text(app)
+        before = screen_text(app)
         await keys(pilot, "g")
+        # The board stays while the move number is typed (it was blanked).
+        assert "go to move number" in screen_text(app)
+        for line in before.splitlines()[1:8]:
+            assert line[:50] in screen_text(app)
         await keys(pilot, "3", "enter")
         assert f"move 3 of {n}" in screen_text(app)
         await keys(pilot, "home")
         assert f"move 0 of {n}" in screen_text(app)
 
     run(app, body, size=(100, 30))
+    run(ReplayApp(replay), body)  # 80×24 too
 
 
 def test_an_unaudited_game_is_replayed_as_far_as_it_is_known() -> None:

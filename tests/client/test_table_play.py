@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from cuttle_client.app import Practice, Settings, make_app
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.table import TableScreen
 from textual.pilot import Pilot
@@ -226,3 +227,45 @@ def test_a_long_hand_wraps_and_clicks_still_find_the_card() -> None:
         assert picked == [view.hands[0][8]]
 
     run(app, body)
+
+
+@pytest.mark.parametrize("yes", [True, False])
+def test_ctrl_q_at_a_practice_game_asks_then_concedes_with_a_record(yes: bool, tmp_path) -> None:
+    """ctrl+q quit a practice game at once, with no question and no record (issue 26,
+    defect 12)."""
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path), Practice("greedy", seed=1))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "ctrl+q")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "conceded, and its record saved" in app.screen.question
+        await keys(pilot, "y" if yes else "n")
+        if not yes:
+            assert app.is_running and app.screen.controller.ending is None  # type: ignore[attr-defined]
+
+    run(app, body)
+    assert len(list((tmp_path / "games").glob("*.cuttle"))) == (1 if yes else 0)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+def test_the_game_over_panel_moves_aside_for_the_final_table(size, tmp_path) -> None:
+    """Esc went straight to the lobby from the game-over panel, which covered the final
+    table, and at 60×20 the record's path lost characters (issue 26, defect 6)."""
+    from cuttle_client.lobby import LobbyScreen
+
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path), Practice("greedy", seed=1))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "c", "y")  # concede: the game is over
+        assert isinstance(app.screen, GameOverScreen)
+        panel = app.screen.query_one("#game-over")
+        assert app.screen.region.contains_region(panel.region)  # the path wraps, not cut
+        await keys(pilot, "escape")
+        assert isinstance(app.screen, GameOverScreen)  # not the lobby
+        assert "Game over" not in screen_text(app) and "Points" in screen_text(app)
+        await keys(pilot, "t")
+        assert "Game over" in screen_text(app)
+        await keys(pilot, "l")
+        assert isinstance(app.screen, LobbyScreen)
+
+    run(app, body, size=size)

@@ -96,11 +96,23 @@ def test_red_cards_do_not_depend_on_colour(no_color: bool, monkeypatch) -> None:
         monkeypatch.setenv("NO_COLOR", "1")
     else:
         monkeypatch.delenv("NO_COLOR", raising=False)
-    heart, spade = card(38, False), card(39, False)  # T♥, T♠
-    assert heart.plain == "T♥" and spade.plain == "T♠"
+    heart, spade = card(38, False), card(39, False)  # 10♥, 10♠
+    # Written as in L'Unisson, as the card shows it (issue 26, defect 13: T♦ and 10♦).
+    assert heart.plain == "10♥" and spade.plain == "10♠"
     assert "bold" in str(heart.style) and "bold" in str(spade.style)
     if no_color:
         assert "underline" in str(heart.style) and "red" not in str(heart.style)
     else:
         assert "red" in str(heart.style)
     assert "underline" not in str(spade.style)
+
+
+@pytest.mark.parametrize("ascii", [False, True])
+def test_both_games_write_a_card_the_same_way(ascii: bool) -> None:
+    """One card text for both games (SPEC 1.6, 6.6): Cuttle wrote T♦ where L'Unisson wrote
+    10♦ (issue 26, defect 13)."""
+    from cuttle_net.games.cuttle.cards import card_display, parse_card
+    from cuttle_net.games.unisson.cards import ALL_FACES, face_display, face_text
+
+    for f in ALL_FACES:
+        assert face_display(f, ascii) == card_display(parse_card(face_text(f)), ascii)

@@ -91,7 +91,12 @@ def test_a_whole_game_by_keys_then_another_deal(players: int, seed: int) -> None
         first = c.dealer
         await keys(pilot, "r")  # another deal: the deal passes left, the match adds up
         assert c.ending is None and c.dealer == (first + 1) % players and len(c.games) == 1
-        assert "match" in line(pilot, "#title")
+        title = line(pilot, "#title")
+        # The match fits the title at 80 columns, six seats too (it was cut: 'match You 5,
+        # Greedy 1 16,', issue 26, defect 13): the player's total and the leader's.
+        assert len(title.rstrip()) <= 80 and "game 2 · match: you " in title, title
+        top = max(c.match)
+        assert f"with {top}" in title, title
         await keys(pilot, "l", "y")  # leave the table, back to the lobby
         assert "Practice (p)" in screen_text(pilot.app)
 
@@ -200,7 +205,7 @@ def test_ascii_cards_and_the_help() -> None:
     [
         (["--players", "7"], "3 to 6 players, not 7"),
         (["--players", "6", "--decks", "1"], "6 players need two decks"),
-        (["--bot", "hard"], "L'Unisson's bots are greedy, random, not hard"),
+        (["--bot", "hard"], "L'Unisson's bots are random, greedy, not hard"),
         (["--variant", "joker"], "L'Unisson has none"),
     ],
 )

@@ -90,7 +90,27 @@ def test_no_lan_is_a_clear_error(
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("timeout", ["0", "-1", "1e9"])
+@pytest.mark.parametrize("timeout", ["0", "-1", "1e9", "nan", "soon"])
 def test_timeout_must_be_reasonable(timeout: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["lan", "--timeout", timeout]) == 2
-    assert "--timeout" in capsys.readouterr().err
+    """The refusal says what is allowed: 0 itself is not (issue 26, defect 13: the old
+    message said 'between 0 and 600' and refused 0)."""
+    with pytest.raises(SystemExit) as exited:
+        main(["lan", "--timeout", timeout])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "--timeout: seconds to listen, more than 0 and at most 600" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("interface", ["nonsense", "300.1.1.1", "::1"])
+def test_interface_must_be_an_ipv4_address(
+    interface: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mistyped interface is the user's to fix, said on one line, not zeroconf's
+    ValueError traceback (issue 26, defect 4)."""
+    with pytest.raises(SystemExit) as exited:
+        main(["lan", "--timeout", "0.1", "--interface", interface])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "--interface: an interface's IPv4 address, such as 192.168.1.20" in err
+    assert f"not {interface!r}" in err

@@ -21,7 +21,9 @@ from cuttle_net.records.verify import Verdict, verify_text
 
 
 def finished(tmp_path: Path, concede: bool = False) -> tuple[PracticeController, str]:
-    c = PracticeController("random", Rules.parse("standard"), seed=7, bot_delay=0, records=tmp_path)
+    c = PracticeController(
+        "random", Rules.parse("standard"), seed=7, bot_delay=0, records=tmp_path, player="Ann"
+    )
     c.start()
     if concede:
         c.concede()
@@ -35,6 +37,8 @@ def test_a_practice_game_is_saved_and_verifies_with_its_limits(tmp_path: Path) -
     c, text = finished(tmp_path)
     record = parse_record(text)
     assert record.tags["Practice"] == "random" and not record.transcript
+    # The person is named, not the table's "You" (issue 26, defect 13).
+    assert (record.tags["Seat0"], record.tags["Seat1"]) == ("Ann", "Random bot")
     assert [(s, t) for s, t, _ in record.moves] == c.moves
     report = verify_text(text)
     assert report.verdict == Verdict.VALID and report.practice, report.problem
@@ -91,7 +95,7 @@ def test_a_lunisson_practice_game_is_saved_verifies_replays_and_exports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Five seats play with two decks: the deal names each face twice.
-    c = UnissonPractice("random", 5, seed=3, bot_delay=0, records=tmp_path)
+    c = UnissonPractice("random", 5, seed=3, bot_delay=0, records=tmp_path, player="Ann")
     c.start()
     while c.ending is None:
         c.submit(c.view.legal_moves()[0])
@@ -99,7 +103,7 @@ def test_a_lunisson_practice_game_is_saved_verifies_replays_and_exports(
     text = c.saved.read_text()
     record = parse_record(text)
     assert record.tags["Game"] == "unisson" and record.tags["Rules"] == "two-decks"
-    assert record.tags["Dealer"] == str(c.dealer) and record.tags["Seat0"] == "You"
+    assert record.tags["Dealer"] == str(c.dealer) and record.tags["Seat0"] == "Ann"
     assert [(s, t) for s, t, _ in record.moves] == c.moves
     report = verify_text(text)
     assert report.verdict == Verdict.VALID and report.practice, report.problem

@@ -203,6 +203,21 @@ def test_the_commands_on_good_truncated_and_garbage_files(game, tmp_path: Path) 
     assert "codec" not in binary.stderr
 
 
+@pytest.mark.parametrize("command", ["verify", "export", "replay"])
+def test_a_file_that_is_no_record_is_said_once_with_status_2(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 26: 'not a game record: not a game record:' (defect 8), and replay's status 1
+    where verify and export say 2 (defect 13)."""
+    from cuttle_client.cli import main
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n")
+    assert main([command, str(notes)]) == 2
+    said = capsys.readouterr()
+    assert (said.out + said.err).count("not a game record") == 1
+
+
 def test_the_example_records_are_up_to_date_and_quoted_by_the_spec() -> None:
     root = Path(__file__).resolve().parents[2]
     vectors = root / "protocol" / "vectors" / "record"

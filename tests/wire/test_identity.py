@@ -191,6 +191,8 @@ def test_a_broken_store_is_a_clear_error_and_is_kept(tmp_path: Path, text: str) 
         ("[::1]:7", ("::1", 7)),
         ("[fe80::1]", ("fe80::1", DEFAULT_PORT)),
         ("fe80::1", ("fe80::1", DEFAULT_PORT)),
+        ("alice-pc.local.", ("alice-pc.local.", DEFAULT_PORT)),
+        ("192.168.1.20:4454", ("192.168.1.20", 4454)),
     ],
 )
 def test_parse_address(text: str, expected: tuple[str, int]) -> None:
@@ -201,3 +203,25 @@ def test_parse_address(text: str, expected: tuple[str, int]) -> None:
 def test_parse_address_refuses(text: str) -> None:
     with pytest.raises(ValueError):
         parse_address(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("http://127.0.0.1:4454", "without http:// or a path"),
+        ("alice/pc:4454", "without http:// or a path"),
+        ("300.1.1.1", "'300.1.1.1' is not an IPv4 address"),
+        ("1.2.3:4454", "'1.2.3' is not an IPv4 address"),
+        ("fe80::zz", "'fe80::zz' is not an IPv6 address"),
+        ("[1.2.3.4]:5", "'1.2.3.4' is not an IPv6 address"),
+        ("alice pc", "a host name has letters, digits and '-'"),
+        ("-alice.local", "a host name has letters, digits and '-'"),
+        ("alice..local", "a host name has letters, digits and '-'"),
+    ],
+)
+def test_parse_address_refuses_what_cannot_be_a_host(text: str, why: str) -> None:
+    """Checked before any lookup, as README says (issue 26, defect 9): a URL and
+    ``300.1.1.1`` were looked up as names."""
+    with pytest.raises(ValueError, match="bad address") as refused:
+        parse_address(text)
+    assert why in str(refused.value)

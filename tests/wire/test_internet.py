@@ -87,6 +87,19 @@ def test_a_silent_address_is_explained_as_filtering_or_nat() -> None:
     assert "does not forward the port" in text
 
 
+def test_each_outcome_is_said_once() -> None:
+    """Issue 26, defect 8: 'refused. refused: nothing is listening…'."""
+    refused = Attempt("127.0.0.1:9", REFUSED)
+    assert Unreachable([refused]).explain() == (
+        "tried 127.0.0.1:9: refused — nothing is listening on that port there, or a firewall "
+        "rejects it"
+    )
+    unknown = Attempt("nowhere.invalid:4454", "unknown name", "Name or service not known")
+    text = Unreachable([refused, unknown]).explain()
+    assert text.count("refused") == 2 and text.count("unknown name") == 2
+    assert text.startswith("tried 127.0.0.1:9: refused; nowhere.invalid:4454: unknown name (")
+
+
 @pytest.mark.trio
 async def test_connect_says_what_it_tried() -> None:
     port = closed_port()

@@ -225,9 +225,11 @@ class PracticeController(UnissonController):
         seat: int = 0,
         bot_delay: float = 0.6,
         records: Path | None = None,
+        player: str = "You",
     ) -> None:
         super().__init__()
         self.records = records  # where each finished game's record is saved (SPEC 5.5)
+        self.player = player  # the person's name, for the record (the table says "You")
         self.bot_name = bot
         self.players = players
         self.decks = decks if decks is not None else (2 if players >= 5 else 1)
@@ -316,6 +318,7 @@ class PracticeController(UnissonController):
                     self.moves,
                     self.names,
                     self.bot_name,
+                    (self.seat, self.player),
                 )
         hands = tuple(tuple(g.hand(s)) for s in range(self.players))
         words = result_words(g, self.names, self.seat) + saved_words(self.saved)

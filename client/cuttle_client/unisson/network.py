@@ -163,7 +163,7 @@ class NetworkTable(Meeting, UnissonController):
         elif isinstance(item, Step):
             self._step(item.session, item.output.events)
         elif isinstance(item, TableEnded) and self._view is None:
-            self._say(self._before_the_deal(item))
+            self._give_up(self._before_the_deal(item))
         elif isinstance(item, Reconnecting):  # our connection to the host (SPEC 4.6)
             self.reconnecting = f"connection lost ({item.why}): reconnecting…"
             self._changed()
@@ -318,7 +318,7 @@ class NetworkTable(Meeting, UnissonController):
     def _stopped(self, why: str) -> None:
         """No game to show: say why where the player is looking."""
         if self._view is None:
-            self._say(why)
+            self._give_up(why)
         else:
             self.ending = Ending(why, (), ())
             self._changed()

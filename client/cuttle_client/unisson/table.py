@@ -141,12 +141,9 @@ class UnissonTableScreen(Screen[None]):
         parts = [self.title_text]
         if c.my_turn and c.trouble():  # otherwise the ask line says it
             parts.insert(0, c.trouble())
-        if c.games:
-            totals = c.match
-            parts.append(
-                f"game {len(c.games) + (c.ending is None)} · match "
-                + ", ".join(f"{c.names[s]} {totals[s]}" for s in range(c.players))
-            )
+        if c.games:  # the table is known by now: its place goes to the match
+            parts[-1] = f"L'Unisson · {c.label}"
+            parts.append(f"game {len(c.games) + (c.ending is None)} · {match_words(c)}")
         self.query_one("#title", Static).update(plain(" · ".join(parts)))
 
     def _question(self) -> Text:
@@ -349,3 +346,15 @@ class UnissonTableScreen(Screen[None]):
             self.controller.rematch()
         else:
             self.dismiss()
+
+
+def match_words(c: UnissonController) -> str:
+    """The match in a few words that fit the title at 80 columns with six seats: the
+    player's total and the leader's (every total is on the game-over screen)."""
+    totals, me = c.match, c.seat
+    top = max(totals)
+    if totals[me] == top:
+        shared = sum(t == top for t in totals) > 1
+        return f"match: you {'share the lead' if shared else 'lead'} with {top}"
+    leader = c.names[totals.index(top)]
+    return f"match: you {totals[me]}, {leader} leads with {top}"

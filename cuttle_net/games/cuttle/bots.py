@@ -59,12 +59,13 @@ def _named(cls: type[RandomBot] | type[GreedyBot], name: str) -> Callable[[], Bo
 
 
 # The levels (easy, medium, hard) first: the lobby lists them in this order.
+# Weakest first, as menus list them; "greedy" is "easy" under its other name.
 BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
     "easy": _named(GreedyBot, "easy"),
+    "greedy": GreedyBot,
     "medium": _search("medium", MEDIUM_ITERATIONS),
     "hard": _search("hard", HARD_ITERATIONS, HARD_INFERENCE),
-    "greedy": GreedyBot,
-    "random": RandomBot,
 }
 
 

@@ -15,6 +15,9 @@ from __future__ import annotations
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 SUIT_GLYPHS = "♣♦♥♠"
+# The display form writes the ten in full, as the card shows it and as L'Unisson does (SPEC
+# 1.6): the text form's T is only the notation's need for two characters.
+DISPLAY_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -45,10 +48,10 @@ def card_text(c: int) -> str:
 
 
 def card_display(c: int, ascii: bool = False) -> str:
-    """``7♥``-style display form; with ``ascii`` the text form ``7H``."""
+    """``7♥``-style display form (``10♥`` for a ten); with ``ascii`` the text form ``7H``."""
     if ascii or c == JOKER:
         return card_text(c)
-    return RANKS[c >> 2] + SUIT_GLYPHS[c & 3]
+    return DISPLAY_RANKS[c >> 2] + SUIT_GLYPHS[c & 3]
 
 
 _BY_TEXT = {card_text(c): c for c in ALL_CARDS_WITH_JOKER}

@@ -261,7 +261,7 @@ def _without(hand: Sequence[int], faces: Iterable[int]) -> list[int]:
     return out
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"greedy": GreedyBot, "random": RandomBot}
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}  # weakest first
 
 
 def make_bot(name: str) -> Bot:
