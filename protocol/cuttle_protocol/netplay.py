@@ -45,7 +45,16 @@ from .journal import (
 from .lan_record import Announcement
 from .messages import MAX_NAME_LEN, display_safe
 from .result_words import verdict_line
-from .trio_peer import ConnectionEnded, EndReason, Peer, PeerSettings, connect, open_listener
+from .trio_peer import (
+    ConnectionEnded,
+    EndReason,
+    JudgePeer,
+    Peer,
+    PeerSettings,
+    Refusal,
+    connect,
+    open_listener,
+)
 
 Say = Callable[[str], None]
 RETRY_EVERY = 1.0  # seconds between a joiner's attempts to reconnect, after the first few
@@ -148,11 +157,33 @@ async def _busy_retried(
             plan.address,
             me,
             judge_rules=judge_table_or_rules,
+            judge_peer=_played_here,
             known_peers=known,
             flips=flips,
             settings=settings,
             caps=("table",),
         )
+
+
+def _expecting(expect: bytes | None) -> JudgePeer:
+    """A joiner coming back: only the host of its game (the identity key `expect`)."""
+
+    def judge(peer: Peer) -> Refusal | None:
+        if expect in (None, peer.info.peer_identity):
+            return None
+        return Refusal(ErrorCode.WRONG_PLAYER, "not the host of this game")
+
+    return judge
+
+
+def _played_here(peer: Peer) -> Refusal | None:
+    """A game that is played at a table, from a host that seats none: refused before the
+    host takes us in."""
+    info = peer.info
+    if "table" not in info.caps and info.rules.rules not in ("classic", "standard"):
+        reason = f"{info.rules.rules} is played at a table, and this host seats none"
+        return Refusal(ErrorCode.RULES_REFUSED, reason)
+    return None
 
 
 @dataclass(frozen=True)
@@ -195,13 +226,16 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 connected = False
                 try:
                     async with connect(
-                        plan.address, me, judge_rules=judge_rules, flips=flips, settings=attempt
+                        plan.address,
+                        me,
+                        judge_rules=judge_rules,
+                        judge_peer=_expecting(expect),
+                        flips=flips,
+                        settings=attempt,
                     ) as peer:
-                        if expect in (None, peer.info.peer_identity):
-                            connected = True
-                            yield peer
-                            return
-                        await peer.aclose(ErrorCode.WRONG_PLAYER, "not the host of this game")
+                        connected = True
+                        yield peer
+                        return
                 except ConnectionEnded:
                     if connected:
                         raise
@@ -217,6 +251,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 plan.address,
                 me,
                 judge_rules=judge_table_or_rules if plan.tables else judge_rules,
+                judge_peer=_played_here,
                 known_peers=known,
                 flips=flips,
                 settings=settings,
@@ -226,11 +261,6 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
                 first = _busy_retried(first, plan, me, known, flips, settings)
         async with first as peer:
             _introduce(peer, known, say)
-            info = peer.info
-            if "table" not in info.caps and info.rules.rules not in ("classic", "standard"):
-                reason = f"{info.rules.rules} is played at a table, and this host seats none"
-                await peer.aclose(ErrorCode.RULES_REFUSED, reason)
-                raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.RULES_REFUSED, reason)
             yield Connected(peer, identity, again)
         return
     async with (

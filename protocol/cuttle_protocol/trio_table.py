@@ -57,6 +57,7 @@ from .trio_peer import (
     PeerSettings,
     Reconnected,
     Reconnecting,
+    Refusal,
     accept_any_rules,
     connect,
     running,
@@ -584,6 +585,7 @@ class GuestShell(TableShell):
                 self._address,
                 self._player,
                 judge_rules=self._judge,
+                judge_peer=self._our_host if resuming else _a_table,
                 known_peers=None if resuming else self.known_peers,
                 settings=self._settings,
                 caps=TABLE_CAPS,
@@ -600,13 +602,6 @@ class GuestShell(TableShell):
                         greeted = True
                         if not resuming:
                             await self._seat(peer)
-                        elif peer.info.peer_identity != self.core.host_identity:
-                            await peer.aclose(
-                                ErrorCode.WRONG_PLAYER, "you are not this table's host"
-                            )
-                            raise ConnectionEnded(
-                                EndReason.LOCAL_CLOSED, ErrorCode.WRONG_PLAYER, "another host"
-                            )
                         pause, window_end = 0.1, math.inf
                         ended = await self._serve(peer, resuming=resuming)
                 except ConnectionEnded as exc:
@@ -652,16 +647,18 @@ class GuestShell(TableShell):
         if greeted or ended.code != ErrorCode.BUSY or trio.current_time() > give_up:
             raise ended
 
+    def _our_host(self, peer: Peer) -> Refusal | None:
+        """Dialling again: only our table's host (refused before it takes us in)."""
+        if peer.info.peer_identity == self.core.host_identity:
+            return None
+        return Refusal(ErrorCode.WRONG_PLAYER, "you are not this table's host", "another host")
+
     async def _seat(self, peer: Peer) -> None:
-        """A first connection: a table's host? Then our table starts here."""
+        """A first connection, to a table's host (`_a_table`): our table starts here."""
         info = peer.info
-        if "table" not in info.caps:
-            await peer.aclose(ErrorCode.PEER_QUIT, "we came to sit at a table")
-            raise ConnectionEnded(
-                EndReason.LOCAL_CLOSED,
-                ErrorCode.PEER_QUIT,
-                "this host plays a two-player game, not a table",
-            )
+        if "table" not in info.caps:  # a connection the caller made (`join_table`'s `peer`)
+            await peer.aclose(ErrorCode.PEER_QUIT, _NOT_A_TABLE.reason)
+            raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.PEER_QUIT, _NOT_A_TABLE.message)
         self.core = TableGuest(
             self._player,
             info.peer_identity,
@@ -765,6 +762,18 @@ class GuestShell(TableShell):
                 self.fault(0, "timeout", "the host relayed nothing, and gave no verdict")
             if self.ended.is_set():
                 return
+
+
+_NOT_A_TABLE = Refusal(
+    ErrorCode.PEER_QUIT,
+    "we came to sit at a table",
+    "this host plays a two-player game, not a table",
+)
+
+
+def _a_table(peer: Peer) -> Refusal | None:
+    """A first connection: the host must seat a table (refused before it takes us in)."""
+    return None if "table" in peer.info.caps else _NOT_A_TABLE
 
 
 @asynccontextmanager

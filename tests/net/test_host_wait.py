@@ -1,0 +1,139 @@
+"""A host's wait is ended only by its own player or a seated game (SPEC 3.11, *The seat*).
+
+Over real loopback sockets, strangers complete the handshake with a waiting host and then
+do not play: a joiner holding a stale invitation (another key) refuses the host, one hangs
+up, one closes, one sends a frame nobody can read. Each is logged and dropped; the host
+goes on waiting, and then plays its real joiner: a two-player game, and a table of 3.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_protocol.errors import ErrorCode
+from cuttle_protocol.invitation import Invitation
+from cuttle_protocol.netgame import play_match
+from cuttle_protocol.netplay import NetPlan, open_game_peer
+from cuttle_protocol.state import Role
+from cuttle_protocol.table import TableSettings
+from cuttle_protocol.trio_peer import ConnectionEnded, Listener, connect, handshake, open_listener
+from cuttle_protocol.trio_table import host_table, join_table
+
+from cuttle_net.games.cuttle.bots import GreedyBot, RandomBot
+
+from .count_game import play_count, player
+from .test_table_net import FAST
+
+WAIT = 60  # seconds: the bound on every test here
+STRANGERS = ["stale-invitation", "hang-up", "close", "garbage"]
+
+
+async def stranger(port: int, how: str, caps: tuple[str, ...] = ()) -> None:
+    """Complete a handshake with the host on `port`, then do not play (`how`)."""
+    eve = player("eve")
+    if how == "stale-invitation":
+        # An invitation to another key at this address (an old one, or a mistyped address):
+        # the joiner refuses the host once it saw its key (`wrong-player`).
+        other = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
+        stale = Invitation.for_key(other, [("127.0.0.1", port)]).encode()
+        with pytest.raises(ConnectionEnded) as refused:
+            async with connect(stale, eve, caps=caps):
+                raise AssertionError("the joiner took a host with another key")
+        assert refused.value.code == ErrorCode.WRONG_PLAYER
+        return
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    peer = await handshake(stream, Role.JOINER, eve, caps=caps)
+    if how == "hang-up":  # no `close`: the TCP connection just ends
+        await trio.aclose_forcefully(stream)
+    elif how == "close":
+        await peer.aclose(ErrorCode.PEER_QUIT, "changed my mind")
+    else:  # a frame that does not decrypt
+        await stream.send_all(b"\0\0\0\x20" + bytes(32))
+        await trio.aclose_forcefully(stream)
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("how", STRANGERS)
+async def test_a_two_player_host_outlasts_a_stranger_and_plays_its_joiner(
+    tmp_path: Path, how: str
+) -> None:
+    said: list[str] = []
+    listening = trio.Event()
+    port: list[int] = []
+    played: dict[str, object] = {}
+
+    def say(line: str) -> None:
+        said.append(line)
+        if "(port " in line:
+            port.append(int(line.split("(port ")[1].rstrip(")")))
+            listening.set()
+
+    async def side(plan: NetPlan, bot, speak) -> None:
+        async with open_game_peer(plan, speak) as conn:
+            result = await play_match(conn.peer, conn.identity, bot=bot)
+            played[plan.name] = (conn.peer.info.peer_name, result)
+
+    host = NetPlan("host", "ann", port=0, bind="127.0.0.1", config_dir=tmp_path / "ann")
+    with trio.fail_after(WAIT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(side, host, GreedyBot(), say)
+            await listening.wait()
+            await stranger(port[0], how)
+            # Once the host logged the stranger, the real joiner comes.
+            while not any("eve" in line for line in said):
+                await trio.sleep(0.01)
+            bob = NetPlan(
+                "join", "bob", address=f"127.0.0.1:{port[0]}", config_dir=tmp_path / "bob"
+            )
+            await side(bob, RandomBot(), lambda line: None)
+    (eve_line,) = [line for line in said if "eve" in line]
+    assert "left before taking the seat" in eve_line, eve_line
+    assert "try 1 at this game's code" in eve_line  # it saw the code: one try at it
+    name, result = played["ann"]
+    assert name == "bob"
+    (game,) = result.games
+    assert result.ended is None and game.fault is None and game.outcome is not None
+    assert played["bob"][0] == "ann"
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("how", STRANGERS)
+async def test_a_table_outlasts_a_stranger_at_its_last_seat_and_plays(how: str) -> None:
+    """A table of 3 with one joiner seated: the stranger comes for the last seat (on the old
+    code it was seated, the table started, and it ended naming the stranger), then the
+    real second joiner takes it."""
+    results: dict[str, str] = {}
+    said: list[str] = []
+    async with open_listener(0, "127.0.0.1", log=said.append) as listener:
+        port = listener.address[1]
+        address = f"127.0.0.1:{port}"
+
+        async def host() -> None:
+            settings = TableSettings("count", (), 3)
+            async with host_table(listener, player("p0"), settings, timeouts=FAST) as t:
+                results["p0"] = await play_count(t, 9)
+
+        async def join(name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
+            async with join_table(address, player(name), timeouts=FAST) as t:
+                task_status.started()  # seated
+                results[name] = await play_count(t, 9)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                await nursery.start(join, "p1")
+                await stranger(port, how, caps=("table",))
+                await settled(listener, said)
+                await nursery.start(join, "p2")
+    assert listener.unseated == 1
+    assert len(results) == 3 and len(set(results.values())) == 1, results
+    assert results["p0"].startswith("result: counted to 9"), results
+
+
+async def settled(listener: Listener, said: list[str]) -> None:
+    """Until the host logged the stranger it dropped."""
+    while not any("eve" in line for line in said):
+        await trio.sleep(0.01)
