@@ -155,6 +155,14 @@ def run(args: argparse.Namespace) -> int:
     return run_trio(_headless, args, plan, bot)
 
 
+def in_use_words(e: Any) -> str:
+    """The one line for a ``JournalInUse``: this game is another live process's."""
+    return (
+        f"this game is being played by another cuttle process right now (its journal "
+        f"{e.path} is in use): let that one finish, or use another --port or --data-dir"
+    )
+
+
 def _say(text: str) -> None:
     print(f"cuttle: {text}", flush=True)
 
@@ -213,7 +221,7 @@ def _run_table_host(args: argparse.Namespace) -> int:
 async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
     from cuttle_protocol.address import format_address
     from cuttle_protocol.identity import ConfigError
-    from cuttle_protocol.journal import JournalDamaged
+    from cuttle_protocol.journal import JournalDamaged, JournalInUse
     from cuttle_protocol.netgame import (
         GameFinished,
         GameSettings,
@@ -240,6 +248,9 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
             f"the unfinished game cannot be resumed: {e.why} (the journal is kept as {e.path}); "
             "run the command again to start a new game"
         )
+        return 1
+    except JournalInUse as e:
+        _say(in_use_words(e))
         return 1
     except ConfigError as e:
         _say(f"cannot use the config directory: {e}")

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import trio
 from cuttle_protocol.address import format_address
 from cuttle_protocol.identity import ConfigError, KnownPeers, Trust, default_config_dir
-from cuttle_protocol.journal import JournalDamaged
+from cuttle_protocol.journal import JournalDamaged, JournalInUse
 from cuttle_protocol.netgame import (
     LEAVE,
     GameFinished,
@@ -53,6 +53,7 @@ from cuttle_net.games.cuttle.moves import CONCEDE, Move
 from cuttle_net.records.replay import replay
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
+from .cli_net import in_use_words
 from .controller import Ending, LogEntry, TableController, ending_text
 from .modals import ConfirmScreen, KeyChangedScreen
 from .trio_guest import GuestTask, TrioGuest
@@ -154,6 +155,10 @@ class NetworkController(Meeting, TableController):
                 f"The unfinished game cannot be resumed: {e.why} (its journal is kept as "
                 f"{e.path}). Start again for a new game."
             )
+            return
+        except JournalInUse as e:
+            words = in_use_words(e)
+            self._left(words[0].upper() + words[1:])
             return
         except ConfigError as e:
             self._left(f"Cannot use the config directory: {e}")

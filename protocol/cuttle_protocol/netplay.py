@@ -34,12 +34,16 @@ from .identity import FlipStore, KnownPeers, Trust, default_config_dir, load_or_
 from .invitation import Invitation, is_invitation
 from .journal import (
     JournalDamaged,
+    JournalInUse,
     JournalWriter,
     Place,
     Replayed,
+    claim,
     find_host_journal,
     host_path,
+    in_use,
     join_path,
+    release,
     replay,
 )
 from .lan_record import Announcement
@@ -341,7 +345,9 @@ def unfinished_game(plan: NetPlan, data_dir: Path | None) -> Unfinished | None:
     """The game ``plan`` left unfinished, if its journal is there: ``cuttle join ADDR``
     resumes the game joined at ADDR, ``cuttle host`` the one hosted on the same port (with
     port 0: the latest).  A damaged journal is moved aside (``.damaged``) and reported by
-    raising ``JournalDamaged`` naming where it went."""
+    raising ``JournalDamaged`` naming where it went. A journal is this process's once it
+    is found (`journal.claim`): one that another live process plays raises
+    ``JournalInUse`` (with port 0, the host looks past it for one of its own)."""
     data_dir = data_dir or default_data_dir()
     try:
         if plan.mode == "join":
@@ -350,14 +356,20 @@ def unfinished_game(plan: NetPlan, data_dir: Path | None) -> Unfinished | None:
             path = find_host_journal(data_dir, plan.port)
     except (ValueError, OSError):
         return None  # no journal could be named for this address
-    if path is None or not path.exists():
+    if path is None:
         return None
+    if not path.exists():
+        if plan.mode == "join" and in_use(path):  # the same host, from another process now
+            raise JournalInUse(path)
+        return None
+    claim(path)  # JournalInUse: another live process plays this game (SPEC 4.6)
     identity = load_or_create_identity(plan.config_dir or default_config_dir())
     try:
         replayed = replay(path, identity)
     except JournalDamaged as e:
         kept = path.with_suffix(".damaged")
         path.replace(kept)
+        release(path)
         raise JournalDamaged(kept, e.why) from None
     h = replayed.header
     if plan.mode == "join":
@@ -385,6 +397,7 @@ def give_up(
     names = seat_names(session, unfinished.plan.name, h.peer_name)
     line, record, _ = keep_record(h.game, session, names, ended, data_dir)
     unfinished.path.unlink(missing_ok=True)
+    release(unfinished.path)
     return line, record
 
 

@@ -8,6 +8,9 @@ goes on waiting, and then plays its real joiner: a two-player game, and a table 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,7 @@ from cuttle_protocol.trio_table import host_table, join_table
 from cuttle_net.games.cuttle.bots import GreedyBot, RandomBot
 
 from .count_game import play_count, player
+from .test_host_join import finish, host_args, join_args, start_host
 from .test_table_net import FAST
 
 WAIT = 60  # seconds: the bound on every test here
@@ -137,3 +141,50 @@ async def settled(listener: Listener, said: list[str]) -> None:
     """Until the host logged the stranger it dropped."""
     while not any("eve" in line for line in said):
         await trio.sleep(0.01)
+
+
+def test_a_second_host_on_the_same_data_folder_leaves_the_live_game_alone(
+    tmp_path: Path,
+) -> None:
+    """Finding 8c: ``cuttle host --port 0`` while another process on the same data folder
+    plays a game took that live game's journal for an unfinished one, tried to resume it on
+    its port, and failed with "Address already in use". Now it hosts a game of its own;
+    asked for that very port, it says in one line that another process plays there."""
+    slow = ("--bot", "random", "--bot-delay", "0.3", "--games", "1")
+    first, port = start_host(tmp_path, *slow)
+    joiner = subprocess.Popen(
+        [sys.executable, "-m", "cuttle_client", *join_args(tmp_path, port, *slow)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    second = None
+    try:
+        assert first.stdout is not None
+        deadline = time.monotonic() + WAIT
+        while "you are seat" not in first.stdout.readline():  # journaled from then on
+            assert time.monotonic() < deadline and first.poll() is None
+        assert list((tmp_path / "a" / "journal").glob("host-*.journal"))
+        second, other = start_host(tmp_path, "--bot", "random")  # a game of its own
+        assert other != port
+        second.kill()
+        out, err = second.communicate(timeout=WAIT)
+        assert "resuming" not in out and "Traceback" not in err
+        same = subprocess.run(
+            [sys.executable, "-m", "cuttle_client", *host_args(tmp_path, "--bot", "random")]
+            + ["--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+        )
+        assert same.returncode == 1 and "Traceback" not in same.stderr
+        assert "being played by another cuttle process" in same.stdout, same.stdout
+        assert "Address already in use" not in same.stdout
+        # The first game was left alone: it ends as it would have.
+        code, out, err = finish(first)
+        assert code == 0 and "audit passed" in out, out + err
+        assert joiner.wait(timeout=WAIT) == 0
+    finally:
+        for p in (first, joiner, second):
+            if p is not None and p.poll() is None:
+                p.kill()
