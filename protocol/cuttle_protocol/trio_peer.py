@@ -781,10 +781,11 @@ class Listener:
 
     While `accept` waits for a joiner (or `seating` seats a table's), the door is open: every
     incoming connection handshakes on its own, at the same time as the others, within the
-    `ListenerLimits`; as each completes, the door decides at once whether it takes that
-    peer. Connections that fail or are refused are closed with a `close` saying why where
-    the protocol allows, and logged; the wait goes on. While the door is shut (a game in
-    progress) every connection is refused as `busy`.
+    `ListenerLimits`; as each joiner takes its seat (its handshake completed, it answered
+    our first ping: `Peer._take_seat`), the door decides at once whether it takes that
+    peer. Connections that fail, are refused or end before taking the seat are closed with
+    a `close` saying why where the protocol allows, and logged; the wait goes on. While
+    the door is shut (a game in progress) every connection is refused as `busy`.
     """
 
     def __init__(
@@ -828,11 +829,11 @@ class Listener:
         expect: bytes | Container[bytes] | None = None,
         caps: tuple[str, ...] = (),
     ) -> AsyncIterator[Peer]:
-        """Wait (until the trio clock's `deadline`) for a joiner to complete a handshake:
-        the first to complete takes the one seat.
+        """Wait (until the trio clock's `deadline`) for a joiner to take the seat: the first
+        to complete a handshake and answer our first ping takes it (SPEC 3.11, *The seat*).
 
         With `expect` (a reconnection) only the player with that identity key (or one of
-        those keys: a container is consulted when each handshake completes) is let in;
+        those keys: a container is consulted as each joiner takes the seat) is let in;
         anyone else is refused with `wrong-player` and the wait goes on. `known_peers` is
         consulted for the admitted peer only.
         """
@@ -892,7 +893,8 @@ class Listener:
         """Keep the door open for the block, for several players (a table, SPEC 3.15).
 
         Every connection handshakes on its own, so a slow or silent one delays nobody else;
-        `admit` is called as each handshake completes, in the order they complete, and
+        `admit` is called as each joiner takes its seat (its handshake completed and it
+        answered our first ping), in that order, and
         decides at once (it must not block): a peer it takes is then the caller's to run
         with `running` and close. A handshake that completes after the block is refused with
         `shut`. `codes` says whether a code is still to be compared (counting tries at it).

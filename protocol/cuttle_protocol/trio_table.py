@@ -16,10 +16,11 @@ and when that seat is back (`SeatBack`): the table itself knows nothing of conne
 
 Actions (`post`, `confirm`, `leave`, `fault`) are plain calls: what they send is queued to
 each connection's writer. Each connection runs the two-party handshake of 3.6 with the
-capability `table`, beside the others: the host seats each joiner the moment its handshake
-completes (`Listener.seating`). A joiner's lost connection is waited for (the reconnect
-window of 4.6) and resumed from the log; a joiner back while the host still holds its
-dead connection takes that one over at once (4.6, *Taking over*).
+capability `table`, beside the others: the host seats each joiner the moment it takes its
+seat (its handshake completed and it answered the host's first ping: `Listener.seating`).
+A joiner's lost connection is waited for (the reconnect window of 4.6) and resumed from
+the log; a joiner back while the host still holds its dead connection takes that one over
+at once (4.6, *Taking over*).
 """
 
 from __future__ import annotations
@@ -274,7 +275,7 @@ class HostShell(TableShell):
                 link.queue_in.send_nowait(message)
 
     async def run(self, nursery: trio.Nursery) -> None:
-        """Seat joiners as their handshakes complete, all at once, until the table ends
+        """Seat joiners as they take their seats, all at once, until the table ends
         (after the seating, only a player coming back is let in)."""
         self._nursery = nursery
         nursery.start_soon(self._watch)
@@ -306,8 +307,9 @@ class HostShell(TableShell):
         return ErrorCode.BUSY, full + (" and its game has started" if stage is Stage.GAME else "")
 
     def _admit(self, peer: Peer) -> tuple[str, str] | None:
-        """A joiner's handshake completed: seat it (or take it back) at once, or refuse it.
-        Called as each handshake completes, so places go in that order, with no wait."""
+        """A joiner took its seat (its handshake completed, it answered our first ping):
+        seat it (or take it back) at once, or refuse it. Called as each one does, so places
+        go in that order, with no wait."""
         info = peer.info
         identity = info.peer_identity
         refusal = self._refusal(info)
