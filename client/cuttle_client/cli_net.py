@@ -117,6 +117,7 @@ def plan_from(args: argparse.Namespace) -> Any:
             config_dir=args.config_dir,
             reply_timeout=args.reply_timeout,
             tables=True,  # a table's host is welcome too: the game is the table's
+            table_game=_bot_plays(args.bot) if getattr(args, "bot", None) else None,
         )
     rules = rules_from(args)
     return NetPlan(
@@ -130,6 +131,22 @@ def plan_from(args: argparse.Namespace) -> Any:
         config_dir=args.config_dir,
         reply_timeout=args.reply_timeout,
     )
+
+
+def _bot_plays(bot: str) -> Any:
+    """Whether the bot called `bot` plays a table's game: None, or why not (a joiner then
+    refuses the table in the handshake, rather than leave its seat at once)."""
+
+    def judge(game: str) -> str | None:
+        from cuttle_client.cli_table import bot_for
+
+        try:
+            bot_for(game, bot)
+        except ValueError as exc:
+            return f"cannot play {game} with the bot {bot!r}: {exc}"
+        return None
+
+    return judge
 
 
 def run(args: argparse.Namespace) -> int:

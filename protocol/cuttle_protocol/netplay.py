@@ -90,6 +90,9 @@ class NetPlan:
     # join: we can also sit at a table of several players (SPEC 3.15): the first connection
     # announces the capability, and a table's host is taken (see ``Connected.table``).
     tables: bool = False
+    # join, with ``tables``: None if we can play a table's game (its token), else why not
+    # (a bot that does not play it): refused in the handshake, before the host seats us.
+    table_game: Callable[[str], str | None] | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in ("host", "join"):
@@ -109,14 +112,17 @@ class NetPlan:
             raise ValueError(f"bad port {self.port}: a port is 1..65535 (0: any free port)")
 
 
-def judge_table_or_rules(wire: Rules) -> str | None:
-    """A joiner that can also sit at a table: a Cuttle rule set, or a game we know (its
-    options are checked by the table's seating)."""
+def judge_table_or_rules(plan: NetPlan) -> Callable[[Rules], str | None]:
+    """A joiner that can also sit at a table: a Cuttle rule set, or a game we know that
+    ``plan.table_game`` lets us play (its options are checked by the table's seating)."""
     from cuttle_net.games import GAMES
 
-    if wire.rules in GAMES and wire.rules != "cuttle":
-        return None
-    return judge_rules(wire)
+    def judge(wire: Rules) -> str | None:
+        if wire.rules in GAMES and wire.rules != "cuttle":
+            return plan.table_game(wire.rules) if plan.table_game is not None else None
+        return judge_rules(wire)
+
+    return judge
 
 
 def judge_rules(wire: Rules) -> str | None:
@@ -160,7 +166,7 @@ async def _busy_retried(
         attempt = connect(
             plan.address,
             me,
-            judge_rules=judge_table_or_rules,
+            judge_rules=judge_table_or_rules(plan),
             judge_peer=_played_here,
             known_peers=known,
             flips=flips,
@@ -254,7 +260,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
             first = connect(
                 plan.address,
                 me,
-                judge_rules=judge_table_or_rules if plan.tables else judge_rules,
+                judge_rules=judge_table_or_rules(plan) if plan.tables else judge_rules,
                 judge_peer=_played_here,
                 known_peers=known,
                 flips=flips,
