@@ -16,13 +16,21 @@ from pathlib import Path
 import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_protocol.connection import Rules as WireRules
 from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.invitation import Invitation
 from cuttle_protocol.netgame import play_match
 from cuttle_protocol.netplay import NetPlan, open_game_peer
 from cuttle_protocol.state import Role
 from cuttle_protocol.table import TableSettings
-from cuttle_protocol.trio_peer import ConnectionEnded, Listener, connect, handshake, open_listener
+from cuttle_protocol.trio_peer import (
+    ConnectionEnded,
+    Listener,
+    PeerSettings,
+    connect,
+    handshake,
+    open_listener,
+)
 from cuttle_protocol.trio_table import host_table, join_table
 
 from cuttle_net.games.cuttle.bots import GreedyBot, RandomBot
@@ -32,6 +40,7 @@ from .test_host_join import finish, host_args, join, join_args, start_host
 from .test_table_net import FAST
 
 WAIT = 60  # seconds: the bound on every test here
+CLASSIC = WireRules("classic")
 STRANGERS = ["stale-invitation", "hang-up", "close", "garbage"]
 
 
@@ -208,3 +217,35 @@ def test_a_headless_joiner_whose_bot_cannot_play_the_table_refuses_it_in_the_han
     _, out, err = finish(host)
     assert "no handshake: cannot play unisson" in out, out
     assert "joined" not in out and "Traceback" not in err
+
+
+@pytest.mark.trio
+async def test_a_joiner_silent_after_the_handshake_is_dropped_at_the_reply_timeout() -> None:
+    """One that completes the handshake and then reads nothing (so never answers the
+    host's ping) holds no seat: the host closes it with `timeout` and seats the next."""
+    said: list[str] = []
+    quick = PeerSettings(handshake_timeout=5, reply_timeout=1)
+    with trio.fail_after(WAIT):
+        async with open_listener(0, "127.0.0.1", log=said.append) as listener:
+            port = listener.address[1]
+            async with trio.open_nursery() as nursery:
+                seated: list[str] = []
+
+                async def host() -> None:
+                    async with listener.accept(player("ann"), CLASSIC, settings=quick) as peer:
+                        seated.append(peer.info.peer_name)
+                        with pytest.raises(ConnectionEnded):
+                            await peer.receive()  # until bob goes
+
+                nursery.start_soon(host)
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+                await handshake(stream, Role.JOINER, player("eve"))  # then reads nothing
+                while not said:
+                    await trio.sleep(0.01)
+                async with connect(f"127.0.0.1:{port}", player("bob"), settings=quick):
+                    while not seated:
+                        await trio.sleep(0.01)
+                await stream.aclose()
+    assert seated == ["bob"]
+    (line,) = said
+    assert "eve" in line and "no answer to our ping within 1 s (timeout)" in line, line
