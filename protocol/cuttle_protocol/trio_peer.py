@@ -432,6 +432,7 @@ class Peer:
                         self._inbox_in.send_nowait(event)
                     except trio.WouldBlock:
                         many = f"more than {self._settings.inbox_size} messages before its pong"
+                        self._conn.close(ErrorCode.UNEXPECTED_MESSAGE, many)  # said, then closed
                         raise RemoteProtocolError(ErrorCode.UNEXPECTED_MESSAGE, many) from None
 
         self._unread_allowance = self._settings.handshake_bytes

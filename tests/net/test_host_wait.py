@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol.connection import Rules as WireRules
 from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.invitation import Invitation
+from cuttle_protocol.messages import RematchRequest
 from cuttle_protocol.netgame import play_match
 from cuttle_protocol.netplay import NetPlan, open_game_peer
 from cuttle_protocol.state import Role
@@ -30,6 +31,7 @@ from cuttle_protocol.trio_peer import (
     connect,
     handshake,
     open_listener,
+    running,
 )
 from cuttle_protocol.trio_table import host_table, join_table
 
@@ -249,3 +251,34 @@ async def test_a_joiner_silent_after_the_handshake_is_dropped_at_the_reply_timeo
     assert seated == ["bob"]
     (line,) = said
     assert "eve" in line and "no answer to our ping within 1 s (timeout)" in line, line
+
+
+@pytest.mark.trio
+async def test_messages_before_the_pong_are_bounded() -> None:
+    """What a joiner sends before it answers the host's ping is kept for the game, up to
+    the inbox (16 messages): one that sends more is told why and dropped."""
+    said: list[str] = []
+    with trio.fail_after(WAIT):
+        async with open_listener(0, "127.0.0.1", log=said.append) as listener:
+            port = listener.address[1]
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(wait_for_player, listener)
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+                peer = await handshake(stream, Role.JOINER, player("eve"))
+                with pytest.raises(ConnectionEnded) as told:
+                    for _ in range(17):  # before reading anything, so before its pong
+                        await peer.send(RematchRequest())
+                    async with running(peer):  # the host's close comes before our pong counts
+                        await peer.receive()
+                while not said:
+                    await trio.sleep(0.01)
+                nursery.cancel_scope.cancel()
+    assert told.value.code == ErrorCode.UNEXPECTED_MESSAGE
+    assert "more than 16 messages before its pong" in told.value.message
+    (line,) = said
+    assert "eve" in line and "left before taking the seat" in line, line
+
+
+async def wait_for_player(listener: Listener) -> None:
+    async with listener.accept(player("ann"), CLASSIC):
+        raise AssertionError("a joiner was seated")
