@@ -132,6 +132,7 @@ def plan_from(args: argparse.Namespace) -> Any:
             config_dir=args.config_dir,
             reply_timeout=args.reply_timeout,
             tables=True,  # a table's host is welcome too: the game is the table's
+            table_game=_bot_plays(args.bot) if getattr(args, "bot", None) else None,
         )
     rules = rules_from(args)
     return NetPlan(
@@ -145,6 +146,22 @@ def plan_from(args: argparse.Namespace) -> Any:
         config_dir=args.config_dir,
         reply_timeout=args.reply_timeout,
     )
+
+
+def _bot_plays(bot: str) -> Any:
+    """Whether the bot called `bot` plays a table's game: None, or why not (a joiner then
+    refuses the table in the handshake, rather than leave its seat at once)."""
+
+    def judge(game: str) -> str | None:
+        from cuttle_client.cli_table import bot_for
+
+        try:
+            bot_for(game, bot)
+        except ValueError as exc:
+            return f"cannot play {game} with the bot {bot!r}: {exc}"
+        return None
+
+    return judge
 
 
 def run(args: argparse.Namespace) -> int:
@@ -168,6 +185,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"cuttle {args.command}: {e}", file=sys.stderr)
         return 2
     return run_trio(_headless, args, plan, bot)
+
+
+def in_use_words(e: Any) -> str:
+    """The one line for a ``JournalInUse``: this game is another live process's."""
+    return (
+        f"this game is being played by another cuttle process right now (its journal "
+        f"{e.path} is in use): let that one finish, or use another --port or --data-dir"
+    )
 
 
 def _say(text: str) -> None:
@@ -229,7 +254,7 @@ def _run_table_host(args: argparse.Namespace) -> int:
 async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
     from cuttle_protocol.address import format_address
     from cuttle_protocol.identity import ConfigError
-    from cuttle_protocol.journal import JournalDamaged
+    from cuttle_protocol.journal import JournalDamaged, JournalInUse
     from cuttle_protocol.netgame import (
         GameFinished,
         GameSettings,
@@ -256,6 +281,9 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
             f"the unfinished game cannot be resumed: {e.why} (the journal is kept as {e.path}); "
             "run the command again to start a new game"
         )
+        return 1
+    except JournalInUse as e:
+        _say(in_use_words(e))
         return 1
     except ConfigError as e:
         _say(f"cannot use the config directory: {e}")

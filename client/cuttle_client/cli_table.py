@@ -172,15 +172,9 @@ async def host_headless(args: argparse.Namespace, name: str, say: Any) -> int:
 
 
 async def join_headless(args: argparse.Namespace, conn: Any, name: str, say: Any) -> int:
-    """`cuttle join` found a table's host: sit at it with the bot."""
-    info = conn.peer.info
-    game_name = info.rules.rules
-    try:
-        bot = bot_for(game_name, args.bot)
-    except ValueError as exc:
-        say(f"cannot play {game_name} with that bot: {exc}")
-        await conn.peer.aclose("peer-quit", "no bot for this game")
-        return 2
+    """`cuttle join` found a table's host: sit at it with the bot (the handshake refused a
+    game the bot does not play: `cli_net._bot_plays`)."""
+    bot = bot_for(conn.peer.info.rules.rules, args.bot)
     return await _bot_at_table(args, name, conn, bot, say, args.address)
 
 

@@ -18,7 +18,7 @@ from cuttle_protocol.address import format_address
 from cuttle_protocol.codebudget import CodeAlarm
 from cuttle_protocol.identity import ConfigError, KnownPeers, Trust, default_config_dir
 from cuttle_protocol.invitation import is_invitation
-from cuttle_protocol.journal import JournalDamaged
+from cuttle_protocol.journal import JournalDamaged, JournalInUse
 from cuttle_protocol.netgame import (
     LEAVE,
     GameFinished,
@@ -54,6 +54,7 @@ from cuttle_net.games.cuttle.moves import CONCEDE, Move
 from cuttle_net.records.replay import replay
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
+from .cli_net import in_use_words
 from .controller import Ending, LogEntry, TableController, ending_text
 from .modals import ConfirmScreen, KeyChangedScreen
 from .peertext import plain
@@ -174,6 +175,10 @@ class NetworkController(Meeting, TableController):
                 f"The unfinished game cannot be resumed: {e.why} (its journal is kept as "
                 f"{e.path}). Start again for a new game."
             )
+            return
+        except JournalInUse as e:
+            words = in_use_words(e)
+            self._left(words[0].upper() + words[1:])
             return
         except ConfigError as e:
             self._left(f"Cannot use the config directory: {e}")

@@ -38,6 +38,11 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+
+try:
+    import fcntl
+except ImportError:  # Windows: no claims, one process per data folder is the user's care
+    fcntl = None  # type: ignore[assignment]
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.drbg import seeded_rng
@@ -66,6 +71,14 @@ class JournalDamaged(Exception):
         super().__init__(f"the journal {path} is damaged: {why}")
         self.path = path
         self.why = why
+
+
+class JournalInUse(Exception):
+    """Another live process plays the game of the journal at ``path`` (its claim is held)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"the journal {path} is in use by another cuttle process")
+        self.path = path
 
 
 @dataclass(frozen=True)
@@ -186,12 +199,76 @@ def unfinished_games(data_dir: Path) -> list[tuple[Path, Header]]:
 
 
 def find_host_journal(data_dir: Path, port: int) -> Path | None:
-    """The journal of a game we hosted on ``port`` (0: on any port, the latest)."""
+    """The journal of a game we hosted on ``port`` (0: on any port, the latest that no
+    other live process plays: another ``cuttle host --port 0`` on the same data folder
+    starts a game of its own)."""
     if port:
         path = host_path(data_dir, port)
         return path if path.exists() else None
     found = sorted(journal_dir(data_dir).glob("host-*.journal"), key=lambda p: p.stat().st_mtime)
-    return found[-1] if found else None
+    return next((path for path in reversed(found) if not in_use(path)), None)
+
+
+# ------------------------------------------------------------------- claims
+#
+# A live process holds an exclusive `flock` on ``<journal>.lock`` (beside the journal) for as
+# long as it plays or resumes that journal's game, so that another process on the same data
+# folder never takes a live game for an unfinished one. The kernel drops the lock when the
+# process dies, which is when its game becomes an unfinished one. The holder removes the
+# file as it lets go; so a lock taken on a file that is no longer the one of that name is
+# let go and taken again.
+
+_claims: dict[str, int] = {}  # journal path -> the descriptor holding its lock, in this process
+
+
+def _claim_key(journal: Path) -> str:
+    return os.path.abspath(journal)
+
+
+def claim(journal: Path) -> None:
+    """Make ``journal``'s game this process's (again: a no-op). Raises ``JournalInUse`` if
+    another live process holds it."""
+    key = _claim_key(journal)
+    if fcntl is None or key in _claims:
+        return
+    private_dir(journal.parent, "the journal directory")
+    lock = journal.with_suffix(".lock")
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+    while True:
+        fd = os.open(lock, flags, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise JournalInUse(journal) from None
+        try:
+            if os.stat(lock).st_ino == os.fstat(fd).st_ino:
+                _claims[key] = fd
+                return
+        except FileNotFoundError:
+            pass
+        os.close(fd)  # its holder removed it as we opened it: take the new one
+
+
+def release(journal: Path) -> None:
+    """This process no longer plays ``journal``'s game (kept or not)."""
+    fd = _claims.pop(_claim_key(journal), None)
+    if fd is not None:
+        with contextlib.suppress(FileNotFoundError):
+            journal.with_suffix(".lock").unlink()  # while we hold it: see above
+        os.close(fd)
+
+
+def in_use(journal: Path) -> bool:
+    """Another live process plays ``journal``'s game."""
+    if _claim_key(journal) in _claims:
+        return False
+    try:
+        claim(journal)
+    except JournalInUse:
+        return True
+    release(journal)
+    return False
 
 
 # ------------------------------------------------------------------- writing
@@ -271,7 +348,8 @@ class JournalWriter:
 
     def begin(self, header: Header) -> None:
         """Start the journal of a game: the header replaces any earlier game's journal."""
-        self.close()
+        self._close_file()
+        claim(self.path)
         private_dir(self.path.parent, "the journal directory")
         temporary = self.path.with_suffix(".tmp")
         with contextlib.suppress(FileNotFoundError):
@@ -290,6 +368,7 @@ class JournalWriter:
         self._open(sent)
 
     def _open(self, sent: bytes) -> None:
+        claim(self.path)
         self._file = open(self.path, "ab")  # noqa: SIM115 (kept open for the game)
         self._sent = sent
 
@@ -303,13 +382,20 @@ class JournalWriter:
         os.fsync(self._file.fileno())
 
     def close(self) -> None:
+        """The match is over here: the journal (if the game left one) is free for another
+        process to resume."""
+        self._close_file()
+        release(self.path)
+
+    def _close_file(self) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
 
     def remove(self) -> None:
-        """The game's record is saved: its journal is no longer needed."""
-        self.close()
+        """The game's record is saved: its journal is no longer needed (the claim is kept
+        for the next game of the match)."""
+        self._close_file()
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
 

@@ -35,18 +35,31 @@ from .identity import FlipStore, KnownPeers, Trust, default_config_dir, load_or_
 from .invitation import Invitation, is_invitation, unusable
 from .journal import (
     JournalDamaged,
+    JournalInUse,
     JournalWriter,
     Place,
     Replayed,
+    claim,
     find_host_journal,
     host_path,
+    in_use,
     join_path,
+    release,
     replay,
 )
 from .lan_record import Announcement
 from .messages import MAX_NAME_LEN, display_safe
 from .result_words import verdict_line
-from .trio_peer import ConnectionEnded, EndReason, Peer, PeerSettings, connect, open_listener
+from .trio_peer import (
+    ConnectionEnded,
+    EndReason,
+    JudgePeer,
+    Peer,
+    PeerSettings,
+    Refusal,
+    connect,
+    open_listener,
+)
 
 Say = Callable[[str], None]
 RETRY_EVERY = 1.0  # seconds between a joiner's attempts to reconnect, after the first few
@@ -78,6 +91,9 @@ class NetPlan:
     # join: we can also sit at a table of several players (SPEC 3.15): the first connection
     # announces the capability, and a table's host is taken (see ``Connected.table``).
     tables: bool = False
+    # join, with ``tables``: None if we can play a table's game (its token), else why not
+    # (a bot that does not play it): refused in the handshake, before the host seats us.
+    table_game: Callable[[str], str | None] | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in ("host", "join"):
@@ -97,14 +113,17 @@ class NetPlan:
             raise ValueError(f"bad port {self.port}: a port is 1..65535 (0: any free port)")
 
 
-def judge_table_or_rules(wire: Rules) -> str | None:
-    """A joiner that can also sit at a table: a Cuttle rule set, or a game we know (its
-    options are checked by the table's seating)."""
+def judge_table_or_rules(plan: NetPlan) -> Callable[[Rules], str | None]:
+    """A joiner that can also sit at a table: a Cuttle rule set, or a game we know that
+    ``plan.table_game`` lets us play (its options are checked by the table's seating)."""
     from cuttle_net.games import GAMES
 
-    if wire.rules in GAMES and wire.rules != "cuttle":
-        return None
-    return judge_rules(wire)
+    def judge(wire: Rules) -> str | None:
+        if wire.rules in GAMES and wire.rules != "cuttle":
+            return plan.table_game(wire.rules) if plan.table_game is not None else None
+        return judge_rules(wire)
+
+    return judge
 
 
 def judge_rules(wire: Rules) -> str | None:
@@ -150,12 +169,34 @@ async def _busy_retried(
         attempt = connect(
             plan.address,
             me,
-            judge_rules=judge_table_or_rules,
+            judge_rules=judge_table_or_rules(plan),
+            judge_peer=_played_here,
             known_peers=known,
             flips=flips,
             settings=settings,
             caps=("table",),
         )
+
+
+def _expecting(expect: bytes | None) -> JudgePeer:
+    """A joiner coming back: only the host of its game (the identity key `expect`)."""
+
+    def judge(peer: Peer) -> Refusal | None:
+        if expect in (None, peer.info.peer_identity):
+            return None
+        return Refusal(ErrorCode.WRONG_PLAYER, "not the host of this game")
+
+    return judge
+
+
+def _played_here(peer: Peer) -> Refusal | None:
+    """A game that is played at a table, from a host that seats none: refused before the
+    host takes us in."""
+    info = peer.info
+    if "table" not in info.caps and info.rules.rules not in ("classic", "standard"):
+        reason = f"{info.rules.rules} is played at a table, and this host seats none"
+        return Refusal(ErrorCode.RULES_REFUSED, reason)
+    return None
 
 
 @dataclass(frozen=True)
@@ -201,13 +242,16 @@ async def open_game_peer(
                 connected = False
                 try:
                     async with connect(
-                        plan.address, me, judge_rules=judge_rules, flips=flips, settings=attempt
+                        plan.address,
+                        me,
+                        judge_rules=judge_rules,
+                        judge_peer=_expecting(expect),
+                        flips=flips,
+                        settings=attempt,
                     ) as peer:
-                        if expect in (None, peer.info.peer_identity):
-                            connected = True
-                            yield peer
-                            return
-                        await peer.aclose(ErrorCode.WRONG_PLAYER, "not the host of this game")
+                        connected = True
+                        yield peer
+                        return
                 except ConnectionEnded:
                     if connected:
                         raise
@@ -222,7 +266,8 @@ async def open_game_peer(
             first = connect(
                 plan.address,
                 me,
-                judge_rules=judge_table_or_rules if plan.tables else judge_rules,
+                judge_rules=judge_table_or_rules(plan) if plan.tables else judge_rules,
+                judge_peer=_played_here,
                 known_peers=known,
                 flips=flips,
                 settings=settings,
@@ -232,11 +277,6 @@ async def open_game_peer(
                 first = _busy_retried(first, plan, me, known, flips, settings)
         async with first as peer:
             _introduce(peer, known, say, resuming=plan.resuming)
-            info = peer.info
-            if "table" not in info.caps and info.rules.rules not in ("classic", "standard"):
-                reason = f"{info.rules.rules} is played at a table, and this host seats none"
-                await peer.aclose(ErrorCode.RULES_REFUSED, reason)
-                raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.RULES_REFUSED, reason)
             yield Connected(peer, identity, again)
         return
     async with (
@@ -317,7 +357,9 @@ def unfinished_game(plan: NetPlan, data_dir: Path | None) -> Unfinished | None:
     """The game ``plan`` left unfinished, if its journal is there: ``cuttle join ADDR``
     resumes the game joined at ADDR, ``cuttle host`` the one hosted on the same port (with
     port 0: the latest).  A damaged journal is moved aside (``.damaged``) and reported by
-    raising ``JournalDamaged`` naming where it went."""
+    raising ``JournalDamaged`` naming where it went. A journal is this process's once it
+    is found (`journal.claim`): one that another live process plays raises
+    ``JournalInUse`` (with port 0, the host looks past it for one of its own)."""
     data_dir = data_dir or default_data_dir()
     try:
         if plan.mode == "join":
@@ -326,14 +368,20 @@ def unfinished_game(plan: NetPlan, data_dir: Path | None) -> Unfinished | None:
             path = find_host_journal(data_dir, plan.port)
     except (ValueError, OSError):
         return None  # no journal could be named for this address
-    if path is None or not path.exists():
+    if path is None:
         return None
+    if not path.exists():
+        if plan.mode == "join" and in_use(path):  # the same host, from another process now
+            raise JournalInUse(path)
+        return None
+    claim(path)  # JournalInUse: another live process plays this game (SPEC 4.6)
     identity = load_or_create_identity(plan.config_dir or default_config_dir())
     try:
         replayed = replay(path, identity)
     except JournalDamaged as e:
         kept = path.with_suffix(".damaged")
         path.replace(kept)
+        release(path)
         raise JournalDamaged(kept, e.why) from None
     h = replayed.header
     if plan.mode == "join":
@@ -361,6 +409,7 @@ def give_up(
     names = seat_names(session, unfinished.plan.name, h.peer_name)
     line, record, _ = keep_record(h.game, session, names, ended, data_dir)
     unfinished.path.unlink(missing_ok=True)
+    release(unfinished.path)
     return line, record
 
 

@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Container, Itera
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypeVar
 
 import trio
 
@@ -53,6 +54,11 @@ from .identity import KnownPeers, Trust
 from .invitation import Invitation, fingerprint_text, is_invitation
 from .messages import Close, Message, Ping, Pong, display_safe
 from .state import Role, State
+
+T = TypeVar("T")
+
+SEAT_PING = 0
+"""The `n` of the host's seat check (`Peer._take_seat`); the keepalive counts from 1."""
 
 CLOSE_GRACE = 1.0
 """Seconds allowed for our Close to leave before the stream is torn down, and for reading
@@ -283,6 +289,8 @@ class Peer:
             if chunk <= 0:
                 limit = self._settings.handshake_bytes
                 message = f"more than {limit} bytes before the handshake completed"
+                if self._info is not None:  # the host's seat check (`_take_seat`)
+                    message = f"more than {limit} bytes before answering our ping"
                 self._conn.close(ErrorCode.FRAME_TOO_LARGE, message)
                 raise RemoteProtocolError(ErrorCode.FRAME_TOO_LARGE, message)
             await self._receive_some(chunk)
@@ -360,31 +368,17 @@ class Peer:
         self._inbox_in.close()
         self._background.cancel()
 
-    async def _handshake(self, judge_rules: Callable[[Rules], str | None]) -> HandshakeComplete:
-        timeout = self._settings.handshake_timeout
+    async def _bounded(self, timeout: float, context: str, steps: Callable[[], Awaitable[T]]) -> T:
+        """Run an opening step (the handshake, the host's seat check) within `timeout`: on
+        any failure the peer is told why where the protocol allows, the connection ends and
+        `ConnectionEnded` is raised, marked as a try at the code if our hello went out."""
         try:
             with trio.fail_after(timeout):
-                await self._flush()
-                while True:
-                    event = await self._next_event()
-                    if isinstance(event, HandshakeComplete):
-                        self._unread_allowance = math.inf
-                        return event
-                    if isinstance(event, RulesProposed):
-                        refusal = judge_rules(event.rules)
-                        if refusal is None:
-                            self._conn.accept_rules()
-                        else:
-                            await self.aclose(ErrorCode.RULES_REFUSED, refusal)
-                            raise self.ended  # type: ignore[misc]
-                    elif isinstance(event, Close):
-                        await self._end(_peer_closed(event))
-                        raise self.ended  # type: ignore[misc]
+                return await steps()
         except (ProtocolError, trio.TooSlowError, *_NETWORK_ERRORS) as exc:
             if self._write_failure is not None:
                 await self._after_write_failure()  # the peer may have said why it went
                 raise self.ended from exc  # type: ignore[misc]
-            context = f"no complete handshake within {timeout:g} s"
             if isinstance(exc, trio.TooSlowError):
                 self._conn.close(ErrorCode.TIMEOUT, context)  # said before we hang up
             await self._end(_ending_for(exc, self._conn, context))
@@ -392,6 +386,64 @@ class Peer:
         finally:
             if self.ended is not None:
                 self.ended.code_attempt = self._conn.code_exposed
+
+    async def _closed_by_peer(self, close: Close) -> None:
+        await self._end(_peer_closed(close))
+        raise self.ended  # type: ignore[misc]
+
+    async def _handshake(self, judge_rules: Callable[[Rules], str | None]) -> HandshakeComplete:
+        async def steps() -> HandshakeComplete:
+            await self._flush()
+            while True:
+                event = await self._next_event()
+                if isinstance(event, HandshakeComplete):
+                    self._unread_allowance = math.inf
+                    return event
+                if isinstance(event, RulesProposed):
+                    refusal = judge_rules(event.rules)
+                    if refusal is None:
+                        self._conn.accept_rules()
+                    else:
+                        await self.aclose(ErrorCode.RULES_REFUSED, refusal)
+                        raise self.ended  # type: ignore[misc]
+                elif isinstance(event, Close):
+                    await self._closed_by_peer(event)
+
+        timeout = self._settings.handshake_timeout
+        return await self._bounded(timeout, f"no complete handshake within {timeout:g} s", steps)
+
+    async def _take_seat(self) -> None:
+        """Host, once the handshake completed: send `ping` and wait for the joiner's `pong`.
+
+        Only that answer takes the seat (SPEC 3.11, *The seat*): a joiner checks the host
+        (an invitation's key, the game) before it answers, so one that refuses, closes,
+        breaks the protocol or stays silent first ends here, and the host goes on waiting.
+        What the joiner sends before its `pong` (its first deck message) is kept for the
+        game, within the handshake's byte bound and the inbox.
+        """
+
+        async def steps() -> None:
+            self._conn.send(Ping(n=SEAT_PING))
+            await self._flush()
+            while True:
+                event = await self._next_event()
+                if isinstance(event, Pong):
+                    if event.n == SEAT_PING:
+                        return
+                elif isinstance(event, Close):
+                    await self._closed_by_peer(event)
+                elif isinstance(event, Message):
+                    try:
+                        self._inbox_in.send_nowait(event)
+                    except trio.WouldBlock:
+                        many = f"more than {self._settings.inbox_size} messages before its pong"
+                        self._conn.close(ErrorCode.UNEXPECTED_MESSAGE, many)  # said, then closed
+                        raise RemoteProtocolError(ErrorCode.UNEXPECTED_MESSAGE, many) from None
+
+        self._unread_allowance = self._settings.handshake_bytes
+        timeout = self._settings.reply_timeout
+        await self._bounded(timeout, f"no answer to our ping within {timeout:g} s", steps)
+        self._unread_allowance = math.inf
 
     async def _run_background(self) -> None:
         with self._background:
@@ -522,6 +574,20 @@ async def _beside(task: Callable[[], Awaitable[object]]) -> AsyncIterator[None]:
         raise exc from exc.__cause__
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why a joiner will not play with the host it handshook with: the `close` the host
+    gets (`code`, `reason`), and what our player is told (`message`)."""
+
+    code: str
+    reason: str
+    message: str = ""
+
+
+JudgePeer = Callable[["Peer"], "Refusal | None"]
+"""Looks at a handshaken peer before the connection starts: a `Refusal`, or None to play."""
+
+
 @asynccontextmanager
 async def open_peer(
     stream: trio.abc.Stream,
@@ -530,6 +596,7 @@ async def open_peer(
     *,
     rules: Rules | None = None,
     judge_rules: Callable[[Rules], str | None] = accept_any_rules,
+    judge_peer: JudgePeer | None = None,
     known_peers: KnownPeers | None = None,
     flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
@@ -539,9 +606,13 @@ async def open_peer(
     """Handshake over `stream`, then yield the `Peer`; close it on exit.
 
     The host passes `rules`; the joiner may pass `judge_rules`, which returns a refusal
-    reason or None to accept. With `known_peers`, `peer.trust` tells whether the peer's key
-    is new, known, CHANGED or RENAMED (warning the player is the caller's job). With
-    `flips` (e.g. `identity.FlipStore`), a reconnection replays an unfinished coin flip.
+    reason or None to accept. `judge_peer` then looks at the handshaken peer before
+    anything is read from it: a listening host takes its seat only once we answer its
+    first `ping` (SPEC 3.11, *The seat*), so a refusal here (closed with it, and raised as
+    `ConnectionEnded`) leaves that host waiting for its player. With `known_peers`,
+    `peer.trust` tells whether the peer's key is new, known, CHANGED or RENAMED (warning
+    the player is the caller's job). With `flips` (e.g. `identity.FlipStore`), a
+    reconnection replays an unfinished coin flip.
     """
     peer = await handshake(
         stream,
@@ -554,6 +625,15 @@ async def open_peer(
         random_bytes=random_bytes,
         caps=caps,
     )
+    try:
+        refusal = judge_peer(peer) if judge_peer is not None else None
+    except BaseException:
+        await peer.aclose()
+        raise
+    if refusal is not None:
+        await peer.aclose(refusal.code, refusal.reason)
+        message = refusal.message or refusal.reason
+        raise ConnectionEnded(EndReason.LOCAL_CLOSED, refusal.code, message)
     async with running(peer):  # closed even if the known peers fail
         if known_peers is not None:
             peer.trust = known_peers.check(peer.info.peer_name, peer.info.peer_identity)
@@ -566,6 +646,7 @@ async def connect(
     player: LocalPlayer,
     *,
     judge_rules: Callable[[Rules], str | None] = accept_any_rules,
+    judge_peer: JudgePeer | None = None,
     known_peers: KnownPeers | None = None,
     flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
@@ -573,7 +654,8 @@ async def connect(
 ) -> AsyncIterator[Peer]:
     """Join the game hosted at `HOST[:PORT]` (port 4454 by default), or at the addresses of
     an invitation (``cuttle:…``, SPEC 3.14): then the host must prove the invitation's key,
-    and `peer.verified` says it did; any other key is refused (`wrong-player`)."""
+    and `peer.verified` says it did; any other key is refused (`wrong-player`). Then
+    `judge_peer`, as in `open_peer`: refused before the host takes us in."""
     settings = settings or PeerSettings()
     invitation = Invitation.decode(address) if is_invitation(address) else None
     targets = list(invitation.addresses) if invitation else [parse_address(address)]
@@ -587,28 +669,32 @@ async def connect(
         failed = ConnectionEnded(EndReason.NETWORK_ERROR, "network-error", message)
         failed.refused = all(a.outcome == REFUSED for a in exc.attempts)
         raise failed from None
-    async with open_peer(
-        stream,
-        Role.JOINER,
-        player,
-        judge_rules=judge_rules,
-        known_peers=known_peers,
-        flips=flips,
-        settings=settings,
-        caps=caps,
-    ) as peer:
+
+    def judge(peer: Peer) -> Refusal | None:
         peer.remote = where
         if invitation is not None:
             if not invitation.matches(peer.info.peer_identity):
-                await peer.aclose(ErrorCode.WRONG_PLAYER, "your key is not the invitation's")
-                raise ConnectionEnded(
-                    EndReason.LOCAL_CLOSED,
+                return Refusal(
                     ErrorCode.WRONG_PLAYER,
+                    "your key is not the invitation's",
                     f"REFUSED: the host at {where} has the key {peer.info.peer_fingerprint}, "
                     f"not the invitation's {fingerprint_text(invitation.fingerprint)}: it is "
                     "not the player who invited you (a wrong address, or someone in between)",
                 )
             peer.verified = True
+        return judge_peer(peer) if judge_peer is not None else None
+
+    async with open_peer(
+        stream,
+        Role.JOINER,
+        player,
+        judge_rules=judge_rules,
+        judge_peer=judge,
+        known_peers=known_peers,
+        flips=flips,
+        settings=settings,
+        caps=caps,
+    ) as peer:
         yield peer
 
 
@@ -698,6 +784,11 @@ def _rate_key(ip: str) -> str:
     return str(address)
 
 
+def _who(peer: Peer) -> str:
+    """A handshaken peer, in the log's words: its name and key."""
+    return f"{peer.info.peer_name} (key {peer.info.peer_fingerprint})"
+
+
 def _refusal_frame(code: ErrorCode, reason: str) -> bytes:
     """A plaintext `close`: what a host sends instead of its `hello` to a connection it
     will not handshake with (SPEC 3.6)."""
@@ -709,12 +800,13 @@ class Listener:
 
     While `accept` waits for a joiner (or `seating` seats a table's), the door is open: every
     incoming connection handshakes on its own, at the same time as the others, within the
-    `ListenerLimits`; as each completes, the door decides at once whether it takes that
-    peer. Connections that fail or are refused are closed with a `close` saying why where
-    the protocol allows, and logged; the wait goes on. While the door is shut (a game in
-    progress) every connection is refused as `busy`. Each wait has a budget of tries at
-    its code across every address (`CodeBudget`): past it, `busy` instead of our hello, and
-    the `alarm` tells the player.
+    `ListenerLimits`; as each joiner takes its seat (its handshake completed, it answered
+    our first ping: `Peer._take_seat`), the door decides at once whether it takes that
+    peer. Connections that fail, are refused or end before taking the seat are closed with
+    a `close` saying why where the protocol allows, and logged; the wait goes on. While
+    the door is shut (a game in progress) every connection is refused as `busy`. Each wait
+    has a budget of tries at its code across every address (`CodeBudget`): past it, `busy`
+    instead of our hello, and the `alarm` tells the player.
     """
 
     def __init__(
@@ -733,6 +825,10 @@ class Listener:
         self._rate = _RateLimit(limits)
         self._throttled: set[str] = set()  # rate keys already logged as over their rate
         self._alarm = alarm
+        self.unseated = 0
+        """Joiners whose handshake completed but that ended before answering our seat
+        check (`Peer._take_seat`): a refusal, a close, a hang-up. Each is logged and
+        dropped, and the wait goes on."""
         self._budget = CodeBudget(limits.codes, trio.current_time())
 
     def _new_budget(self) -> CodeBudget:
@@ -764,11 +860,11 @@ class Listener:
         expect: bytes | Container[bytes] | None = None,
         caps: tuple[str, ...] = (),
     ) -> AsyncIterator[Peer]:
-        """Wait (until the trio clock's `deadline`) for a joiner to complete a handshake:
-        the first to complete takes the one seat.
+        """Wait (until the trio clock's `deadline`) for a joiner to take the seat: the first
+        to complete a handshake and answer our first ping takes it (SPEC 3.11, *The seat*).
 
         With `expect` (a reconnection) only the player with that identity key (or one of
-        those keys: a container is consulted when each handshake completes) is let in;
+        those keys: a container is consulted as each joiner takes the seat) is let in;
         anyone else is refused with `wrong-player` and the wait goes on. `known_peers` is
         consulted for the admitted peer only.
         """
@@ -829,7 +925,8 @@ class Listener:
         """Keep the door open for the block, for several players (a table, SPEC 3.15).
 
         Every connection handshakes on its own, so a slow or silent one delays nobody else;
-        `admit` is called as each handshake completes, in the order they complete, and
+        `admit` is called as each joiner takes its seat (its handshake completed and it
+        answered our first ping), in that order, and
         decides at once (it must not block): a peer it takes is then the caller's to run
         with `running` and close. A handshake that completes after the block is refused with
         `shut`. `codes` says whether a code is still to be compared (counting tries at it).
@@ -932,6 +1029,7 @@ class Listener:
     async def _greet(self, stream: trio.SocketStream, key: str, where: str, door: _Door) -> None:
         """Handshake with one connection; then the door takes the peer or says why not."""
         taken = False
+        peer: Peer | None = None
         number: int | None = None  # its try at the code, if it saw our hello for one
         turned_away = False  # by the code's budget: its alarms say so, not each refusal
 
@@ -957,14 +1055,13 @@ class Listener:
                 caps=door.caps,
                 code_gate=gate,
             )
+            await peer._take_seat()  # until the joiner answers, it is not playing here
             refusal = door.admit(peer) if self._door is door else door.shut
             if refusal is None:
                 taken = True
                 return
             code, reason = refusal
-            info = peer.info
-            who = f"{info.peer_name} (key {info.peer_fingerprint})"
-            self._log(f"{where}: refused {who} ({code}: {reason})")
+            self._log(f"{where}: refused {_who(peer)} ({code}: {reason})")
             await peer.aclose(code, reason)
         except ConnectionEnded as ended:
             if turned_away:
@@ -973,7 +1070,14 @@ class Listener:
             if ended.code_attempt and number is not None:
                 limit = door.budget.limits.per_wait
                 tried = f"; it saw our hello: try {number} of {limit} at this game's code"
-            self._log(f"{where}: no handshake: {ended.message} ({ended.code}){tried}")
+            if peer is None:
+                self._log(f"{where}: no handshake: {ended.message} ({ended.code}){tried}")
+            else:  # the seat stays free: the wait goes on (SPEC 3.11, *The seat*)
+                self.unseated += 1
+                self._log(
+                    f"{where}: {_who(peer)} left before taking the seat: "
+                    f"{ended.message} ({ended.code}){tried}"
+                )
         finally:
             self._pending[key] -= 1
             if not self._pending[key]:

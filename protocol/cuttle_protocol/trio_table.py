@@ -16,10 +16,11 @@ and when that seat is back (`SeatBack`): the table itself knows nothing of conne
 
 Actions (`post`, `confirm`, `leave`, `fault`) are plain calls: what they send is queued to
 each connection's writer. Each connection runs the two-party handshake of 3.6 with the
-capability `table`, beside the others: the host seats each joiner the moment its handshake
-completes (`Listener.seating`). A joiner's lost connection is waited for (the reconnect
-window of 4.6) and resumed from the log; a joiner back while the host still holds its
-dead connection takes that one over at once (4.6, *Taking over*).
+capability `table`, beside the others: the host seats each joiner the moment it takes its
+seat (its handshake completed and it answered the host's first ping: `Listener.seating`).
+A joiner's lost connection is waited for (the reconnect window of 4.6) and resumed from
+the log; a joiner back while the host still holds its dead connection takes that one over
+at once (4.6, *Taking over*).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from .trio_peer import (
     PeerSettings,
     Reconnected,
     Reconnecting,
+    Refusal,
     accept_any_rules,
     connect,
     running,
@@ -284,7 +286,7 @@ class HostShell(TableShell):
                 link.queue_in.send_nowait(message)
 
     async def run(self, nursery: trio.Nursery) -> None:
-        """Seat joiners as their handshakes complete, all at once, until the table ends
+        """Seat joiners as they take their seats, all at once, until the table ends
         (after the seating, only a player coming back is let in)."""
         self._nursery = nursery
         nursery.start_soon(self._watch)
@@ -316,8 +318,9 @@ class HostShell(TableShell):
         return ErrorCode.BUSY, full + (" and its game has started" if stage is Stage.GAME else "")
 
     def _admit(self, peer: Peer) -> tuple[str, str] | None:
-        """A joiner's handshake completed: seat it (or take it back) at once, or refuse it.
-        Called as each handshake completes, so places go in that order, with no wait."""
+        """A joiner took its seat (its handshake completed, it answered our first ping):
+        seat it (or take it back) at once, or refuse it. Called as each one does, so places
+        go in that order, with no wait."""
         info = peer.info
         identity = info.peer_identity
         refusal = self._refusal(info)
@@ -595,6 +598,7 @@ class GuestShell(TableShell):
                 self._address,
                 self._player,
                 judge_rules=self._judge,
+                judge_peer=self._our_host if resuming else _a_table,
                 known_peers=None if resuming else self.known_peers,
                 settings=self._settings,
                 caps=TABLE_CAPS,
@@ -611,13 +615,6 @@ class GuestShell(TableShell):
                         greeted = True
                         if not resuming:
                             await self._seat(peer)
-                        elif peer.info.peer_identity != self.core.host_identity:
-                            await peer.aclose(
-                                ErrorCode.WRONG_PLAYER, "you are not this table's host"
-                            )
-                            raise ConnectionEnded(
-                                EndReason.LOCAL_CLOSED, ErrorCode.WRONG_PLAYER, "another host"
-                            )
                         pause, window_end = 0.1, math.inf
                         ended = await self._serve(peer, resuming=resuming)
                 except ConnectionEnded as exc:
@@ -663,16 +660,18 @@ class GuestShell(TableShell):
         if greeted or ended.code != ErrorCode.BUSY or trio.current_time() > give_up:
             raise ended
 
+    def _our_host(self, peer: Peer) -> Refusal | None:
+        """Dialling again: only our table's host (refused before it takes us in)."""
+        if peer.info.peer_identity == self.core.host_identity:
+            return None
+        return Refusal(ErrorCode.WRONG_PLAYER, "you are not this table's host", "another host")
+
     async def _seat(self, peer: Peer) -> None:
-        """A first connection: a table's host? Then our table starts here."""
+        """A first connection, to a table's host (`_a_table`): our table starts here."""
         info = peer.info
-        if "table" not in info.caps:
-            await peer.aclose(ErrorCode.PEER_QUIT, "we came to sit at a table")
-            raise ConnectionEnded(
-                EndReason.LOCAL_CLOSED,
-                ErrorCode.PEER_QUIT,
-                "this host plays a two-player game, not a table",
-            )
+        if "table" not in info.caps:  # a connection the caller made (`join_table`'s `peer`)
+            await peer.aclose(ErrorCode.PEER_QUIT, _NOT_A_TABLE.reason)
+            raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.PEER_QUIT, _NOT_A_TABLE.message)
         self.core = TableGuest(
             self._player,
             info.peer_identity,
@@ -776,6 +775,18 @@ class GuestShell(TableShell):
                 self.fault(0, "timeout", "the host relayed nothing, and gave no verdict")
             if self.ended.is_set():
                 return
+
+
+_NOT_A_TABLE = Refusal(
+    ErrorCode.PEER_QUIT,
+    "we came to sit at a table",
+    "this host plays a two-player game, not a table",
+)
+
+
+def _a_table(peer: Peer) -> Refusal | None:
+    """A first connection: the host must seat a table (refused before it takes us in)."""
+    return None if "table" in peer.info.caps else _NOT_A_TABLE
 
 
 @asynccontextmanager

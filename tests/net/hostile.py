@@ -51,6 +51,7 @@ class Hostile:
         self.bot = make_bot("greedy")
         self.rng = random.Random(seed)
         self.hold_audit = False  # keep the audit's messages to ourselves
+        self.received = 0  # messages from the host
 
     async def carry(self, out: Output) -> None:
         for item in out.sends:
@@ -61,6 +62,7 @@ class Hostile:
 
     async def receive_one(self) -> None:
         message = await self.peer.receive()
+        self.received += 1
         if isinstance(message, WireMove):
             await self.carry(
                 self.session.receive_move(1 - self.session.seat, message.text, message.sig)
@@ -101,7 +103,11 @@ async def misbehave(h: Hostile, mode: str) -> None:
     if mode in ("move-in-deal", "vanish-deal"):
         await h.carry(s.start())
         if mode == "vanish-deal":
-            await h.play_until(lambda s: s.deck.awaiting_peer() or s.view is not None)
+            # Once seated: the host's deal comes after its seat check, which we answered
+            # (SPEC 3.11, *The seat*); a joiner gone before that only leaves it waiting.
+            await h.play_until(
+                lambda s: (s.deck.awaiting_peer() and h.received > 0) or s.view is not None
+            )
             await trio.aclose_forcefully(h.peer._stream)
             return
         record = s._sign("draw")

@@ -37,6 +37,25 @@ async def test_the_joiner_redials_past_an_impostor_until_its_host_is_back(tmp_pa
                 return ended.code
         return None
 
+    async def turned_away(who: LocalPlayer) -> str:
+        """Listen on the port until a joiner leaves before taking the seat: the log line
+        (the host goes on waiting, SPEC 3.11 *The seat*)."""
+        said: list[str] = []
+        async with (
+            open_listener(port, "127.0.0.1", log=said.append) as listener,
+            trio.open_nursery() as nursery,
+        ):
+
+            async def wait_for_player() -> None:
+                async with listener.accept(who, CLASSIC):
+                    raise AssertionError("the joiner took an impostor's seat")
+
+            nursery.start_soon(wait_for_player)
+            while not said:
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+        return said[0]
+
     with trio.fail_after(20):
         async with open_listener(0, "127.0.0.1") as listener:
             port = listener.address[1]
@@ -47,24 +66,28 @@ async def test_the_joiner_redials_past_an_impostor_until_its_host_is_back(tmp_pa
 
                 async def host_first() -> None:
                     async with listener.accept(alice, CLASSIC, flips=alice_flips) as peer:
-                        first.append(peer.info.peer_identity)
-                        with pytest.raises(ConnectionEnded):
-                            await peer.receive()  # until the joiner leaves
+                        first.append(peer.info.peer_identity)  # then she goes
 
                 nursery.start_soon(host_first)
                 async with open_game_peer(plan, lambda line: None) as conn:
                     bob_key = conn.identity.public_key().public_bytes_raw()
                     assert conn.peer.info.peer_identity == alice_key
+                    with pytest.raises(ConnectionEnded):
+                        await conn.peer.receive()  # seated, until the host goes
         # The first host is gone; an impostor with alice's name takes the port first.
         async with trio.open_nursery() as nursery:
 
             async def impostor_then_alice() -> None:
-                refused.append(await host_once(impostor))
+                refused.append(await turned_away(impostor))
                 refused.append(await host_once(alice, expect=bob_key, flips=alice_flips))
 
             nursery.start_soon(impostor_then_alice)
             async with conn.reconnect(trio.current_time() + 15, alice_key) as peer:
                 assert peer.info.peer_identity == alice_key
                 await peer.send(Move("concede", SIG))
+                with pytest.raises(ConnectionEnded):
+                    await peer.receive()  # seated, until alice goes
     # The joiner told the impostor why and moved on; alice got the concession.
-    assert refused == ["wrong-player", None]
+    impostor_saw, alice_saw = refused
+    assert "left before taking the seat" in impostor_saw and "(wrong-player)" in impostor_saw
+    assert alice_saw is None

@@ -1,0 +1,284 @@
+"""A host's wait is ended only by its own player or a seated game (SPEC 3.11, *The seat*).
+
+Over real loopback sockets, strangers complete the handshake with a waiting host and then
+do not play: a joiner holding a stale invitation (another key) refuses the host, one hangs
+up, one closes, one sends a frame nobody can read. Each is logged and dropped; the host
+goes on waiting, and then plays its real joiner: a two-player game, and a table of 3.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_protocol.connection import Rules as WireRules
+from cuttle_protocol.errors import ErrorCode
+from cuttle_protocol.invitation import Invitation
+from cuttle_protocol.messages import RematchRequest
+from cuttle_protocol.netgame import play_match
+from cuttle_protocol.netplay import NetPlan, open_game_peer
+from cuttle_protocol.state import Role
+from cuttle_protocol.table import TableSettings
+from cuttle_protocol.trio_peer import (
+    ConnectionEnded,
+    Listener,
+    PeerSettings,
+    connect,
+    handshake,
+    open_listener,
+    running,
+)
+from cuttle_protocol.trio_table import host_table, join_table
+
+from cuttle_net.games.cuttle.bots import GreedyBot, RandomBot
+
+from .count_game import play_count, player
+from .test_host_join import finish, host_args, join, join_args, start_host
+from .test_table_net import FAST
+
+WAIT = 60  # seconds: the bound on every test here
+CLASSIC = WireRules("classic")
+STRANGERS = ["stale-invitation", "hang-up", "close", "garbage"]
+
+
+async def stranger(port: int, how: str, caps: tuple[str, ...] = ()) -> None:
+    """Complete a handshake with the host on `port`, then do not play (`how`)."""
+    eve = player("eve")
+    if how == "stale-invitation":
+        # An invitation to another key at this address (an old one, or a mistyped address):
+        # the joiner refuses the host once it saw its key (`wrong-player`).
+        other = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
+        stale = Invitation.for_key(other, [("127.0.0.1", port)]).encode()
+        with pytest.raises(ConnectionEnded) as refused:
+            async with connect(stale, eve, caps=caps):
+                raise AssertionError("the joiner took a host with another key")
+        assert refused.value.code == ErrorCode.WRONG_PLAYER
+        return
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    peer = await handshake(stream, Role.JOINER, eve, caps=caps)
+    if how == "hang-up":  # no `close`: the TCP connection just ends
+        await trio.aclose_forcefully(stream)
+    elif how == "close":
+        await peer.aclose(ErrorCode.PEER_QUIT, "changed my mind")
+    else:  # a frame that does not decrypt
+        await stream.send_all(b"\0\0\0\x20" + bytes(32))
+        await trio.aclose_forcefully(stream)
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("how", STRANGERS)
+async def test_a_two_player_host_outlasts_a_stranger_and_plays_its_joiner(
+    tmp_path: Path, how: str
+) -> None:
+    said: list[str] = []
+    listening = trio.Event()
+    port: list[int] = []
+    played: dict[str, object] = {}
+
+    def say(line: str) -> None:
+        said.append(line)
+        if "(port " in line:
+            port.append(int(line.split("(port ")[1].rstrip(")")))
+            listening.set()
+
+    async def side(plan: NetPlan, bot, speak) -> None:
+        async with open_game_peer(plan, speak) as conn:
+            result = await play_match(conn.peer, conn.identity, bot=bot)
+            played[plan.name] = (conn.peer.info.peer_name, result)
+
+    host = NetPlan("host", "ann", port=0, bind="127.0.0.1", config_dir=tmp_path / "ann")
+    with trio.fail_after(WAIT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(side, host, GreedyBot(), say)
+            await listening.wait()
+            await stranger(port[0], how)
+            # Once the host logged the stranger, the real joiner comes.
+            while not any("eve" in line for line in said):
+                await trio.sleep(0.01)
+            bob = NetPlan(
+                "join", "bob", address=f"127.0.0.1:{port[0]}", config_dir=tmp_path / "bob"
+            )
+            await side(bob, RandomBot(), lambda line: None)
+    (eve_line,) = [line for line in said if "eve" in line]
+    assert "left before taking the seat" in eve_line, eve_line
+    assert "try 1 at this game's code" in eve_line  # it saw the code: one try at it
+    name, result = played["ann"]
+    assert name == "bob"
+    (game,) = result.games
+    assert result.ended is None and game.fault is None and game.outcome is not None
+    assert played["bob"][0] == "ann"
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("how", STRANGERS)
+async def test_a_table_outlasts_a_stranger_at_its_last_seat_and_plays(how: str) -> None:
+    """A table of 3 with one joiner seated: the stranger comes for the last seat (on the old
+    code it was seated, the table started, and it ended naming the stranger), then the
+    real second joiner takes it."""
+    results: dict[str, str] = {}
+    said: list[str] = []
+    async with open_listener(0, "127.0.0.1", log=said.append) as listener:
+        port = listener.address[1]
+        address = f"127.0.0.1:{port}"
+
+        async def host() -> None:
+            settings = TableSettings("count", (), 3)
+            async with host_table(listener, player("p0"), settings, timeouts=FAST) as t:
+                results["p0"] = await play_count(t, 9)
+
+        async def join(name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
+            async with join_table(address, player(name), timeouts=FAST) as t:
+                task_status.started()  # seated
+                results[name] = await play_count(t, 9)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                await nursery.start(join, "p1")
+                await stranger(port, how, caps=("table",))
+                await settled(listener, said)
+                await nursery.start(join, "p2")
+    assert listener.unseated == 1
+    assert len(results) == 3 and len(set(results.values())) == 1, results
+    assert results["p0"].startswith("result: counted to 9"), results
+
+
+async def settled(listener: Listener, said: list[str]) -> None:
+    """Until the host logged the stranger it dropped."""
+    while not any("eve" in line for line in said):
+        await trio.sleep(0.01)
+
+
+def test_a_second_host_on_the_same_data_folder_leaves_the_live_game_alone(
+    tmp_path: Path,
+) -> None:
+    """Finding 8c: ``cuttle host --port 0`` while another process on the same data folder
+    plays a game took that live game's journal for an unfinished one, tried to resume it on
+    its port, and failed with "Address already in use". Now it hosts a game of its own;
+    asked for that very port, it says in one line that another process plays there."""
+    slow = ("--bot", "random", "--bot-delay", "0.3", "--games", "1")
+    first, port = start_host(tmp_path, *slow)
+    joiner = subprocess.Popen(
+        [sys.executable, "-m", "cuttle_client", *join_args(tmp_path, port, *slow)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    second = None
+    try:
+        assert first.stdout is not None
+        deadline = time.monotonic() + WAIT
+        while "you are seat" not in first.stdout.readline():  # journaled from then on
+            assert time.monotonic() < deadline and first.poll() is None
+        assert list((tmp_path / "a" / "journal").glob("host-*.journal"))
+        second, other = start_host(tmp_path, "--bot", "random")  # a game of its own
+        assert other != port
+        second.kill()
+        out, err = second.communicate(timeout=WAIT)
+        assert "resuming" not in out and "Traceback" not in err
+        same = subprocess.run(
+            [sys.executable, "-m", "cuttle_client", *host_args(tmp_path, "--bot", "random")]
+            + ["--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+        )
+        assert same.returncode == 1 and "Traceback" not in same.stderr
+        assert "being played by another cuttle process" in same.stdout, same.stdout
+        assert "Address already in use" not in same.stdout
+        # The first game was left alone: it ends as it would have.
+        code, out, err = finish(first)
+        assert code == 0 and "audit passed" in out, out + err
+        assert joiner.wait(timeout=WAIT) == 0
+    finally:
+        for p in (first, joiner, second):
+            if p is not None and p.poll() is None:
+                p.kill()
+
+
+def test_a_headless_joiner_whose_bot_cannot_play_the_table_refuses_it_in_the_handshake(
+    tmp_path: Path,
+) -> None:
+    """`cuttle join --bot hard` at a L'Unisson table (no such bot for that game) refuses
+    the game in the handshake: it is never seated, so it neither takes a place nor, at the
+    last one, starts and ends the table; it used to sit down and leave at once."""
+    table = ("--game", "unisson", "--players", "3", "--bot", "greedy")
+    host, port = start_host(tmp_path, *table)
+    try:
+        joined = join(tmp_path, port, "--bot", "hard")
+        assert joined.returncode == 1 and "Traceback" not in joined.stderr
+        assert "cannot play unisson with the bot 'hard'" in joined.stdout, joined.stdout
+        assert "rules-refused" in joined.stdout
+    finally:
+        host.kill()
+    _, out, err = finish(host)
+    assert "no handshake: cannot play unisson" in out, out
+    assert "joined" not in out and "Traceback" not in err
+
+
+@pytest.mark.trio
+async def test_a_joiner_silent_after_the_handshake_is_dropped_at_the_reply_timeout() -> None:
+    """One that completes the handshake and then reads nothing (so never answers the
+    host's ping) holds no seat: the host closes it with `timeout` and seats the next."""
+    said: list[str] = []
+    quick = PeerSettings(handshake_timeout=5, reply_timeout=1)
+    with trio.fail_after(WAIT):
+        async with open_listener(0, "127.0.0.1", log=said.append) as listener:
+            port = listener.address[1]
+            async with trio.open_nursery() as nursery:
+                seated: list[str] = []
+
+                async def host() -> None:
+                    async with listener.accept(player("ann"), CLASSIC, settings=quick) as peer:
+                        seated.append(peer.info.peer_name)
+                        with pytest.raises(ConnectionEnded):
+                            await peer.receive()  # until bob goes
+
+                nursery.start_soon(host)
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+                await handshake(stream, Role.JOINER, player("eve"))  # then reads nothing
+                while not said:
+                    await trio.sleep(0.01)
+                async with connect(f"127.0.0.1:{port}", player("bob"), settings=quick):
+                    while not seated:
+                        await trio.sleep(0.01)
+                await stream.aclose()
+    assert seated == ["bob"]
+    (line,) = said
+    assert "eve" in line and "no answer to our ping within 1 s (timeout)" in line, line
+
+
+@pytest.mark.trio
+async def test_messages_before_the_pong_are_bounded() -> None:
+    """What a joiner sends before it answers the host's ping is kept for the game, up to
+    the inbox (16 messages): one that sends more is told why and dropped."""
+    said: list[str] = []
+    with trio.fail_after(WAIT):
+        async with open_listener(0, "127.0.0.1", log=said.append) as listener:
+            port = listener.address[1]
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(wait_for_player, listener)
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+                peer = await handshake(stream, Role.JOINER, player("eve"))
+                with pytest.raises(ConnectionEnded) as told:
+                    for _ in range(17):  # before reading anything, so before its pong
+                        await peer.send(RematchRequest())
+                    async with running(peer):  # the host's close comes before our pong counts
+                        await peer.receive()
+                while not said:
+                    await trio.sleep(0.01)
+                nursery.cancel_scope.cancel()
+    assert told.value.code == ErrorCode.UNEXPECTED_MESSAGE
+    assert "more than 16 messages before its pong" in told.value.message
+    (line,) = said
+    assert "eve" in line and "left before taking the seat" in line, line
+
+
+async def wait_for_player(listener: Listener) -> None:
+    async with listener.accept(player("ann"), CLASSIC):
+        raise AssertionError("a joiner was seated")
