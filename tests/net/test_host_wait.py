@@ -106,7 +106,7 @@ async def test_a_two_player_host_outlasts_a_stranger_and_plays_its_joiner(
             await side(bob, RandomBot(), lambda line: None)
     (eve_line,) = [line for line in said if "eve" in line]
     assert "left before taking the seat" in eve_line, eve_line
-    assert "try 1 at this game's code" in eve_line  # it saw the code: one try at it
+    assert "try 1 of 50 at this game's code" in eve_line  # it saw the code: one try at it
     name, result = played["ann"]
     assert name == "bob"
     (game,) = result.games

@@ -42,6 +42,9 @@ async def test_a_restarted_joiner_shows_no_new_code(tmp_path: Path) -> None:
             nursery.start_soon(host)
             async with open_game_peer(plan, said.append) as conn:
                 code = conn.peer.info.sas
+            # The host waits for a joiner that takes its seat (SPEC 3.11, *The seat*): this
+            # one only looked at its screen and left, so the host is stopped here.
+            nursery.cancel_scope.cancel()
     assert RESUMED_NO_CODE in said
     assert not any(code in line for line in said), said
 
@@ -64,12 +67,14 @@ async def test_a_restarted_host_shows_no_new_code(tmp_path: Path) -> None:
             resuming=True,
             peer_identity=bob_key,
         )
+        seated = trio.Event()
         async with trio.open_nursery() as nursery:
 
             async def joiner() -> None:
                 for _ in range(100):  # until the restarted host listens
                     try:
                         async with connect(f"127.0.0.1:{port}", bob):
+                            await seated.wait()  # answering the host's seat check meanwhile
                             return
                     except (OSError, ConnectionEnded):
                         await trio.sleep(0.05)
@@ -77,5 +82,6 @@ async def test_a_restarted_host_shows_no_new_code(tmp_path: Path) -> None:
             nursery.start_soon(joiner)
             async with open_game_peer(plan, said.append) as conn:
                 code = conn.peer.info.sas
+                seated.set()
     assert RESUMED_NO_CODE in said
     assert not any(code in line for line in said), said
