@@ -261,7 +261,28 @@ def _without(hand: Sequence[int], faces: Iterable[int]) -> list[int]:
     return out
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"greedy": GreedyBot, "random": RandomBot}
+# Search effort of the planning levels, in iterations a decision (not seconds: a level
+# plays the same on every machine and under any load, and a seeded game is reproducible).
+MEDIUM_ITERATIONS = 150
+HARD_ITERATIONS = 600
+
+
+def _search(name: str, iterations: int) -> Callable[[], Bot]:
+    def make() -> Bot:
+        from .search import SearchBot
+
+        return SearchBot(name, iterations)
+
+    return make
+
+
+# The planning levels first: the lobby lists them in this order.
+BOTS: dict[str, Callable[[], Bot]] = {
+    "medium": _search("medium", MEDIUM_ITERATIONS),
+    "hard": _search("hard", HARD_ITERATIONS),
+    "greedy": GreedyBot,
+    "random": RandomBot,
+}
 
 
 def make_bot(name: str) -> Bot:
