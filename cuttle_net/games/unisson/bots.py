@@ -276,8 +276,15 @@ def _search(name: str, iterations: int) -> Callable[[], Bot]:
     return make
 
 
-# The planning levels first: the lobby lists them in this order.
+def _easy() -> Bot:
+    bot = GreedyBot()
+    bot.name = "easy"
+    return bot
+
+
+# The levels (easy, medium, hard) first: the lobby lists them in this order.
 BOTS: dict[str, Callable[[], Bot]] = {
+    "easy": _easy,
     "medium": _search("medium", MEDIUM_ITERATIONS),
     "hard": _search("hard", HARD_ITERATIONS),
     "greedy": GreedyBot,

@@ -230,6 +230,17 @@ def playout(g: Game, rng: random.Random, epsilon: float) -> None:
 # ------------------------------------------------------------------------ bot
 
 
+def _octave(g: Game, moves: list[Move]) -> Move | None:
+    """A move among ``moves`` that makes an octave (and so wins the game), if any."""
+    seqs = g.seqs[g.to_act]
+    for m in moves:
+        if m[0] == _MELD and len(m[1]) == 8:
+            return m
+        if m[0] == _EXTEND and seqs[m[2] - 1] | 1 << m[1][0] in _OCTAVE_SET:
+            return m
+    return None
+
+
 class SearchBot:
     """ISMCTS from the bot's own view, with a fixed number of iterations a decision."""
 
@@ -246,6 +257,9 @@ class SearchBot:
         moves = view.legal_moves()
         if len(moves) == 1:
             return moves[0]
+        win = _octave(view, moves)
+        if win is not None:
+            return win  # the game is won at once: nothing to search
         rng = random.Random(rng.getrandbits(64))
         me = view.viewer
         unseen = unseen_faces(view)
