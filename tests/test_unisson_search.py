@@ -10,16 +10,23 @@ import pytest
 from cuttle_net.games.unisson import Game
 from cuttle_net.games.unisson.arena import play_game
 from cuttle_net.games.unisson.bots import BOTS, make_bot
+from cuttle_net.games.unisson.cards import parse_face
 from cuttle_net.games.unisson.motions import UNKNOWN
+from cuttle_net.games.unisson.moves import parse_move
 from cuttle_net.games.unisson.position import parse_position, position_text
-from cuttle_net.games.unisson.search import SearchBot, sample_world, unseen_faces
+from cuttle_net.games.unisson.search import (
+    SearchBot,
+    candidates,
+    sample_world,
+    unseen_faces,
+)
 from tests.test_unisson_bots import position
 
 TABLES = [(3, 1), (4, 1), (4, 2), (5, 2), (6, 2)]
 
 
 def small_bot() -> SearchBot:
-    return SearchBot("small", iterations=16)
+    return SearchBot("small", budget=400)
 
 
 def state(g: Game) -> dict[str, object]:
@@ -130,15 +137,28 @@ def test_decisions_are_deterministic_for_a_seed() -> None:
     assert (a.winners, a.scores) == (b.winners, b.scores) and len(a.times[0]) > 0
 
 
-def test_the_search_completes_an_octave_and_melds_a_run() -> None:
+def test_the_search_completes_an_octave_and_melds_a_run_within_its_turn() -> None:
     g = position("AS,8D", "7S-KS", "9D,JC,QD,AC")
     assert str(small_bot().choose(g.view(1), random.Random(0))) == "extend 1 AS"
-    g = position("7H,8H,9H,KC", "", "8D,JS,QD,AC")
-    assert str(SearchBot("x", 200).choose(g.view(1), random.Random(0))) == "meld 7H 8H 9H"
+    for seed in range(3):
+        g = position("9H,TH,JH,KC", "", "8D,JS,QD,AC")
+        while g.to_act == 1:
+            g.apply(SearchBot("x", 8000).choose(g.view(1), random.Random(seed)))
+        assert g.sequences(1) == [tuple(parse_face(w) for w in ("9H", "TH", "JH"))]
+
+
+def test_the_search_tries_the_moves_the_policy_likes_best() -> None:
+    g = position("9H,TH,JH,KC", "", "8D,JS,QD,AC")
+    moves = g.legal_moves()
+    assert len(moves) > 6
+    best = candidates(g.view(1), moves, 6)
+    assert len(best) == 6 and set(best) <= set(moves)
+    assert parse_move("meld 9H TH JH") in best and parse_move("discard TH") not in best
+    assert candidates(g.view(1), moves, 0) == moves
 
 
 def test_levels_are_named_and_listed_first() -> None:
     assert list(BOTS)[:3] == ["easy", "medium", "hard"]
     for name in BOTS:
         assert make_bot(name).name == name
-    assert make_bot("hard").iterations > make_bot("medium").iterations  # type: ignore[attr-defined]
+    assert make_bot("hard").budget > make_bot("medium").budget  # type: ignore[attr-defined]

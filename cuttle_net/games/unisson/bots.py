@@ -261,17 +261,18 @@ def _without(hand: Sequence[int], faces: Iterable[int]) -> list[int]:
     return out
 
 
-# Search effort of the planning levels, in iterations a decision (not seconds: a level
-# plays the same on every machine and under any load, and a seeded game is reproducible).
-MEDIUM_ITERATIONS = 150
-HARD_ITERATIONS = 600
+# Search effort of the planning levels, in moves played in the sampled worlds a decision
+# (not seconds: a level plays the same on every machine and under any load, and a seeded
+# game is reproducible).
+MEDIUM_BUDGET = 6_000
+HARD_BUDGET = 30_000
 
 
-def _search(name: str, iterations: int) -> Callable[[], Bot]:
+def _search(name: str, budget: int) -> Callable[[], Bot]:
     def make() -> Bot:
         from .search import SearchBot
 
-        return SearchBot(name, iterations)
+        return SearchBot(name, budget)
 
     return make
 
@@ -285,8 +286,8 @@ def _easy() -> Bot:
 # The levels (easy, medium, hard) first: the lobby lists them in this order.
 BOTS: dict[str, Callable[[], Bot]] = {
     "easy": _easy,
-    "medium": _search("medium", MEDIUM_ITERATIONS),
-    "hard": _search("hard", HARD_ITERATIONS),
+    "medium": _search("medium", MEDIUM_BUDGET),
+    "hard": _search("hard", HARD_BUDGET),
     "greedy": GreedyBot,
     "random": RandomBot,
 }

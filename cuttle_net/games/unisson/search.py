@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from ..tree import Node, backup, most_visited, shuffle, step
 from .cards import ACE, FACES, OCTAVES, SEVEN
@@ -27,7 +28,18 @@ from .scoring import scores
 
 _DRAW, _TAKE, _DISCARD, _MELD, _EXTEND = Kind.DRAW, Kind.TAKE, Kind.DISCARD, Kind.MELD, Kind.EXTEND
 _OCTAVE_SET = frozenset(OCTAVES)
-MAX_PLIES = 400  # a playout's safety net: a game ends long before (the stock, idle turns)
+# The playout policy's weights (see ``policy``), in its own units.
+W_MELD, W_EXTEND = 20.0, 18.0
+W_TAKE_EXT, W_TAKE_RUN, W_TAKE_RUN2, W_TAKE, W_TAKE_LINK = 12.0, 11.0, 6.0, 0.5, 1.5
+W_TAKE_ACE, W_TAKE_SEVEN, W_TAKE_END = 2.0, 1.5, 1.5
+W_DRAW, W_DRAW_END = 1.0, 1.0
+W_DISCARD, W_DISCARD_ACE, W_DISCARD_SEVEN, W_DISCARD_END = 1.5, 2.5, 1.0, 3.0
+W_PASS, NOISE, P_STOP = 0.0, 0.5, 0.8
+MAX_PLIES = 400
+# The search tries only the WIDTH moves the policy likes best at its root: a decision with
+# twenty legal moves would otherwise get a handful of playouts each, too few to tell two
+# moves apart (the luck of the deal is most of a game's result).
+WIDTH = 6  # a playout's safety net: a game ends long before (the stock, idle turns)
 
 
 def _tables() -> tuple[list[list[int]], list[list[int]]]:
@@ -118,85 +130,86 @@ def _ends(g: Game, seat: int) -> int:
 
 
 def policy(g: Game, moves: list[Move], rng: random.Random, epsilon: float) -> Move:
-    """The playout policy: a quick guess at a good move, from the mover's cards.
-
-    An octave is always made; melds and extensions come first (points on the table, and
-    runs that would cost in hand at the end); a range card is taken when it extends a
-    sequence or makes a run, cards that fit nothing are discarded (near the end, to empty
-    the hand); an ace is taken only with good reason (two cards go), an ace discarded
-    brings draws, a seven discarded costs another card.  With ``epsilon`` any move.
-    """
+    """The playout policy: the move ``values`` likes best (with a little noise), or with
+    ``epsilon`` any move; an optional draw is taken unless the end nears."""
     if len(moves) == 1:
         return moves[0]
     rand = rng.random
     if rand() < epsilon:
         return moves[int(rand() * len(moves))]
+    pend = g.pending
+    if pend and pend[0][0] == MAY_DRAW:
+        # A free card is worth having until the end nears (then it may cost the empty
+        # hand, and emptying the stock in another's turn makes that seat the last).
+        ending = g.last >= 0 or len(g.stock) <= g.players
+        return STOP if ending and rand() < P_STOP else DRAW
+    vs = values(g, moves, rand, NOISE)
+    return moves[vs.index(max(vs))]
+
+
+def values(g: Game, moves: list[Move], rand: Callable[[], float], noise: float) -> list[float]:
+    """A quick guess at each move's worth to the seat to act, from its own cards (plus
+    ``noise`` times ``rand()``).
+
+    An octave is worth everything; melds and extensions come first (points on the table,
+    and runs that would cost in hand at the end); a range card is worth taking when it
+    extends a sequence or makes a run, cards that fit nothing are worth discarding (near
+    the end, to empty the hand); an ace is taken only with good reason (two cards go), an
+    ace discarded brings draws, a seven discarded costs another card.  A forced discard
+    keeps what fits best.
+    """
     p = g.to_act
     h = g.lo[p]
-    stock = len(g.stock)
-    ending = g.last >= 0 or stock <= g.players
     ends = _ends(g, p)
-    pend = g.pending
-    if pend:
-        if pend[0][0] == MAY_DRAW:
-            # A free card is worth having until the end nears (then it may cost the empty
-            # hand, and emptying the stock in another's turn makes that seat the last).
-            return STOP if ending and rand() < 0.8 else DRAW
-        best, best_v = moves[0], 1e9
+    out = []
+    if g.pending:  # a forced discard (optional draws are the policy's)
         for m in moves:
             f = m[1][0]
-            v = _keep(f, h >> (f & 24) & 255, ends) + rand()
-            if v < best_v:
-                best, best_v = m, v
-        return best
+            out.append(-_keep(f, h >> (f & 24) & 255, ends) - noise * rand())
+        return out
+    stock = len(g.stock)
+    ending = g.last >= 0 or stock <= g.players
     seqs = g.seqs[p]
     first = g.used == 0
-    best, best_v = moves[0], -1e9
     for m in moves:
         k = m[0]
         if k == _MELD:
-            if len(m[1]) == 8:
-                return m
-            v = 20.0 + len(m[1])
+            v = 1e9 if len(m[1]) == 8 else W_MELD + len(m[1])
         elif k == _EXTEND:
             f = m[1][0]
-            if seqs[m[2] - 1] | 1 << f in _OCTAVE_SET:
-                return m
-            v = 18.0
+            v = 1e9 if seqs[m[2] - 1] | 1 << f in _OCTAVE_SET else W_EXTEND
         elif k == _TAKE:
             f = m[1][0]
             r = f & 7
             byte = h >> (f & 24) & 255
             if ends >> f & 1:
-                v = 12.0
+                v = W_TAKE_EXT
             elif RUN[byte][r] >= 3:
-                v = 11.0 if first else 6.0
+                v = W_TAKE_RUN if first else W_TAKE_RUN2
             else:
-                v = 0.5 + 1.5 * LINK[byte][r]
+                v = W_TAKE + W_TAKE_LINK * LINK[byte][r]
             if r == ACE:
-                v -= 4.0
+                v -= W_TAKE_ACE
             elif r == SEVEN and stock > 1:
-                v += 1.5
+                v += W_TAKE_SEVEN
             if ending:
-                v -= 1.5
+                v -= W_TAKE_END
         elif k == _DRAW:
-            v = 1.0 if ending else 3.0
+            v = W_DRAW_END if ending else W_DRAW
         elif k == _DISCARD:
             f = m[1][0]
             r = f & 7
-            v = 1.5 - _keep(f, h >> (f & 24) & 255, ends)
+            v = W_DISCARD - _keep(f, h >> (f & 24) & 255, ends)
             if r == ACE and not ending:
-                v += 2.5
+                v += W_DISCARD_ACE
             elif r == SEVEN:
-                v -= 1.0
+                v -= W_DISCARD_SEVEN
             if ending:
-                v += 3.0
+                v += W_DISCARD_END
         else:  # pass
-            v = 0.0
-        v += rand() * 0.5
-        if v > best_v:
-            best, best_v = m, v
-    return best
+            v = W_PASS
+        out.append(v + noise * rand())
+    return out
 
 
 def rewards(g: Game) -> list[float]:
@@ -219,12 +232,13 @@ def rewards(g: Game) -> list[float]:
     return out
 
 
-def playout(g: Game, rng: random.Random, epsilon: float) -> None:
-    """Play ``g`` to its end with ``policy``."""
+def playout(g: Game, rng: random.Random, epsilon: float) -> int:
+    """Play ``g`` to its end with ``policy``; the number of moves played."""
     n = 0
     while g.outcome is None and n < MAX_PLIES:
         g.push(policy(g, g._legal(), rng, epsilon))
         n += 1
+    return n
 
 
 # ------------------------------------------------------------------------ bot
@@ -242,12 +256,29 @@ def _octave(g: Game, moves: list[Move]) -> Move | None:
 
 
 class SearchBot:
-    """ISMCTS from the bot's own view, with a fixed number of iterations a decision."""
+    """ISMCTS from the bot's own view, with a fixed effort a decision.
+
+    The effort is counted in moves played in the sampled worlds (the walk down the tree
+    and the playout), ``budget`` a decision: an iteration's cost is nearly all its moves,
+    so a decision takes about the same time at every table size and every stage of the
+    game (a playout from the first turn at 6 players is several times longer than one
+    near the end at 3), where a count of iterations would not.  ``iterations``, if given,
+    caps the iterations too.
+    """
 
     searches = True  # it thinks for a while: a UI runs it off its own thread
 
-    def __init__(self, name: str, iterations: int, epsilon: float = 0.1) -> None:
+    def __init__(
+        self,
+        name: str,
+        budget: int,
+        width: int = WIDTH,
+        iterations: int | None = None,
+        epsilon: float = 0.1,
+    ) -> None:
         self.name = name
+        self.budget = budget
+        self.width = width  # search only the moves ``values`` likes best (0: every move)
         self.iterations = iterations
         self.epsilon = epsilon  # how often a playout move is uniformly random
 
@@ -264,13 +295,17 @@ class SearchBot:
         me = view.viewer
         unseen = unseen_faces(view)
         root = Node(me)
+        cands = candidates(view, moves, self.width)
         eps = self.epsilon
-        for _ in range(self.iterations):
+        spent = done = 0
+        cap = self.iterations
+        while spent < self.budget and (cap is None or done < cap):
             world = sample_world(view, rng, unseen)
             node = root
             path = [root]
             while world.outcome is None:
-                legal = world._legal()
+                legal = cands if node is root else world._legal()
+                spent += 1
                 if len(legal) == 1:
                     world.push(legal[0])
                     continue
@@ -279,6 +314,59 @@ class SearchBot:
                 path.append(node)
                 if new:
                     break
-            playout(world, rng, eps)
+            spent += playout(world, rng, eps)
             backup(path, rewards(world))
+            done += 1
         return most_visited(root)
+
+
+def candidates(view: Game, moves: list[Move], width: int) -> list[Move]:
+    """The ``width`` moves ``values`` likes best (all of them with ``width`` 0): the search
+    spends its effort on the moves a player would consider."""
+    if not width or len(moves) <= width:
+        return list(moves)
+    vs = values(view, moves, lambda: 0.0, 0.0)
+    order = sorted(range(len(moves)), key=lambda i: -vs[i])
+    return [moves[i] for i in sorted(order[:width])]
+
+
+class HalvingBot(SearchBot):
+    """Flat search over the bot's own moves by sequential halving, on common worlds.
+
+    Every move still in the running is tried in the same sampled worlds, each followed by
+    a playout from the same random generator, so the moves are compared on the same cards:
+    the luck of the deal, which dwarfs the difference between two moves, cancels out.
+    After each round the worse half of the moves is dropped and the next round spends the
+    same effort on those left.
+    """
+
+    def choose(self, view: Game, rng: random.Random) -> Move:
+        if view.viewer < 0 or view.to_act != view.viewer:
+            raise ValueError("a bot decides from its own view, when its seat is to act")
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        win = _octave(view, moves)
+        if win is not None:
+            return win
+        rng = random.Random(rng.getrandbits(64))
+        me = view.viewer
+        unseen = unseen_faces(view)
+        eps = self.epsilon
+        alive = candidates(view, moves, self.width)
+        total = dict.fromkeys(alive, 0.0)
+        rounds = max(1, (len(alive) - 1).bit_length())
+        share = self.budget // rounds
+        while len(alive) > 1:
+            spent = 0
+            while spent < share:
+                world = sample_world(view, rng, unseen)
+                seed = rng.getrandbits(32)
+                for m in alive:
+                    w = world.copy()
+                    w.push(m)
+                    spent += 1 + playout(w, random.Random(seed), eps)
+                    total[m] += rewards(w)[me]
+            alive.sort(key=lambda m: -total[m])
+            alive = alive[: (len(alive) + 1) // 2]
+        return alive[0]
