@@ -264,7 +264,7 @@ def _without(hand: Sequence[int], faces: Iterable[int]) -> list[int]:
 # Search effort of the planning levels, in moves played in the sampled worlds a decision
 # (not seconds: a level plays the same on every machine and under any load, and a seeded
 # game is reproducible).
-MEDIUM_BUDGET = 6_000
+MEDIUM_BUDGET = 8_000
 HARD_BUDGET = 30_000
 
 
