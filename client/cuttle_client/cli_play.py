@@ -32,8 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--bot",
         choices=list(BOTS),
         default="greedy",
-        help="the opponent: easy (greedy: one move ahead), medium or hard (search), random; "
-        "L'Unisson's bots are greedy and random",
+        help="the opponent (in L'Unisson, every other seat): easy (greedy: one move ahead), "
+        "medium or hard (search), random",
     )
     add_rules_options(p)
     add_game_options(p)
