@@ -5,12 +5,15 @@
 The same games as ``cuttle arena --game unisson BOT... --games N --seed S`` (a game depends
 only on the seed and its index), with every bot's line printed again after each deal has
 been played in every seat: on a crowded machine a long match still leaves figures behind,
-each the result of ``cuttle arena`` with that many games.
+each the result of ``cuttle arena`` with that many games.  ``--first K`` plays games K to
+N - 1 only (one share of a match split between processes, as ``--jobs`` splits it) and
+``--raw FILE`` appends each game's result there as a line of JSON, to add the shares up.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 
 from cuttle_net.games.unisson import arena
 
@@ -21,13 +24,19 @@ def main() -> None:
     p.add_argument("--games", type=int, default=120)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--decks", type=int, default=None)
+    p.add_argument("--first", type=int, default=0)
+    p.add_argument("--raw", default=None)
     args = p.parse_args()
     n = len(args.bots)
     decks = args.decks if args.decks is not None else (2 if n >= 5 else 1)
     tally = arena.Tally(n)
     labels = arena.labels(args.bots)
-    for result in arena.play_match(args.bots, decks, args.games, args.seed):
+    for index in range(args.first, args.games):
+        result = arena.play_game(args.bots, decks, args.seed, index)
         tally.add(result)
+        if args.raw:
+            with open(args.raw, "a") as f:
+                f.write(json.dumps([index, result.winners, result.scores, result.times]) + "\n")
         if tally.games % n == 0:
             print(f"after {tally.games} games", flush=True)
             for b, label in enumerate(labels):
