@@ -153,8 +153,9 @@ def test_a_match_is_the_same_split_between_processes() -> None:
     assert len({r[2] for r in one}) > 1  # not one game played nine times
 
 
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_each_deal_is_played_once_per_rotation_of_the_seats(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, players: int
 ) -> None:
     sat: list[tuple[int, str, int, tuple[int, ...]]] = []  # game, bot, seat, the deal's range
 
@@ -167,19 +168,22 @@ def test_each_deal_is_played_once_per_rotation_of_the_seats(
         Spy.name = name  # type: ignore[attr-defined]
         return Spy
 
-    for name in "abc":
+    names = "abcdef"[:players]
+    for name in names:
         monkeypatch.setitem(BOTS, name, spy(name))
-    for game in range(6):
-        play_game(["a", "b", "c"], 1, seed=4, index=game)
+    decks = 2 if players >= 5 else 1
+    for game in range(2 * players):
+        play_game(list(names), decks, seed=4, index=game)
     firsts = {}
     for game, name, seat, range_cards in sat:
         firsts.setdefault((game, name), (seat, range_cards))
     for deal in (0, 1):
-        games = range(3 * deal, 3 * deal + 3)
-        for name in "abc":  # every bot in every seat once
-            assert sorted(firsts[g, name][0] for g in games) == [0, 1, 2]
-    starts = [next(r for g, _, _, r in sat if g == game) for game in range(6)]
-    assert starts[0] == starts[1] == starts[2] != starts[3] == starts[4] == starts[5]
+        games = range(players * deal, players * deal + players)
+        for name in names:  # every bot in every seat once
+            assert sorted(firsts[g, name][0] for g in games) == list(range(players))
+    starts = [next(r for g, _, _, r in sat if g == game) for game in range(2 * players)]
+    assert len(set(starts[:players])) == len(set(starts[players:])) == 1  # one deal a rotation
+    assert starts[0] != starts[players]
 
 
 def test_labels_number_a_bot_named_twice() -> None:
@@ -218,7 +222,7 @@ def test_cuttle_arena_for_unisson_prints_a_line_per_bot(
     [
         (["greedy", "random"], "3 to 6 players, not 2"),
         (["greedy"] * 7, "3 to 6 players, not 7"),
-        (["greedy", "random", "hard"], "no L'Unisson bot called 'hard'"),
+        (["greedy", "random", "deep-blue"], "no L'Unisson bot called 'deep-blue'"),
         (["greedy"] * 5 + ["--decks", "1"], "5 players need two decks"),
         (["greedy"] * 3 + ["--variant", "joker"], "L'Unisson has none"),
     ],

@@ -33,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "bots",
         nargs="+",
         metavar="BOT",
-        help=f"Cuttle: two bots ({names}); L'Unisson: 3 to 6 (random, greedy)",
+        help=f"Cuttle: two bots ({names}); L'Unisson: 3 to 6 of the same names",
     )
     p.add_argument("--games", type=int, default=100, metavar="N", help="games (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the match seed")

@@ -32,8 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--bot",
         choices=list(BOTS),
         default="greedy",
-        help="the opponent, weakest first: random; easy, also called greedy (one move ahead, "
-        "the default); medium and hard (search). L'Unisson's bots: random, greedy",
+        help="the opponent (in L'Unisson, every other seat), weakest first: random; easy, "
+        "also called greedy (one move ahead, the default); medium and hard (search)",
     )
     add_rules_options(p)
     add_game_options(p, positions=False)

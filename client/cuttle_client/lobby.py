@@ -27,13 +27,13 @@ from .widgets import TooSmall
 GAME_TITLES = {"cuttle": "Cuttle", "unisson": "L'Unisson"}
 LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
 LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
-# Each game's bots, weakest first as the games list them; Cuttle's "greedy" is "easy" under
-# its other name, so it is not offered twice.
+# Each game's bots, weakest first as the games list them; "greedy" is "easy" under its
+# other name, so it is not offered twice.
 BOT_ORDER = {
-    "cuttle": tuple(name for name in BOTS if name != "greedy"),
-    "unisson": tuple(UNISSON_BOTS),
+    game: tuple(name for name in bots if name != "greedy")
+    for game, bots in (("cuttle", BOTS), ("unisson", UNISSON_BOTS))
 }
-DEFAULT_BOT = {"cuttle": "easy", "unisson": "greedy"}
+DEFAULT_BOT = {"cuttle": "easy", "unisson": "easy"}
 
 
 def bot_options(game: str) -> list[tuple[str, str]]:

@@ -367,7 +367,7 @@ def test_the_bots_are_listed_weakest_first_with_the_default_named() -> None:
 
     run(app, body)
     assert seen["cuttle"] == ["random", "easy (default)", "medium", "hard"]
-    assert seen["unisson"] == ["random", "greedy (default)"]
-    assert seen["cuttle chosen"] == ["easy"] and seen["unisson chosen"] == ["greedy"]
+    assert seen["unisson"] == ["random", "easy (default)", "medium", "hard"]
+    assert seen["cuttle chosen"] == ["easy"] and seen["unisson chosen"] == ["easy"]
     assert set(BOTS) == {"random", "easy", "medium", "hard", "greedy"}  # greedy is easy
-    assert set(UNISSON_BOTS) == {"random", "greedy"}
+    assert set(UNISSON_BOTS) == {"random", "easy", "medium", "hard", "greedy"}

@@ -205,7 +205,6 @@ def test_ascii_cards_and_the_help() -> None:
     [
         (["--players", "7"], "3 to 6 players, not 7"),
         (["--players", "6", "--decks", "1"], "6 players need two decks"),
-        (["--bot", "hard"], "L'Unisson's bots are random, greedy, not hard"),
         (["--variant", "joker"], "L'Unisson has none"),
     ],
 )

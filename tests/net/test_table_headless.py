@@ -103,7 +103,6 @@ def test_unisson_at_a_table_of_processes_ends_with_one_result(tmp_path: Path, pl
         ("--game", "unisson", "--players", "2"),
         ("--game", "unisson", "--players", "5", "--decks", "1"),  # 5 need two decks
         ("--game", "unisson", "--players", "3", "--decks", "3"),
-        ("--game", "unisson", "--players", "3", "--bot", "hard"),  # no such L'Unisson bot
     ],
 )
 def test_a_table_that_cannot_be_hosted_is_a_bad_command_line(

@@ -22,6 +22,7 @@ import math
 import random
 from bisect import insort
 
+from ..tree import Node, backup, most_visited, shuffle, step
 from .belief import Beliefs
 from .cards import RANK_OF
 from .engine import CHANCE, MAIN, OVER, UNKNOWN, Game
@@ -30,7 +31,6 @@ from .moves import Kind, Move
 RANK = RANK_OF
 _POINTS, _SCUTTLE, _JACK = Kind.POINTS, Kind.SCUTTLE, Kind.JACK
 _PERMANENT, _ONEOFF, _COUNTER, _DRAW = Kind.PERMANENT, Kind.ONEOFF, Kind.COUNTER, Kind.DRAW
-_UCB_C = 0.7  # exploration constant for rewards in [0, 1]
 EPSILON = 0.1  # how often a playout move is uniformly random
 
 
@@ -65,10 +65,7 @@ def sample_world(
         cards = [c for c in cards if c not in held]
         if len(cards) != u:
             raise ValueError("a guessed hand may hold only cards the view has not seen")
-    rand = rng.random  # Fisher-Yates on random(): several times faster than rng.shuffle
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(rand() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
+    shuffle(cards, rng)
     if hand is not None:
         cards = hand + cards
     if n:
@@ -217,20 +214,6 @@ def _rollout(g: Game, rng: random.Random, plies: int) -> None:
         n += 1
 
 
-# ---------------------------------------------------------------------- tree
-
-
-class _Node:
-    __slots__ = ("avail", "children", "mover", "visits", "wins")
-
-    def __init__(self, mover: int) -> None:
-        self.mover = mover  # the seat whose move led here (the reward is counted for it)
-        self.children: dict[Move, _Node] = {}
-        self.visits = 0
-        self.wins = 0.0
-        self.avail = 1
-
-
 class SearchBot:
     """ISMCTS from the bot's own view, with a fixed number of iterations a decision."""
 
@@ -288,7 +271,7 @@ class SearchBot:
         me = view.viewer
         rng = random.Random(rng.getrandbits(64))
         beliefs = self._believe(view)
-        root = _Node(1 - me)
+        root = Node(1 - me)
         plies = self.plies
         unseen = sorted(view.unseen())
         infer = self.infer if beliefs is not None and view.hidden[1 - me] else 0.0
@@ -307,32 +290,17 @@ class SearchBot:
                     m = legal[rng.randrange(len(legal))]
                     child = children.get(m)
                     if child is None:
-                        child = children[m] = _Node(actor)
+                        child = children[m] = Node(actor)
                     world.push(m)
                     node = child
                     path.append(node)
                     continue
-                untried = [m for m in legal if m not in children]
-                if untried:
-                    m = untried[rng.randrange(len(untried))]
-                    child = children[m] = _Node(actor)
-                    world.push(m)
-                    path.append(child)
-                    break
-                best_v, child, m = -1.0, None, legal[0]
-                for mv in legal:
-                    ch = children[mv]
-                    ch.avail += 1
-                    v = ch.wins / ch.visits + _UCB_C * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if v > best_v:
-                        best_v, child, m = v, ch, mv
+                m, node, new = step(node, legal, actor, rng)
                 world.push(m)
-                node = child  # type: ignore[assignment]
                 path.append(node)
+                if new:
+                    break
             _rollout(world, rng, plies)
             v0 = evaluate(world, 0)
-            for nd in path:
-                nd.visits += 1
-                nd.wins += v0 if nd.mover == 0 else 1.0 - v0
-        # The move searched most; ties go to the better average (then to the first found).
-        return max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].wins))[0]
+            backup(path, (v0, 1.0 - v0, 1.0 - v0))  # seat 0, seat 1, chance (CHANCE is 2)
+        return most_visited(root)

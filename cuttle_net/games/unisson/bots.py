@@ -261,7 +261,36 @@ def _without(hand: Sequence[int], faces: Iterable[int]) -> list[int]:
     return out
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}  # weakest first
+# Search effort of the planning levels, in moves played in the sampled worlds a decision
+# (not seconds: a level plays the same on every machine and under any load, and a seeded
+# game is reproducible).
+MEDIUM_BUDGET = 8_000
+HARD_BUDGET = 30_000
+
+
+def _search(name: str, budget: int) -> Callable[[], Bot]:
+    def make() -> Bot:
+        from .search import SearchBot
+
+        return SearchBot(name, budget)
+
+    return make
+
+
+def _easy() -> Bot:
+    bot = GreedyBot()
+    bot.name = "easy"
+    return bot
+
+
+# Weakest first, as the lobby lists them; "greedy" is "easy" under its other name.
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "easy": _easy,
+    "greedy": GreedyBot,
+    "medium": _search("medium", MEDIUM_BUDGET),
+    "hard": _search("hard", HARD_BUDGET),
+}
 
 
 def make_bot(name: str) -> Bot:
