@@ -16,6 +16,7 @@ import textual.app
 from cuttle_client.app import CuttleApp, Practice, Settings, make_app
 from rich.console import Console
 from textual.app import App
+from textual.message_pump import MessagePump
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import OptionList
@@ -72,9 +73,32 @@ def screen_text(app: App) -> str:
 
 
 async def keys(pilot: Pilot, *names: str) -> None:
-    """Press keys, then let every message they caused be handled (screens, callbacks)."""
-    await pilot.press(*names)
-    await pilot.pause()
+    """Press keys one at a time, each once the app has handled what the one before caused.
+
+    ``pilot.press(a, b)`` sends ``b`` right after ``a`` without waiting, and a key's effect
+    takes several hops: the focus it moves (``Widget.focus`` is a ``call_later``), its
+    bubbling up to the screen's bindings, the messages it posts (``Select.Changed``).  On a
+    loaded machine ``b`` could reach the widget that had the focus before ``a`` moved it.
+    What a key starts on the trio side (a network message) is not waited for: ``until``."""
+    for name in names:
+        await pilot.press(name)
+        await settle(pilot)
+
+
+async def settle(pilot: Pilot, rounds: int = 50) -> None:
+    """Let the app run until no message pump has a message queued, or a ``call_next``
+    callback waiting: what the last key or message set going has been done.
+    Gives up quietly after ``rounds`` (a screen may wait on another): ``until`` checks."""
+    for _ in range(rounds):
+        await pilot.pause()
+        pumps = [pilot.app, *pilot.app.screen.walk_children(with_self=True)]
+        if not any(_busy(p) for p in pumps):
+            return
+
+
+def _busy(pump: MessagePump) -> bool:
+    # (a handler still running is waited for by ``pause``: it drains every queue)
+    return bool(pump.message_queue_size or pump._next_callbacks or pump._pending_message)
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 20) -> None:

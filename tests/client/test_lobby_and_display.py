@@ -222,7 +222,9 @@ def test_the_highlighted_lan_game_stays_highlighted_as_the_list_changes(monkeypa
     async def body(pilot: Pilot) -> None:
         listing = app.lobby.query_one("#lan", ListView)
         await until(pilot, lambda: "Cy · 192.0.2.7:4454" in screen_text(app))
-        await keys(pilot, "l", "down")
+        await keys(pilot, "l")
+        await until(pilot, lambda: listing.has_focus)  # Widget.focus is a call_later
+        await keys(pilot, "down")
         assert listing.index == 1  # Cy
         app.trio.start_task(next_list)
         await until(pilot, lambda: "3 of 4 seats taken" in screen_text(app))

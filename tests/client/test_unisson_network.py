@@ -486,25 +486,28 @@ def test_the_person_sees_the_connection_lost_on_another_seats_turn_and_back(
 def test_leaving_while_the_connection_is_lost_acts_at_once(tmp_path: Path, how: str) -> None:
     """The person leaves (the leave choice, or ctrl+q) while its connection to the host is
     being won back: it leaves at once, its record kept, not after the reply timeout (20 s)
-    or the reconnect window (60 s) it would wait for the host before."""
+    or the reconnect window (60 s) it would wait for the host before.
+
+    Hal waits its default window (30 s) for us, not a short one: once that runs out its
+    table ends, its port closes, our redial is refused and our game is over before the key
+    is read on a loaded machine (ctrl+q then rightly quits without asking)."""
     app = joining(tmp_path)
     games: dict[str, TableGame] = {}
 
     async def body(pilot: Pilot) -> None:
-        link = await behind_a_proxy(pilot, tmp_path, games, window=2.0)
+        link = await behind_a_proxy(pilot, tmp_path, games)
         app.trio.run_sync_soon(link["gate"].set)
         c = app.screen.controller  # type: ignore[attr-defined]
         await until(pilot, lambda: c.my_turn, 60)
         app.trio.run_sync_soon(link["cut"].set)
         await until(pilot, lambda: bool(c.reconnecting))
         await keys(pilot, "l" if how == "leave" else "ctrl+q")
-        assert isinstance(app.screen, ConfirmScreen)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await keys(pilot, "y")
         if how == "leave":
             notes = lambda: [n.message for n in app._notifications]  # noqa: E731
             await until(pilot, lambda: app.screen is app.lobby and bool(notes()), 5)
             assert notes()[0].startswith("The game stopped: you left the table · record"), notes()
-            await until(pilot, lambda: len(games) == 2)  # Hal's window for us ran out
         else:
             await until(pilot, lambda: not app.is_running, 5)
 
