@@ -101,14 +101,17 @@ def _busy(pump: MessagePump) -> bool:
     return bool(pump.message_queue_size or pump._next_callbacks or pump._pending_message)
 
 
-async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 20) -> None:
+async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 60) -> None:
     """Let the app run until ``condition()`` holds: what a screen draws once its controller
     has started (through trio) can come a few frames after the key that opened it, more so
-    on a loaded machine."""
+    on a loaded machine.  ``seconds`` only bounds a failure: generous unless the time is
+    what the test is about."""
     deadline = asyncio.get_running_loop().time() + seconds
     while not condition():
         if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"still not true after {seconds} s")
+            raise AssertionError(
+                f"still not true after {seconds} s; the screen shows:\n{screen_text(pilot.app)}"
+            )
         await pilot.pause(0.02)
 
 
