@@ -46,7 +46,7 @@ async def play_by_keys(pilot: Pilot, rng: random.Random) -> None:
     for _ in range(2000):
         await pilot.pause()
         if c.ending is not None:
-            assert isinstance(pilot.app.screen, GameOverScreen)
+            await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
             return
         assert c.my_turn
         hand = c.view.hand(c.seat)
