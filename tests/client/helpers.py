@@ -50,8 +50,8 @@ async def _yield_once(min_sleep: float = 0, max_sleep: float = 1) -> None:
 @contextlib.contextmanager
 def _quick_keys() -> Iterator[None]:
     """Pilot waits for the process to look idle (tens of ms) after each key; whole games
-    press hundreds of keys.  ``Pilot.press`` still drains every widget's queue before it
-    returns (``_wait_for_screen``), which is what ordering needs."""
+    press hundreds of keys.  Ordering does not need it: ``keys`` waits, after each key, for
+    the messages it set going (``settle``)."""
     saved = textual.app.wait_for_idle
     textual.app.wait_for_idle = _yield_once
     try:
@@ -91,6 +91,8 @@ async def settle(pilot: Pilot, rounds: int = 50) -> None:
     Gives up quietly after ``rounds`` (a screen may wait on another): ``until`` checks."""
     for _ in range(rounds):
         await pilot.pause()
+        if not pilot.app.is_running:
+            return  # the key quit
         pumps = [pilot.app, *pilot.app.screen.walk_children(with_self=True)]
         if not any(_busy(p) for p in pumps):
             return
