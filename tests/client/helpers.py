@@ -16,6 +16,7 @@ import textual.app
 from cuttle_client.app import CuttleApp, Practice, Settings, make_app
 from rich.console import Console
 from textual.app import App
+from textual.message_pump import MessagePump
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import OptionList
@@ -49,8 +50,8 @@ async def _yield_once(min_sleep: float = 0, max_sleep: float = 1) -> None:
 @contextlib.contextmanager
 def _quick_keys() -> Iterator[None]:
     """Pilot waits for the process to look idle (tens of ms) after each key; whole games
-    press hundreds of keys.  ``Pilot.press`` still drains every widget's queue before it
-    returns (``_wait_for_screen``), which is what ordering needs."""
+    press hundreds of keys.  Ordering does not need it: ``keys`` waits, after each key, for
+    the messages it set going (``settle``)."""
     saved = textual.app.wait_for_idle
     textual.app.wait_for_idle = _yield_once
     try:
@@ -72,19 +73,47 @@ def screen_text(app: App) -> str:
 
 
 async def keys(pilot: Pilot, *names: str) -> None:
-    """Press keys, then let every message they caused be handled (screens, callbacks)."""
-    await pilot.press(*names)
-    await pilot.pause()
+    """Press keys one at a time, each once the app has handled what the one before caused.
+
+    ``pilot.press(a, b)`` sends ``b`` right after ``a`` without waiting, and a key's effect
+    takes several hops: the focus it moves (``Widget.focus`` is a ``call_later``), its
+    bubbling up to the screen's bindings, the messages it posts (``Select.Changed``).  On a
+    loaded machine ``b`` could reach the widget that had the focus before ``a`` moved it.
+    What a key starts on the trio side (a network message) is not waited for: ``until``."""
+    for name in names:
+        await pilot.press(name)
+        await settle(pilot)
 
 
-async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 20) -> None:
+async def settle(pilot: Pilot, rounds: int = 50) -> None:
+    """Let the app run until no message pump has a message queued, or a ``call_next``
+    callback waiting: what the last key or message set going has been done.
+    Gives up quietly after ``rounds`` (a screen may wait on another): ``until`` checks."""
+    for _ in range(rounds):
+        await pilot.pause()
+        if not pilot.app.is_running:
+            return  # the key quit
+        pumps = [pilot.app, *pilot.app.screen.walk_children(with_self=True)]
+        if not any(_busy(p) for p in pumps):
+            return
+
+
+def _busy(pump: MessagePump) -> bool:
+    # (a handler still running is waited for by ``pause``: it drains every queue)
+    return bool(pump.message_queue_size or pump._next_callbacks or pump._pending_message)
+
+
+async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 60) -> None:
     """Let the app run until ``condition()`` holds: what a screen draws once its controller
     has started (through trio) can come a few frames after the key that opened it, more so
-    on a loaded machine."""
+    on a loaded machine.  ``seconds`` only bounds a failure: generous unless the time is
+    what the test is about."""
     deadline = asyncio.get_running_loop().time() + seconds
     while not condition():
         if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"still not true after {seconds} s")
+            raise AssertionError(
+                f"still not true after {seconds} s; the screen shows:\n{screen_text(pilot.app)}"
+            )
         await pilot.pause(0.02)
 
 

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from cuttle_net.games.cuttle.moves import DRAW
 from cuttle_net.games.cuttle.rules import Rules
 
-from .helpers import run
+from .helpers import run, until
 
 
 def test_a_search_bot_thinks_off_the_ui_thread() -> None:
@@ -29,11 +29,8 @@ def test_a_search_bot_thinks_off_the_ui_thread() -> None:
         assert c.seat == 0 and c.my_turn
         c.submit(DRAW)
         assert "thinking" in (c.waiting_for() or "")
-        for _ in range(500):  # the UI loop keeps running while the bot thinks
-            await pilot.pause(0.02)
-            if c.my_turn or c.ending is not None:
-                break
-        assert c.my_turn or c.ending is not None
+        # the UI loop keeps running while the bot thinks
+        await until(pilot, lambda: c.my_turn or c.ending is not None)
         assert len(c.log) >= 2 and c.log[1].seat == 1  # the bot's move arrived
 
     run(app, body)

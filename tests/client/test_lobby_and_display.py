@@ -33,10 +33,7 @@ def test_join_from_the_lobby_reports_a_refused_connection_plainly() -> None:
         await pilot.click("#address")
         await keys(pilot, *f"127.0.0.1:{port}", "enter")
         assert isinstance(app.screen, ConnectScreen)
-        for _ in range(200):
-            await pilot.pause(0.02)
-            if "could not connect" in screen_text(app):
-                break
+        await until(pilot, lambda: "could not connect" in screen_text(app))
         assert f"could not connect to 127.0.0.1:{port}" in screen_text(app)
         await keys(pilot, "escape")
         assert isinstance(app.screen, LobbyScreen)
@@ -50,10 +47,12 @@ def test_host_from_the_lobby_shows_where_to_join_and_can_be_cancelled() -> None:
     async def body(pilot: Pilot) -> None:
         await keys(pilot, "h")
         assert isinstance(app.screen, ConnectScreen)
-        for _ in range(200):
-            await pilot.pause(0.02)
-            if "waiting for a player" in screen_text(app) or "Cannot listen" in screen_text(app):
-                break
+        await until(
+            pilot,
+            lambda: (
+                "waiting for a player" in screen_text(app) or "Cannot listen" in screen_text(app)
+            ),
+        )
         text = screen_text(app)
         # Every address of the machine, loopback last, each with the exact command.
         listed = "cuttle join 127.0.0.1:4454   (from this machine)" in text
@@ -157,17 +156,12 @@ def test_lan_browsing_and_a_network_game_share_the_one_trio_run(monkeypatch) -> 
         port = s.getsockname()[1]
 
     async def body(pilot: Pilot) -> None:
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if "Alice · 127.0.0.1:4454 · Cuttle classic · seat free" in screen_text(app):
-                break
-        assert "Alice · 127.0.0.1:4454 · Cuttle classic · seat free" in screen_text(app)
+        await until(
+            pilot, lambda: "Alice · 127.0.0.1:4454 · Cuttle classic · seat free" in screen_text(app)
+        )
         await pilot.click("#address")
         await keys(pilot, *f"127.0.0.1:{port}", "enter")
-        for _ in range(200):
-            await pilot.pause(0.02)
-            if "could not connect" in screen_text(app):
-                break
+        await until(pilot, lambda: "could not connect" in screen_text(app))
         assert f"could not connect to 127.0.0.1:{port}" in screen_text(app)
         await keys(pilot, "escape")
         assert "Alice" in screen_text(app)  # still browsing
@@ -222,7 +216,9 @@ def test_the_highlighted_lan_game_stays_highlighted_as_the_list_changes(monkeypa
     async def body(pilot: Pilot) -> None:
         listing = app.lobby.query_one("#lan", ListView)
         await until(pilot, lambda: "Cy · 192.0.2.7:4454" in screen_text(app))
-        await keys(pilot, "l", "down")
+        await keys(pilot, "l")
+        await until(pilot, lambda: listing.has_focus)  # Widget.focus is a call_later
+        await keys(pilot, "down")
         assert listing.index == 1  # Cy
         app.trio.start_task(next_list)
         await until(pilot, lambda: "3 of 4 seats taken" in screen_text(app))

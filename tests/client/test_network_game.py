@@ -17,23 +17,15 @@ from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.records.record import parse_record
-from tests.client.helpers import choose_any_option, keys, run, screen_text
+from tests.client.helpers import choose_any_option, keys, run, screen_text, until
 from tests.records.saved import records_in_play_order
-
-
-async def wait_until(pilot: Pilot, condition, seconds: float = 20.0) -> None:
-    for _ in range(int(seconds / 0.02)):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out; the screen shows:\n{screen_text(pilot.app)}")
 
 
 async def play_to_the_end(pilot: Pilot, rng: random.Random) -> None:
     table = pilot.app.screen
     c = table.controller
     for _ in range(3000):
-        await wait_until(pilot, lambda: c.ending is not None or c.my_turn)
+        await until(pilot, lambda: c.ending is not None or c.my_turn)
         if c.ending is not None:
             return
         await choose_any_option(pilot, table, rng)
@@ -74,18 +66,18 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
 
     async def body(pilot: Pilot) -> None:
         assert isinstance(app.screen, ConnectScreen)
-        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for a player" in screen_text(app))
         port = re.search(r"\(port (\d+)\)", screen_text(app))[1]
         peer.append(headless_joiner(tmp_path / "bot", port, games=2))
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
         c = app.screen.controller
-        await wait_until(pilot, lambda: "against bot · code" in screen_text(app))
+        await until(pilot, lambda: "against bot · code" in screen_text(app))
         assert screen_text(app).splitlines()[0].rstrip().endswith(" · standard")
         assert re.search(r"code \d{3} \d{3}\b", screen_text(app))
         first_seat = c.seat
         await play_to_the_end(pilot, rng)
         # The screen is pushed before its widgets are mounted: wait for the result itself.
-        await wait_until(
+        await until(
             pilot, lambda: isinstance(app.screen, GameOverScreen) and app.screen.query("#result")
         )
         over = str(app.screen.query_one("#result").render())
@@ -93,8 +85,8 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
         assert "never shown" not in over  # the audit revealed the deal: all their hand
         await keys(pilot, "r")  # a rematch: the bot agrees, and the dealer alternates
         # (Not "its log is empty": the bot may have moved first before the next look.)
-        await wait_until(pilot, lambda: c.ending is None and c.seat != first_seat)
-        await wait_until(
+        await until(pilot, lambda: c.ending is None and c.seat != first_seat)
+        await until(
             pilot,
             lambda: (
                 c.session.view is not None
@@ -104,7 +96,7 @@ def test_two_games_in_the_client_against_a_headless_peer(tmp_path: Path) -> None
             ),
         )
         await play_to_the_end(pilot, rng)
-        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await keys(pilot, "l")  # back to the lobby: the connection closes
 
     run(app, body)
@@ -123,9 +115,9 @@ async def concede(pilot: Pilot) -> None:
     from cuttle_client.modals import ConfirmScreen
 
     await keys(pilot, "c")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+    await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
     await keys(pilot, "y")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+    await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
 
 
 def test_the_host_stops_offering_a_rematch_once_the_joiner_left(tmp_path: Path) -> None:
@@ -136,14 +128,14 @@ def test_the_host_stops_offering_a_rematch_once_the_joiner_left(tmp_path: Path) 
         return bool(app.screen.query("#rematch")) and app.screen.query_one("#rematch").display
 
     async def body(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for a player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         peer.append(headless_joiner(tmp_path / "bot", port, games=2))
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
         await concede(pilot)
-        await wait_until(pilot, rematch_offered)
+        await until(pilot, rematch_offered)
         peer[0].terminate()  # the joiner quits while the host looks at the result
-        await wait_until(pilot, lambda: not rematch_offered())
+        await until(pilot, lambda: not rematch_offered())
         assert "You 0–1 bot" in screen_text(app) and "bot has left" in screen_text(app)
         await keys(pilot, "r")  # nothing to agree to: the result stays up
         assert isinstance(app.screen, GameOverScreen) and not rematch_offered()
@@ -190,17 +182,17 @@ def test_the_joiner_is_asked_for_a_rematch_and_keeps_the_score(tmp_path: Path) -
     app = join_app(tmp_path, port)
 
     async def body(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
         c = app.screen.controller
         await concede(pilot)  # at once: no audit, their hand stays hidden
-        await wait_until(pilot, lambda: "bot asks for a rematch" in screen_text(app))
+        await until(pilot, lambda: "bot asks for a rematch" in screen_text(app))
         over = screen_text(app)
         assert "Match: You 0–1 bot" in over
         assert "bot's hand:" in over and "never shown" in over
         await keys(pilot, "r")
-        await wait_until(pilot, lambda: c.ending is None)  # the bot may have moved already
+        await until(pilot, lambda: c.ending is None)  # the bot may have moved already
         # The new deal is done (the deck protocol) before a move is sent.
-        await wait_until(pilot, lambda: c.session.view is not None and not c.session.busy)
+        await until(pilot, lambda: c.session.view is not None and not c.session.busy)
         await concede(pilot)
         assert "Match: You 0–2 bot" in screen_text(app)
         assert "asks for a rematch" not in screen_text(app)  # two games were asked for
@@ -221,18 +213,18 @@ def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path:
         return str(shown.render()) if shown.display else ""
 
     async def body(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
         c = app.screen.controller
         if c.my_turn:  # a draw first, so that the bot has a move to make
             await keys(pilot, "d")
-            await wait_until(pilot, lambda: c.log and not c.busy)
+            await until(pilot, lambda: c.log and not c.busy)
         # A concession while the bot waits to move: its move crosses the concession, and
         # stays unread when the game ends; the rematch is still asked for and agreed.
         await concede(pilot)
-        await wait_until(pilot, lambda: "bot asks for a rematch" in screen_text(app), 60)
+        await until(pilot, lambda: "bot asks for a rematch" in screen_text(app), 60)
         await keys(pilot, "r", "d")  # a draw at once: the new game is not dealt yet
         assert error().startswith("✗ draw: wait: ")
-        await wait_until(pilot, lambda: c.session.view is not None and not c.dealing, 60)
+        await until(pilot, lambda: c.session.view is not None and not c.dealing, 60)
         await pilot.pause()
         # Dealt: the refusal is still there to read (the bot takes 3 s to move), and the
         # draw was not played.
@@ -261,15 +253,15 @@ def test_a_changed_key_is_asked_about_before_the_game(tmp_path: Path) -> None:
         app = join_app(tmp_path, port)
 
         async def body(pilot: Pilot, answer: str = answer, app=app) -> None:
-            await wait_until(pilot, lambda: isinstance(app.screen, KeyChangedScreen))
+            await until(pilot, lambda: isinstance(app.screen, KeyChangedScreen))
             assert "bot's identity key has CHANGED" in screen_text(app)
             await keys(pilot, answer)
             if answer == "d":
-                await wait_until(pilot, lambda: "You refused bot's new key" in screen_text(app))
+                await until(pilot, lambda: "You refused bot's new key" in screen_text(app))
                 assert isinstance(app.screen, ConnectScreen)
                 return
-            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
-            await wait_until(pilot, lambda: "new key accepted" in screen_text(app))
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            await until(pilot, lambda: "new key accepted" in screen_text(app))
             await concede(pilot)
             await keys(pilot, "l")
 
@@ -327,7 +319,7 @@ def joiner_command(config: Path, port: int, *flags: str) -> subprocess.Popen[str
 async def game_over(pilot: Pilot, app) -> str:
     """Wait for the game-over dialog and its result (mounted after the screen): its text,
     with white space folded."""
-    await wait_until(
+    await until(
         pilot, lambda: isinstance(app.screen, GameOverScreen) and app.screen.query("#result")
     )
     return " ".join(str(app.screen.query_one("#result").render()).split())
@@ -353,7 +345,7 @@ def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_
     async def body(pilot: Pilot) -> None:
         import trio
 
-        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for a player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         proxied: list[int] = []
         cut, never = trio.Event(), trio.Event()
@@ -363,13 +355,13 @@ def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_
                 proxied.append(await nursery.start(cutting_proxy, port, None, cut, never))
 
         app.trio.start_task(proxy)
-        await wait_until(pilot, lambda: bool(proxied))
+        await until(pilot, lambda: bool(proxied))
         peer.append(joiner_command(tmp_path / "bot", proxied[0], "--reconnect-window", "2"))
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
         c = app.screen.controller
-        await wait_until(pilot, lambda: c.my_turn and not c.session.busy)
+        await until(pilot, lambda: c.my_turn and not c.session.busy)
         app.trio.run_sync_soon(cut.set)
-        await wait_until(pilot, lambda: bool(c.reconnecting))
+        await until(pilot, lambda: bool(c.reconnecting))
         over = await game_over(pilot, app)
         assert over.startswith(
             "You lose on time: the connection to bot was lost on your turn and you did not "
@@ -378,7 +370,7 @@ def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_
         assert "record saved" in over and "took too long" not in over
         assert "Match: You 0–1 bot" in over, over  # a forfeit counts
         # At 80x24 the whole of it shows in the game-over dialog.
-        await wait_until(pilot, lambda: "have been sent once bot was back)" in screen_text(app))
+        await until(pilot, lambda: "have been sent once bot was back)" in screen_text(app))
         await keys(pilot, "l")
 
     try:
@@ -411,13 +403,13 @@ def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_w
     peer: list[subprocess.Popen[str]] = []
 
     async def body(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for a player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         peer.append(joiner_command(tmp_path / "bot", port, "--bot-delay", "30"))
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
         table = app.screen
         c = table.controller
-        await wait_until(pilot, lambda: table.is_mounted and table.query("#actions"))
+        await until(pilot, lambda: table.is_mounted and table.query("#actions"))
 
         def theirs() -> bool:
             return c.session.waiting_for == (c.opponent, "move") and not c.busy
@@ -429,10 +421,10 @@ def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_w
         # Our move first if it is ours (a card, then its use: one choice at a time); the
         # bot waits 30 s before each move, so the next decision is then theirs.
         rng = random.Random(2)
-        await wait_until(pilot, lambda: theirs() or may_choose())
+        await until(pilot, lambda: theirs() or may_choose())
         while not theirs():
             await choose_any_option(pilot, table, rng)
-            await wait_until(pilot, lambda: theirs() or may_choose())
+            await until(pilot, lambda: theirs() or may_choose())
         peer[0].kill()
         over = await game_over(pilot, app)
         assert over.startswith(

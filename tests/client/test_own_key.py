@@ -12,13 +12,12 @@ from pathlib import Path
 from cuttle_client.network import ConnectScreen
 from textual.pilot import Pilot
 
-from tests.client.helpers import run, screen_text
+from tests.client.helpers import run, screen_text, until
 from tests.client.test_network_game import (
     headless_host,
     headless_joiner,
     host_app,
     join_app,
-    wait_until,
 )
 from tests.net.test_own_key import HOW, line_with
 
@@ -36,7 +35,7 @@ def test_the_client_joining_its_own_host_says_why_and_how(tmp_path: Path) -> Non
     shown: list[str] = []
 
     async def body(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: f"host {OWN_KEY}" in words(app))
+        await until(pilot, lambda: f"host {OWN_KEY}" in words(app))
         shown.append(words(app))
         assert isinstance(app.screen, ConnectScreen)  # no table, no game: told, and stopped
 
@@ -57,10 +56,10 @@ def test_the_client_hosting_tells_its_player_when_it_joined_itself(tmp_path: Pat
     joiner = []
 
     async def body(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for a player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         joiner.append(headless_joiner(tmp_path / "ann", port, games=1))  # the same folders
-        await wait_until(pilot, lambda: f"joiner {OWN_KEY}" in words(app))
+        await until(pilot, lambda: f"joiner {OWN_KEY}" in words(app))
         assert isinstance(app.screen, ConnectScreen)  # still waiting for a player
         assert "compare this code" not in screen_text(app)
 
@@ -95,11 +94,11 @@ def test_the_hosting_player_is_warned_when_tries_at_the_code_pile_up(tmp_path: P
     app = host_app(tmp_path)
 
     async def body(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for a player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         await asyncio.to_thread(tries_from_many_addresses, port, 12)
         warned = "more than 6 connections tried this game's code"
-        await wait_until(pilot, lambda: any(warned in n.message for n in app._notifications))
+        await until(pilot, lambda: any(warned in n.message for n in app._notifications))
         # In the story too (the screen may show only its start once it has grown past it:
         # the notification is what the player cannot miss).
         assert any(warned in line for line in app.screen.controller.status)

@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 
 from cuttle_net.records.record import parse_record
-from tests.client.helpers import choose_any_option, keys, run, screen_text
-from tests.client.test_network_game import play_to_the_end, wait_until
+from tests.client.helpers import choose_any_option, keys, run, screen_text, until
+from tests.client.test_network_game import play_to_the_end
 from tests.net.crash import Side
 from tests.records.saved import records_in_play_order
 
@@ -55,20 +55,20 @@ def client(tmp: Path, port: int):
 
 async def at_the_table(pilot: Pilot) -> None:
     """Until both players have moved (the client plays whatever it may)."""
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
+    await until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
     table = pilot.app.screen
     c, rng = table.controller, random.Random(1)
-    await wait_until(pilot, lambda: table.is_mounted and table.query("#actions"))
+    await until(pilot, lambda: table.is_mounted and table.query("#actions"))
 
     def may_choose() -> bool:
         options = table.query_one("#actions", OptionList).options
         return c.my_turn and any(not o.disabled for o in options)
 
     while len(c.session.played) < 2:
-        await wait_until(pilot, lambda: may_choose() or len(c.session.played) >= 2)
+        await until(pilot, lambda: may_choose() or len(c.session.played) >= 2)
         if len(c.session.played) < 2:
             await choose_any_option(pilot, table, rng)
-    await wait_until(pilot, lambda: not c.busy)
+    await until(pilot, lambda: not c.busy)
 
 
 def records(directory: Path) -> list:
@@ -87,7 +87,7 @@ def test_ctrl_q_asks_and_staying_changes_nothing(tmp_path: Path) -> None:
         await keys(pilot, "escape")  # stay
         assert isinstance(app.screen, TableScreen) and app.is_running
         await keys(pilot, "ctrl+q", "c")  # concede: the app closes once the record is kept
-        await wait_until(pilot, lambda: not app.is_running)
+        await until(pilot, lambda: not app.is_running)
 
     run(app, body)
     assert host.finish() == 1  # a conceded game did not end by the rules (SPEC 4.5)
@@ -102,7 +102,7 @@ async def leave_and_quit(pilot: Pilot, app) -> None:
     """At the table, ctrl+q then *leave*: the app quits, the game kept for a comeback."""
     await at_the_table(pilot)
     await keys(pilot, "ctrl+q", "l")
-    await wait_until(pilot, lambda: not app.is_running)
+    await until(pilot, lambda: not app.is_running)
 
 
 def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
@@ -125,7 +125,7 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
     lobby = make_app(Settings(data_dir=tmp_path / "ann", lan=False))
 
     async def look(pilot: Pilot) -> None:  # the lobby says how to take the game back
-        await wait_until(pilot, lambda: len(lobby._notifications) > 0)
+        await until(pilot, lambda: len(lobby._notifications) > 0)
         (note,) = list(lobby._notifications)
         assert f"against bot is unfinished: join 127.0.0.1:{port} again" in note.message
         # ... and the Join field holds the address: j, Enter (issue 26, defect 12).
@@ -136,14 +136,14 @@ def test_leaving_keeps_the_game_for_a_comeback(tmp_path: Path) -> None:
     again = client(tmp_path, port)  # the same command again: the game goes on
 
     async def come_back(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: isinstance(again.screen, TableScreen))
+        await until(pilot, lambda: isinstance(again.screen, TableScreen))
         c = again.screen.controller
         assert c.log, "the moves before leaving are in the log"
         # A reconnection shows no new code: the host's screen shows none (SPEC 4.6).
         assert c.banner == "same player, key checked"
-        await wait_until(pilot, lambda: c.reconnecting == "")
+        await until(pilot, lambda: c.reconnecting == "")
         await play_to_the_end(pilot, random.Random(3))
-        await wait_until(
+        await until(
             pilot,
             lambda: isinstance(again.screen, GameOverScreen) and again.screen.query("#result"),
         )
@@ -194,7 +194,7 @@ def test_a_game_not_taken_back_in_time_ends_unfinished_and_says_so(
 
     async def not_back(pilot: Pilot) -> None:
         assert isinstance(again.screen, ConnectScreen)
-        await wait_until(pilot, lambda: "could not be taken back" in screen_text(again))
+        await until(pilot, lambda: "could not be taken back" in screen_text(again))
         said = " ".join(screen_text(again).split())
         assert (
             "Game 1 against bot could not be taken back (the host is not back): it ends here "
@@ -218,7 +218,7 @@ def test_a_join_by_invitation_shows_verified(tmp_path: Path) -> None:
     app = make_app(Settings(data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
 
     async def body(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert "verified by the invitation" in screen_text(app).splitlines()[0]
         assert "code " not in screen_text(app).splitlines()[0]
         await leave_and_quit(pilot, app)
@@ -234,7 +234,7 @@ def test_a_first_meeting_asks_to_compare_the_code(tmp_path: Path) -> None:
     app = client(tmp_path, port)
 
     async def body(pilot: Pilot) -> None:
-        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
         title = screen_text(app).splitlines()[0]
         assert "code " in title and ": compare it with bot's" in title, title
         await leave_and_quit(pilot, app)

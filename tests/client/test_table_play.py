@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 
 from cuttle_net.games.cuttle.cards import card_display
 from cuttle_net.records.verify import Verdict, verify_text
-from tests.client.helpers import choose_any_option, keys, practice_app, run, screen_text
+from tests.client.helpers import choose_any_option, keys, practice_app, run, screen_text, until
 
 
 def table(pilot: Pilot) -> TableScreen:
@@ -32,15 +32,11 @@ async def play_by_keys(pilot: Pilot, rng: random.Random) -> None:
     t = table(pilot)
     c = t.controller
     for _ in range(3000):
-        for _ in range(100):  # a controller fed from elsewhere may take a moment
-            await pilot.pause()
-            if c.ending is not None or c.my_turn:
-                break
+        # a controller fed from elsewhere may take a moment
+        await until(pilot, lambda: c.ending is not None or c.my_turn)
         if c.ending is not None:
-            await pilot.pause()
-            assert isinstance(pilot.app.screen, GameOverScreen)
+            await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
             return
-        assert c.my_turn
         if rng.random() < 0.2 and c.view.hands[c.seat] and not t._path:
             await keys(pilot, str(rng.randint(1, min(9, len(c.view.hands[c.seat])))))
         await choose_any_option(pilot, t, rng)
@@ -140,11 +136,7 @@ def test_help_and_scrap_overlays_open_and_close() -> None:
         await keys(pilot, "question_mark")
         assert "Rules in play: classic" in screen_text(pilot.app)
         await keys(pilot, "end")  # the keys follow the rules
-        for _ in range(100):  # the scroll is animated
-            if "type a move in notation" in screen_text(pilot.app):
-                break
-            await pilot.pause(0.05)
-        assert "type a move in notation" in screen_text(pilot.app)
+        await until(pilot, lambda: "type a move in notation" in screen_text(pilot.app))  # animated
         await keys(pilot, "escape", "s")
         assert "Scrap pile" in screen_text(pilot.app)
         await keys(pilot, "escape")

@@ -486,25 +486,28 @@ def test_the_person_sees_the_connection_lost_on_another_seats_turn_and_back(
 def test_leaving_while_the_connection_is_lost_acts_at_once(tmp_path: Path, how: str) -> None:
     """The person leaves (the leave choice, or ctrl+q) while its connection to the host is
     being won back: it leaves at once, its record kept, not after the reply timeout (20 s)
-    or the reconnect window (60 s) it would wait for the host before."""
+    or the reconnect window (60 s) it would wait for the host before.
+
+    Hal waits its default window (30 s) for us, not a short one: once that runs out its
+    table ends, its port closes, our redial is refused and our game is over before the key
+    is read on a loaded machine (ctrl+q then rightly quits without asking)."""
     app = joining(tmp_path)
     games: dict[str, TableGame] = {}
 
     async def body(pilot: Pilot) -> None:
-        link = await behind_a_proxy(pilot, tmp_path, games, window=2.0)
+        link = await behind_a_proxy(pilot, tmp_path, games)
         app.trio.run_sync_soon(link["gate"].set)
         c = app.screen.controller  # type: ignore[attr-defined]
         await until(pilot, lambda: c.my_turn, 60)
         app.trio.run_sync_soon(link["cut"].set)
         await until(pilot, lambda: bool(c.reconnecting))
         await keys(pilot, "l" if how == "leave" else "ctrl+q")
-        assert isinstance(app.screen, ConfirmScreen)
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await keys(pilot, "y")
         if how == "leave":
             notes = lambda: [n.message for n in app._notifications]  # noqa: E731
             await until(pilot, lambda: app.screen is app.lobby and bool(notes()), 5)
             assert notes()[0].startswith("The game stopped: you left the table · record"), notes()
-            await until(pilot, lambda: len(games) == 2)  # Hal's window for us ran out
         else:
             await until(pilot, lambda: not app.is_running, 5)
 
@@ -568,9 +571,11 @@ async def the_host_sees_bob_lost(pilot: Pilot, c: NetworkTable) -> None:
     title, ask = title_and_ask(app)
     shown = title if c.my_turn else ask
     assert notice in shown, (title, ask)
-    assert f"waiting up to {left} s" in shown or f"waiting up to {left - 1} s" in shown, shown
+    # The screen was drawn when Bob went, or at the last tick: on a loaded machine that can
+    # be more than a second before now, never after.
+    assert f"waiting up to {left} s" in shown or f"waiting up to {left + 1} s" in shown, shown
     marked = lambda n: re.search(rf"\d+ cards? .* lost +{n} s ", players_line(app, "Bob"))  # noqa: E731
-    assert marked(left) or marked(left - 1), players_line(app, "Bob")
+    assert marked(left) or marked(left + 1), players_line(app, "Bob")
     for other in ("Cy", "You"):
         assert " lost " not in players_line(app, other)
     await until(pilot, lambda: c.away.get(bob, left) < left, 10)  # the countdown goes on
@@ -644,7 +649,7 @@ def test_the_host_not_back_in_time_is_named_plainly(tmp_path: Path) -> None:
 def test_a_hosting_person_sees_a_seat_lost_for_good_named_at_the_end(tmp_path: Path) -> None:
     """Bob's connection drops and he never comes back: the notice counts his window down,
     then the ending says that he left, and why; the notice is gone."""
-    app = hosting(tmp_path, window=3)
+    app = hosting(tmp_path, window=6)  # not less: the countdown is seen going down first
     games: dict[str, TableGame] = {}
 
     async def body(pilot: Pilot) -> None:
@@ -655,11 +660,11 @@ def test_a_hosting_person_sees_a_seat_lost_for_good_named_at_the_end(tmp_path: P
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen), 30)
         await until(pilot, lambda: bool(app.screen.query("#result")))
         over = str(app.screen.query_one("#result").render())
-        left = "Bob's connection was lost and not back within 3 s: Bob forfeits · You and Cy win"
+        left = "Bob's connection was lost and not back within 6 s: Bob forfeits · You and Cy win"
         assert f"The game stopped: {left}" in over, over
         assert not c.away and c.trouble() == ""
         await until(pilot, lambda: "Cy" in games, 30)
 
     run(app, body)
     line = games["Cy"].line  # Cy, told by the host: the same verdict
-    assert "Bob (seat 1) left the table: connection lost and not back within 3 s" in line, line
+    assert "Bob (seat 1) left the table: connection lost and not back within 6 s" in line, line

@@ -46,7 +46,7 @@ async def play_by_keys(pilot: Pilot, rng: random.Random) -> None:
     for _ in range(2000):
         await pilot.pause()
         if c.ending is not None:
-            assert isinstance(pilot.app.screen, GameOverScreen)
+            await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
             return
         assert c.my_turn
         hand = c.view.hand(c.seat)
@@ -219,11 +219,12 @@ def test_cuttle_play_refuses_a_table_it_cannot_seat(
 
 def test_the_lobby_explains_the_game_chosen() -> None:
     async def body(pilot: Pilot) -> None:
+        app = pilot.app
         await keys(pilot, "g", "enter", "down", "enter")
-        await pilot.pause()
+        await until(pilot, lambda: app.lobby.game == "unisson")
         await keys(pilot, "question_mark")
-        await pilot.pause()
-        assert "L'Unisson · 4 players, one deck of 32" in screen_text(pilot.app)
+        # a screen just pushed is drawn on a later refresh
+        await until(pilot, lambda: "L'Unisson · 4 players, one deck of 32" in screen_text(app))
         helped = pilot.app.screen.text()  # the whole help, scrolled or not
         assert "Keys in the lobby" in helped and "Keys at the table" not in helped
         await keys(pilot, "escape")
