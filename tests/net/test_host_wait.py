@@ -38,7 +38,7 @@ from cuttle_protocol.trio_table import host_table, join_table
 from cuttle_net.games.cuttle.bots import GreedyBot, RandomBot
 
 from .count_game import play_count, player
-from .test_host_join import finish, host_args, join, join_args, start_host
+from .test_host_join import finish, host_args, join_args, start_host
 from .test_table_net import FAST
 
 WAIT = 60  # seconds: the bound on every test here
@@ -201,24 +201,18 @@ def test_a_second_host_on_the_same_data_folder_leaves_the_live_game_alone(
                 p.kill()
 
 
-def test_a_headless_joiner_whose_bot_cannot_play_the_table_refuses_it_in_the_handshake(
-    tmp_path: Path,
-) -> None:
-    """`cuttle join --bot hard` at a L'Unisson table (no such bot for that game) refuses
-    the game in the handshake: it is never seated, so it neither takes a place nor, at the
-    last one, starts and ends the table; it used to sit down and leave at once."""
-    table = ("--game", "unisson", "--players", "3", "--bot", "greedy")
-    host, port = start_host(tmp_path, *table)
-    try:
-        joined = join(tmp_path, port, "--bot", "hard")
-        assert joined.returncode == 1 and "Traceback" not in joined.stderr
-        assert "cannot play unisson with the bot 'hard'" in joined.stdout, joined.stdout
-        assert "rules-refused" in joined.stdout
-    finally:
-        host.kill()
-    _, out, err = finish(host)
-    assert "no handshake: cannot play unisson" in out, out
-    assert "joined" not in out and "Traceback" not in err
+def test_a_headless_joiner_whose_bot_cannot_play_the_game_refuses_it(monkeypatch) -> None:
+    """`cuttle join --bot NAME` judges the game a host offers before it answers the host's
+    seat check: a game its bot cannot play is refused in the handshake (it used to sit down
+    and leave at once). Every level now plays both games, so a level is taken away here."""
+    from cuttle_client.cli_net import _bot_plays
+
+    import cuttle_net.games.unisson.bots as unisson_bots
+
+    monkeypatch.delitem(unisson_bots.BOTS, "hard")
+    judge = _bot_plays("hard")
+    assert judge("cuttle") is None
+    assert judge("unisson").startswith("cannot play unisson with the bot 'hard'")
 
 
 @pytest.mark.trio
