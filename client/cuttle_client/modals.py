@@ -202,8 +202,8 @@ class GameOverScreen(ModalScreen[str]):
 
     def show(self, text: Text, rematch: bool) -> None:
         self._text, self.rematch = text, rematch
-        if not self.query("#result"):  # not composed yet: on_mount shows it
-            return
+        if not self.query("#rematch"):  # not composed yet (or being taken down): on_mount
+            return  # shows it
         self.query_one("#result", Static).update(text)
         button = self.query_one("#rematch", Button)
         button.display = rematch

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.records.record import parse_record
-from tests.client.helpers import choose_any_option, keys, run, screen_text, until
+from tests.client.helpers import choose_any_option, keys, run, screen_text, settle, until
 from tests.records.saved import records_in_play_order
 
 
@@ -222,7 +222,10 @@ def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path:
         # stays unread when the game ends; the rematch is still asked for and agreed.
         await concede(pilot)
         await until(pilot, lambda: "bot asks for a rematch" in screen_text(app), 60)
-        await keys(pilot, "r", "d")  # a draw at once: the new game is not dealt yet
+        # A draw at once, the new game not dealt yet: both keys in one go (keys() would let
+        # the app settle between them, time enough for the deal to finish).
+        await pilot.press("r", "d")
+        await settle(pilot)
         assert error().startswith("✗ draw: wait: ")
         await until(pilot, lambda: c.session.view is not None and not c.dealing, 60)
         await pilot.pause()
