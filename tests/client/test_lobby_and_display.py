@@ -128,9 +128,9 @@ def test_command_line_opens_the_lobby_or_a_table(monkeypatch: pytest.MonkeyPatch
     assert cli.main(["play", "--variant", "nine-frozen", "--variant", "nine-to-deck"]) == 2
 
 
-def test_lan_browsing_and_a_network_game_share_the_one_trio_run(monkeypatch) -> None:
-    """The lobby lists LAN games (zeroconf replaced: tests never multicast) while a join
-    runs beside it, both as tasks of the app's single trio run."""
+def alice_on_the_lan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The LAN browser replaced (tests never multicast): it finds Alice's Cuttle game at
+    127.0.0.1:4454, then waits."""
     from contextlib import asynccontextmanager
 
     import trio
@@ -150,6 +150,12 @@ def test_lan_browsing_and_a_network_game_share_the_one_trio_run(monkeypatch) -> 
         yield updates()
 
     monkeypatch.setattr(lan, "browse", fake_browse)
+
+
+def test_lan_browsing_and_a_network_game_share_the_one_trio_run(monkeypatch) -> None:
+    """The lobby lists LAN games (zeroconf replaced: tests never multicast) while a join
+    runs beside it, both as tasks of the app's single trio run."""
+    alice_on_the_lan(monkeypatch)
     app = make_app(Settings(bot_delay=0, lan=True))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -236,26 +242,9 @@ def test_quitting_while_the_lan_list_changes_ends_quietly(monkeypatch) -> None:
     """Quitting ``cuttle host`` withdraws our own announcement, and the lobby's browser
     reports that while the lobby's widgets are being taken down: the update is dropped, not
     a MountError traceback (issue 26, defect 1)."""
-    from contextlib import asynccontextmanager
-
-    import trio
-    from cuttle_protocol import lan
-    from cuttle_protocol.lan_record import Announcement
     from textual.widgets import ListView
 
-    game = lan.LanGame(
-        "Alice._cuttle._tcp.local.", Announcement("Alice", 4454, Rules()), ("127.0.0.1",), 0.0
-    )
-
-    @asynccontextmanager
-    async def fake_browse(**_):
-        async def updates():
-            yield [game]
-            await trio.sleep_forever()
-
-        yield updates()
-
-    monkeypatch.setattr(lan, "browse", fake_browse)
+    alice_on_the_lan(monkeypatch)
     app = make_app(Settings(bot_delay=0, lan=True))
     late: list[bool] = []
 
