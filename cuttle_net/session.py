@@ -429,6 +429,7 @@ class GameSession:
         reporter: int | None = None,
         proven: bool = False,
         overdue: bool = True,
+        host: int = TABLE_HOST,
     ) -> Output:
         """The N-player table stopped the game naming ``culprit`` for ``kind``: on this
         seat's own finding (``reporter`` None: the log the host relayed, our link to it, or,
@@ -445,14 +446,16 @@ class GameSession:
         log.  A seat's ``leave``, and the host's word that a seat's connection closed or
         did not come back (only the host sees connections), make it a seat that **left**.
         Anything else is ``reporter``'s claim: it costs ``culprit`` nothing, and ends the
-        game as a two-player claim does (``peer_closed``): the claimant stopped playing."""
+        game as a two-player claim does (``peer_closed``): the claimant stopped playing.
+        ``host``: the host's seat in this game (the table's seat 0, unless the game's
+        seats are the table's rotated: SPEC 4.1)."""
         if not 0 <= culprit < self.seats:
             raise ValueError(f"seat {culprit!r} is not at this table")
         if reporter is not None:
             self._check_author(reporter)
         if self.finished:
             return Output()
-        if kind == "left" and reporter in (None, culprit, TABLE_HOST):
+        if kind == "left" and reporter in (None, culprit, host):
             return self._left(culprit, "left", detail)
         owed = kind == "timeout" and culprit == self.owes and overdue
         if reporter is None or proven or owed:

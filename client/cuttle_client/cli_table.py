@@ -19,11 +19,18 @@ from cuttle_net.games import game_package
 from .peertext import visible
 
 TABLE_GAMES = ("unisson",)
-"""Games played at a table (two or more seats around one host)."""
+"""Games `cuttle host --players N` seats at a table (two or more seats around one host)."""
 
 
-def table_rules(game: str, players: int, decks: int | None) -> str:
-    """The rules token a table of `players` plays `game` with (checked by the game)."""
+def table_rules(game: str, players: int, decks: int | None, rules: str = "classic") -> str:
+    """The rules token a table of `players` plays `game` with (checked by the game); `rules`
+    is Cuttle's rule set and variants (``standard+joker``)."""
+    if game == "cuttle":
+        if players != 2 or decks is not None:
+            raise ValueError("Cuttle is for two players and one deck")
+        from cuttle_net.games.cuttle.rules import Rules
+
+        return Rules.parse(rules).name
     if game == "unisson":
         if decks not in (None, 1, 2):
             raise ValueError("L'Unisson is played with 1 or 2 decks")
@@ -106,7 +113,7 @@ async def sit_at_table(
             say(f"hosting {where.game} ({token}) for {where.players} players on {at} (port {port})")
             for reachable in host_addresses(host):
                 say(f"the others run: {reachable.join_command(port)}   ({reachable.where})")
-            settings = TableSettings(where.game, (token,), where.players)
+            settings = TableSettings(where.game, tuple(token.split("+")), where.players)
             me = LocalPlayer(name, identity)
             opened = host_table(
                 listener, me, settings, timeouts=timeouts, known_peers=known, log=say
@@ -115,7 +122,7 @@ async def sit_at_table(
                 play["watch"] = await _announced(stack, name, where, host, port, say, play)
         else:
             identity, rules = where.identity, where.peer.info.rules
-            token = rules.variants[0] if rules.variants else ""
+            token = "+".join(rules.variants)  # the options: the token's parts (SPEC 3.15)
             me = LocalPlayer(name, identity)
             opened = join_table(
                 address, me, peer=where.peer, timeouts=timeouts, known_peers=known, log=say

@@ -38,6 +38,9 @@ class GameModule(Protocol):
 
     name: str  # the registry's name and the record's ``Game`` tag
     seats: range  # how many players may sit at the table
+    # The seat the dealer takes in every game (Cuttle: 1), or None where any seat deals.
+    # A table whose draw names another dealer seats its players for the game rotated.
+    dealer_seat: int | None
     endings: tuple[str, ...]  # the words of an end by the rules (the record's ``Ending``)
 
     # -- the table ------------------------------------------------------------------

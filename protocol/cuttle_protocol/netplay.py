@@ -114,12 +114,13 @@ class NetPlan:
 
 
 def judge_table_or_rules(plan: NetPlan) -> Callable[[Rules], str | None]:
-    """A joiner that can also sit at a table: a Cuttle rule set, or a game we know that
-    ``plan.table_game`` lets us play (its options are checked by the table's seating)."""
+    """A joiner that can also sit at a table: a Cuttle rule set (a two-party host), or a
+    game we know that ``plan.table_game`` lets us play (a table's host names its game, Cuttle
+    at a 2-seat table included; the options are checked by the table's seating)."""
     from cuttle_net.games import GAMES
 
     def judge(wire: Rules) -> str | None:
-        if wire.rules in GAMES and wire.rules != "cuttle":
+        if wire.rules in GAMES:
             return plan.table_game(wire.rules) if plan.table_game is not None else None
         return judge_rules(wire)
 

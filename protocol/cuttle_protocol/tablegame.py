@@ -77,6 +77,29 @@ _RULES_WORDS = {
 }
 
 
+@dataclass(frozen=True)
+class SeatOrder:
+    """The seats of a game at a table (SPEC 4.1): the table's seats, in joining order, turned
+    so that a game whose dealer always takes one seat (Cuttle: seat 1) finds the table's
+    dealer there; any other game keeps the table's numbers. The session, its record and
+    its result lines count game seats; the table's entries, faults and deadlines count
+    table seats."""
+
+    shift: int  # game seat = (table seat + shift) mod seats
+    seats: int
+
+    @classmethod
+    def of(cls, module: Any, seats: int, dealer: int) -> SeatOrder:
+        fixed = module.dealer_seat
+        return cls(0 if fixed is None else (fixed - dealer) % seats, seats)
+
+    def game(self, table_seat: int) -> int:
+        return (table_seat + self.shift) % self.seats
+
+    def table(self, game_seat: int) -> int:
+        return (game_seat - self.shift) % self.seats
+
+
 @dataclass
 class TableGame:
     """How the game at the table went: the result line (the same at every seat but for the
@@ -106,6 +129,7 @@ async def play_at_table(
     Without `confirm` the code is only shown (`say`), and confirmed at once (headless)."""
     tasks: trio.Nursery  # the chooser and the confirmation run beside the events
     session: GameSession | None = None
+    order = SeatOrder(0, 1)  # the game's seats, once the table starts
     names: tuple[str, ...] = ()
     note = "the table stopped"  # why a game that did not finish stopped, for its record
     deciding = False
@@ -135,11 +159,11 @@ async def play_at_table(
             if isinstance(event, Fault) and not verdict:
                 # Our own finding (or our own breakdown): the whole table hears it, so
                 # every seat ends the game with the same culprit.
-                table.fault(event.culprit, event.kind, event.message)
+                table.fault(order.table(event.culprit), event.kind, event.message)
 
     def owes() -> tuple[int, bool] | None:
         waiting = session.waiting_for if session is not None else None
-        return None if waiting is None else (waiting[0], waiting[1] == "move")
+        return None if waiting is None else (order.table(waiting[0]), waiting[1] == "move")
 
     def ours() -> bool:
         return session is not None and session.my_turn and not table.ended.is_set()
@@ -189,7 +213,7 @@ async def play_at_table(
             table.leave("code-mismatch", "the table code differs from mine")
 
     async def follow() -> None:
-        nonlocal session, names, note
+        nonlocal session, order, names, note
         async for event in table.events:
             show(event)
             if isinstance(event, Lobby):
@@ -204,26 +228,30 @@ async def play_at_table(
                 else:
                     tasks.start_soon(ask, event)
             elif isinstance(event, Started):
-                names = tuple(s.name for s in event.seats)
                 settings = table.core.settings
                 assert settings is not None
                 module = game_module(settings.game)
+                count = len(event.seats)
+                order = SeatOrder.of(module, count, event.dealer)
+                seated = [event.seats[order.table(g)] for g in range(count)]
+                names = tuple(s.name for s in seated)
                 header = GameHeader(
                     connection=event.session_id,
                     number=1,
                     name=settings.game,
-                    rules=module.parse_rules(rules_token, len(event.seats)),
-                    dealer=event.dealer,
-                    keys=tuple(s.identity for s in event.seats),
+                    rules=module.parse_rules(rules_token, count),
+                    dealer=order.game(event.dealer),
+                    keys=tuple(s.identity for s in seated),
                 )
-                session = GameSession(table.core.me, header, identity)
-                say(f"game 1: you are seat {table.core.me}; seat {event.dealer} deals")
+                me = order.game(table.core.me)
+                session = GameSession(me, header, identity)
+                say(f"game 1: you are seat {me}; seat {header.dealer} deals")
                 carry(session.start())
                 decide()
             elif isinstance(event, Delivered):
                 if session is None or event.seat == table.core.me:
                     continue
-                carry(session.receive(event.seat, event.body))
+                carry(session.receive(order.game(event.seat), event.body))
                 decide()
             elif isinstance(event, TableEnded):
                 me = table.core.me
@@ -238,12 +266,13 @@ async def play_at_table(
                     # The verdict rule (SPEC 3.15): another seat's word is checked here.
                     deciding = session.deck.next_sender() is None
                     verdict = session.table_verdict(
-                        event.culprit,
+                        order.game(event.culprit),
                         event.kind,
                         event.detail,
-                        reporter=reporter,
+                        reporter=None if reporter is None else order.game(reporter),
                         proven=event.proven,
                         overdue=table.overdue(deciding),
+                        host=order.game(HOST),
                     )
                     carry(verdict, verdict=True)
                 break

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.cli_table import bot_for
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.messages import Post
 from cuttle_protocol.table import CodeShown, Lobby, Started, TableSettings
@@ -26,28 +27,32 @@ WAIT = 60
 
 
 async def table_of(
-    tmp: Path, hooks: dict[int, dict], timeouts: TableTimeouts = FAST
+    tmp: Path,
+    hooks: dict[int, dict],
+    timeouts: TableTimeouts = FAST,
+    game: str = "unisson",
+    token: str = "one-deck",
 ) -> dict[int, TableGame]:
-    """A table of len(hooks) L'Unisson seats in this process, each with its hooks (or a
-    function of its table giving them; a greedy bot chooses where none is given); each
-    seat's game by seat."""
+    """A table of len(hooks) seats in this process (L'Unisson unless told), each with its
+    hooks (or a function of its table giving them; a greedy bot chooses where none is
+    given); each seat's game by seat."""
     seats = len(hooks)
     games: dict[int, TableGame] = {}
     async with open_listener(0, "127.0.0.1") as listener:
         address = f"127.0.0.1:{listener.address[1]}"
 
         async def sit(seat: int, table, key) -> None:
-            bot, rng = make_bot("greedy"), random.Random(seat)
+            bot, rng = bot_for(game, "greedy"), random.Random(seat)
             given = hooks[seat]
             how = {"choose": lambda view: bot.choose(view, rng)}
             how.update(given(table) if callable(given) else given)
             games[seat] = await play_at_table(
-                table, key, "one-deck", data_dir=tmp / f"p{seat}", **how
+                table, key, token, data_dir=tmp / f"p{seat}", **how
             )
 
         async def host() -> None:
             key = Ed25519PrivateKey.generate()
-            settings = TableSettings("unisson", ("one-deck",), seats)
+            settings = TableSettings(game, tuple(token.split("+")), seats)
             me = LocalPlayer("p0", key)
             async with host_table(listener, me, settings, timeouts=timeouts) as table:
                 await sit(0, table, key)
@@ -97,6 +102,23 @@ async def test_a_person_seat_watches_confirms_and_plays_to_a_verified_record(
     record = games[1].record
     assert record is not None
     assert verify_text(record.read_text()).verdict == Verdict.VALID
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("token", ["classic", "standard+joker"])
+async def test_cuttle_is_played_at_a_two_seat_table_to_verified_records(
+    tmp_path: Path, token: str
+) -> None:
+    """The table serves two-player Cuttle too: both seats reach the same result, and both
+    records verify (seat 1 deals, as Cuttle's module requires)."""
+    games = await table_of(tmp_path, {0: {}, 1: {}}, game="cuttle", token=token)
+    lines = {g.line for g in games.values()}
+    assert len(lines) == 1 and lines.pop().endswith("; audit passed"), games
+    for g in games.values():
+        assert g.clean and g.record is not None
+        text = g.record.read_text()
+        assert verify_text(text).verdict == Verdict.VALID
+        assert parse_record(text).tags["Game"] == "cuttle"
 
 
 @pytest.mark.trio
@@ -282,3 +304,18 @@ async def test_the_hosts_timeout_of_a_seat_past_its_deadline_convicts_it_everywh
         )
         assert tags["Result"] == "0,2"
         assert verify_text(text).verdict == Verdict.UNAUDITED
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_a_cuttle_table_seats_its_dealer_at_game_seat_one(dealer: int) -> None:
+    """SPEC 4.1: Cuttle's dealer always sits at seat 1, whichever table seat the draw named;
+    L'Unisson keeps the table's numbers."""
+    from cuttle_protocol.tablegame import SeatOrder
+
+    from cuttle_net.games.interface import game_module
+
+    order = SeatOrder.of(game_module("cuttle"), 2, dealer)
+    assert order.game(dealer) == 1 and order.game(1 - dealer) == 0
+    assert [order.table(order.game(t)) for t in (0, 1)] == [0, 1]
+    same = SeatOrder.of(game_module("unisson"), 4, 3)
+    assert [same.game(t) for t in range(4)] == [0, 1, 2, 3]

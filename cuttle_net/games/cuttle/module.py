@@ -67,6 +67,7 @@ def deck_plan(motions: list[Motion], *, chance: bool = False) -> list[Op]:
 class CuttleModule:
     name = "cuttle"
     seats = range(2, 3)
+    dealer_seat = 1
     endings = ("goal", "passes", "agreed")
 
     def parse_rules(self, token: str, seats: int) -> Rules:

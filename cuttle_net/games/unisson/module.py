@@ -54,6 +54,7 @@ class UnissonRules:
 class UnissonModule:
     name = "unisson"
     seats = range(3, 7)
+    dealer_seat = None
     endings = ("octave", "last-round", "passes")
 
     def parse_rules(self, token: str, seats: int) -> UnissonRules:
