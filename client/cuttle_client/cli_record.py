@@ -25,9 +25,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     replay = sub.add_parser(
         "replay",
         help="step through a verified game in the terminal",
-        description="Step through a game record of Cuttle or L'Unisson (keys: → next, "
-        "← back, g go to a move, q quit). The record is verified first, as by cuttle verify. "
-        "An audited game shows every card; a game that was never audited shows the cards "
+        description="Step through a game record of Cuttle or L'Unisson on its table "
+        "(keys: → next, ← back, g go to a move, s every card or one player's view, q quit). "
+        "The record is verified first, as by cuttle verify. An audited game shows every card, "
+        "or the hands as each player saw them; a game that was never audited shows the cards "
         "its players revealed.",
     )
     replay.add_argument("file", type=Path, metavar="FILE")
@@ -101,54 +102,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _replay(text: str, ascii: bool) -> int:
     from cuttle_client.cardtext import ascii_wanted
-    from cuttle_client.replay import Replay, ReplayApp
+    from cuttle_client.replay import ReplayApp, load
     from cuttle_client.stopping import run_app
-    from cuttle_net.records.verify import Verdict, verify_text
-
-    report = verify_text(text)
-    if report.verdict == Verdict.UNREADABLE:  # status 2, as verify and export say it
-        print(f"cuttle replay: not a game record: {report.problem}", file=sys.stderr)
-        return 2
-    if report.module is not None and report.module.name != "cuttle":
-        return _replay_as_text(report)
 
     try:
-        replay = Replay(text)
-    except ValueError as e:
+        p = load(text)
+    except ValueError as e:  # status 2, as verify and export say it, for a file no record
         print(f"cuttle replay: {e}", file=sys.stderr)
-        return 1
-    run_app(ReplayApp(replay, ascii_wanted(ascii)))
-    return 0
-
-
-def _replay_as_text(report) -> int:
-    """A game the table's screens do not draw: every position as the game writes it, from
-    the deal to the end (every card known after an audit; else as a third party saw it)."""
-    from cuttle_net.records.verify import Verdict, outcome_text
-
-    if report.verdict not in (Verdict.VALID, Verdict.UNAUDITED):
-        print(f"cuttle replay: the record does not verify: {report.problem}", file=sys.stderr)
-        return 1
-    module, rules, seats, dealer = report.module, report.rules, report.seats, report.dealer
-    states = report.public
-    if report.order is not None:  # audited or practice: replay with every card known
-        state = module.new_full(rules, seats, dealer, report.order)
-        states = [module.copy(state)]
-        for seat, move in report.moves:
-            if move == "concede":
-                module.concede(state, seat)
-            else:
-                module.play_full(state, module.parse_move(move), seat)
-            states.append(module.copy(state))
-    practice = " practice" if report.practice else ""
-    print(f"{module.name}{practice} ({rules.name}), {seats} players, seat {dealer} deals")
-    if states:
-        print(f"0. {module.position_text(states[0])}")
-    for n, (seat, move) in enumerate(report.moves, 1):
-        who = "chance" if seat is None else f"seat {seat}"
-        after = module.position_text(states[n]) if n < len(states) else "(no more is shown)"
-        print(f"{n}. {who}: {move}\n   {after}")
-    print(f"end: {outcome_text(report.outcome) if report.outcome else report.problem}")
+        return 2 if str(e).startswith("not a game record") else 1
+    run_app(ReplayApp(p, ascii_wanted(ascii)))
     return 0
 
 
