@@ -69,8 +69,9 @@ def _read(path: Path) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cuttle_client.recordtext import as_json, verdict_words
     from cuttle_net.records.record import RecordError, parse_record
-    from cuttle_net.records.verify import Verdict, verify_text
+    from cuttle_net.records.verify import verify_text
 
     text = _read(args.file)
     if text is None:
@@ -81,21 +82,14 @@ def run(args: argparse.Namespace) -> int:
         report = verify_text(text)
         for line in report.lines:
             print(f"  {line}")
-        verdict = {
-            Verdict.VALID: "valid: every check holds"
-            + (" (a practice game: see above what it cannot prove)" if report.practice else ""),
-            Verdict.INVALID: f"INVALID: {report.problem}",
-            Verdict.UNREADABLE: f"not a game record: {report.problem}",
-            Verdict.UNAUDITED: f"valid as far as it goes: {report.problem}",
-        }[report.verdict]
-        print(f"verdict: {verdict}")
+        print(f"verdict: {verdict_words(report)}")
         return int(report.verdict)
     try:
         record = parse_record(text)
     except RecordError as e:
         print(f"cuttle export: not a game record: {e}", file=sys.stderr)
         return 2
-    json.dump(_as_json(record), sys.stdout, indent=1)
+    json.dump(as_json(record), sys.stdout, indent=1)
     print()
     return 0
 
@@ -112,35 +106,3 @@ def _replay(text: str, ascii: bool) -> int:
         return 2 if str(e).startswith("not a game record") else 1
     run_app(ReplayApp(p, ascii_wanted(ascii)))
     return 0
-
-
-def _as_json(record) -> dict:
-    seats = int(record.tags.get("Players", "2"))
-    return {
-        "tags": record.tags,
-        "moves": [
-            {
-                "seat": seat,
-                "move": text,
-                "seen": {str(s): list(seen[s]) if s < len(seen) else [] for s in range(seats)},
-            }
-            for seat, text, seen in record.moves
-        ],
-        "transcript": [
-            {"kind": e.kind, "seat": e.seat, "text": e.text, "signature": e.signature.hex()}
-            if e.kind == "move"
-            else {"kind": e.kind, "data": _plain(e.data)}
-            for e in record.transcript
-        ],
-    }
-
-
-def _plain(value):
-    """msgpack data as JSON: bytes become hex strings."""
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
