@@ -36,10 +36,19 @@ class VariantsScreen(ModalScreen[frozenset[str]]):
                 *(Selection(f"{v}: {VARIANT_RULES[v]}", v, v in self.chosen) for v in VARIANTS),
                 id="variants",
             )
+            yield Static(id="variants-on")  # the ticks' colour alone would not say it
             yield Static(id="variants-error")
 
     def on_mount(self) -> None:
         self.query_one("#variants", SelectionList).focus()
+        self._show_on()
+
+    def on_selection_list_selected_changed(self) -> None:
+        self._show_on()
+
+    def _show_on(self) -> None:
+        on = sorted(self.query_one("#variants", SelectionList).selected)
+        self.query_one("#variants-on", Static).update(f"On: {', '.join(on) or 'none'}")
 
     def action_keep(self) -> None:
         chosen = frozenset(self.query_one("#variants", SelectionList).selected)

@@ -25,6 +25,7 @@ def test_cuttle_variants_are_chosen_in_the_lobby_and_played() -> None:
         # joker (2nd), nine-frozen (3rd) and nine-to-deck (4th) do not go together
         await keys(pilot, "down", "space", "down", "space", "down", "space", "enter")
         assert "nine-frozen and nine-to-deck cannot be combined" in screen_text(app)
+        assert "On: joker, nine-frozen, nine-to-deck" in screen_text(app)
         await keys(pilot, "space", "down", "down", "space", "enter")  # no 9-to-deck; fours
         assert not isinstance(app.screen, VariantsScreen)
         assert app.lobby.rules == "classic+joker+nine-frozen+random-fours"
