@@ -45,7 +45,7 @@ class ReplayBoard(Protocol):
         """Draw the table after ``k`` moves as ``seat`` saw it; ``log`` is the log so far."""
 
     def ending(self, p: Positions) -> str:
-        """How the game ended, every player named ("" if the record does not say)."""
+        """How the game ended by its rules, every player named ("" if it did not)."""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
+from cuttle_net.records.ending import EndingError, parse_ending
 from cuttle_net.records.positions import Positions, positions
 
 from .games import LogLine, ReplayBoard, game_ui
@@ -30,6 +31,25 @@ def load(text: str) -> Positions:
     p = positions(text)
     game_ui(p.game)
     return p
+
+
+def forfeit_words(p: Positions) -> str:
+    """An end the rules did not make, in words that name the players (the record's
+    ``Ending`` names seats by number)."""
+    try:
+        end = parse_ending(p.ending) if p.ending else None
+    except EndingError:
+        return p.ending
+    if end is None:
+        return ""
+    who = p.names[end.seat] if end.seat is not None and end.seat < len(p.names) else ""
+    if end.form == "fault":
+        return f"{who} forfeits ({end.code.replace('_', ' ')}: {end.text})"
+    if end.form == "closed":
+        return f"{who} left ({end.text or end.code}) and forfeits"
+    if end.form == "concede":
+        return "conceded"
+    return str(end)
 
 
 class ReplayScreen(Screen[None]):
@@ -104,8 +124,9 @@ class ReplayScreen(Screen[None]):
         self.board.show(p, k, self.seat, log, self.ascii)
         self.query_one("#log", MoveLog).show(log, self.ascii)
         where = f"move {k} of {len(p)}"
-        if k == len(p) and self.board.ending(p):
-            where += f" · {self.board.ending(p)}"
+        ending = self.board.ending(p) or forfeit_words(p)
+        if k == len(p) and ending:
+            where += f" · {ending}"
         if not p.full:
             shown = "never audited: the cards never shown stay hidden"
         elif self.seat is None:

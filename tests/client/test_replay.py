@@ -157,3 +157,32 @@ def test_a_lunisson_game_is_replayed_on_its_table_not_as_positions() -> None:
         assert f"move {n} of {n} · ann wins" in shown
 
     run(app, body)
+
+
+def test_an_unaudited_lunisson_game_is_replayed_as_a_third_party_saw_it() -> None:
+    from tests.session.table import Table
+
+    t = Table("unisson", "one-deck", 3, dealer=1, seed=3)
+    t.start()
+    played = 0
+    while played < 8 or t.sessions[0].to_act != 2:  # some moves, then seat 2 is silent
+        s = next(s for s in t.sessions if s.my_turn)
+        t.post(s.seat, s.play(t.bot(s.view, t.rng)))
+        t.pump()
+        played += 1
+    for s in (1, 2):  # the host reports the timeout (SPEC 3.15)
+        t.post(s, t.sessions[s].table_verdict(2, "timeout", "no move", reporter=0))
+    text = build_record(t.sessions[1], ("ann", "bob", "cleo"), "2026-11-22T00:00:00Z")
+    replay = load(text)
+    assert not replay.full and len(replay) == played
+    app = ReplayApp(replay)
+
+    async def body(pilot: Pilot) -> None:
+        shown = screen_text(app)
+        assert "never audited" in shown and " 4 cards" in shown  # hands as counts, not faces
+        await keys(pilot, "end")
+        shown = screen_text(app)
+        assert f"move {played} of {played} · cleo forfeits (timeout: no move)" in shown
+        assert "Moves" in shown and "ann " in shown
+
+    run(app, body)
