@@ -349,6 +349,7 @@ class CuttleApp(App[None]):
                 UnissonPractice(
                     event.bot,
                     event.players,
+                    2 if event.rules == "two-decks" else 1,  # the lobby's decks
                     bot_delay=self.settings.bot_delay,
                     records=self.settings.games(),
                     player=self.name_to_show,

@@ -25,9 +25,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     replay = sub.add_parser(
         "replay",
         help="step through a verified game in the terminal",
-        description="Step through a game record of Cuttle or L'Unisson (keys: → next, "
-        "← back, g go to a move, q quit). The record is verified first, as by cuttle verify. "
-        "An audited game shows every card; a game that was never audited shows the cards "
+        description="Step through a game record of Cuttle or L'Unisson on its table "
+        "(keys: → next, ← back, g go to a move, s every card or one player's view, q quit). "
+        "The record is verified first, as by cuttle verify. An audited game shows every card, "
+        "or the hands as each player saw them; a game that was never audited shows the cards "
         "its players revealed.",
     )
     replay.add_argument("file", type=Path, metavar="FILE")
@@ -68,8 +69,9 @@ def _read(path: Path) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cuttle_client.recordtext import as_json, verdict_words
     from cuttle_net.records.record import RecordError, parse_record
-    from cuttle_net.records.verify import Verdict, verify_text
+    from cuttle_net.records.verify import verify_text
 
     text = _read(args.file)
     if text is None:
@@ -80,105 +82,27 @@ def run(args: argparse.Namespace) -> int:
         report = verify_text(text)
         for line in report.lines:
             print(f"  {line}")
-        verdict = {
-            Verdict.VALID: "valid: every check holds"
-            + (" (a practice game: see above what it cannot prove)" if report.practice else ""),
-            Verdict.INVALID: f"INVALID: {report.problem}",
-            Verdict.UNREADABLE: f"not a game record: {report.problem}",
-            Verdict.UNAUDITED: f"valid as far as it goes: {report.problem}",
-        }[report.verdict]
-        print(f"verdict: {verdict}")
+        print(f"verdict: {verdict_words(report)}")
         return int(report.verdict)
     try:
         record = parse_record(text)
     except RecordError as e:
         print(f"cuttle export: not a game record: {e}", file=sys.stderr)
         return 2
-    json.dump(_as_json(record), sys.stdout, indent=1)
+    json.dump(as_json(record), sys.stdout, indent=1)
     print()
     return 0
 
 
 def _replay(text: str, ascii: bool) -> int:
     from cuttle_client.cardtext import ascii_wanted
-    from cuttle_client.replay import Replay, ReplayApp
+    from cuttle_client.replay import ReplayApp, load
     from cuttle_client.stopping import run_app
-    from cuttle_net.records.verify import Verdict, verify_text
-
-    report = verify_text(text)
-    if report.verdict == Verdict.UNREADABLE:  # status 2, as verify and export say it
-        print(f"cuttle replay: not a game record: {report.problem}", file=sys.stderr)
-        return 2
-    if report.module is not None and report.module.name != "cuttle":
-        return _replay_as_text(report)
 
     try:
-        replay = Replay(text)
-    except ValueError as e:
+        p = load(text)
+    except ValueError as e:  # status 2, as verify and export say it, for a file no record
         print(f"cuttle replay: {e}", file=sys.stderr)
-        return 1
-    run_app(ReplayApp(replay, ascii_wanted(ascii)))
+        return 2 if str(e).startswith("not a game record") else 1
+    run_app(ReplayApp(p, ascii_wanted(ascii)))
     return 0
-
-
-def _replay_as_text(report) -> int:
-    """A game the table's screens do not draw: every position as the game writes it, from
-    the deal to the end (every card known after an audit; else as a third party saw it)."""
-    from cuttle_net.records.verify import Verdict, outcome_text
-
-    if report.verdict not in (Verdict.VALID, Verdict.UNAUDITED):
-        print(f"cuttle replay: the record does not verify: {report.problem}", file=sys.stderr)
-        return 1
-    module, rules, seats, dealer = report.module, report.rules, report.seats, report.dealer
-    states = report.public
-    if report.order is not None:  # audited or practice: replay with every card known
-        state = module.new_full(rules, seats, dealer, report.order)
-        states = [module.copy(state)]
-        for seat, move in report.moves:
-            if move == "concede":
-                module.concede(state, seat)
-            else:
-                module.play_full(state, module.parse_move(move), seat)
-            states.append(module.copy(state))
-    practice = " practice" if report.practice else ""
-    print(f"{module.name}{practice} ({rules.name}), {seats} players, seat {dealer} deals")
-    if states:
-        print(f"0. {module.position_text(states[0])}")
-    for n, (seat, move) in enumerate(report.moves, 1):
-        who = "chance" if seat is None else f"seat {seat}"
-        after = module.position_text(states[n]) if n < len(states) else "(no more is shown)"
-        print(f"{n}. {who}: {move}\n   {after}")
-    print(f"end: {outcome_text(report.outcome) if report.outcome else report.problem}")
-    return 0
-
-
-def _as_json(record) -> dict:
-    seats = int(record.tags.get("Players", "2"))
-    return {
-        "tags": record.tags,
-        "moves": [
-            {
-                "seat": seat,
-                "move": text,
-                "seen": {str(s): list(seen[s]) if s < len(seen) else [] for s in range(seats)},
-            }
-            for seat, text, seen in record.moves
-        ],
-        "transcript": [
-            {"kind": e.kind, "seat": e.seat, "text": e.text, "signature": e.signature.hex()}
-            if e.kind == "move"
-            else {"kind": e.kind, "data": _plain(e.data)}
-            for e in record.transcript
-        ],
-    }
-
-
-def _plain(value):
-    """msgpack data as JSON: bytes become hex strings."""
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value

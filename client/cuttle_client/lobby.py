@@ -1,7 +1,7 @@
 """The lobby: choose the game, practice against bots (the default), host, join, and games
 found on the LAN.
 
-Every part has a key (g, p, h, j, l, n, ?), so nothing needs a row of Tabs.
+Every part has a key (g, p, h, j, l, n, r, ?), so nothing needs a row of Tabs.
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Se
 from cuttle_net.games.cuttle.bots import BOTS
 from cuttle_net.games.unisson.bots import BOTS as UNISSON_BOTS
 
+from .games import GAMES
 from .peertext import plain
 from .trio_guest import GuestTask
 from .widgets import TooSmall
 
-GAME_TITLES = {"cuttle": "Cuttle", "unisson": "L'Unisson"}
+GAME_TITLES = {name: game.title for name, game in GAMES.items()}
 LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
 LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
 # Each game's bots, weakest first as the games list them; "greedy" is "easy" under its
@@ -34,6 +35,12 @@ BOT_ORDER = {
     for game, bots in (("cuttle", BOTS), ("unisson", UNISSON_BOTS))
 }
 DEFAULT_BOT = {"cuttle": "easy", "unisson": "easy"}
+
+
+def deck_options(players: int) -> list[tuple[str, str]]:
+    """L'Unisson's decks for ``players``: one or two for 3 or 4, two for 5 or 6."""
+    two = ("two", "two-decks")
+    return [two] if players >= 5 else [("one", "one-deck"), two]
 
 
 def bot_options(game: str) -> list[tuple[str, str]]:
@@ -65,7 +72,9 @@ class LobbyScreen(Screen[None]):
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
         Binding("l", "lan", "LAN games"),
-        Binding("n", "name", "Name"),
+        Binding("n", "name", "Name", show=False),  # its field says "Your name (n)"
+        Binding("r", "played", "Played"),
+        Binding("v", "variants", "Variants", show=False),  # the rules' row names the key
         Binding("question_mark", "help", "Rules"),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
@@ -107,6 +116,8 @@ class LobbyScreen(Screen[None]):
         self._lan = lan
         self._browsing: GuestTask | None = None
         self._join_at = ""  # the Join field's first value (an unfinished game's host)
+        self._variants: frozenset[str] = frozenset()  # Cuttle's variant switches, chosen by v
+        self._deck_options = deck_options(4)  # L'Unisson's, for the players chosen
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -142,6 +153,14 @@ class LobbyScreen(Screen[None]):
                     compact=True,
                     id="players",
                 )
+                yield Static("decks", classes="label", id="decks-label")
+                yield Select(
+                    self._deck_options,
+                    value="one-deck",
+                    allow_blank=False,
+                    compact=True,
+                    id="decks",
+                )
             with Horizontal(classes="row"):
                 yield Button("Practice (p)", id="practice", variant="primary", compact=True)
                 yield Static("against", classes="label")
@@ -162,7 +181,7 @@ class LobbyScreen(Screen[None]):
                     compact=True,
                     id="rules",
                 )
-                yield Static("(? explains them)", classes="label hint", id="rules-hint")
+                yield Static(id="rules-hint", classes="label hint")
             with Horizontal(classes="row"):
                 yield Button("Join (j)", id="join", compact=True)
                 yield AddressInput(
@@ -254,7 +273,25 @@ class LobbyScreen(Screen[None]):
 
     @property
     def rules(self) -> str:
-        return str(self.query_one("#rules", Select).value)
+        """The rules token: Cuttle's rule set and variants, or L'Unisson's decks."""
+        if self.game == "unisson":
+            return str(self.query_one("#decks", Select).value)
+        base = str(self.query_one("#rules", Select).value)
+        return "+".join([base, *sorted(self._variants)])
+
+    def action_variants(self) -> None:
+        """Cuttle's variant switches (L'Unisson has none: its decks are on the game's row)."""
+        from .variants import VariantsScreen
+
+        if self.game != "cuttle":
+            self.notice("L'Unisson has no variants: choose the players and the decks (g).")
+            return
+
+        def chosen(variants: frozenset[str] | None) -> None:
+            self._variants = variants or frozenset()
+            self._show_game()
+
+        self.app.push_screen(VariantsScreen(self._variants), chosen)
 
     @on(ListView.Selected, "#lan")
     def _join_found(self, event: ListView.Selected) -> None:
@@ -273,6 +310,7 @@ class LobbyScreen(Screen[None]):
         self.query_one("#practice", Button).focus()  # the next step: practice, or keys
 
     @on(Select.Changed, "#players")
+    @on(Select.Changed, "#decks")
     def _players_chosen(self) -> None:
         self._show_game()
 
@@ -281,16 +319,28 @@ class LobbyScreen(Screen[None]):
         return int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
 
     def _show_game(self) -> None:
-        """The players are L'Unisson's, the rules Cuttle's; each game has its own bots; the
-        Host row says what would be hosted."""
+        """The players and decks are L'Unisson's, the rules and variants Cuttle's; each
+        game has its own bots; the Host row says what would be hosted."""
         unisson = self.game == "unisson"
-        for part in ("#players", "#players-label"):
+        for part in ("#players", "#players-label", "#decks", "#decks-label"):
             self.query_one(part).display = unisson
         for part in ("#rules", "#rules-hint"):
             self.query_one(part).display = not unisson
-        decks = "two decks" if self.players >= 5 else "one deck"
-        what = f"a table for {self.players} players, {decks}" if unisson else "a game, rules"
-        self.query_one("#host-what", Static).update(what)
+        decks = self.query_one("#decks", Select)
+        options = deck_options(self.players)
+        if options != self._deck_options:  # only on a change: setting them posts Changed
+            self._deck_options, kept = options, decks.value
+            decks.set_options(options)
+            decks.value = kept if kept in [v for _, v in options] else options[0][1]
+        two = self.rules == "two-decks" if unisson else False
+        what = f"a table for {self.players} players, {'two decks' if two else 'one deck'}"
+        self.query_one("#host-what", Static).update(what if unisson else "a game, rules")
+        # The variants by name if they fit the row at 80 columns, else how many (? names them).
+        named = f"+{' +'.join(sorted(self._variants))} (v)"
+        many = f"+{len(self._variants)} variants (v, ?)"
+        hint = named if len(named) <= 26 else many
+        hint = hint if self._variants else "(v: variants, ?: rules)"
+        self.query_one("#rules-hint", Static).update(hint)
         bot = self.query_one("#bot", Select)
         chosen = bot.value
         bot.set_options(bot_options(self.game))
@@ -307,8 +357,7 @@ class LobbyScreen(Screen[None]):
     @on(Button.Pressed, "#host")
     def action_host(self) -> None:
         if self.game == "unisson":
-            token = "two-decks" if self.players >= 5 else "one-deck"
-            self.post_message(self.HostRequested(token, "unisson", self.players))
+            self.post_message(self.HostRequested(self.rules, "unisson", self.players))
             return
         self.post_message(self.HostRequested(self.rules))
 
@@ -342,6 +391,13 @@ class LobbyScreen(Screen[None]):
         self.post_message(self.NameChanged(event.value))
         self.query_one("#practice", Button).focus()
 
+    def action_played(self) -> None:
+        """The games played: their records, to replay, verify or export."""
+        from .played import PlayedScreen
+
+        settings = self.app.settings  # type: ignore[attr-defined]
+        self.app.push_screen(PlayedScreen(settings.games(), settings.ascii))
+
     def action_help(self) -> None:
         from cuttle_net.games.cuttle.rules import Rules
 
@@ -351,7 +407,7 @@ class LobbyScreen(Screen[None]):
         if self.game == "unisson":
             from .unisson.help import UnissonHelpScreen
 
-            decks = 2 if self.players >= 5 else 1
+            decks = 2 if self.rules == "two-decks" else 1
             self.app.push_screen(UnissonHelpScreen(self.players, decks, ascii, LOBBY_KEYS))
             return
         self.app.push_screen(HelpScreen(Rules.parse(self.rules), ascii, LOBBY_KEYS))

@@ -1,8 +1,9 @@
-"""``cuttle replay``: step through a verified game record.
+"""The replay viewer, for every game: ``cuttle replay FILE`` and the lobby's games played.
 
-Only a record that verifies is shown.  An audited game's audit revealed the deal, so both
-hands are known at every step; a game never audited is shown as far as it is known, the
-cards never shown face down.
+Only a record that verifies is shown (``cuttle_net.records.positions`` steps through it);
+the board is the game's own, found in the client's game registry (``games``).  An audited
+game (or a practice one) is known card for card: every face up, or the hands as any one
+seat saw them (``s``).  A game never audited is shown as a third party saw it.
 """
 
 from __future__ import annotations
@@ -13,59 +14,42 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
-from cuttle_net.games.cuttle.engine import CHANCE, Game
-from cuttle_net.games.cuttle.moves import parse_move
-from cuttle_net.records.record import parse_record
-from cuttle_net.records.verify import Verdict, verify_text
+from cuttle_net.records.ending import EndingError, parse_ending
+from cuttle_net.records.positions import Positions, positions
 
-from .controller import LogEntry, ending_text, log_entry
+from .games import LogLine, ReplayBoard, game_ui
 from .peertext import plain
-from .widgets import Hand, LastMove, MoveLog, board, show_board
+from .widgets import MoveLog
 
 
-class Replay:
-    """A game's positions, move by move: ``states[k]`` is the table after ``k`` moves.
+def load(text: str) -> Positions:
+    """The record's positions (``ValueError`` saying why it cannot be replayed), for a
+    game this client can draw."""
+    p = positions(text)
+    game_ui(p.game)
+    return p
 
-    An audited game is shown with every card face up; one that was never audited (a
-    concession, a fault) as a third party sees it: the cards never shown stay hidden.
-    """
 
-    def __init__(self, text: str) -> None:
-        report = verify_text(text)
-        audited = report.verdict == Verdict.VALID and report.order is not None
-        if not audited and report.verdict != Verdict.UNAUDITED:
-            why = {
-                Verdict.UNREADABLE: f"not a game record: {report.problem}",
-            }.get(report.verdict, f"the record does not verify: {report.problem}")
-            raise ValueError(why)
-        assert report.rules is not None and report.module is not None
-        if report.module.name != "cuttle":
-            raise ValueError(f"this replay shows Cuttle games, not {report.module.name}")
-        record = parse_record(text)
-        self.names = (record.tags["Seat0"], record.tags["Seat1"])
-        self.title = f"{self.names[0]} vs {self.names[1]} · {report.rules} · {record.tags['Date']}"
-        self.face_up = audited
-        if audited:
-            game = Game.deal(report.rules, order=report.order)
-            self.states = [game.copy()]
-        else:
-            self.states = report.public[:1] or [Game.spectator_view(report.rules)]
-        self.log: list[LogEntry] = []
-        for k, (seat, text_move, _) in enumerate(record.moves):
-            move = parse_move(text_move)
-            before = self.states[-1]
-            if audited:
-                game.play(move, by=seat)
-                self.states.append(game.copy())
-            else:  # the public table after the move (a concession during the deal: none)
-                self.states.append(report.public[k + 1] if k + 1 < len(report.public) else before)
-            by = CHANCE if seat is None else seat
-            self.log.append(log_entry(by, move, before, self.states[-1], self.names, None))
-        self.outcome = self.states[-1].outcome
-        if not audited and self.outcome is None and record.tags["Result"] != "*":
-            self.outcome = record.tags["Ending"]  # a forfeit: the record says how it ended
+def forfeit_words(p: Positions) -> str:
+    """An end the rules did not make, in words that name the players (the record's
+    ``Ending`` names seats by number)."""
+    try:
+        end = parse_ending(p.ending) if p.ending else None
+    except EndingError:
+        return p.ending
+    if end is None:
+        return ""
+    who = p.names[end.seat] if end.seat is not None and end.seat < len(p.names) else ""
+    if end.form == "fault":
+        return f"{who} forfeits ({end.code.replace('_', ' ')}: {end.text})"
+    if end.form == "closed":
+        return f"{who} left ({end.text or end.code}) and forfeits"
+    if end.form == "concede":
+        return "conceded"
+    return str(end)
 
 
 class ReplayScreen(Screen[None]):
@@ -76,28 +60,52 @@ class ReplayScreen(Screen[None]):
         Binding("home", "go(0)", "First", priority=True),
         Binding("end", "go(-1)", "Last", priority=True),
         Binding("g", "jump", "Go to move"),
-        Binding("q,escape", "app.quit", "Quit"),
+        Binding("s", "seat", "Seat"),
+        Binding("q,escape", "close", "Close"),
     ]
 
-    def __init__(self, replay: Replay, ascii: bool) -> None:
+    def __init__(self, p: Positions, ascii: bool, *, quits: bool = False) -> None:
+        """``quits``: closing the replay quits the app (``cuttle replay``), else it goes
+        back to the screen below (the lobby)."""
         super().__init__()
-        self.replay, self.ascii, self.at = replay, ascii, 0
+        self.p, self.ascii, self.quits = p, ascii, quits
+        self.ui = game_ui(p.game)
+        self.at = 0
+        self.seat: int | None = None  # None: every card known (or a third party's view)
+        self._board: Widget = self.ui.board()
+        self._board.add_class("replay-board")
+        self._logs: dict[int | None, list[list[LogLine]]] = {}
+
+    @property
+    def board(self) -> ReplayBoard:
+        return self._board  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Static(plain(f"cuttle · replay · {self.replay.title}"), id="title")
-        with Horizontal(id="body"):
-            with Vertical(id="board"):
-                yield from board()
-                yield Static(id="where")  # may take two lines, unlike the table's question
-                # Under the board, one line: beside it, it took the board's width.  Disabled
-                # while hidden, so it never takes the keys meant for the bindings.
-                yield Input(
-                    placeholder="go to move number (Enter)",
-                    id="move-input",
-                    disabled=True,
-                    compact=True,
-                )
-            yield MoveLog(id="log")
+        p = self.p
+        players = " vs ".join(p.names) if len(p.names) == 2 else ", ".join(p.names)
+        practice = " practice" if p.practice else ""
+        title = f"replay · {self.ui.title}{practice} · {players} · {p.rules.name} · {p.date}"
+        yield Static(plain(title), id="title")
+        parts = [
+            self._board,
+            Static(id="where"),  # may take two lines
+            # Disabled while hidden, so it never takes the keys meant for the bindings.
+            Input(
+                placeholder="go to move number (Enter)",
+                id="move-input",
+                disabled=True,
+                compact=True,
+            ),
+        ]
+        if self.board.log_beside:
+            with Horizontal(id="body"):
+                with Vertical(id="board"):
+                    yield from parts
+                yield MoveLog(id="log")
+        else:
+            with Vertical(id="u-body"):
+                yield from parts
+                yield MoveLog(id="log", classes="below")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -105,34 +113,43 @@ class ReplayScreen(Screen[None]):
         self.query_one("#log").border_title = "Moves"
         self.show()
 
+    def _log(self) -> list[LogLine]:
+        if self.seat not in self._logs:
+            self._logs[self.seat] = self.board.log(self.p, self.seat)
+        return [line for lines in self._logs[self.seat][: self.at] for line in lines]
+
     def show(self) -> None:
-        r, k = self.replay, self.at
-        view, names = r.states[k], r.names
-        log = r.log[:k]
-        show_board(self, view, 0, names, self.ascii, log[-1].touched if log else ())
-        self.query_one("#hand", Hand).show(view, 0, self.ascii, None)
+        p, k = self.p, self.at
+        log = self._log()
+        self.board.show(p, k, self.seat, log, self.ascii)
         self.query_one("#log", MoveLog).show(log, self.ascii)
-        self.query_one("#last", LastMove).show(log, self.ascii)
-        where = f"move {k} of {len(r.log)}"
-        if k == len(r.log) and isinstance(r.outcome, str):  # a forfeit, in the record's words
-            where += f" · {r.outcome}"
-        elif k == len(r.log) and r.outcome is not None:
-            where += f" · {ending_text(r.outcome, view, None, names)}"
-        if r.face_up:
-            shown = f"{names[0]}'s hand below, every card face up"
+        where = f"move {k} of {len(p)}"
+        ending = self.board.ending(p) or forfeit_words(p)
+        if k == len(p) and ending:
+            where += f" · {ending}"
+        if not p.full:
+            shown = "never audited: the cards never shown stay hidden"
+        elif self.seat is None:
+            shown = "every card face up · s: as each player saw it"
         else:
-            shown = (
-                f"never audited: cards never shown stay hidden ({names[0]}: "
-                f"{view.hidden[0]}, {names[1]}: {view.hidden[1]})"
-            )
-        self.query_one("#where", Static).update(plain(f"{where}\n{shown}"))  # names, the ending
+            shown = f"as {p.names[self.seat]} saw it · s: the next player"
+        self.query_one("#where", Static).update(plain(f"{where}\n{shown}"))  # names
 
     def action_step(self, by: int) -> None:
-        self.at = max(0, min(len(self.replay.log), self.at + by))
+        self.at = max(0, min(len(self.p), self.at + by))
         self.show()
 
     def action_go(self, k: int) -> None:
-        self.at = len(self.replay.log) if k < 0 else k
+        self.at = len(self.p) if k < 0 else k
+        self.show()
+
+    def action_seat(self) -> None:
+        """Every card, then each seat's view in turn (an audited game only)."""
+        if not self.p.full:
+            self.notify("This game was never audited: only what every player saw is known.")
+            return
+        order: list[int | None] = [None, *range(len(self.p.names))]
+        self.seat = order[(order.index(self.seat) + 1) % len(order)]
         self.show()
 
     def action_jump(self) -> None:
@@ -143,16 +160,26 @@ class ReplayScreen(Screen[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.input.display, event.input.disabled = False, True
         if event.value.strip().isdigit():
-            self.action_go(min(int(event.value), len(self.replay.log)))
+            self.action_go(min(int(event.value), len(self.p)))
+
+    def action_close(self) -> None:
+        box = self.query_one("#move-input", Input)
+        if box.display:  # Esc leaves the move number, not the replay
+            box.display, box.disabled = False, True
+            return
+        if self.quits:
+            self.app.exit()
+        else:
+            self.dismiss()
 
 
 class ReplayApp(App[None]):
     CSS_PATH = "cuttle.tcss"
     TITLE = "cuttle replay"
 
-    def __init__(self, replay: Replay, ascii: bool = False) -> None:
+    def __init__(self, p: Positions, ascii: bool = False) -> None:
         super().__init__()
-        self._replay, self._ascii = replay, ascii
+        self._positions, self._ascii = p, ascii
 
     def on_mount(self) -> None:
-        self.push_screen(ReplayScreen(self._replay, self._ascii))
+        self.push_screen(ReplayScreen(self._positions, self._ascii, quits=True))

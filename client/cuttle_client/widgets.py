@@ -8,17 +8,19 @@ from collections.abc import Collection, Iterator, Sequence
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.message import Message
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
 from cuttle_net.games.cuttle.cards import RANK_OF
-from cuttle_net.games.cuttle.engine import Game
+from cuttle_net.games.cuttle.engine import CHANCE, Game
+from cuttle_net.games.cuttle.moves import parse_move
+from cuttle_net.records.positions import Positions
 
 from . import cardtext
-from .controller import LogEntry
+from .controller import LogEntry, ending_text, log_entry
 from .peertext import plain
 
 
@@ -245,15 +247,48 @@ def board() -> Iterator[Widget]:
 
 
 def show_board(
-    screen: Screen,
+    screen: DOMNode,
     view: Game,
     me: int,
     names: Sequence[str],
     ascii: bool,
     touched: Collection[int] = (),
 ) -> None:
-    """Draw ``view`` on the ``board()`` of ``screen``, from seat ``me`` (the hand aside),
-    the ``touched`` cards (the last move's) in reverse video."""
+    """Draw ``view`` on the ``board()`` under ``screen`` (or any widget), from seat ``me``
+    (the hand aside), the ``touched`` cards (the last move's) in reverse video."""
     screen.query_one("#them", Side).show(view, 1 - me, me, names, ascii, touched)
     screen.query_one("#middle", Middle).show(view, ascii, touched)
     screen.query_one("#me", Side).show(view, me, me, names, ascii, touched)
+
+
+class ReplayBoard(Vertical):
+    """The Cuttle table of a replay (``games.ReplayBoard``): the table's own ``board()``."""
+
+    log_beside = True  # the moves beside the board, as at the table
+
+    def compose(self) -> ComposeResult:
+        yield from board()
+
+    def log(self, p: Positions, seat: int | None) -> list[list[LogEntry]]:
+        """Each move in words, as ``seat`` saw it (None: every card known)."""
+        lines = []
+        for k, (by, text) in enumerate(p.moves):
+            before, after = p.view(k, seat), p.view(k + 1, seat)
+            who = CHANCE if by is None else by
+            lines.append([log_entry(who, parse_move(text), before, after, p.names, seat)])
+        return lines
+
+    def show(
+        self, p: Positions, k: int, seat: int | None, log: Sequence[LogEntry], ascii: bool
+    ) -> None:
+        view, me = p.view(k, seat), 0 if seat is None else seat
+        touched = log[-1].touched if log else frozenset()
+        show_board(self, view, me, p.names, ascii, touched)
+        self.query_one("#hand", Hand).show(view, me, ascii, None)
+        self.query_one("#last", LastMove).show(log, ascii)
+
+    def ending(self, p: Positions) -> str:
+        final = p.states[-1]
+        if final.outcome is None:
+            return ""  # not by the rules: the replay says how (a forfeit)
+        return ending_text(final.outcome, final, None, p.names)  # type: ignore[arg-type]

@@ -125,6 +125,10 @@ class GameModule(Protocol):
     def play_full(self, state: Any, move: Any, by: int | None) -> tuple[tuple[int, ...], ...]:
         """Full information: play ``move``; return the cards each seat saw for the first time."""
 
+    def view(self, state: Any, seat: int) -> Any:
+        """What ``seat`` knows of the full-information ``state``: its own hand, and of the
+        others' only the cards it was shown (a replay from one seat's chair)."""
+
 
 def game_module(name: str) -> GameModule:
     """The module of the game called ``name`` (``ValueError`` naming the known games)."""

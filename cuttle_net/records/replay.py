@@ -70,4 +70,25 @@ def replay(
     return state, steps
 
 
-__all__ = ["Seen", "Step", "replay", "seen_texts"]
+def full_states(
+    module: GameModule,
+    rules: Any,
+    seats: int,
+    dealer: int,
+    order: Sequence[int],
+    moves: Sequence[tuple[int | None, str]],
+) -> list[Any]:
+    """The table with every card known after the deal and after each of ``moves`` (already
+    checked, as by ``replay``): ``[0]`` is the deal, ``[k]`` the table after ``k`` moves."""
+    state = module.new_full(rules, seats, dealer, order)
+    states = [module.copy(state)]
+    for seat, text in moves:
+        if text == CONCEDE and seat is not None:
+            module.concede(state, seat)
+        else:
+            module.play_full(state, module.parse_move(text), seat)
+        states.append(module.copy(state))
+    return states
+
+
+__all__ = ["Seen", "Step", "full_states", "replay", "seen_texts"]

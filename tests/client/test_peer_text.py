@@ -20,7 +20,7 @@ from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import ConfirmScreen, GameOverScreen, KeyChangedScreen, LeaveScreen
 from cuttle_client.network import KeyChange
 from cuttle_client.peertext import plain, visible
-from cuttle_client.replay import Replay, ReplayApp
+from cuttle_client.replay import ReplayApp, load
 from cuttle_client.table import TableScreen
 from cuttle_client.unisson.controller import Ending
 from cuttle_client.unisson.controller import PracticeController as UnissonPractice
@@ -178,13 +178,13 @@ def played() -> Link:
 @pytest.mark.parametrize("name", MARKUP, ids=[repr(n) for n in MARKUP])
 def test_the_replay_of_a_game_against_such_a_peer(name: str, played: Link) -> None:
     record = build_record(played.sessions[1], (name, "bob"), "2026-11-21T12:00:00Z")
-    replay = Replay(record)  # it verifies: any printable name is a name
+    replay = load(record)  # it verifies: any printable name is a name
     app = ReplayApp(replay)
 
     async def body(pilot: Pilot) -> None:
-        shows(app, f"cuttle · replay · {name} vs bob")
-        await keys(pilot, "end")
-        shows(app, f"{name}'s hand below")
+        shows(app, f"replay · Cuttle · {name} vs bob")
+        await keys(pilot, "end", "s")  # the end, from the named player's chair
+        shows(app, f"as {name} saw it")
         assert app.is_running
 
     run(app, body, size=(100, 30))
@@ -193,7 +193,7 @@ def test_the_replay_of_a_game_against_such_a_peer(name: str, played: Link) -> No
 def test_a_record_never_carries_control_characters_to_the_replay(played: Link) -> None:
     for name in set(NAMES) - set(MARKUP):
         with pytest.raises(ValueError, match=r"not a game record|does not verify"):
-            Replay(build_record(played.sessions[1], (name, "bob"), "2026-11-21T12:00:00Z"))
+            load(build_record(played.sessions[1], (name, "bob"), "2026-11-21T12:00:00Z"))
 
 
 def test_a_network_game_and_its_replay_against_a_host_named_in_markup(tmp_path: Path) -> None:
@@ -243,15 +243,15 @@ def test_a_network_game_and_its_replay_against_a_host_named_in_markup(tmp_path: 
         host.kill()
     (record,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert verify_text(record.read_text()).verdict == Verdict.VALID
-    replay = Replay(record.read_text())
+    replay = load(record.read_text())
     assert eve in replay.names
     watching = ReplayApp(replay)
 
     async def watch(pilot: Pilot) -> None:
-        shows(watching, "cuttle · replay · ")
+        shows(watching, "replay · Cuttle · ")
         shows(watching, eve)  # the title, and the border title of Eve's side
         await keys(pilot, "end")
-        shows(watching, f"move {len(replay.log)} of {len(replay.log)}")
+        shows(watching, f"move {len(replay)} of {len(replay)}")
         assert watching.is_running
 
     run(watching, watch, size=(100, 30))

@@ -111,3 +111,20 @@ def test_the_readme_screenshot_is_the_mid_game_snapshot() -> None:
     assert (root / "docs/table.svg").read_text() == snapshot.read_text(), (
         "copy the updated snapshot to docs/table.svg"
     )
+
+
+def _replay(name: str):
+    from cuttle_client.replay import ReplayApp, load
+
+    vectors = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "record"
+    return ReplayApp(load((vectors / name).read_text()))
+
+
+def test_replay_of_a_cuttle_game(snap_compare) -> None:
+    # Four moves in, from ann's chair: bob's hand face down but for what she was shown.
+    assert snap_compare(_replay("example.cuttle"), press=["right"] * 4 + ["s"])
+
+
+def test_replay_of_a_lunisson_game(snap_compare) -> None:
+    # Every hand face up on the players' lines, the moves below.
+    assert snap_compare(_replay("example-unisson.cuttle"), press=["right"] * 6)

@@ -151,37 +151,46 @@ class UnissonController:
             self._host.table_changed()
 
     def _record(self, seat: int, move: Move, before: Game, after: Game) -> None:
-        """Log ``move`` by ``seat`` from this player's views before and after it: the cards
-        it showed them (their own draw, a card turned into the range) are read off the
-        views, so the log holds nothing the player could not see."""
-        me = self.seat
-        motions = before.motions(move)  # what the player cannot see is UNKNOWN
-        hand, table = before.hand(me), before.range_cards()
-        for x in motions:
-            if isinstance(x, Taken):
-                table.remove(x.face)
-                if x.seat == me:
-                    hand.append(x.face)
-            elif isinstance(x, HandOut):
-                if x.seat == me:
-                    hand.remove(x.face)
-                if x.to == "range":
-                    table.append(x.face)
-        drawn = _added(hand, after.hand(me))
-        turned = _added(table, after.range_cards())
-        seen = []
-        for x in motions:
-            if isinstance(x, Drawn) and x.seat == me and drawn:
-                x = x._replace(face=drawn.pop(0))
-            elif isinstance(x, Turned) and turned:
-                x = x._replace(face=turned.pop(0))
-            seen.append(x)
-        self.log.append(entry(seat, move, seen, self.names, me, bool(before.effects)))
-        last = after.last_player
-        if before.last_player is None and last is not None and not after.is_over:
-            who = "You are" if last == me else f"{self.names[last]} is"
-            note = f"The stock is empty: last round. {who} the last player."
-            self.log.append(Entry(last, None, note))
+        """Log ``move`` by ``seat`` from this player's views before and after it."""
+        self.log += log_entries(seat, move, before, after, self.names, self.seat)
+
+
+def log_entries(
+    seat: int, move: Move, before: Game, after: Game, names: Sequence[str], me: int
+) -> list[Entry]:
+    """``move`` by ``seat`` in the log of the player at ``me`` (-1: an onlooker), from that
+    player's views before and after it: the cards it showed them (their own draw, a card
+    turned into the range) are read off the views, so the log holds nothing the player
+    could not see; then a note if it began the last round."""
+    motions = before.motions(move)  # what the player cannot see is UNKNOWN
+    hand = before.hand(me) if me >= 0 else []
+    table = before.range_cards()
+    for x in motions:
+        if isinstance(x, Taken):
+            table.remove(x.face)
+            if x.seat == me:
+                hand.append(x.face)
+        elif isinstance(x, HandOut):
+            if x.seat == me:
+                hand.remove(x.face)
+            if x.to == "range":
+                table.append(x.face)
+    drawn = _added(hand, after.hand(me)) if me >= 0 else []
+    turned = _added(table, after.range_cards())
+    seen = []
+    for x in motions:
+        if isinstance(x, Drawn) and x.seat == me and drawn:
+            x = x._replace(face=drawn.pop(0))
+        elif isinstance(x, Turned) and turned:
+            x = x._replace(face=turned.pop(0))
+        seen.append(x)
+    entries = [entry(seat, move, seen, names, me, bool(before.effects))]
+    last = after.last_player
+    if before.last_player is None and last is not None and not after.is_over:
+        who = "You are" if last == me else f"{names[last]} is"
+        note = f"The stock is empty: last round. {who} the last player."
+        entries.append(Entry(last, None, note))
+    return entries
 
 
 def _added(before: list[int], after: list[int]) -> list[int]:

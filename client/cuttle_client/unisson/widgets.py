@@ -10,15 +10,19 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
 from textual.widgets import Static
 
-from cuttle_net.games.unisson import Game, face_display
+from cuttle_net.games.unisson import Game, face_display, parse_move
 from cuttle_net.games.unisson.cards import SUIT_OF
+from cuttle_net.records.positions import Positions
+from cuttle_net.session import CONCEDE
 
 from ..cardtext import ascii_text, back, styled
 from ..peertext import plain
-from .controller import Ending, Entry
-from .words import sequence, turn_words
+from .controller import Ending, Entry, log_entries
+from .words import result_words, sequence, turn_words
 
 RED_SUITS = (1, 2)  # diamonds, hearts
 NAME_WIDTH = 11
@@ -47,15 +51,20 @@ class Players(Static):
         touched: Collection[int] = (),
         ending: Ending | None = None,
         away: Mapping[int, int] | None = None,
+        hands: Sequence[Sequence[int]] | None = None,
     ) -> None:
+        """``hands``: every hand, face up (a replay with every card known); the ending's
+        are shown once the game is over."""
         lines = []
         acting = view.to_act
+        if ending is not None and ending.hands:
+            hands = ending.hands
         for s in range(view.players):
             line = Text(">" if ascii and s == acting else "▶" if s == acting else " ")
             name = names[s][:NAME_WIDTH].ljust(NAME_WIDTH)
             line.append_text(plain(f" {name} ", style="bold" if s == me else ""))
-            if ending is not None and ending.hands:
-                hand = ending.hands[s]
+            if hands is not None:
+                hand = hands[s]
                 line.append_text(cards(hand, ascii) if hand else Text("empty", style="dim"))
                 line.append("  ")
             else:
@@ -143,3 +152,55 @@ class LastMove(Static):
             return
         words = ascii_text(log[-1].words) if ascii else log[-1].words
         self.update(Text("Last: ", style="dim").append_text(plain(words, style="italic")))
+
+
+class ReplayBoard(Vertical):
+    """The L'Unisson table of a replay (``games.ReplayBoard``): the table's own widgets,
+    every hand face up on the players' lines, or one seat's hand below as it saw it."""
+
+    log_beside = False  # six players' lines need the width: the moves go below
+
+    def compose(self) -> ComposeResult:
+        yield Players(id="u-players")
+        yield RangeLine(id="u-range")
+        yield Status(id="u-status")
+        yield HandLine(id="u-hand")
+        yield LastMove(id="last")
+
+    def log(self, p: Positions, seat: int | None) -> list[list[Entry]]:
+        """Each move in words, as ``seat`` saw it (None: an onlooker's words)."""
+        me = -1 if seat is None else seat
+        names = [("You" if s == me else n) for s, n in enumerate(p.names)]  # as at the table
+        lines = []
+        for k, (by, text) in enumerate(p.moves):
+            if by is None or text == CONCEDE:  # the game has no chance: a seat that left
+                who = "the table" if by is None else names[by]
+                lines.append([Entry(by or 0, None, f"{who} left: the game is over")])
+                continue
+            before, after = p.view(k, seat), p.view(k + 1, seat)
+            lines.append(log_entries(by, parse_move(text), before, after, names, me))
+        return lines
+
+    def show(
+        self, p: Positions, k: int, seat: int | None, log: Sequence[Entry], ascii: bool
+    ) -> None:
+        view, me = p.view(k, seat), -1 if seat is None else seat
+        touched = log[-1].touched if log else frozenset()
+        hands = None
+        if p.full and (seat is None or view.is_over):  # every hand is shown at the end
+            full = p.states[k]
+            hands = [full.hand(s) for s in range(full.players)]
+        self.query_one("#u-players", Players).show(view, p.names, me, ascii, touched, hands=hands)
+        self.query_one("#u-range", RangeLine).show(view, ascii, touched)
+        self.query_one("#u-status", Status).show(view, p.names, me)
+        hand = self.query_one("#u-hand", HandLine)
+        hand.display = seat is not None
+        if seat is not None:
+            hand.show(view, seat, ascii)
+        self.query_one("#last", LastMove).show(log, ascii)
+
+    def ending(self, p: Positions) -> str:
+        final = p.states[-1]
+        if final.outcome is None:
+            return ""  # not by the rules: the replay says how (a forfeit)
+        return result_words(final, p.names, -1)

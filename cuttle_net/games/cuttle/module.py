@@ -165,6 +165,9 @@ class CuttleModule:
     def position_text(self, state: Game) -> str:
         return format_position(state)
 
+    def view(self, state: Game, seat: int) -> Game:
+        return state.view(seat)
+
     def play_full(self, state: Game, m: Move, by: int | None) -> tuple[tuple[int, ...], ...]:
         return tuple(state.play(m, by=by))
 

@@ -167,6 +167,9 @@ class UnissonModule:
     def position_text(self, state: Game) -> str:
         return position_text(state)
 
+    def view(self, state: Game, seat: int) -> Game:
+        return state.view(seat)
+
     def play_full(self, state: Game, m: Move, by: int | None) -> tuple[tuple[int, ...], ...]:
         seen: list[list[int]] = [[] for _ in range(state.players)]
         for motion in state.motions(m):

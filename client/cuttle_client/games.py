@@ -1,0 +1,82 @@
+"""The client's game registry: what a screen must know of each game, by its name.
+
+Screens that serve every game (the replay, the lobby's list of games played) look a game up
+here instead of branching on its name; each entry points at the game's own widgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from textual.widget import Widget
+
+from cuttle_net.games.cuttle.cards import card_display
+from cuttle_net.games.unisson.cards import FACES, face_display
+from cuttle_net.records.positions import Positions
+
+from . import widgets
+from .unisson import widgets as unisson_widgets
+
+
+class LogLine(Protocol):
+    """One line of a move log: a move in words, and the cards it moved."""
+
+    @property
+    def words(self) -> str: ...
+
+    @property
+    def touched(self) -> frozenset[int]: ...
+
+
+class ReplayBoard(Protocol):
+    """A game's board in the replay: a widget made of the game's table widgets."""
+
+    log_beside: bool  # the move log beside the board (else below it)
+
+    def log(self, p: Positions, seat: int | None) -> list[list[LogLine]]:
+        """Each move's log lines as ``seat`` saw it (None: every card known, or an
+        onlooker of a game never audited)."""
+
+    def show(
+        self, p: Positions, k: int, seat: int | None, log: Sequence[LogLine], ascii: bool
+    ) -> None:
+        """Draw the table after ``k`` moves as ``seat`` saw it; ``log`` is the log so far."""
+
+    def ending(self, p: Positions) -> str:
+        """How the game ended by its rules, every player named ("" if it did not)."""
+
+
+@dataclass(frozen=True)
+class GameUI:
+    name: str  # the game module's name, the record's Game tag
+    title: str  # for people: "L'Unisson"
+    card: Callable[[int, bool], str]  # a card id's display text (ascii: the text form)
+    board: Callable[[], Widget]  # a new ReplayBoard
+
+    def replay_board(self) -> ReplayBoard:
+        return self.board()  # type: ignore[return-value]
+
+
+GAMES: dict[str, GameUI] = {
+    "cuttle": GameUI("cuttle", "Cuttle", card_display, widgets.ReplayBoard),
+    # Two decks are the same faces twice: a card id is its face modulo 32.
+    "unisson": GameUI(
+        "unisson",
+        "L'Unisson",
+        lambda c, ascii: face_display(c % FACES, ascii),
+        unisson_widgets.ReplayBoard,
+    ),
+}
+
+
+def game_ui(name: str) -> GameUI:
+    """The game called ``name`` (``ValueError`` naming those the client knows)."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ValueError(f"this client shows {', '.join(GAMES)}, not {name!r}") from None
+
+
+__all__ = ["GAMES", "GameUI", "LogLine", "ReplayBoard", "game_ui"]

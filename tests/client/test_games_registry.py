@@ -1,0 +1,27 @@
+"""The client's game registry: one entry per game the core knows, and cards written the
+same way in both games (issue 26: tens were T♦ in Cuttle and 10♦ in L'Unisson)."""
+
+from __future__ import annotations
+
+import pytest
+from cuttle_client.games import GAMES, game_ui
+
+from cuttle_net.games.cuttle.cards import parse_card
+from cuttle_net.games.interface import game_module
+from cuttle_net.games.unisson.cards import FACES, parse_face
+
+
+def test_every_game_is_registered_under_its_module_name() -> None:
+    for name, ui in GAMES.items():
+        assert ui.name == name == game_module(name).name
+    with pytest.raises(ValueError, match="cuttle, unisson"):
+        game_ui("chess")
+
+
+@pytest.mark.parametrize("text", ["TD", "10D", "10♦", "td"])
+def test_a_ten_reads_and_shows_alike_in_both_games(text: str) -> None:
+    cuttle, unisson = parse_card(text), parse_face(text)
+    assert GAMES["cuttle"].card(cuttle, False) == GAMES["unisson"].card(unisson, False) == "10♦"
+    assert GAMES["cuttle"].card(cuttle, True) == GAMES["unisson"].card(unisson, True) == "TD"
+    # A second deck's copy is the same face.
+    assert GAMES["unisson"].card(unisson + FACES, False) == "10♦"
