@@ -132,9 +132,8 @@ class LessonRun:
         if text in (str(self.course.parse_move(p)) for p in step.passes):
             return Verdict(True, True, step.after)
         said = {str(self.course.parse_move(m)): w for m, w in step.wrong}
-        return Verdict(
-            False, True, said.get(text) or f"legal, but not this step's move: {step.hint}"
-        )
+        # Else the step's goal and hint (a screen shows them) say what it asks.
+        return Verdict(False, True, said.get(text) or "legal, but not what this step asks")
 
     def replies(self) -> list[Any]:
         """The other seats' scripted moves after the step just passed, in order (each by
