@@ -288,7 +288,7 @@ class LearnScreen(Screen[None]):
         done = finished(self._config())
         options: list[Option] = []
         self._rows = []
-        first: int | None = None
+        todo: dict[str, int] = {}  # each game's first lesson not done
         for game, course in COURSES.items():
             ticked = done.get(game, set())
             count = sum(lesson.key in ticked for lesson in course.lessons)
@@ -299,13 +299,13 @@ class LearnScreen(Screen[None]):
                 mark = "✓" if lesson.key in ticked else " "
                 options.append(Option(f" {mark} {i + 1:>2}. {lesson.title}"))
                 self._rows.append((game, i))
-                if first is None and game == self.game and lesson.key not in ticked:
-                    first = len(options) - 1
+                if lesson.key not in ticked:
+                    todo.setdefault(game, len(options) - 1)
         listing = self.query_one("#lessons", OptionList)
-        keep = listing.highlighted
         listing.set_options(options)
+        # The next lesson to play: this game's first not done, else the other game's.
         start = next(i for i, row in enumerate(self._rows) if row and row[0] == self.game)
-        listing.highlighted = keep if keep is not None else (first if first is not None else start)
+        listing.highlighted = todo.get(self.game, next(iter(todo.values()), start))
         listing.focus()
 
     @on(OptionList.OptionSelected, "#lessons")
