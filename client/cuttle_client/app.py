@@ -189,7 +189,9 @@ class CuttleApp(App[None]):
             (
                 p
                 for p in practices
-                if isinstance(p, PracticeController | UnissonPractice) and p.ending is None
+                if isinstance(p, PracticeController | UnissonPractice)
+                and p.ending is None
+                and not isinstance(p, Coaching)  # a lesson has nothing to lose: quit at once
             ),
             None,
         )

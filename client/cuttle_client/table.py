@@ -73,6 +73,7 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#move-input").display = False
         self.query_one("#log").border_title = "Moves"
+        self.set_class(bool(self.controller.coach), "lesson")  # its panel stays when narrow
         self.controller.attach(self)
 
     async def on_unmount(self) -> None:

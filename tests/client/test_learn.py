@@ -51,9 +51,9 @@ def test_a_cuttle_lesson_wrong_move_then_right_move_then_ticked(tmp_path: Path) 
 
     async def body(pilot: Pilot) -> None:
         assert isinstance(pilot.app.screen, LearnScreen)
-        assert "Cuttle: 0 of 15 done" in screen_text(pilot.app)
+        assert "Cuttle: 0 of 17 done" in screen_text(pilot.app)
         await keys(pilot, "enter")  # the first lesson not done: Points
-        await until(pilot, lambda: "lesson 1 of 15: Points" in screen_text(pilot.app))
+        await until(pilot, lambda: "lesson 1 of 17: Points" in screen_text(pilot.app))
         assert "Reach 21" in panel_text(pilot)
         await keys(pilot, "2", "enter")  # 6♥ for points: legal, but 20
         assert error_text(pilot) == (
@@ -71,7 +71,7 @@ def test_a_cuttle_lesson_wrong_move_then_right_move_then_ticked(tmp_path: Path) 
         await keys(pilot, "l")
         await until(pilot, lambda: isinstance(pilot.app.screen, LearnScreen))
         shown = screen_text(pilot.app)
-        assert "Cuttle: 1 of 15 done" in shown and "✓  1. Points" in shown
+        assert "Cuttle: 1 of 17 done" in shown and "✓  1. Points" in shown
 
     run(app, body)
 
@@ -105,7 +105,7 @@ def test_next_lesson_plays_on_the_same_table_and_replies_are_scripted() -> None:
         await keys(pilot, "colon", *"pick ts", "enter")
         await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
         await keys(pilot, "r")  # the next lesson: the 4
-        await until(pilot, lambda: "lesson 8 of 15: The 4" in screen_text(pilot.app))
+        await until(pilot, lambda: "lesson 9 of 17: The 4" in screen_text(pilot.app))
         assert c.lesson.key == "four" and not c.log
 
     run(app, body)
@@ -151,6 +151,31 @@ def test_the_lobby_opens_the_lessons_at_its_game() -> None:
         assert isinstance(pilot.app.screen, LobbyScreen)
 
     run(app, body)
+
+
+def test_a_lesson_keeps_its_panel_below_80_columns() -> None:
+    """A practice table drops its move log below 80 columns; a lesson's panel holds the goal
+    and the rule, so it stays."""
+    app = CuttleApp(Settings(bot_delay=0), CuttleLesson(0, bot_delay=0))
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "Reach 21" in panel_text(pilot))
+        panel = pilot.app.screen.query_one("#log")
+        assert panel.display and panel.region.width >= 20
+        assert "You have 14 points" in screen_text(pilot.app)
+
+    run(app, body, size=(60, 20))
+
+
+def test_ctrl_q_in_a_lesson_quits_without_asking(tmp_path: Path) -> None:
+    app = CuttleApp(Settings(bot_delay=0, data_dir=tmp_path), CuttleLesson(0, bot_delay=0))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "ctrl+q")  # nothing to lose: no question, no record
+        assert not app.is_running
+
+    run(app, body)
+    assert not list(tmp_path.rglob("*.cuttle*"))
 
 
 def test_progress_survives_a_broken_file_and_learn_takes_its_game(tmp_path: Path) -> None:

@@ -68,7 +68,8 @@ def test_a_legal_move_beside_the_point_is_judged_wrong_with_the_rule() -> None:
 
 def test_the_cuttle_course_teaches_each_idea_the_issue_names() -> None:
     keys = [lesson.key for lesson in CUTTLE.lessons]
-    for idea in ("points", "scuttle", "counter", "kings", "queens", "jacks", "glasses"):
+    ideas = ("points", "draw", "scuttle", "counter", "discard", "kings", "queens", "jacks")
+    for idea in (*ideas, "glasses"):
         assert idea in keys
     for one_off in ("ace", "two", "three", "four", "five", "six", "seven", "nine"):
         assert one_off in keys

@@ -36,6 +36,32 @@ LESSONS: tuple[Lesson, ...] = (
         ),
     ),
     Lesson(
+        "draw",
+        "Drawing and passing",
+        "classic 9 0 main 0 9D 3H 7C,TD 5S 6D,9H - - "
+        "AC,AD,AH,AS,2C,2D,2H,2S,3C,3D,3S,4C,4D,4H,4S,5C,5D,5H,6C,6H,6S,7D,7H,7S,8C,8D,8H,8S,"
+        "9C,9S,TC,TH,TS,JC,JD,JH,JS,QC,QD,QH,QS,KC,KD,KH,KS -",
+        (
+            Step(
+                "A turn is one action. When no card in your hand helps, draw one: d. One card "
+                "is left in the draw pile.",
+                ("draw",),
+                "draw takes the top card of the draw pile; it is your whole turn.",
+                "You drew the 9♦. The draw pile is empty now: Sam could only pass, or play.",
+                ("pass",),
+                wrong=(("points 3H", "3 points; this step is about drawing."),),
+            ),
+            Step(
+                "With the draw pile empty you may pass (d passes then). Pass.",
+                ("pass",),
+                "you may pass only when the draw pile is empty; drawing is then impossible.",
+                "Two passes in a row: a third would end the game as a draw. Play a card to "
+                "keep it going.",
+                wrong=(("points 9D", "a fine move in a game; this step is about passing."),),
+            ),
+        ),
+    ),
+    Lesson(
         "scuttle",
         "Scuttles",
         "classic 9 0 main 0 + 5S,9C,TC 2D,5H,JC 3D,4S 4D,6C,9H - - - -",
@@ -169,6 +195,25 @@ LESSONS: tuple[Lesson, ...] = (
                 "hold a card; they choose what to lose.",
                 ("decline", "discard JS QD"),
                 wrong=(("points 4H", "4 points; the lesson is the 4 as a one-off."),),
+            ),
+        ),
+    ),
+    Lesson(
+        "discard",
+        "When a 4 hits you",
+        "classic 10 1 discard:4S 0 + 3D,5C,KS 2H,9C 6C,8D 7H - - - -",
+        (
+            Step(
+                "Sam played a 4 on you: discard two cards, your choice. You have 14 points: "
+                "keep what wins next turn.",
+                ("discard 3D 5C",),
+                "a king lowers your goal to 14; with 14 points it wins.",
+                "You kept the K♠: next turn it makes your goal 14, and you have 14. When a 4 "
+                "hits you, you choose what to lose.",
+                wrong=(
+                    ("discard 3D KS", "keep the king: with it your 14 points win next turn."),
+                    ("discard 5C KS", "keep the king: with it your 14 points win next turn."),
+                ),
             ),
         ),
     ),
