@@ -221,6 +221,11 @@ class TableController:
         """A new game with the dealer alternating (only if ``can_rematch``)."""
         raise NotImplementedError
 
+    @property
+    def concede_question(self) -> str:
+        """What the table asks before ``concede``."""
+        return f"Concede this game? {self.names[self.opponent]} wins."
+
     def check(self, move: Move) -> None:
         """Raise ``IllegalMove`` unless this player may make ``move`` now (on the view alone)."""
         if self.ending is not None:

@@ -171,8 +171,10 @@ class CuttleLesson(Coaching, PracticeController):
         self._stepped()
         self._advance()
 
+    concede_question = "Leave this lesson? It is not ticked as done."  # c at the table
+
     def concede(self) -> None:
-        self._end(None, f"You left the lesson {self.lesson.title}: it is not ticked.")
+        self._end(None, f"You left the lesson {self.lesson.title}: it is not ticked as done.")
 
     def rematch(self) -> None:
         self.index += 1
@@ -216,6 +218,8 @@ class UnissonLesson(Coaching, UnissonPractice):
             self._play(self.game.to_act, m)  # type: ignore[arg-type]
         self._stepped()
         self._advance()
+
+    leave_question = "Leave this lesson? It is not ticked as done."  # l at the table
 
     def rematch(self) -> None:
         self.index += 1

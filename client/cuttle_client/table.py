@@ -292,9 +292,8 @@ class TableScreen(Screen[None]):
     def action_concede(self) -> None:
         if self.controller.ending is not None:
             return
-        other = self.controller.names[self.controller.opponent]
         self.app.push_screen(
-            ConfirmScreen(f"Concede this game? {other} wins."),
+            ConfirmScreen(self.controller.concede_question),
             lambda yes: self.controller.concede() if yes else None,
         )
 

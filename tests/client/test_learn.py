@@ -18,7 +18,7 @@ from cuttle_client.learn import (
     mark_finished,
 )
 from cuttle_client.lobby import LobbyScreen
-from cuttle_client.modals import GameOverScreen
+from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.lessons import COURSE as CUTTLE
@@ -176,6 +176,23 @@ def test_ctrl_q_in_a_lesson_quits_without_asking(tmp_path: Path) -> None:
 
     run(app, body)
     assert not list(tmp_path.rglob("*.cuttle*"))
+
+
+def test_leaving_a_lesson_asks_in_its_words_and_leaves_it_unticked(tmp_path: Path) -> None:
+    app = learn_app(tmp_path)
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "enter")
+        await until(pilot, lambda: "Reach 21" in panel_text(pilot))
+        await keys(pilot, "c")
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        assert pilot.app.screen.question == "Leave this lesson? It is not ticked as done."
+        await keys(pilot, "y")
+        await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+        await keys(pilot, "l")
+        assert isinstance(pilot.app.screen, LearnScreen) and finished(tmp_path) == {}
+
+    run(app, body)
 
 
 def test_progress_survives_a_broken_file_and_learn_takes_its_game(tmp_path: Path) -> None:
