@@ -89,7 +89,7 @@ def test_a_refused_move_is_explained_in_the_engines_words() -> None:
         pilot.app.screen.query_one("#move-input").value = ""
         await keys(pilot, *"scuttle tc 9h", "enter")
         await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
-        assert "they are back to 10 points" in result_text(pilot)
+        assert "Sam is back to 10 points" in result_text(pilot)
 
     run(app, body)
 

@@ -67,12 +67,12 @@ LESSONS: tuple[Lesson, ...] = (
         "classic 9 0 main 0 + 5S,9C,TC 2D,5H,JC 3D,4S 4D,6C,9H - - - -",
         (
             Step(
-                "They have 19 points: 2 more and they win. Scuttle their 9♥: a higher point card "
+                "Sam has 19 points: 2 more and Sam wins. Scuttle Sam's 9♥: a higher point card "
                 "from your hand sends both cards to the scrap.",
                 ("scuttle TC 9H",),
                 "a scuttle needs a higher rank, or the same rank and a higher suit "
                 "(♣ < ♦ < ♥ < ♠).",
-                "10♣ and 9♥ went to the scrap: they are back to 10 points. A scuttle is not a "
+                "10♣ and 9♥ went to the scrap: Sam is back to 10 points. A scuttle is not a "
                 "one-off: no 2 can cancel it.",
                 wrong=(
                     ("scuttle 9C 9H", ""),
@@ -105,12 +105,12 @@ LESSONS: tuple[Lesson, ...] = (
         "classic 9 0 main 0 + AH,9C 6S,JD 3S 5C,7H,8D - - - -",
         (
             Step(
-                "They have 20 points. A one-off is a card played for its effect, then "
+                "Sam has 20 points. A one-off is a card played for its effect, then "
                 "scrapped. Play your ace as a one-off: it scraps every point card on the table.",
                 ("oneoff AH",),
                 "the ace as a one-off scraps every point card, both sides.",
                 "Every point card went to the scrap, theirs and your 3♠. After a one-off the "
-                "other player may cancel it with a 2 (next lesson); they declined.",
+                "other player may cancel it with a 2 (next lesson); Sam did not.",
                 _DECLINE,
                 wrong=(
                     ("scuttle 9C 8D", "that leaves them 12 points; the ace clears all three."),
@@ -125,7 +125,7 @@ LESSONS: tuple[Lesson, ...] = (
         "classic 10 1 counter:AC 0 + 2C,6D 3H,5S 8H,TS 4C - - - -",
         (
             Step(
-                "They played A♣ as a one-off: it would scrap every point card, your 18 points "
+                "Sam played A♣ as a one-off: it would scrap every point card, your 18 points "
                 "too. Counter it with your 2♣.",
                 ("counter 2C",),
                 "a 2 from your hand cancels a one-off while it waits, whoever's turn it is.",
@@ -145,7 +145,7 @@ LESSONS: tuple[Lesson, ...] = (
         "classic 9 0 main 0 + 2S,7C 4H,9D 6C 5D,8S - KH - -",
         (
             Step(
-                "Their K♥ lowers their goal to 14, and they have 13. Play your 2 as a one-off "
+                "Sam's K♥ lowers Sam's goal to 14, and Sam has 13. Play your 2 as a one-off "
                 "on the king: it scraps one permanent (a king, queen, glasses 8 or jack).",
                 ("oneoff 2S KH",),
                 "a 2 as a one-off scraps one permanent of your choice.",
@@ -168,7 +168,7 @@ LESSONS: tuple[Lesson, ...] = (
                 "takes one card from the scrap into your hand.",
                 ("oneoff 3D",),
                 "a 3 as a one-off takes one card from the scrap.",
-                "They declined to counter. Now choose from the scrap.",
+                "Sam let it happen. Now choose from the scrap.",
                 _DECLINE,
                 wrong=(("points 3D", "3 points make 14; the 10♠ makes 21 next turn."),),
             ),
@@ -187,12 +187,12 @@ LESSONS: tuple[Lesson, ...] = (
         "classic 9 0 main 0 + 4H,8D 9S,JS,QD 7C 6H - - - -",
         (
             Step(
-                "They hold three cards you cannot see. Play your 4 as a one-off: they must "
+                "Sam holds three cards you cannot see. Play your 4 as a one-off: Sam must "
                 "discard two cards, of their choice.",
                 ("oneoff 4H",),
                 "a 4 as a one-off makes the other player discard two cards.",
-                "They chose the J♠ and Q♦: both are in the scrap, face up. A 4 needs them to "
-                "hold a card; they choose what to lose.",
+                "Sam chose the J♠ and Q♦: both are in the scrap, face up. A 4 needs a card to "
+                "take; the player hit chooses what to lose.",
                 ("decline", "discard JS QD"),
                 wrong=(("points 4H", "4 points; the lesson is the 4 as a one-off."),),
             ),
@@ -238,7 +238,7 @@ LESSONS: tuple[Lesson, ...] = (
         "classic 9 0 main 0 + 2D,6C 4S,7H 5D 3H,9C - QS,KC - -",
         (
             Step(
-                "Their K♣ makes their goal 14 (they have 12) and their Q♠ protects it from "
+                "Sam's K♣ makes Sam's goal 14 (Sam has 12) and Sam's Q♠ protects it from "
                 "your 2. Play the 6 as a one-off: it scraps every permanent, both sides.",
                 ("oneoff 6C",),
                 "a 6 scraps all kings, queens, glasses and jacks on the table.",
@@ -258,11 +258,11 @@ LESSONS: tuple[Lesson, ...] = (
         "classic 9 0 main 0 + AC,QH 5D,JC 7S,TS 6C - - - -",
         (
             Step(
-                "Suppose they hold a jack: it would take your 10♠. Play your queen as a "
+                "Suppose Sam holds a jack: it would take your 10♠. Play your queen as a "
                 "permanent: it protects your other cards from jacks, 2s and 9s.",
                 ("permanent QH",),
                 "a queen protects its owner's other cards from the 2, the 9 and the jack.",
-                "They could not jack your 10♠, so they drew. A queen does not stop scuttles, "
+                "Sam could not jack your 10♠, so Sam drew. A queen does not stop scuttles, "
                 "aces, 4s or 6s, and does not protect itself.",
                 ("draw",),
                 wrong=(("points AC", "18 points, but a jack would take your 10♠."),),
@@ -275,8 +275,8 @@ LESSONS: tuple[Lesson, ...] = (
         "classic 9 0 main 0 + 8C,JD 4H,9S 5H,6D 3C,TS - - - -",
         (
             Step(
-                "You have 11 points. A jack played on their point card makes it yours: take "
-                "their 10♠ with your J♦.",
+                "You have 11 points. A jack played on the other player's point card makes it "
+                "yours: take Sam's 10♠ with your J♦.",
                 ("jack JD TS",),
                 "a jack goes on a point card the other player controls, and takes it.",
                 "The 10♠ is yours: 21 points, you win. Another jack would take it back; a 2 "
@@ -296,10 +296,10 @@ LESSONS: tuple[Lesson, ...] = (
         (
             Step(
                 "An 8 is points, or a permanent: glasses. Play your 8 as a permanent to see "
-                "their hand.",
+                "Sam's hand.",
                 ("permanent 8H",),
                 "an 8 as a permanent shows you the other player's hand.",
-                "Their hand is face up to you while your glasses stay, cards they draw too.",
+                "Sam's hand is face up to you while your glasses stay, cards drawn later too.",
                 wrong=(("points 8H", "8 points; as a permanent it shows you their hand."),),
             ),
         ),
@@ -333,11 +333,11 @@ LESSONS: tuple[Lesson, ...] = (
         "classic 9 0 main 0 + 5D,9H 3S,6C 7H 4C,9S - KD - -",
         (
             Step(
-                "Their K♦ makes their goal 14, and they have 13. Play your 9 as a one-off on the "
-                "king: it goes back to their hand.",
+                "Sam's K♦ makes Sam's goal 14, and Sam has 13. Play your 9 as a one-off on the "
+                "king: it goes back to Sam's hand.",
                 ("oneoff 9H KD",),
                 "a 9 returns one permanent (or a top jack) to its owner's hand.",
-                "The king is back in their hand: their goal is 21 until they spend a turn to "
+                "The king is back in Sam's hand: Sam's goal is 21 until Sam spends a turn to "
                 "play it again. A 2 scraps for good; a 9 buys time.",
                 _DECLINE,
                 wrong=(("scuttle 9H 9S", ""),),
