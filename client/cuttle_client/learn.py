@@ -42,6 +42,7 @@ from .widgets import DONE, GOAL, RULE
 
 COURSES: dict[str, Course] = {"cuttle": CUTTLE, "unisson": UNISSON}
 PROGRESS_FILE = "lessons.json"
+LEAVE = "Leave this lesson? It is not ticked as done."
 
 
 # ------------------------------------------------------------------ progress
@@ -111,14 +112,22 @@ class Coaching:
         self.run = self.course.start(self.lesson)
         self.coach = [(GOAL, self.run.step.goal)]
 
-    def _judge(self, move: object, illegal: type[Exception]) -> list[object]:
-        """The learner's ``move`` passes, or ``illegal`` is raised saying why (and the rule
-        is added to the coach); the moves to play: it, then the scripted replies."""
-        verdict = self.run.judge(move)
-        if not verdict.passed:
+    def _take(self, move: object, illegal: type[Exception]) -> None:
+        """Play the learner's ``move`` and the other seats' scripted replies, or raise
+        ``illegal`` saying why not (the rules' words, else the lesson's) and add the rule to
+        the coach; nothing is played then."""
+        try:
+            self.check(move)  # type: ignore[attr-defined]
+            verdict = self.run.judge(move)
+            if not verdict.passed:
+                raise illegal(verdict.words)
+        except illegal:
             self._missed()
-            raise illegal(verdict.words)
-        return [move, *self.run.replies()]
+            raise
+        for m in [move, *self.run.replies()]:
+            self._play(self.game.to_act, m)  # type: ignore[attr-defined]
+        self._stepped()
+        self._advance()  # type: ignore[attr-defined]
 
     def _missed(self) -> None:
         rule = (RULE, self.run.step.hint)
@@ -161,17 +170,9 @@ class CuttleLesson(Coaching, PracticeController):
         self._deals += 1
 
     def submit(self, move: Move) -> None:
-        try:
-            self.check(move)
-        except IllegalMove:
-            self._missed()
-            raise
-        for m in self._judge(move, IllegalMove):
-            self._play(self.game.to_act, m)  # type: ignore[arg-type]
-        self._stepped()
-        self._advance()
+        self._take(move, IllegalMove)
 
-    concede_question = "Leave this lesson? It is not ticked as done."  # c at the table
+    concede_question = LEAVE  # c at the table
 
     def concede(self) -> None:
         self._end(None, f"You left the lesson {self.lesson.title}: it is not ticked as done.")
@@ -209,17 +210,9 @@ class UnissonLesson(Coaching, UnissonPractice):
         self._deals += 1
 
     def submit(self, move: UnissonMove) -> None:
-        try:
-            self.check(move)
-        except UnissonIllegal:
-            self._missed()
-            raise
-        for m in self._judge(move, UnissonIllegal):
-            self._play(self.game.to_act, m)  # type: ignore[arg-type]
-        self._stepped()
-        self._advance()
+        self._take(move, UnissonIllegal)
 
-    leave_question = "Leave this lesson? It is not ticked as done."  # l at the table
+    leave_question = LEAVE  # l at the table
 
     def rematch(self) -> None:
         self.index += 1
