@@ -261,6 +261,7 @@ class LearnScreen(Screen[None]):
         super().__init__()
         self.game = game
         self._rows: list[tuple[str, int] | None] = []  # each option's (game, index)
+        self._played: int | None = None  # the option of the lesson last opened
 
     def compose(self) -> ComposeResult:
         yield Static("cuttle · Learn: short lessons on real positions", id="title")
@@ -286,6 +287,7 @@ class LearnScreen(Screen[None]):
         options: list[Option] = []
         self._rows = []
         todo: dict[str, int] = {}  # each game's first lesson not done
+        unfinished: set[int] = set()
         for game, course in COURSES.items():
             ticked = done.get(game, set())
             count = sum(lesson.key in ticked for lesson in course.lessons)
@@ -298,17 +300,21 @@ class LearnScreen(Screen[None]):
                 self._rows.append((game, i))
                 if lesson.key not in ticked:
                     todo.setdefault(game, len(options) - 1)
+                    unfinished.add(len(options) - 1)
         listing = self.query_one("#lessons", OptionList)
         listing.set_options(options)
-        # The next lesson to play: this game's first not done, else the other game's.
+        # The next lesson to play: the one just left unfinished, else this game's first not
+        # done, else the other game's.
         start = next(i for i, row in enumerate(self._rows) if row and row[0] == self.game)
-        listing.highlighted = todo.get(self.game, next(iter(todo.values()), start))
+        start = todo.get(self.game, next(iter(todo.values()), start))
+        listing.highlighted = self._played if self._played in unfinished else start
         listing.focus()
 
     @on(OptionList.OptionSelected, "#lessons")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         row = self._rows[event.option_index]
         if row is not None:
+            self._played = event.option_index
             self.app.open_lesson(*row)  # type: ignore[attr-defined]
 
     def action_start(self) -> None:

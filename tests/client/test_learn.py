@@ -20,6 +20,7 @@ from cuttle_client.learn import (
 from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from cuttle_net.games.cuttle.lessons import COURSE as CUTTLE
 from cuttle_net.games.cuttle.moves import parse_move
@@ -182,8 +183,8 @@ def test_leaving_a_lesson_asks_in_its_words_and_leaves_it_unticked(tmp_path: Pat
     app = learn_app(tmp_path)
 
     async def body(pilot: Pilot) -> None:
-        await keys(pilot, "enter")
-        await until(pilot, lambda: "Reach 21" in panel_text(pilot))
+        await keys(pilot, "down", "down", "enter")  # the third: Scuttles
+        await until(pilot, lambda: "Scuttle Sam's 9♥" in panel_text(pilot))
         await keys(pilot, "c")
         assert isinstance(pilot.app.screen, ConfirmScreen)
         assert pilot.app.screen.question == "Leave this lesson? It is not ticked as done."
@@ -191,6 +192,8 @@ def test_leaving_a_lesson_asks_in_its_words_and_leaves_it_unticked(tmp_path: Pat
         await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
         await keys(pilot, "l")
         assert isinstance(pilot.app.screen, LearnScreen) and finished(tmp_path) == {}
+        listing = pilot.app.screen.query_one("#lessons", OptionList)
+        assert listing.highlighted == 3  # the lesson left, not the first not done
 
     run(app, body)
 
