@@ -100,7 +100,7 @@ class CuttleApp(App[None]):
     ) -> None:
         super().__init__()
         self.settings = settings
-        self._first_lessons = learn  # cuttle learn: the lesson list, at this game's
+        self._first_lessons = learn  # cuttle learn: the lesson list, at this game's lessons
         self.trio = TrioGuest()  # the app's one trio run: lobby browsing, network games
         self._first_table = table
         self._first_network = network
@@ -383,9 +383,8 @@ class CuttleApp(App[None]):
         )
 
     def open_table(self, controller: TableController | UnissonController) -> None:
-        title = None
-        if isinstance(controller, Coaching):  # a lesson: its number and name follow
-            title = "L'Unisson · learn" if controller.course.game == "unisson" else "cuttle · learn"
+        # A lesson's table says so (its banner then gives the lesson's number and name).
+        title = controller.table_title if isinstance(controller, Coaching) else None
         if isinstance(controller, UnissonController):
             from .unisson.table import UnissonTableScreen
 

@@ -105,6 +105,10 @@ class Coaching:
         return self.index + 1 < len(self.course.lessons)
 
     @property
+    def table_title(self) -> str:
+        return "L'Unisson · learn" if self.course.game == "unisson" else "cuttle · learn"
+
+    @property
     def banner(self) -> str:
         return f"lesson {self.index + 1} of {len(self.course.lessons)}: {self.lesson.title}"
 
