@@ -116,7 +116,7 @@ def test_a_unisson_lesson_on_the_unisson_table() -> None:
     app = CuttleApp(Settings(bot_delay=0), UnissonLesson(0, bot_delay=0))
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: "lesson 1 of 6: A turn: two actions" in screen_text(pilot.app))
+        await until(pilot, lambda: "lesson 1 of 7: A turn: two actions" in screen_text(pilot.app))
         await keys(pilot, "p")  # pass: legal, but this step asks for a draw
         assert error_text(pilot) == "✗ pass: pass ends your turn; you have two actions to use."
         await keys(pilot, "d")

@@ -173,6 +173,34 @@ LESSONS: tuple[Lesson, ...] = (
         ),
     ),
     Lesson(
+        "meld-effects",
+        "Melds that reach the others",
+        "unisson 3 1 2 1 0 0 main 0 - AD,+ KC,JH,8S,9C 7H,8H,9H,QS,KS,AS 8C,9D,TC,JD QC,KD,7D,TS",
+        (
+            Step(
+                "A new meld holding a seven lets every other player draw up to as many cards "
+                "as it has. Meld 7♥ 8♥ 9♥ (m), then see what Ada and Ben do.",
+                ("meld 7H 8H 9H",),
+                "a new sequence holding a seven: the others may draw up to its length.",
+                "Ada drew one card and stopped; Ben drew none. Sevens help the others.",
+                ("draw", "stop", "stop"),
+                wrong=(("meld QS KS AS", "that is the next step: the seven first."),),
+            ),
+            Step(
+                "A new meld holding an ace makes every other player discard as many cards as "
+                "it has. Meld Q♠ K♠ A♠ (m).",
+                ("meld QS KS AS",),
+                "a new sequence holding an ace: the others must discard its length.",
+                "Ada and Ben each discarded three cards, their choice, into the range. "
+                "Extending a sequence never triggers these effects.",
+                (
+                    *("discard 8C", "discard 9D", "discard TC"),
+                    *("discard QC", "discard KD", "discard 7D"),
+                ),
+            ),
+        ),
+    ),
+    Lesson(
         "end",
         "The end and the score",
         "unisson 3 1 1 20 0 0 main 0 - KD 7C,JD,QS,AD 8H,9H,TH,QH "
