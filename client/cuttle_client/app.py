@@ -19,6 +19,7 @@ from cuttle_net.games.cuttle.rules import CLASSIC, Rules
 
 from .cli_table import Hosting
 from .controller import PracticeController, TableController
+from .learn import Coaching, LearnScreen, lesson_table
 from .lobby import GAME_TITLES, LobbyScreen
 from .modals import ConfirmScreen, LeaveScreen, NameScreen
 from .network import ConnectScreen, NetworkController
@@ -95,9 +96,11 @@ class CuttleApp(App[None]):
         settings: Settings,
         table: TableController | UnissonController | None = None,
         network: NetworkLaunch | None = None,
+        learn: str | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
+        self._first_lessons = learn  # cuttle learn: the lesson list, at this game's lessons
         self.trio = TrioGuest()  # the app's one trio run: lobby browsing, network games
         self._first_table = table
         self._first_network = network
@@ -114,6 +117,8 @@ class CuttleApp(App[None]):
             self.open_table(self._first_table)
         elif self._first_network is not None:
             self._first_meeting = self.open_network(self._first_network)
+        elif self._first_lessons is not None:
+            self.push_screen(LearnScreen(self._first_lessons))
         else:
             if self.player_name is None:  # the first run: ask, offering the login name
                 self.push_screen(NameScreen(login_name()), self._name_chosen)
@@ -184,7 +189,9 @@ class CuttleApp(App[None]):
             (
                 p
                 for p in practices
-                if isinstance(p, PracticeController | UnissonPractice) and p.ending is None
+                if isinstance(p, PracticeController | UnissonPractice)
+                and p.ending is None
+                and not isinstance(p, Coaching)  # a lesson has nothing to lose: quit at once
             ),
             None,
         )
@@ -367,19 +374,31 @@ class CuttleApp(App[None]):
             )
         )
 
+    def on_lobby_screen_learn_requested(self, event: LobbyScreen.LearnRequested) -> None:
+        self.push_screen(LearnScreen(event.game))
+
+    def open_lesson(self, game: str, index: int) -> None:
+        """Lesson ``index`` of ``game``, on that game's practice table."""
+        self.open_table(
+            lesson_table(game, index, self.settings.bot_delay, self.settings.config_dir)
+        )
+
     def open_table(self, controller: TableController | UnissonController) -> None:
+        # A lesson's table says so (its banner then gives the lesson's number and name).
+        title = controller.table_title if isinstance(controller, Coaching) else None
         if isinstance(controller, UnissonController):
             from .unisson.table import UnissonTableScreen
 
             n = controller.players
-            title = f"L'Unisson · {controller.label} · {n} players, {controller.decks} deck" + (
-                "s" * (controller.decks > 1)
+            title = title or (
+                f"L'Unisson · {controller.label} · {n} players, {controller.decks} deck"
+                + "s" * (controller.decks > 1)
             )
             self.push_screen(UnissonTableScreen(controller, self.settings.ascii, title))
             return
         other = controller.names[controller.opponent]
         practice = isinstance(controller, PracticeController)
-        title = f"cuttle · {'practice ' if practice else ''}against {other}"
+        title = title or f"cuttle · {'practice ' if practice else ''}against {other}"
         self.push_screen(TableScreen(controller, self.settings.ascii, title))
 
 
@@ -387,8 +406,10 @@ def make_app(
     settings: Settings | None = None,
     practice: Practice | None = None,
     network: NetworkLaunch | None = None,
+    learn: str | None = None,
 ) -> CuttleApp:
-    """The app, opening at the lobby, a practice table, or a network game's connect screen."""
+    """The app, opening at the lobby, a practice table, a network game's connect screen, or
+    the lessons (``learn``: the game whose lessons come first)."""
     settings = settings or Settings()
     table: TableController | UnissonController | None = None
     # The person's name, for practice records (the table itself says "You").
@@ -414,4 +435,4 @@ def make_app(
             records=settings.games(),
             player=player,
         )
-    return CuttleApp(settings, table, network)
+    return CuttleApp(settings, table, network, learn)

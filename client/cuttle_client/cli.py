@@ -11,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import cli_arena, cli_lan, cli_net, cli_play, cli_record, cli_rules, stopping
+from . import cli_arena, cli_lan, cli_learn, cli_net, cli_play, cli_record, cli_rules, stopping
 
-MODULES = (cli_play, cli_net, cli_lan, cli_record, cli_rules, cli_arena)
+MODULES = (cli_play, cli_learn, cli_net, cli_lan, cli_record, cli_rules, cli_arena)
 SUBCOMMANDS = {name: module for module in MODULES for name in module.COMMANDS}
 
 

@@ -135,7 +135,10 @@ def run_network(args: argparse.Namespace, plan: NetPlan, **table: object) -> int
 
 
 def _run_app(
-    args: argparse.Namespace, practice: Practice | None, network: NetworkLaunch | None = None
+    args: argparse.Namespace,
+    practice: Practice | None,
+    network: NetworkLaunch | None = None,
+    learn: str | None = None,
 ) -> int:
     from . import stopping
     from .app import Settings, make_app
@@ -156,7 +159,7 @@ def _run_app(
         config_dir=config_dir,
         name=name,
     )
-    app = make_app(settings, practice, network)
+    app = make_app(settings, practice, network, learn)
     stopping.run_app(app)
     if app.farewell:  # the game left or conceded, and how to take it back
         print(app.farewell)

@@ -148,6 +148,10 @@ class TableController:
     dealing: bool = False  # a new game is being agreed on or dealt: the view is the last game's
     refused: str = ""  # the last move the game refused after it left the table, and why
     banner: str = ""  # shown beside the title all game long (e.g. the code to compare)
+    # A lesson's lines (``learn``): kind ("goal", "rule", "done") and words, for the side panel.
+    coach: Sequence[tuple[str, str]] = ()
+    # The game-over panel's words: its heading, and its two buttons'.
+    over_heading, again_label, back_label = "Game over", "Rematch", "Lobby"
 
     def __init__(self) -> None:
         self._host: TableHost | None = None
@@ -216,6 +220,11 @@ class TableController:
     def rematch(self) -> None:
         """A new game with the dealer alternating (only if ``can_rematch``)."""
         raise NotImplementedError
+
+    @property
+    def concede_question(self) -> str:
+        """What the table asks before ``concede``."""
+        return f"Concede this game? {self.names[self.opponent]} wins."
 
     def check(self, move: Move) -> None:
         """Raise ``IllegalMove`` unless this player may make ``move`` now (on the view alone)."""

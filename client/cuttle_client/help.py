@@ -62,7 +62,8 @@ LOBBY_KEYS = """\
   g   the game: Cuttle or L'Unisson (for 3 to 6, with the players)
   p   practice against a bot        h   host a game
   j   join by address               l   games found on your network
-  n   change your name              r   games played: replay, verify, export
+  e   lessons, one idea each        n   change your name
+  r   games played: replay, verify, export
   ?   this help
   Tab moves between fields; Enter presses the focused button."""
 

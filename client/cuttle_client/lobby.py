@@ -69,6 +69,7 @@ class LobbyScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("g", "game", "Game"),
         Binding("p", "practice", "Practice"),
+        Binding("e", "learn", "Learn"),
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
         Binding("l", "lan", "LAN games"),
@@ -87,6 +88,13 @@ class LobbyScreen(Screen[None]):
             super().__init__()
             self.bot, self.rules = bot, rules
             self.game, self.players = game, players
+
+    class LearnRequested(Message):
+        """The player asked for the lessons, ``game``'s first."""
+
+        def __init__(self, game: str) -> None:
+            super().__init__()
+            self.game = game
 
     class HostRequested(Message):
         """Host a game under these rules; a table of ``players`` for a game other than
@@ -171,6 +179,7 @@ class LobbyScreen(Screen[None]):
                     compact=True,
                     id="bot",
                 )
+                yield Button("Learn (e)", id="learn", compact=True)
             with Horizontal(classes="row"):
                 yield Button("Host (h)", id="host", compact=True)
                 yield Static("a game, rules", classes="label", id="host-what")
@@ -353,6 +362,10 @@ class LobbyScreen(Screen[None]):
             self.post_message(self.PracticeRequested(bot, self.rules, "unisson", self.players))
         else:
             self.post_message(self.PracticeRequested(bot, self.rules))
+
+    @on(Button.Pressed, "#learn")
+    def action_learn(self) -> None:
+        self.post_message(self.LearnRequested(self.game))
 
     @on(Button.Pressed, "#host")
     def action_host(self) -> None:

@@ -184,18 +184,22 @@ class GameOverScreen(ModalScreen[str]):
         Binding("t,escape", "peek", "Panel / table"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(
+        self, heading: str = "Game over", again: str = "Rematch", back: str = "Lobby"
+    ) -> None:
         super().__init__()
         self.rematch = False
         self._text: Text = Text()
+        self._words = (heading, again, back)  # a lesson's: the next lesson, the lesson list
 
     def compose(self) -> ComposeResult:
+        heading, again, back = self._words
         with Vertical(classes="dialog", id="game-over"):
-            yield Static("[b]Game over[/b]")
+            yield Static(Text(heading, style="bold"))
             yield Static(self._text, id="result")
             with Horizontal(classes="buttons"):
-                yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
-                yield Button("Lobby (l)", id="lobby", compact=True)
+                yield Button(f"{again} (r)", id="rematch", variant="primary", compact=True)
+                yield Button(f"{back} (l)", id="lobby", compact=True)
 
     def on_mount(self) -> None:
         self.show(self._text, self.rematch)

@@ -73,6 +73,7 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#move-input").display = False
         self.query_one("#log").border_title = "Moves"
+        self.set_class(bool(self.controller.coach), "lesson")  # its panel stays when narrow
         self.controller.attach(self)
 
     async def on_unmount(self) -> None:
@@ -110,7 +111,9 @@ class TableScreen(Screen[None]):
                 self._error(c.refused)
         touched = c.log[-1].touched if c.log else frozenset()
         show_board(self, view, me, names, self.ascii, touched)
-        self.query_one("#log", MoveLog).show(c.log, self.ascii)
+        log = self.query_one("#log", MoveLog)
+        log.show(c.log, self.ascii, c.coach)
+        log.border_title = "Lesson" if c.coach else "Moves"
         self.query_one("#last", LastMove).show(c.log, self.ascii)
         # Most useful first, the title may be cut at the right: the code to compare, the
         # match score, then the rules (also in the help).
@@ -131,7 +134,7 @@ class TableScreen(Screen[None]):
         self._fill_actions()
         if c.ending is not None:
             if self._over is None:
-                self._over = GameOverScreen()
+                self._over = GameOverScreen(c.over_heading, c.again_label, c.back_label)
                 self.app.push_screen(self._over, self._after_game)
             self._over.show(self._game_over_text(), c.can_rematch)
 
@@ -141,6 +144,8 @@ class TableScreen(Screen[None]):
         assert c.ending is not None
         other = c.names[c.opponent]
         t = plain(c.ending.text, style="bold")
+        if c.coach:  # a lesson: no match, and the hand does not matter
+            return t
         t.append_text(plain(f"\nMatch: {c.score.text(other)}"))
         cards, unseen = c.their_hand()
         if cards or unseen:
@@ -287,9 +292,8 @@ class TableScreen(Screen[None]):
     def action_concede(self) -> None:
         if self.controller.ending is not None:
             return
-        other = self.controller.names[self.controller.opponent]
         self.app.push_screen(
-            ConfirmScreen(f"Concede this game? {other} wins."),
+            ConfirmScreen(self.controller.concede_question),
             lambda yes: self.controller.concede() if yes else None,
         )
 

@@ -191,15 +191,37 @@ class MoveLog(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="log-text")
 
-    def show(self, log: Sequence[LogEntry], ascii: bool) -> None:
+    def show(
+        self, log: Sequence[LogEntry], ascii: bool, coach: Sequence[tuple[str, str]] = ()
+    ) -> None:
+        """The moves; in a lesson, the ``coach``'s lines after them (the newest last, so
+        the panel, scrolled to its end, shows them)."""
         t = Text()
         for i, entry in enumerate(log):
             if i:
                 t.append("\n")
             words = sentence(entry.words, ascii)
-            t.append_text(plain(words, style="bold" if i == len(log) - 1 else ""))
+            last = i == len(log) - 1 and not coach
+            t.append_text(plain(words, style="bold" if last else "dim" if coach else ""))
+        if coach:
+            t.append("\n\n" if log else "").append_text(coach_text(coach, ascii))
         self.query_one("#log-text", Static).update(t)
         self.scroll_end(animate=False)
+
+
+GOAL, RULE, DONE = "goal", "rule", "done"  # the kinds of a lesson coach's lines
+_COACH_STYLES = {GOAL: ("", "bold"), RULE: ("Rule: ", "yellow"), DONE: ("✓ ", "green")}
+
+
+def coach_text(coach: Sequence[tuple[str, str]], ascii: bool) -> Text:
+    """A lesson's lines: goals bold, the rule after a miss yellow, why a move worked green."""
+    t = Text()
+    for i, (kind, words) in enumerate(coach):
+        mark, style = _COACH_STYLES[kind]
+        if ascii:
+            mark, words = mark.replace("✓", "+"), cardtext.ascii_text(words)
+        t.append("\n" if i else "").append(mark + words, style=style)
+    return t
 
 
 def sentence(words: str, ascii: bool) -> str:

@@ -62,6 +62,11 @@ class UnissonController:
     label = "practice"  # what table this is, for the screen's title
     leave_question = "Leave this table? The game is abandoned."
     farewell = ""  # said in the lobby once the player left mid-game (where the record is)
+    banner = ""  # said in the title after the table's name (a lesson's number and name)
+    # A lesson's lines (``learn``): kind ("goal", "rule", "done") and words, for the side panel.
+    coach: Sequence[tuple[str, str]] = ()
+    # The game-over panel's words: its heading, and its two buttons'.
+    over_heading, again_label, back_label = "Game over", "Rematch", "Lobby"
 
     def __init__(self) -> None:
         self._host: TableHost | None = None

@@ -88,6 +88,7 @@ class UnissonTableScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#move-input").display = False
         self.query_one("#log").border_title = "Moves"
+        self.set_class(bool(self.controller.coach), "lesson")  # its panel stays when narrow
         self.controller.attach(self)
 
     async def on_unmount(self) -> None:
@@ -126,19 +127,21 @@ class UnissonTableScreen(Screen[None]):
         players.show(view, c.names, me, self.ascii, touched, c.ending, c.away)
         self.query_one("#u-status", Status).show(view, c.names, me)
         self.query_one("#last", LastMove).show(c.log, self.ascii)
-        self.query_one("#log", MoveLog).show(c.log, self.ascii)
+        log = self.query_one("#log", MoveLog)
+        log.show(c.log, self.ascii, c.coach)
+        log.border_title = "Lesson" if c.coach else "Moves"
         self._title()
         self.query_one("#ask", Static).update(self._question())
         self._fill_actions()
         if c.ending is not None:
             if self._over is None:
-                self._over = GameOverScreen()
+                self._over = GameOverScreen(c.over_heading, c.again_label, c.back_label)
                 self.app.push_screen(self._over, self._after_game)
             self._over.show(self._game_over_text(), c.can_rematch)
 
     def _title(self) -> None:
         c = self.controller
-        parts = [self.title_text]
+        parts = [self.title_text, *([c.banner] if c.banner else [])]
         if c.my_turn and c.trouble():  # otherwise the ask line says it
             parts.insert(0, c.trouble())
         if c.games:  # the table is known by now: its place goes to the match

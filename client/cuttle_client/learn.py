@@ -1,0 +1,327 @@
+"""Lessons, played on the ordinary practice tables (``cuttle learn``, the lobby's Learn).
+
+A lesson is a practice game that starts from its lesson's position (the data is in each
+game's ``lessons.py``), with the other seats' moves scripted.  The controllers here judge
+the learner's moves with ``LessonRun``: a move the rules refuse is explained in the
+engine's words, one beside the point in the lesson's, and the table's side panel (the
+``coach``) says the goal, the rule after a miss, and why a move worked.  The lessons
+finished are kept in the config folder (``lessons.json``) and ticked in the list.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+from typing import ClassVar
+
+from cuttle_protocol import dirs
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from cuttle_net.games.cuttle.engine import IllegalMove
+from cuttle_net.games.cuttle.lessons import COURSE as CUTTLE
+from cuttle_net.games.cuttle.moves import Move
+from cuttle_net.games.lessons import Course, Lesson, LessonRun
+from cuttle_net.games.unisson import IllegalMove as UnissonIllegal
+from cuttle_net.games.unisson.lessons import COURSE as UNISSON
+from cuttle_net.games.unisson.moves import Move as UnissonMove
+
+from .controller import PracticeController
+from .lobby import GAME_TITLES
+from .unisson.controller import Ending as UnissonEnding
+from .unisson.controller import PracticeController as UnissonPractice
+from .unisson.words import result_words
+from .widgets import DONE, GOAL, RULE
+
+COURSES: dict[str, Course] = {"cuttle": CUTTLE, "unisson": UNISSON}
+PROGRESS_FILE = "lessons.json"
+LEAVE = "Leave this lesson? It is not ticked as done."
+
+
+# ------------------------------------------------------------------ progress
+
+
+def _progress_path(config_dir: Path | None) -> Path:
+    return (config_dir or dirs.config_dir()) / PROGRESS_FILE
+
+
+def finished(config_dir: Path | None) -> dict[str, set[str]]:
+    """The lessons finished, by game; an unreadable file counts as none (never fatal)."""
+    try:
+        data = json.loads(_progress_path(config_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {
+        g: {k for k in keys if isinstance(k, str)}
+        for g, keys in data.items()
+        if isinstance(g, str) and isinstance(keys, list)
+    }
+
+
+def mark_finished(game: str, key: str, config_dir: Path | None) -> None:
+    """Remember that lesson ``key`` of ``game`` was finished (a failed write is ignored: the
+    lesson itself went fine)."""
+    done = finished(config_dir)
+    done.setdefault(game, set()).add(key)
+    path = _progress_path(config_dir)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".tmp")
+        data = {g: sorted(keys) for g, keys in sorted(done.items())}
+        temporary.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(temporary, path)
+
+
+# --------------------------------------------------------------- the coach
+
+
+class Coaching:
+    """What both games' lesson controllers share: the run, the coach's lines, progress."""
+
+    course: Course
+    index: int
+    run: LessonRun
+    config_dir: Path | None
+    coach: list[tuple[str, str]]
+    over_heading = "Lesson complete"
+    again_label = "Next lesson"
+    back_label = "Lessons"
+
+    @property
+    def lesson(self) -> Lesson:
+        return self.course.lessons[self.index]
+
+    @property
+    def can_rematch(self) -> bool:  # "rematch" is the next lesson
+        return self.index + 1 < len(self.course.lessons)
+
+    @property
+    def table_title(self) -> str:
+        return "L'Unisson · learn" if self.course.game == "unisson" else "cuttle · learn"
+
+    @property
+    def banner(self) -> str:
+        return f"lesson {self.index + 1} of {len(self.course.lessons)}: {self.lesson.title}"
+
+    def _begin(self) -> None:
+        self.run = self.course.start(self.lesson)
+        self.coach = [(GOAL, self.run.step.goal)]
+
+    def _take(self, move: object, illegal: type[Exception]) -> None:
+        """Play the learner's ``move`` and the other seats' scripted replies, or raise
+        ``illegal`` saying why not (the rules' words, else the lesson's) and add the rule to
+        the coach; nothing is played then."""
+        try:
+            self.check(move)  # type: ignore[attr-defined]
+            verdict = self.run.judge(move)
+            if not verdict.passed:
+                raise illegal(verdict.words)
+        except illegal:
+            self._missed()
+            raise
+        for m in [move, *self.run.replies()]:
+            self._play(self.game.to_act, m)  # type: ignore[attr-defined]
+        self._stepped()
+        self._advance()  # type: ignore[attr-defined]
+
+    def _missed(self) -> None:
+        rule = (RULE, self.run.step.hint)
+        if rule not in self.coach:
+            self.coach.append(rule)
+            self._changed()  # type: ignore[attr-defined]  # the panel shows the rule
+
+    def _stepped(self) -> None:
+        """The step passed and its replies were played: say why, then the next goal."""
+        self.coach.append((DONE, self.run.step.after))
+        self.run.passed()
+        if not self.run.done:
+            self.coach.append((GOAL, self.run.step.goal))
+        else:
+            mark_finished(self.course.game, self.lesson.key, self.config_dir)
+
+    def _ending_words(self) -> str:
+        last = "" if self.can_rematch else " That was the last one: you are ready to play."
+        return f"{self.lesson.title}: done. {self.run.lesson.steps[-1].after}{last}"
+
+
+class CuttleLesson(Coaching, PracticeController):
+    """A lesson of Cuttle on the Cuttle practice table."""
+
+    def __init__(
+        self, index: int = 0, *, bot_delay: float = 0.6, config_dir: Path | None = None
+    ) -> None:
+        self.course, self.index, self.config_dir = CUTTLE, index, config_dir
+        super().__init__("easy", seed=0, bot_delay=bot_delay)
+
+    def _deal(self, seed: int, seat: int) -> None:
+        self._begin()
+        self.seed, self.seat = seed, self.lesson.seat
+        self.names = ("You", "Sam") if self.seat == 0 else ("Sam", "You")
+        self.game = self.run.game  # type: ignore[assignment]
+        self.rules = self.game.rules
+        self.order, self.moves, self.saved = [], [], None
+        self._view = self.game.view(self.seat)
+        self.log, self.ending = [], None
+        self._deals += 1
+
+    def submit(self, move: Move) -> None:
+        self._take(move, IllegalMove)
+
+    concede_question = LEAVE  # c at the table
+
+    def concede(self) -> None:
+        self._end(None, f"You left the lesson {self.lesson.title}: it is not ticked as done.")
+
+    def rematch(self) -> None:
+        self.index += 1
+        self._deal(0, 0)
+        self._advance()
+
+    def _advance(self) -> None:
+        if self.run.done:
+            self._end(None, self._ending_words())  # no match score: a lesson is no game
+        else:
+            self._changed()  # the learner acts next: the lessons are written so
+
+
+class UnissonLesson(Coaching, UnissonPractice):
+    """A lesson of L'Unisson on the L'Unisson practice table."""
+
+    def __init__(
+        self, index: int = 0, *, bot_delay: float = 0.6, config_dir: Path | None = None
+    ) -> None:
+        self.course, self.index, self.config_dir = UNISSON, index, config_dir
+        super().__init__("easy", 3, 1, seed=0, bot_delay=bot_delay)
+
+    def _deal(self) -> None:
+        self._begin()
+        self.game = self.run.game  # type: ignore[assignment]
+        self.seat, self.players, self.decks = self.lesson.seat, self.game.players, self.game.decks
+        others = iter(("Ada", "Ben", "Cy", "Dee", "Eve"))
+        self.names = tuple("You" if s == self.seat else next(others) for s in range(self.players))
+        self.order, self.moves, self.saved = [], [], None
+        self._view = self.game.view(self.seat)
+        self.log, self.ending = [], None
+        self._deals += 1
+
+    def submit(self, move: UnissonMove) -> None:
+        self._take(move, UnissonIllegal)
+
+    leave_question = LEAVE  # l at the table
+
+    def rematch(self) -> None:
+        self.index += 1
+        self._deal()
+        self._advance()
+
+    def _advance(self) -> None:
+        if not self.run.done:
+            self._changed()
+            return
+        g = self.game
+        words = self._ending_words()
+        if g.is_over:
+            words = f"{result_words(g, self.names, self.seat)} · {words}"
+            scores, hands = tuple(g.scores()), tuple(tuple(g.hand(s)) for s in range(g.players))
+            self.ending = UnissonEnding(words, scores, hands)
+        else:
+            self.ending = UnissonEnding(words, (), ())
+        self._changed()
+
+
+def lesson_table(
+    game: str, index: int, bot_delay: float, config_dir: Path | None
+) -> CuttleLesson | UnissonLesson:
+    """The controller of lesson ``index`` of ``game``."""
+    kind = UnissonLesson if game == "unisson" else CuttleLesson
+    return kind(index, bot_delay=bot_delay, config_dir=config_dir)
+
+
+# ---------------------------------------------------------------- the list
+
+
+class LearnScreen(Screen[None]):
+    """Every lesson of both games, ticked once finished; Enter plays one."""
+
+    DEFAULT_CSS = """
+    #learn-intro { height: auto; padding: 0 1; color: $text-muted; }
+    #lessons { height: 1fr; border: round $accent; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("enter", "start", "Play the lesson", show=False),
+    ]
+
+    def __init__(self, game: str = "cuttle") -> None:
+        super().__init__()
+        self.game = game
+        self._rows: list[tuple[str, int] | None] = []  # each option's (game, index)
+        self._played: int | None = None  # the option of the lesson last opened
+
+    def compose(self) -> ComposeResult:
+        yield Static("cuttle · Learn: short lessons on real positions", id="title")
+        yield Static(id="learn-intro")
+        yield OptionList(id="lessons")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#learn-intro", Static).update(
+            "Each lesson teaches one idea: you make the move, the panel on the right says "
+            "why it worked, or the rule when it did not. Enter: play · Esc: back"
+        )
+        self._fill()
+
+    def on_screen_resume(self) -> None:
+        self._fill()  # a lesson was just played: tick it
+
+    def _config(self) -> Path | None:
+        return self.app.settings.config_dir  # type: ignore[attr-defined]
+
+    def _fill(self) -> None:
+        done = finished(self._config())
+        options: list[Option] = []
+        self._rows = []
+        todo: dict[str, int] = {}  # each game's first lesson not done
+        unfinished: set[int] = set()
+        for game, course in COURSES.items():
+            ticked = done.get(game, set())
+            count = sum(lesson.key in ticked for lesson in course.lessons)
+            heading = f"{GAME_TITLES[game]}: {count} of {len(course.lessons)} done"
+            options.append(Option(Text(heading, style="bold"), disabled=True))
+            self._rows.append(None)
+            for i, lesson in enumerate(course.lessons):
+                mark = "✓" if lesson.key in ticked else " "
+                options.append(Option(f" {mark} {i + 1:>2}. {lesson.title}"))
+                self._rows.append((game, i))
+                if lesson.key not in ticked:
+                    todo.setdefault(game, len(options) - 1)
+                    unfinished.add(len(options) - 1)
+        listing = self.query_one("#lessons", OptionList)
+        listing.set_options(options)
+        # The next lesson to play: the one just left unfinished, else this game's first not
+        # done, else the other game's.
+        start = next(i for i, row in enumerate(self._rows) if row and row[0] == self.game)
+        start = todo.get(self.game, next(iter(todo.values()), start))
+        listing.highlighted = self._played if self._played in unfinished else start
+        listing.focus()
+
+    @on(OptionList.OptionSelected, "#lessons")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        row = self._rows[event.option_index]
+        if row is not None:
+            self._played = event.option_index
+            self.app.open_lesson(*row)  # type: ignore[attr-defined]
+
+    def action_start(self) -> None:
+        listing = self.query_one("#lessons", OptionList)
+        if listing.highlighted is not None:
+            listing.action_select()
