@@ -6,8 +6,12 @@ message that crossed the end of the game is dropped."""
 from __future__ import annotations
 
 import pytest
+import trio
+import trio.testing
 from cuttle_protocol.errors import LocalProtocolError
 from cuttle_protocol.table import Delivered, Rematch, Stage, Started, TableEnded
+from cuttle_protocol.trio_peer import PeerSettings
+from cuttle_protocol.trio_table import HostShell, TableTimeouts
 from test_table import Table, _everyone_names, _signed_post
 
 
@@ -147,3 +151,30 @@ def test_a_game_message_of_the_next_game_signed_before_it_started_is_refused() -
     table.host.receive(guest.identity, early)
     table.pump()
     _everyone_names(table, 1, "bad-entry")
+
+
+@pytest.mark.trio
+async def test_a_seat_that_never_answers_is_named_at_the_move_timeout(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Between games the host's deadlines run on the mock clock, at the real defaults: a
+    seat that neither agrees nor leaves is named `timeout` once the move timeout (an
+    answer is a player's decision, like the code's confirmation) passed, not before."""
+    table = Table(3)
+    table.start()
+    table.host.rematch()
+    table.pump()
+    table.guests[0].rematch()
+    table.pump()  # seat 2 is silent from now on
+    timeouts = TableTimeouts()
+    # The host's shell, without a listener: its deadlines need none (nobody connects).
+    shell = HostShell(None, table.host, timeouts, PeerSettings(), None, print)  # type: ignore[arg-type]
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(shell._watch)
+        await trio.sleep(timeouts.move - 1)
+        assert not shell.ended.is_set()
+        await trio.sleep(2)
+        assert shell.ended.is_set()
+    ended = table.host.ended
+    assert (ended.culprit, ended.kind) == (2, "timeout")
+    assert ended.detail == f"no answer to the rematch in {timeouts.move:g} s"
