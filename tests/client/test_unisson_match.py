@@ -1,0 +1,115 @@
+"""A match at a networked L'Unisson table on the person's screen (SPEC 3.15 *Another
+game*): `r` on the game-over panel proposes the next game, the deal passes left, and the
+panel and the title keep the match totals; a seat that leaves between games is named."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.app import CuttleApp
+from cuttle_client.modals import GameOverScreen
+from cuttle_client.unisson.network import NetworkTable
+from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.tablematch import TableMatch, play_match_at_table
+from cuttle_protocol.trio_table import join_table
+from textual.pilot import Pilot
+
+from cuttle_net.records.verify import Verdict, verify_text
+from tests.client.helpers import keys, run, screen_text, until
+from tests.client.test_unisson_network import (
+    FAST,
+    answer_the_code,
+    greedy,
+    hosting,
+    play_to_the_end,
+    table_shown,
+)
+
+
+async def bot_plays_a_match(
+    address: str, name: str, tmp: Path, matches: dict[str, TableMatch], games: int | None
+) -> None:
+    key = Ed25519PrivateKey.generate()
+    async with join_table(address, LocalPlayer(name, key), timeouts=FAST) as table:
+        matches[name] = await play_match_at_table(
+            table, key, "one-deck", games=games, choose=greedy(len(name)), data_dir=tmp
+        )
+
+
+async def bots_join(pilot: Pilot, tmp: Path, matches: dict, games: dict[str, int | None]) -> None:
+    app = pilot.app
+    await until(pilot, lambda: "(port " in screen_text(app))
+    port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
+    where = f"127.0.0.1:{port}"
+    for name, n in games.items():
+        app.trio.start_task(  # type: ignore[attr-defined]
+            lambda name=name, n=n: bot_plays_a_match(where, name, tmp / name, matches, n)
+        )
+
+
+async def game_over(pilot: Pilot) -> str:
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+    await until(pilot, lambda: bool(app.screen.query("#result")))
+    return str(app.screen.query_one("#result").render())
+
+
+def test_r_plays_the_next_game_with_the_deal_passed_on_and_the_totals_kept(
+    tmp_path: Path,
+) -> None:
+    app: CuttleApp = hosting(tmp_path)
+    matches: dict[str, TableMatch] = {}
+    seen: dict[str, object] = {}
+
+    async def body(pilot: Pilot) -> None:
+        await bots_join(pilot, tmp_path, matches, {"Bob": 2, "Cy": 2})
+        await answer_the_code(pilot, True)
+        table = await table_shown(pilot)
+        c = table.controller
+        assert isinstance(c, NetworkTable)
+        seen["dealer 1"] = c.view.dealer
+        await play_to_the_end(pilot, table, random.Random(3))
+        over = await game_over(pilot)
+        assert "audit passed" in over and "match" in over, over
+        assert app.screen.query_one("#rematch").display  # offered: the game ended cleanly
+        first = list(c.games[0])
+        before = c.view
+        await keys(pilot, "r")  # the host proposes game 2; the bots agree
+        await until(pilot, lambda: c.view is not before and c.ending is None)  # dealt
+        assert c.session is not None and c.session.header.number == 2 and not c.between
+        assert c.view.dealer == (seen["dealer 1"] + 1) % 3  # the deal passed left
+        title = screen_text(app).splitlines()[0]
+        assert "game 2 · match: you" in title, title
+        await play_to_the_end(pilot, table, random.Random(4))
+        over = await game_over(pilot)
+        assert len(c.games) == 2
+        totals = [a + b for a, b in zip(first, c.games[1], strict=True)]
+        assert c.match == totals
+        rows = [x for x in over.splitlines() if re.fullmatch(r"(You|Bob|Cy) +(-?\d+ +){7}-?\d+", x)]
+        assert [int(row.split()[-1]) for row in rows] == totals, over  # the match column
+        # Bob and Cy wanted two games: asked for a third, they leave, and the panel says so.
+        await keys(pilot, "r")
+        await until(pilot, lambda: "The match is over: " in screen_text(app))
+        assert re.search(
+            r"The match is over: (Bob|Cy) left: no more games for me", screen_text(app)
+        )
+        assert not app.screen.query_one("#rematch").display
+        await until(pilot, lambda: len(matches) == 2)
+        await keys(pilot, "l")
+
+    run(app, body)
+    mine = sorted((tmp_path / "ann" / "games").glob("*.cuttle"))
+    assert sorted(p.stem[-5:] for p in mine) == ["game1", "game2"]
+    for record in mine:
+        assert verify_text(record.read_text()).verdict == Verdict.VALID
+    for match in matches.values():
+        assert len(match.games) == 2 and match.clean
+        assert match.totals is not None and match.totals.points == totals_of(match)
+
+
+def totals_of(match: TableMatch) -> list[int]:
+    scores = [g.session.outcome.scores for g in match.games]  # type: ignore[union-attr]
+    return [sum(s[i] for s in scores) for i in range(3)]
