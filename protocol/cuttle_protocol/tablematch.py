@@ -129,8 +129,11 @@ async def play_match_at_table(
             totals = totals or MatchTotals(table.core.seats)
             totals.add(game)
             report(game, totals)
-            if not game.clean or table.ended.is_set():
+            if not game.clean:
                 end = game.note or "the game did not end by the rules"
+                break
+            if table.ended.is_set():  # a seat left as the game ended
+                end = _between_words(table)
                 break
             limit = games is not None and len(played) >= games
             if not await _another(table, len(played), limit, again, watch):

@@ -112,3 +112,30 @@ async def test_a_joiner_that_wants_no_more_leaves_and_the_others_are_told(
     assert matches[2].end == "no more games"
     (end,) = [x for x in seen if isinstance(x, TableEnded)]
     assert (end.culprit, end.kind) == (2, "left")
+
+
+@pytest.mark.trio
+async def test_a_host_proposing_the_next_game_before_this_one_is_over_is_named(
+    tmp_path: Path,
+) -> None:
+    """The proposal is the host's signed entry: every joiner checks it against its own game,
+    still under way, and names the host (bad-entry); the game's records keep it."""
+    from cuttle_protocol.tablegame import Step
+
+    def early(table):
+        def watch(item: object) -> None:
+            if isinstance(item, Step) and item.session.view is not None and not proposed:
+                proposed.append(True)
+                table.rematch()  # the game has only just been dealt
+
+        return {"watch": watch, "games": 2}
+
+    proposed: list[bool] = []
+    matches = await table_of(tmp_path, {0: early, 1: {}, 2: {}}, play=play_match_at_table)
+    for seat in (1, 2):
+        (game,) = matches[seat].games
+        assert not game.clean
+        tags = parse_record(game.record.read_text()).tags
+        ending = "fault table_bad_entry by seat 0: game 2 proposed before 1 was over"
+        assert tags["Ending"].startswith(ending), tags
+        assert matches[seat].totals.games == 0  # a game stopped on a fault counts for no one
