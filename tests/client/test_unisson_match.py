@@ -113,3 +113,62 @@ def test_r_plays_the_next_game_with_the_deal_passed_on_and_the_totals_kept(
 def totals_of(match: TableMatch) -> list[int]:
     scores = [g.session.outcome.scores for g in match.games]  # type: ignore[union-attr]
     return [sum(s[i] for s in scores) for i in range(3)]
+
+
+def test_a_joiner_sees_the_hosts_proposal_agrees_with_r_and_sees_the_match_end(
+    tmp_path: Path,
+) -> None:
+    """The person joins; the host (a bot wanting two games) proposes the second at once:
+    the panel says so, r agrees, and after the second game the host leaves: no more `r`."""
+    from cuttle_client.app import Settings, make_app
+    from cuttle_protocol.table import TableSettings
+    from cuttle_protocol.trio_peer import open_listener
+    from cuttle_protocol.trio_table import host_table
+    from textual.widgets import Input
+
+    matches: dict[str, TableMatch] = {}
+    where: dict[str, str] = {}
+
+    async def host() -> None:
+        key = Ed25519PrivateKey.generate()
+        async with open_listener(0, "127.0.0.1") as listener:
+            where["address"] = f"127.0.0.1:{listener.address[1]}"
+            settings = TableSettings("unisson", ("one-deck",), 3)
+            async with host_table(listener, LocalPlayer("Hal", key), settings, timeouts=FAST) as t:
+                matches["Hal"] = await play_match_at_table(
+                    t, key, "one-deck", games=2, choose=greedy(1), data_dir=tmp_path / "hal"
+                )
+
+    async def body(pilot: Pilot) -> None:
+        app.trio.start_task(host)  # type: ignore[attr-defined]
+        await until(pilot, lambda: "address" in where)
+        field = app.lobby.query_one("#address", Input)
+        field.value = where["address"]
+        field.focus()
+        await keys(pilot, "enter")  # join, from the lobby
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
+        app.trio.start_task(  # type: ignore[attr-defined]
+            lambda: bot_plays_a_match(where["address"], "Cy", tmp_path / "cy", matches, 2)
+        )
+        await answer_the_code(pilot, True)
+        table = await table_shown(pilot)
+        c = table.controller
+        await play_to_the_end(pilot, table, random.Random(5))
+        await until(pilot, lambda: "Hal proposes game 2: r to play it" in screen_text(app))
+        assert app.screen.query_one("#rematch").display
+        before = c.view
+        await keys(pilot, "r")
+        await until(pilot, lambda: c.view is not before and c.ending is None)  # game 2 dealt
+        await play_to_the_end(pilot, table, random.Random(6))
+        await until(pilot, lambda: "The match is over: Hal left" in screen_text(app))
+        assert isinstance(app.screen, GameOverScreen)
+        assert not app.screen.query_one("#rematch").display
+        assert len(c.games) == 2 and "game 2 · match: you" in screen_text(app).splitlines()[0]
+        await until(pilot, lambda: len(matches) == 2)
+        await keys(pilot, "l")
+
+    files = tmp_path / "ann"
+    app = make_app(Settings(bot_delay=0, data_dir=files, config_dir=files, lan=False, name="Ann"))
+    run(app, body)
+    assert len(list((files / "games").glob("*-game2.cuttle"))) == 1
+    assert all(m.clean and len(m.games) == 2 for m in matches.values())

@@ -74,6 +74,8 @@ class NetworkTable(Meeting, UnissonController):
         self._answer_in, self._answers = trio.open_memory_channel[bool](1)
         self._again_in, self._agains = trio.open_memory_channel[bool](1)  # "r" between games
         self.between = ""  # between games: who proposed, who agreed, who left
+        self._asked = ""  # between games: the proposal, or our own wish, in words
+        self._yes: list[str] = []  # the other players who agreed to the next game
         self._place = 0  # our place in the lobby (our seat once the table is full)
         self._lobby_names: dict[int, str] = {}
         self._seats: list[str] = []  # every seat's name, once the game starts
@@ -347,7 +349,8 @@ class NetworkTable(Meeting, UnissonController):
         self.can_rematch = False
         n = len(self.games) + 1
         first = "every other player" if self.seat == 0 else "the host"
-        self.between = f"You want game {n}: waiting for {first} to agree…"
+        self._asked = f"You want game {n}: waiting for {first} to agree…"
+        self.between = " ".join([self._asked, *self._agreed_words()])
         self.ending = None  # the panel goes: the final table shows until the next deal
         self._guest.run_sync_soon(self._again_in.send_nowait, True)
         self._changed()
@@ -360,11 +363,17 @@ class NetworkTable(Meeting, UnissonController):
         if event.seat == self.seat:
             return
         who = self._seats[event.seat] if event.seat < len(self._seats) else "?"
-        if event.seat == 0:
-            self.between = f"{who} proposes game {event.number}: r to play it, l to leave."
+        if event.seat == 0 and self.can_rematch:
+            self._asked = f"{who} proposes game {event.number}: r to play it, l to leave."
+        elif event.seat == 0:  # we had asked for it already: our yes is on its way
+            self._asked = f"{who} proposes game {event.number}: you agreed."
         else:
-            self.between = f"{who} agreed to play game {event.number}."
+            self._yes.append(who)
+        self.between = " ".join([self._asked, *self._agreed_words()]).strip()
         self._changed()  # on the panel, or (after r) as what the table waits for
+
+    def _agreed_words(self) -> list[str]:
+        return [f"{' and '.join(self._yes)} agreed."] if self._yes else []
 
     def _match_ended(self, end: TableEnded) -> None:
         """The table ended between games: no more games, and who ended the match."""
@@ -387,7 +396,7 @@ class NetworkTable(Meeting, UnissonController):
     def _next_game(self) -> None:
         """Every seat agreed: the next game is dealt; the table shows it once it is."""
         self.session, self.ending, self.between, self.busy = None, None, "", False
-        self.log = []
+        self.log, self._asked, self._yes = [], "", []
         self._say("every player agreed: dealing the next game…")
 
     def match_note(self) -> str:
