@@ -73,7 +73,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         p.add_argument(
             "--name", default=argparse.SUPPRESS, help="your name, shown to the other player"
         )
-        p.add_argument("--games", type=int, default=1, help="headless: games on this connection")
+        p.add_argument("--games", type=int, default=1, help="headless: games to play (a match)")
         p.add_argument(
             "--move-timeout",
             type=float,

@@ -85,12 +85,14 @@ async def sit_at_table(
     timeouts: Any,
     say: Callable[[str], None],
     seated: Callable[[Any], None] = lambda table: None,
+    match: bool = False,
     **play: Any,
 ) -> Any:
     """Host a table (`where` a `Hosting`) and sit at seat 0, or sit at the table whose host
     the connection `where` (`netplay.Connected`) reached at `address` (the game and its rules
     are then the table's). `play` are `play_at_table`'s arguments (a bot's or a person's
-    hooks); `seated` gets the table once it is open. The `TableGame`."""
+    hooks); `seated` gets the table once it is open. The `TableGame`; with `match`, a
+    match (`play` then has `play_match_at_table`'s too) and its `TableMatch`."""
     from cuttle_protocol.address import format_address
     from cuttle_protocol.addresses import host_addresses
     from cuttle_protocol.connection import LocalPlayer
@@ -129,6 +131,10 @@ async def sit_at_table(
             )
         table = await stack.enter_async_context(opened)
         seated(table)
+        if match:
+            from cuttle_protocol.tablematch import play_match_at_table
+
+            return await play_match_at_table(table, identity, token, say=say, **play)
         return await play_at_table(table, identity, token, say=say, **play)
 
 
@@ -188,16 +194,31 @@ async def join_headless(args: argparse.Namespace, conn: Any, name: str, say: Any
 async def _bot_at_table(
     args: argparse.Namespace, name: str, where: Any, bot: Any, say: Any, address: str = ""
 ) -> int:
+    """The bot plays a match of up to `--games` games (SPEC 3.15 *Another game*): each game's
+    result line, then (from the second game on) the match totals."""
     rng = random.Random()
-    game = await sit_at_table(
+
+    def report(game: Any, totals: Any) -> None:
+        _report(game, say)
+        if args.games > 1:
+            print(visible(totals.line()), flush=True)
+
+    match = await sit_at_table(
         name,
         where,
         address=address,
         config_dir=args.config_dir,
         timeouts=_timeouts(args),
         say=say,
+        match=True,
+        games=max(1, args.games),
+        report=report,
         choose=lambda view: bot.choose(view, rng),
         bot_delay=args.bot_delay,
         data_dir=args.data_dir,
     )
-    return _report(game, say)
+    if match.totals is None:  # no game was played: its one line says why
+        _report(match.games[0], say)
+    elif args.games > len(match.games):
+        say(f"the match ended after {len(match.games)} of {args.games} games: {match.end}")
+    return 0 if match.clean else 1

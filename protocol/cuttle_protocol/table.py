@@ -64,7 +64,7 @@ from .tablelog import (
 
 FAULT_KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 """A fault's kind: the table's own (`bad-relay`...) or a game session's (`illegal_move`...)."""
-TABLE_KINDS = frozenset({"seats", "commit", "reveal", "ready", "fault", "leave"})
+TABLE_KINDS = frozenset({"seats", "commit", "reveal", "ready", "fault", "leave", "rematch"})
 """Entry bodies the table itself uses; every other `"t"` is a game message."""
 
 
@@ -120,11 +120,22 @@ class CodeShown:
 
 @dataclass(frozen=True)
 class Started:
-    """Every seat confirmed the code: the game begins."""
+    """Every seat confirmed the code (game 1), or agreed to play again (a rematch): game
+    `number` begins, `dealer` dealing (the deal passes left each game, SPEC 4.1)."""
 
     seats: tuple[SeatInfo, ...]
     dealer: int
     session_id: bytes
+    number: int = 1
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """`seat` wants to play game `number` with the same seats: the host's proposal (seat 0),
+    then each other seat's acceptance. A seat that does not want to play leaves."""
+
+    seat: int
+    number: int
 
 
 @dataclass(frozen=True)
@@ -156,7 +167,7 @@ class TableEnded:
         return self.evidence is not None and (self.culprit, self.kind) == (0, "equivocation")
 
 
-TableEvent = Lobby | CodeShown | Started | Delivered | TableEnded
+TableEvent = Lobby | CodeShown | Started | Delivered | Rematch | TableEnded
 
 
 class Stage(Enum):
@@ -165,6 +176,7 @@ class Stage(Enum):
     REVEAL = "reveal"
     CONFIRM = "confirm"
     GAME = "game"
+    BETWEEN = "between"  # the host proposed the next game: every seat agrees or leaves
     ENDED = "ended"
 
 
@@ -219,6 +231,11 @@ class _Table:
         self.code = ""
         self.dealer = -1
         self.session_id = b""
+        self.game = 0  # the number of the game under way (or just over), from 1
+        self._start = 0  # the log's length when that game started
+        self._proposal = -1  # the host's `rematch` entry, between games
+        self._again: set[int] = set()  # the seats that agreed to the next game
+        self._asked = 0  # the game we last proposed or agreed to
         self.ended: TableEnded | None = None
         self.leaving: str | None = None
         """The code of the `leave` we posted (the table ends once the host relays it)."""
@@ -242,13 +259,29 @@ class _Table:
         """Send a game message to the whole table (it comes back as `Delivered`).
         After the table ended it is dropped: a player answering an event that came before the
         end (a seat left meanwhile) is no error, and `TableEnded` is already on its way."""
-        if self.stage is Stage.ENDED:
-            return
+        if self.stage in (Stage.ENDED, Stage.BETWEEN):
+            return  # between games: a leftover of the game just over (its session is done)
         if self.stage is not Stage.GAME:
             raise LocalProtocolError(ErrorCode.UNEXPECTED_MESSAGE, "the game has not started")
         if type(body) is not dict or type(body.get("t")) is not str or body["t"] in TABLE_KINDS:
             raise ValueError('a game message is a map whose "t" is not a table kind')
         self._post(body)
+
+    def rematch(self) -> None:
+        """Host: propose the next game, once the game under way is over (the caller knows:
+        the table does not follow the game). Joiner: agree to the proposed game."""
+        if self.stage is Stage.ENDED:
+            return  # the table ended meanwhile: the end is already an event
+        due = Stage.GAME if self.me == 0 else Stage.BETWEEN
+        if self.stage is not due or self._asked > self.game:
+            raise LocalProtocolError(ErrorCode.UNEXPECTED_MESSAGE, "no rematch to answer now")
+        self._asked = self.game + 1  # (our entry may not be back from the host yet)
+        self._post({"t": "rematch", "game": self._asked})
+
+    @property
+    def game_dealer(self) -> int:
+        """The dealer of the game under way: the first dealer, then the next seat each game."""
+        return (self.dealer + max(self.game - 1, 0)) % max(len(self.seats), 1)
 
     def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
         """Our player leaves: say so in the log (signed), and stop."""
@@ -283,6 +316,7 @@ class _Table:
             Stage.COMMIT: self._commits,
             Stage.REVEAL: self._reveals,
             Stage.CONFIRM: self._ready,
+            Stage.BETWEEN: self._again,
         }
         if self.stage not in done:
             return []
@@ -401,10 +435,26 @@ class _Table:
                 refuse("not expected now")
             if entry.seen < 2 * seats + 1 or not _fields(body):
                 refuse("confirmed before seeing every reveal" if _fields(body) else "malformed")
+        elif kind == "rematch":
+            if not (_fields(body, "game") and type(body["game"]) is int):
+                refuse("malformed")
+            if body["game"] != self.game + 1:
+                refuse(f"game {body['game']} is not the next game ({self.game + 1})")
+            if seat == 0:  # the proposal: during a game (the others check it is over)
+                if self.stage is not Stage.GAME or entry.seen < self._start:
+                    refuse("not expected now")
+            elif self.stage is not Stage.BETWEEN or seat in self._again:
+                refuse("not expected now" if seat not in self._again else "agreed twice")
+            elif entry.seen <= self._proposal:
+                refuse("agreed before seeing the proposal")
         else:
+            if self.stage is Stage.BETWEEN:
+                if entry.seen <= self._proposal:
+                    return  # a leftover of the game just over (a move crossing its end)
+                refuse("a game message between games")
             if self.stage is not Stage.GAME:
                 refuse("a game message before the game started")
-            if entry.seen < 3 * seats + 1:
+            if entry.seen < self._start:
                 refuse("signed before the game started")
 
     def _apply(self, entry: LogEntry, body: dict[str, Any], index: int) -> None:
@@ -443,10 +493,22 @@ class _Table:
         elif kind == "ready":
             self._ready.add(seat)
             if len(self._ready) == seats:
-                self.stage = Stage.GAME
-                self._events.append(Started(self.seats, self.dealer, self.session_id))
-        else:
+                self._begin(index)
+        elif kind == "rematch":
+            if seat == 0:
+                self.stage, self._proposal, self._again = Stage.BETWEEN, index, set()
+            self._again.add(seat)
+            self._events.append(Rematch(seat, body["game"]))
+            if len(self._again) == seats:
+                self._begin(index)
+        elif self.stage is Stage.GAME:  # (between games a leftover is dropped)
             self._events.append(Delivered(seat, body, index, entry.seen))
+
+    def _begin(self, index: int) -> None:
+        """Entry `index` made every seat ready for the next game: it starts."""
+        self.game += 1
+        self.stage, self._start = Stage.GAME, index + 1
+        self._events.append(Started(self.seats, self.game_dealer, self.session_id, self.game))
 
     def _seat_everyone(self, players: list[tuple[str, bytes]]) -> None:
         """Entry 0 is in: the seats are fixed; commit to our code value."""

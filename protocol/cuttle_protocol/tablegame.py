@@ -40,7 +40,7 @@ from cuttle_net.session import TABLE_HOST, Fault, GameSession, Output, message_b
 from .dirs import games_dir
 from .errors import ErrorCode
 from .result_words import verdict_line
-from .table import CodeShown, Delivered, Lobby, SeatInfo, Started, TableEnded
+from .table import CodeShown, Delivered, Lobby, Rematch, SeatInfo, Started, TableEnded
 from .trio_table import ShellEvent, TableShell
 
 Choose = Callable[[Any], Any]
@@ -124,9 +124,11 @@ async def play_at_table(
     save: bool = True,
     watch: Watch = lambda item: None,
     confirm: Confirm | None = None,
+    stay: bool = False,
 ) -> TableGame:
     """Sit at `table` until its game is over; return the result (and save the record).
-    Without `confirm` the code is only shown (`say`), and confirmed at once (headless)."""
+    Without `confirm` the code is only shown (`say`), and confirmed at once (headless).
+    `stay`: a game of a match (`tablematch`): once it is over, stay at the table."""
     tasks: trio.Nursery  # the chooser and the confirmation run beside the events
     session: GameSession | None = None
     order = SeatOrder(0, 1)  # the game's seats, once the table starts
@@ -237,7 +239,7 @@ async def play_at_table(
                 names = tuple(s.name for s in seated)
                 header = GameHeader(
                     connection=event.session_id,
-                    number=1,
+                    number=event.number,
                     name=settings.game,
                     rules=module.parse_rules(rules_token, count),
                     dealer=order.game(event.dealer),
@@ -245,7 +247,7 @@ async def play_at_table(
                 )
                 me = order.game(table.core.me)
                 session = GameSession(me, header, identity)
-                say(f"game 1: you are seat {me}; seat {header.dealer} deals")
+                say(f"game {event.number}: you are seat {me}; seat {header.dealer} deals")
                 carry(session.start())
                 decide()
             elif isinstance(event, Delivered):
@@ -253,6 +255,10 @@ async def play_at_table(
                     continue
                 carry(session.receive(order.game(event.seat), event.body))
                 decide()
+            elif isinstance(event, Rematch) and session is not None and not session.finished:
+                # The host's signed entry, which every seat checks against its own game.
+                game = session.header.number
+                table.fault(HOST, "bad-entry", f"game {game + 1} proposed before {game} was over")
             elif isinstance(event, TableEnded):
                 me = table.core.me
                 reporter = None if event.reporter == me else event.reporter
@@ -300,18 +306,27 @@ async def play_at_table(
             if game.record is not None:
                 say(f"record saved: {game.record}")
         raise
-    if session is not None and session.finished and not table.ended.is_set():
-        if table.core.me != HOST:
-            with trio.move_on_after(table.timeouts.reply):
-                await table.ended.wait()  # the host closes the table
-        if not table.ended.is_set():
-            table.leave(ErrorCode.PEER_QUIT, "the game is over")
+    if session is not None and session.finished and not stay:
+        await leave_when_over(table)
     if session is None:
         ended = table.core.ended
         why = f"{ended.kind}: {ended.detail}" if ended else "the table never started"
         why = failure or why
         return TableGame(f"result: no game: {why}", False)
     return _outcome(session, names, note, save, data_dir)
+
+
+async def leave_when_over(table: TableShell) -> None:
+    """No more games: the host leaves the table (the single log orders every seat's last
+    messages before its `leave`); a joiner waits for that, and leaves itself only if it has
+    not come within the reply timeout."""
+    if table.core.leaving is not None:
+        return  # we left already (the table ends once the host relays it)
+    if table.core.me != HOST and not table.ended.is_set():
+        with trio.move_on_after(table.timeouts.reply):
+            await table.ended.wait()  # the host closes the table
+    if not table.ended.is_set() and table.core.leaving is None:
+        table.leave(ErrorCode.PEER_QUIT, "the game is over")
 
 
 def _outcome(
@@ -324,7 +339,8 @@ def _outcome(
     if save:
         date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         text = build_record(session, names, date, "" if session.finished else note)
-        record = save_record(text, games_dir(data_dir), f"{date}-{'-'.join(names)}-game1")
+        game = f"game{session.header.number}"
+        record = save_record(text, games_dir(data_dir), f"{date}-{'-'.join(names)}-{game}")
     return TableGame(line, clean, session, record, "" if session.finished else note)
 
 
@@ -357,4 +373,7 @@ def table_result_line(
     winners = list(outcome.winners) if outcome is not None else []
     if ending.form in ("fault", "closed"):
         winners = [s for s in range(len(names)) if s != ending.seat]
-    return verdict_line(f"result: game 1: {seats}:", session, names, winners, _RULES_WORDS, note)
+    number = session.header.number
+    return verdict_line(
+        f"result: game {number}: {seats}:", session, names, winners, _RULES_WORDS, note
+    )

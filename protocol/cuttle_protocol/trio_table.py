@@ -183,6 +183,11 @@ class TableShell:
         self.core.leave(code, reason)
         self._flush()
 
+    def rematch(self) -> None:
+        """Host: propose the next game (the one under way is over); joiner: agree to it."""
+        self.core.rematch()
+        self._flush()
+
     def fault(self, culprit: int, kind: str, detail: str) -> None:
         self.core.fault(culprit, kind, detail)
         self._flush()
@@ -228,12 +233,14 @@ class TableShell:
     def _owed(self) -> tuple[int, float, str] | None:
         """(seat, deadline, what) of the step the table waits for, if any."""
         stage = self.core.stage
-        if stage in (Stage.COMMIT, Stage.REVEAL, Stage.CONFIRM):
+        if stage in (Stage.COMMIT, Stage.REVEAL, Stage.CONFIRM, Stage.BETWEEN):
             waiting = self.core.waiting_for()
             if not waiting:
                 return None
             if stage is Stage.CONFIRM:
                 return waiting[0], self.timeouts.move, "confirmation of the code"
+            if stage is Stage.BETWEEN:  # a player's decision, like the code's confirmation
+                return waiting[0], self.timeouts.move, "answer to the rematch"
             return waiting[0], self.timeouts.reply, f"{stage.value} message"
         if stage is Stage.GAME:
             owed = self.owes()

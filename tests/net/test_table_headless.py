@@ -32,7 +32,9 @@ def cuttle(tmp: Path, name: str, *args: str) -> subprocess.Popen[str]:
     )
 
 
-def play(tmp: Path, players: int, *host_extra: str) -> list[tuple[int, str, str]]:
+def play(
+    tmp: Path, players: int, *host_extra: str, join_extra: tuple[str, ...] = ()
+) -> list[tuple[int, str, str]]:
     """Every process's (exit status, stdout, stderr), the host's first."""
     host = cuttle(
         tmp,
@@ -55,7 +57,7 @@ def play(tmp: Path, players: int, *host_extra: str) -> list[tuple[int, str, str]
         assert port, host.stderr.read() if host.poll() is not None else "no port"
         for i in range(1, players):
             bot = "random" if i % 2 else "greedy"
-            join = ("join", f"127.0.0.1:{port}", "--bot", bot, "--reply-timeout", "30")
+            join = ("join", f"127.0.0.1:{port}", "--bot", bot, "--reply-timeout", "30", *join_extra)
             procs.append(cuttle(tmp, f"p{i}", *join))
         for p in procs:
             p.wait(timeout=max(1.0, deadline - time.monotonic()))
@@ -93,6 +95,33 @@ def test_unisson_at_a_table_of_processes_ends_with_one_result(tmp_path: Path, pl
         (record,) = (tmp_path / f"p{i}" / "games").glob("*.cuttle")
         report = verify_text(record.read_text())
         assert report.verdict == Verdict.VALID, (i, report.problem)
+
+
+@pytest.mark.slow
+def test_a_table_of_processes_plays_a_match_with_the_same_totals_everywhere(
+    tmp_path: Path,
+) -> None:
+    """`--games 2` on every side: two games at one table, each with its line and its own
+    record at every seat, then the same match totals everywhere."""
+    outputs = play(tmp_path, 3, "--games", "2", join_extra=("--games", "2"))
+    assert [status for status, _, _ in outputs] == [0] * 3, outputs
+    shown = [
+        [x for x in out.splitlines() if x.startswith(("result: ", "match after "))]
+        for _, out, _ in outputs
+    ]
+    assert all(lines == shown[0] for lines in shown), shown
+    one, after_one, two, totals = shown[0]
+    assert after_one.startswith("match after 1 game: p0 (seat 0) "), after_one
+    assert one.startswith("result: game 1: p0 (seat 0), ") and one.endswith("audit passed")
+    assert two.startswith("result: game 2: p0 (seat 0), ") and two.endswith("audit passed")
+    assert re.fullmatch(
+        r"match after 2 games: p0 \(seat 0\) \d wins?, -?\d+ points; .*; .*", totals
+    ), totals
+    for i in range(3):
+        records = sorted((tmp_path / f"p{i}" / "games").glob("*.cuttle"), key=lambda p: p.stem[-1])
+        assert [r.stem[-6:] for r in records] == ["-game1", "-game2"], records
+        for record in records:
+            assert verify_text(record.read_text()).verdict == Verdict.VALID, record
 
 
 @pytest.mark.parametrize(

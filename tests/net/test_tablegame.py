@@ -4,7 +4,9 @@ event and session step, `confirm` of the table code — L'Unisson at a table ove
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -13,7 +15,7 @@ from cuttle_client.cli_table import bot_for
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.messages import Post
 from cuttle_protocol.table import CodeShown, Lobby, Started, TableSettings
-from cuttle_protocol.tablegame import Step, TableGame, play_at_table
+from cuttle_protocol.tablegame import Step, play_at_table
 from cuttle_protocol.trio_peer import open_listener
 from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
 
@@ -32,12 +34,13 @@ async def table_of(
     timeouts: TableTimeouts = FAST,
     game: str = "unisson",
     token: str = "one-deck",
-) -> dict[int, TableGame]:
+    play: Callable[..., Awaitable[Any]] = play_at_table,
+) -> dict[int, Any]:
     """A table of len(hooks) seats in this process (L'Unisson unless told), each with its
     hooks (or a function of its table giving them; a greedy bot chooses where none is
-    given); each seat's game by seat."""
+    given); each seat's game by seat (what `play` returned: a match's, say)."""
     seats = len(hooks)
-    games: dict[int, TableGame] = {}
+    games: dict[int, Any] = {}
     async with open_listener(0, "127.0.0.1") as listener:
         address = f"127.0.0.1:{listener.address[1]}"
 
@@ -46,9 +49,7 @@ async def table_of(
             given = hooks[seat]
             how = {"choose": lambda view: bot.choose(view, rng)}
             how.update(given(table) if callable(given) else given)
-            games[seat] = await play_at_table(
-                table, key, token, data_dir=tmp / f"p{seat}", **how
-            )
+            games[seat] = await play(table, key, token, data_dir=tmp / f"p{seat}", **how)
 
         async def host() -> None:
             key = Ed25519PrivateKey.generate()

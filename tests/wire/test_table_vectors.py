@@ -17,10 +17,10 @@ from pathlib import Path
 import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.table import CodeShown, TableGuest, TableHost, TableSettings
+from cuttle_protocol.table import CodeShown, Started, TableGuest, TableHost, TableSettings
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "wire" / "table.json"
-DOMAIN = b"cuttle-net/3"
+DOMAIN = b"cuttle-net/4"
 NAMES = ("alice", "bob", "carol")
 
 
@@ -86,15 +86,26 @@ def build_vectors() -> dict:
     for side in (host, *guests.values()):
         side.confirm()
         pump()
-    (shown,) = [e for e in host.take_events() if isinstance(e, CodeShown)]
+    # Another game (SPEC 3.15 *Another game*): the host proposes it, each joiner agrees.
+    host.rematch()
+    pump()
+    for guest in guests.values():
+        guest.rematch()
+        pump()
+    events = host.take_events()
+    (shown,) = [e for e in events if isinstance(e, CodeShown)]
+    second = [e for e in events if isinstance(e, Started)][-1]
+    assert second.number == 2
     return {
-        "description": "cuttle-net/3 table (SPEC 3.15): three seats, from the lobby to the start",
+        "description": "cuttle-net/4 table (SPEC 3.15): three seats, from the lobby to the"
+        " start of game 1, then the rematch that starts game 2",
         "inputs": {"players": INPUTS, "settings": GAME},
         "messages": messages,
         "derived": {
             "heads": [h.hex() for h in host.log.heads],
             "code": shown.code,
             "dealer": shown.dealer,
+            "dealer_game_2": second.dealer,
             "session_id": host.session_id.hex(),
         },
     }
@@ -156,7 +167,10 @@ def test_table_vectors_follow_the_spec() -> None:
     derived = vectors["derived"]
     assert [h.hex() for h in heads] == derived["heads"]
     kinds = [b["t"] for _, b in bodies]
-    assert kinds == ["seats"] + ["commit"] * 3 + ["reveal"] * 3 + ["ready"] * 3
+    assert kinds == ["seats"] + ["commit"] * 3 + ["reveal"] * 3 + ["ready"] * 3 + ["rematch"] * 3
+    # The host proposes game 2, then each joiner agrees, each after seeing the proposal.
+    assert [(s, b["game"]) for s, b in bodies[10:]] == [(0, 2), (1, 2), (2, 2)]
+    assert all(e["seen"] > 10 for e in to_bob[11:])
     commits = {s: b["value"] for s, b in bodies if b["t"] == "commit"}
     values = {s: b["value"] for s, b in bodies if b["t"] == "reveal"}
     for seat, value in values.items():
@@ -167,4 +181,5 @@ def test_table_vectors_follow_the_spec() -> None:
     assert f"{code // 1000:03d} {code % 1000:03d}" == derived["code"]
     dealer = int.from_bytes(H(b"dealer", settled, joined)[:8], "big") % 3
     assert dealer == derived["dealer"]
+    assert derived["dealer_game_2"] == (dealer + 1) % 3  # the deal passes left
     assert H(b"table session", settled, joined).hex() == derived["session_id"]

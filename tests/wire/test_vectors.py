@@ -121,7 +121,7 @@ def build_vectors() -> dict:
     assert result.sas == done[Role.JOINER].sas
     assert result.first_dealer is done[Role.JOINER].first_dealer
     return {
-        "description": "cuttle-net wire protocol v3: a whole handshake, game frames and a close",
+        "description": "cuttle-net wire protocol v4: a whole handshake, game frames and a close",
         "inputs": INPUTS,
         "frames": frames,
         "derived": {
@@ -152,7 +152,7 @@ def test_vectors_are_up_to_date() -> None:
 
 # --- an independent reading of SPEC.md part 3 ---------------------------------------------
 
-DOMAIN = b"cuttle-net/3"
+DOMAIN = b"cuttle-net/4"
 
 
 def spec_hkdf(secret: bytes, transcript: bytes, label: str, length: int) -> bytes:

@@ -151,6 +151,10 @@ class UnissonController:
     def rematch(self) -> None:
         raise NotImplementedError
 
+    def match_note(self) -> str:
+        """Between games, what the match waits for or why it ended, in words ("")."""
+        return ""
+
     def _changed(self) -> None:
         if self._host is not None:
             self._host.table_changed()

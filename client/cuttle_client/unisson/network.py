@@ -21,8 +21,9 @@ from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.identity import ConfigError
 from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import Connected
-from cuttle_protocol.table import CodeShown, Lobby, Started, TableEnded, TableGuest
+from cuttle_protocol.table import CodeShown, Lobby, Rematch, Started, TableEnded, TableGuest
 from cuttle_protocol.tablegame import Step, TableGame, seat_text
+from cuttle_protocol.tablematch import TableMatch
 from cuttle_protocol.trio_peer import ConnectionEnded, Reconnected, Reconnecting
 from cuttle_protocol.trio_table import SeatAway, SeatBack, TableShell, TableTimeouts
 
@@ -71,11 +72,16 @@ class NetworkTable(Meeting, UnissonController):
         self._table: TableShell | None = None
         self._move_in, self._moves = trio.open_memory_channel[Move](1)
         self._answer_in, self._answers = trio.open_memory_channel[bool](1)
+        self._again_in, self._agains = trio.open_memory_channel[bool](1)  # "r" between games
+        self.between = ""  # between games: who proposed, who agreed, who left
+        self._asked = ""  # between games: the proposal, or our own wish, in words
+        self._yes: list[str] = []  # the other players who agreed to the next game
         self._place = 0  # our place in the lobby (our seat once the table is full)
         self._lobby_names: dict[int, str] = {}
         self._seats: list[str] = []  # every seat's name, once the game starts
         self._differs = False  # the player said the code differs
         self.reconnecting = ""  # what to show while the lost connection is being won back
+        self._last: Ending | None = None  # the last game's ending (shown again between games)
         self._away: dict[int, float] = {}  # host: seat -> when its reconnect window ends
         self._ticking = False  # a redraw is due in a second (the countdown of `away`)
 
@@ -83,23 +89,23 @@ class NetworkTable(Meeting, UnissonController):
         """Host the table (the connect screen's ``connect`` starts it)."""
         assert self.hosting is not None
         try:
-            game = await sit_at_table(self.name, self.hosting, **self._hooks())
+            match = await sit_at_table(self.name, self.hosting, **self._hooks())
         except ConfigError as e:
             self._stopped(f"Cannot use the config directory: {e}")
             return
         except OSError as e:
             self._stopped(f"Cannot listen on port {self.hosting.port}: {e.strerror or e}")
             return
-        self._finished(game)
+        self._match_over(match)
 
     async def join(self, conn: Connected, address: str) -> None:
         """Sit at the table whose host ``conn`` reached at ``address`` (``cuttle join``)."""
         try:
-            game = await sit_at_table(self.name, conn, address=address, **self._hooks())
+            match = await sit_at_table(self.name, conn, address=address, **self._hooks())
         except ConnectionEnded as e:
             self._stopped(f"The connection ended: {e.message}")
             return
-        self._finished(game)
+        self._match_over(match)
 
     def _hooks(self) -> dict[str, Any]:
         s = self.settings
@@ -112,6 +118,10 @@ class NetworkTable(Meeting, UnissonController):
             choose=self._choose,
             watch=self._watch,
             confirm=self._confirm,
+            match=True,  # game after game while every player agrees (SPEC 3.15)
+            games=None,
+            again=self._again,
+            report=lambda game, totals: self._finished(game),
         )
 
     def _say(self, line: str) -> None:
@@ -157,13 +167,19 @@ class NetworkTable(Meeting, UnissonController):
             self._lobby_names = {p.seat: p.name for p in item.players}
             self.players = item.settings.seats
             self.decks = 2 if "two-decks" in item.settings.options else 1
+        elif isinstance(item, Started) and item.number > 1:
+            self._next_game()
         elif isinstance(item, Started):
             self._seats = [s.name for s in item.seats]
             self._say("every player confirmed the code: dealing…")
+        elif isinstance(item, Rematch):
+            self._agreed(item)
         elif isinstance(item, Step):
             self._step(item.session, item.output.events)
         elif isinstance(item, TableEnded) and self._view is None:
             self._give_up(self._before_the_deal(item))
+        elif isinstance(item, TableEnded) and self.session is not None and self.session.finished:
+            self._match_ended(item)
         elif isinstance(item, Reconnecting):  # our connection to the host (SPEC 4.6)
             self.reconnecting = f"connection lost ({item.why}): reconnecting…"
             self._changed()
@@ -199,7 +215,8 @@ class NetworkTable(Meeting, UnissonController):
         for event in events:
             if isinstance(event, Dealt):
                 self._view = session.view.copy()
-                self._on_ready()
+                ready, self._on_ready = self._on_ready, self._changed  # the table opens once
+                ready()
             elif isinstance(event, MovePlayed) and not isinstance(event.move, Move):
                 who = self.names[event.seat]  # a concession (another client may offer it)
                 self.log.append(Entry(event.seat, None, f"{who} concede" + "s" * (who != "You")))
@@ -254,7 +271,7 @@ class NetworkTable(Meeting, UnissonController):
     def trouble(self) -> str:
         return (self.reconnecting or self._away_words()) if self.ending is None else ""
 
-    def waiting_for(self) -> str:
+    def _waiting_for(self) -> str:
         s = self.session
         if self.ending is not None or s is None:
             return ""
@@ -311,8 +328,90 @@ class NetworkTable(Meeting, UnissonController):
         over = v.is_over
         scores = tuple(v.scores()) if over else ()
         hands = tuple(tuple(v.hand(p)) for p in range(self.players)) if over else ()
-        self.ending = Ending(text, scores, hands)
+        self.ending = self._last = Ending(text, scores, hands)
         self.busy = False
+        outcome = s.outcome
+        if game.clean and outcome is not None and outcome.scores:
+            self.games.append(list(outcome.scores))  # the match totals: verified scores
+        self.can_rematch = game.clean and not self._ended()
+        self._changed()
+
+    def _ended(self) -> bool:
+        return self._table is not None and self._table.ended.is_set()
+
+    # -- the match (SPEC 3.15, *Another game*)
+
+    def rematch(self) -> None:
+        """The player wants another game (r on the game-over panel): the host proposes it,
+        a joiner agrees to it (at once, or when the host proposes it)."""
+        if not self.can_rematch or self._guest is None:
+            return
+        self.can_rematch = False
+        n = len(self.games) + 1
+        first = "every other player" if self.seat == 0 else "the host"
+        self._asked = f"You want game {n}: waiting for {first} to agree…"
+        self.between = " ".join([self._asked, *self._agreed_words()])
+        self.ending = None  # the panel goes: the final table shows until the next deal
+        self._guest.run_sync_soon(self._again_in.send_nowait, True)
+        self._changed()
+
+    async def _again(self, played: int) -> bool:
+        return await self._agains.receive()
+
+    def _agreed(self, event: Rematch) -> None:
+        """A seat proposed (the host) or agreed to the next game."""
+        if event.seat == self.seat:
+            return
+        who = self._seats[event.seat] if event.seat < len(self._seats) else "?"
+        if event.seat == 0 and self.can_rematch:
+            self._asked = f"{who} proposes game {event.number}: r to play it, l to leave."
+        elif event.seat == 0:  # we had asked for it already: our yes is on its way
+            self._asked = f"{who} proposes game {event.number}: you agreed."
+        else:
+            self._yes.append(who)
+        self.between = " ".join([self._asked, *self._agreed_words()]).strip()
+        self._changed()  # on the panel, or (after r) as what the table waits for
+
+    def _agreed_words(self) -> list[str]:
+        return [f"{' and '.join(self._yes)} agreed."] if self._yes else []
+
+    def _match_ended(self, end: TableEnded) -> None:
+        """The table ended between games: no more games, and who ended the match."""
+        self.can_rematch = False
+        if end.culprit == self.seat:
+            return  # we left
+        who = "Nobody" if end.culprit is None else self._seats[end.culprit]
+        why = f": {end.detail}" if end.detail else ""
+        left = "left" if end.kind == "left" else f"is blamed ({end.kind})"
+        self.between = f"The match is over: {who} {left}{why}."
+        self._note()
+
+    def _note(self) -> None:
+        """Show `between` on the game-over panel (again, if the player had asked for the
+        next game: it will not come)."""
+        if self.ending is None and self._last is not None:
+            self.ending = self._last
+        self._changed()
+
+    def _next_game(self) -> None:
+        """Every seat agreed: the next game is dealt; the table shows it once it is."""
+        self.session, self.ending, self.between, self.busy = None, None, "", False
+        self.log, self._asked, self._yes = [], "", []
+        self._say("every player agreed: dealing the next game…")
+
+    def match_note(self) -> str:
+        return self.between
+
+    def waiting_for(self) -> str:
+        if self.ending is None and self.between:
+            return self.between  # between games, the game-over panel put away
+        return self._waiting_for()
+
+    def _match_over(self, match: TableMatch) -> None:
+        """The table is over: the last game's result stays (a match cut short says why)."""
+        self.can_rematch = False
+        if match.totals is None and match.games:
+            self._finished(match.games[0])
         self._changed()
 
     def _stopped(self, why: str) -> None:

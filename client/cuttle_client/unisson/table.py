@@ -331,6 +331,8 @@ class UnissonTableScreen(Screen[None]):
         end = c.ending
         assert end is not None
         t = plain(end.text, style="bold")
+        if c.match_note():  # a networked match: who proposed, agreed or left
+            t.append("\n").append_text(plain(c.match_note()))
         if not end.scores:  # the game stopped before its end: nothing to score
             return t
         columns = SCORE_COLUMNS if c.games else SCORE_COLUMNS[:-1]

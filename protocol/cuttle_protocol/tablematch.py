@@ -1,0 +1,223 @@
+"""A match at a table (SPEC 3.15 *Another game*, 4.1): game after game with the same seats,
+the deal passing left, and the match totals every seat keeps from the games' outcomes.
+
+    match = await play_match_at_table(table, identity, rules_token, games=3, choose=bot_move)
+    print(match.totals.line())
+
+Each game is `play_at_table`'s (its own session id: SPEC 4.1 binds the game's number; its
+own record, `…-game2`). Once a game is over by the rules (its audit passed), the host is
+asked whether to play again (`again`); if so it proposes the next game, and every other
+seat, asked in turn, agrees or leaves. A seat that leaves ends the match for everyone; the
+games played stay played. Between games each seat follows the table's events, so a seat
+that leaves while another player decides ends the match at once.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from .errors import ErrorCode
+from .table import Rematch, SeatInfo, TableEnded
+from .tablegame import HOST, TableGame, Watch, leave_when_over, play_at_table
+from .trio_table import TableShell
+
+Again = Callable[[int], Awaitable[bool] | bool]
+"""After `played` games: play another one? The host is asked once a game is over by the
+rules; a joiner once the host proposed the next game."""
+
+
+def again_always(played: int) -> bool:
+    return True
+
+
+@dataclass
+class MatchTotals:
+    """Each player's wins over the games of a match, and points for a game that scores,
+    by table seat (a game's seats may be turned: Cuttle's dealer sits at game seat 1).
+    Counted from each game's own outcome as the session verified it: a game ended by the
+    rules (audited) or by a concession; a game stopped by a fault or a seat leaving counts
+    for no one."""
+
+    seats: tuple[SeatInfo, ...]
+    wins: list[int] = field(default_factory=list)
+    points: list[int] | None = None
+    games: int = 0  # the games counted
+
+    def __post_init__(self) -> None:
+        self.wins = self.wins or [0] * len(self.seats)
+
+    def add(self, game: TableGame) -> None:
+        session = game.session
+        if session is None or not session.finished:
+            return
+        outcome = session.outcome
+        if outcome is None or session.fault is not None or session.closed is not None:
+            return
+        keys = [s.identity for s in self.seats]
+        table_seat = [keys.index(k) for k in session.header.keys]  # by game seat
+        self.games += 1
+        for g in outcome.winners:
+            self.wins[table_seat[g]] += 1
+        if outcome.scores:
+            self.points = self.points or [0] * len(self.seats)
+            for g, score in enumerate(outcome.scores):
+                self.points[table_seat[g]] += score
+
+    def line(self) -> str:
+        """`match after N games: NAME (seat 0) 2 wins, 57 points; ...` (table seats)."""
+        parts = []
+        for s in self.seats:
+            wins = self.wins[s.seat]
+            part = f"{s.name} (seat {s.seat}) {wins} win{'s' * (wins != 1)}"
+            if self.points is not None:
+                part += f", {self.points[s.seat]} points"
+            parts.append(part)
+        games = self.games
+        return f"match after {games} game{'s' * (games != 1)}: {'; '.join(parts)}"
+
+
+@dataclass
+class TableMatch:
+    """How the match went: every game played (a table that ended before game 1: its one
+    "no game" result), the totals, and why the match ended, in words."""
+
+    games: list[TableGame]
+    totals: MatchTotals | None
+    end: str
+
+    @property
+    def clean(self) -> bool:
+        """Every game ended by the rules with its audit passed."""
+        return all(g.clean for g in self.games)
+
+
+async def play_match_at_table(
+    table: TableShell,
+    identity: Ed25519PrivateKey,
+    rules_token: str,
+    *,
+    games: int | None = 1,
+    again: Again = again_always,
+    report: Callable[[TableGame, MatchTotals], None] = lambda game, totals: None,
+    say: Callable[[str], None] = lambda line: None,
+    watch: Watch = lambda item: None,
+    **play: Any,
+) -> TableMatch:
+    """Play games at `table` until a seat wants no more: `games` (None: no limit) is as many
+    as this seat plays; `again` is asked before each further one; `report` sees each game
+    once it is over, with the totals so far. `play` are `play_at_table`'s other hooks."""
+    played: list[TableGame] = []
+    totals: MatchTotals | None = None
+    end = ""
+    try:
+        while True:
+            game = await play_at_table(
+                table, identity, rules_token, say=say, watch=watch, stay=True, **play
+            )
+            if game.session is None:  # the table ended before this game began
+                if not played:
+                    played.append(game)
+                end = _between_words(table)
+                break
+            played.append(game)
+            totals = totals or MatchTotals(table.core.seats)
+            totals.add(game)
+            report(game, totals)
+            if not game.clean:
+                end = game.note or "the game did not end by the rules"
+                break
+            if table.ended.is_set():  # a seat left as the game ended
+                end = _between_words(table)
+                break
+            limit = games is not None and len(played) >= games
+            if not await _another(table, len(played), limit, again, watch):
+                end = _between_words(table) if table.ended.is_set() else "no more games"
+                break
+    finally:
+        with trio.CancelScope(shield=True):
+            await leave_when_over(table)
+    return TableMatch(played, totals, end)
+
+
+def _between_words(table: TableShell) -> str:
+    """Why the table ended between games, naming the seat (the host's words for a fault)."""
+    ended = table.core.ended
+    if ended is None:
+        return "no more games"
+    if ended.culprit is None:
+        return ended.detail
+    seat = table.core.seats[ended.culprit] if table.core.seats else None
+    who = "you" if ended.culprit == table.core.me else f"{seat.name} (seat {seat.seat})"
+    if ended.kind == "left":
+        return f"{who} left: {ended.detail}"
+    return f"{who} {ended.kind}: {ended.detail}"
+
+
+async def _another(table: TableShell, played: int, limit: bool, again: Again, watch: Watch) -> bool:
+    """Between games: True once this seat proposed (host) or agreed to (joiner) the next one.
+    A joiner that wants no more leaves when it is proposed; the host then leaves."""
+    if table.core.me == HOST:
+        if limit:
+            return False
+        if not await _deciding(table, again, played, watch):
+            return False
+        table.rematch()
+        return True
+    if limit:  # the host leaves, or proposes one game too many: we leave then (or at once)
+        with trio.move_on_after(table.timeouts.reply):
+            await _proposal(table, watch)
+        if not table.ended.is_set():
+            table.leave(ErrorCode.PEER_QUIT, "no more games for me")
+        return False
+    if not await _proposal(table, watch):
+        return False
+    if await _deciding(table, again, played, watch):
+        table.rematch()
+        return True
+    table.leave(ErrorCode.PEER_QUIT, "no more games for me")
+    return False
+
+
+async def _proposal(table: TableShell, watch: Watch) -> bool:
+    """Wait for the host to propose the next game (True) or for the table to end."""
+    while not table.ended.is_set():
+        event = await table.events.receive()
+        watch(event)
+        if isinstance(event, Rematch) and event.seat == HOST:
+            return True
+        if isinstance(event, TableEnded):
+            break
+    return False
+
+
+async def _deciding(table: TableShell, again: Again, played: int, watch: Watch) -> bool:
+    """Our player's answer to "another game?", while the table's events go on: if the table
+    ends meanwhile (another seat left) the question is withdrawn (False)."""
+    decided: list[bool] = []
+    async with trio.open_nursery() as nursery:
+
+        async def decide() -> None:
+            answer = again(played)
+            decided.append(bool(await answer if inspect.isawaitable(answer) else answer))
+            nursery.cancel_scope.cancel()
+
+        async def follow() -> None:
+            while True:
+                event = await table.events.receive()
+                watch(event)  # another seat agreeing, a connection lost and back...
+                if isinstance(event, TableEnded):
+                    nursery.cancel_scope.cancel()
+                    return
+
+        nursery.start_soon(decide)
+        nursery.start_soon(follow)
+    return decided == [True] and not table.ended.is_set()
+
+
+__all__ = ["Again", "MatchTotals", "TableMatch", "again_always", "play_match_at_table"]
