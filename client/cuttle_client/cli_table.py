@@ -90,11 +90,25 @@ async def sit_at_table(
     """Host a table (`where` a `Hosting`) and sit at seat 0, or sit at the table whose host
     the connection `where` (`netplay.Connected`) reached at `address` (the game and its rules
     are then the table's). `play` are `play_at_table`'s arguments (a bot's or a person's
-    hooks); `seated` gets the table once it is open. The `TableGame`."""
+    hooks); `seated` gets the table once it is open. The `TableGame`.
+
+    Every seat keeps a journal (SPEC 4.6): a host whose table was left unfinished (its
+    process killed) re-opens it on its port, a joiner takes its seat back at the same
+    address; the journal is removed once the table ended (the record saved). Raises
+    `JournalDamaged` (the journal moved aside) or `JournalInUse`."""
     from cuttle_protocol.address import format_address
     from cuttle_protocol.addresses import host_addresses
     from cuttle_protocol.connection import LocalPlayer
+    from cuttle_protocol.dirs import data_dir
     from cuttle_protocol.identity import KnownPeers, default_config_dir, load_or_create_identity
+    from cuttle_protocol.seatjournal import (
+        JournaledGuest,
+        JournaledHost,
+        SeatJournal,
+        find_host_table,
+        host_table_path,
+        join_table_path,
+    )
     from cuttle_protocol.table import TableSettings
     from cuttle_protocol.tablegame import play_at_table
     from cuttle_protocol.trio_peer import open_listener
@@ -102,9 +116,17 @@ async def sit_at_table(
 
     config = config_dir or default_config_dir()
     known = KnownPeers(config)
+    files = play.get("data_dir") or data_dir()
     async with contextlib.AsyncExitStack() as stack:
         if isinstance(where, Hosting):
             identity, token = load_or_create_identity(config), where.token
+            mine = identity.public_key().public_bytes_raw()
+            journal = _unfinished(find_host_table(files, where.port), identity, say)
+            if journal is not None:  # re-open the unfinished table where it was
+                h = journal.header
+                where = replace(where, game=h.game, players=h.seats, token=h.token)
+                where = replace(where, port=h.port, bind=h.bind, announce=False)
+                token = h.token
             listener = await stack.enter_async_context(
                 open_listener(where.port, where.bind, log=say)
             )
@@ -115,21 +137,101 @@ async def sit_at_table(
                 say(f"the others run: {reachable.join_command(port)}   ({reachable.where})")
             settings = TableSettings(where.game, tuple(token.split("+")), where.players)
             me = LocalPlayer(name, identity)
+            if journal is None:
+                journal = SeatJournal.new(
+                    host_table_path(files, port),
+                    **_seat_fields("host", name, settings, token, mine),
+                    address="",
+                    bind=where.bind,
+                    port=port,
+                )
+            resumed = journal.resumed
             opened = host_table(
-                listener, me, settings, timeouts=timeouts, known_peers=known, log=say
+                listener,
+                me,
+                settings,
+                timeouts=timeouts,
+                known_peers=known,
+                log=say,
+                core=resumed.core if resumed else JournaledHost(journal, me, settings),
+                restarted=resumed.lost if resumed else (),
             )
             if where.announce:
                 play["watch"] = await _announced(stack, name, where, host, port, say, play)
         else:
-            identity, rules = where.identity, where.peer.info.rules
-            token = "+".join(rules.variants)  # the options: the token's parts (SPEC 3.15)
+            identity, info = where.identity, where.peer.info
+            token = "+".join(info.rules.variants)  # the options: the token's parts (SPEC 3.15)
             me = LocalPlayer(name, identity)
+            path = join_table_path(files, address)
+            journal = _unfinished(path if path.exists() else None, identity, say)
+            if journal is None:
+                settings = TableSettings(info.rules.rules, info.rules.variants, 2)
+                fields = _seat_fields("joiner", name, settings, token, info.peer_identity)
+                journal = SeatJournal.new(path, **fields, address=address, bind="", port=0)
+            token = journal.header.token
+
+            def new_core(info: Any) -> Any:
+                return JournaledGuest(journal, me, info.peer_identity)
+
+            resumed = journal.resumed
             opened = join_table(
-                address, me, peer=where.peer, timeouts=timeouts, known_peers=known, log=say
+                address,
+                me,
+                peer=where.peer,
+                timeouts=timeouts,
+                known_peers=known,
+                log=say,
+                core=resumed.core if resumed else None,
+                new_core=new_core,
             )
-        table = await stack.enter_async_context(opened)
-        seated(table)
-        return await play_at_table(table, identity, token, say=say, **play)
+        try:
+            table = await stack.enter_async_context(opened)
+            seated(table)
+            return await play_at_table(table, identity, token, say=say, journal=journal, **play)
+        finally:
+            # Ended (the record saved) or never seated: nothing to resume. Else (cut off
+            # mid-game): kept for a restart.
+            if journal.over:
+                journal.remove()
+            else:
+                journal.close()
+
+
+def _seat_fields(role: str, name: str, settings: Any, token: str, host: bytes) -> dict[str, Any]:
+    return dict(
+        role=role,
+        name=name,
+        game=settings.game,
+        options=settings.options,
+        seats=settings.seats if role == "host" else 0,
+        token=token,
+        host_identity=host,
+    )
+
+
+def _unfinished(path: Path | None, identity: Any, say: Callable[[str], None]) -> Any:
+    """The seat journaled at `path`, rebuilt (`journal.resumed`), or None. A damaged
+    journal is moved aside (``.damaged``) and `JournalDamaged` names where it went."""
+    from cuttle_protocol.journal import JournalDamaged, release
+    from cuttle_protocol.seatjournal import open_journal, rebuild
+    from cuttle_protocol.tablegame import game_session
+
+    if path is None:
+        return None
+    try:
+        journal = open_journal(path)
+        seat = rebuild(journal, identity, game_session)
+    except JournalDamaged as e:
+        kept = path.with_suffix(".damaged")
+        path.replace(kept)
+        release(path)
+        raise JournalDamaged(kept, e.why) from None
+    if seat.ended is not None:  # it ended as the process died: nothing to resume
+        journal.remove()
+        return None
+    moves = len(seat.session.played) if seat.session is not None else 0
+    say(f"resuming the unfinished table of {journal.header.game} ({moves} moves played)")
+    return journal
 
 
 async def _announced(
@@ -188,16 +290,25 @@ async def join_headless(args: argparse.Namespace, conn: Any, name: str, say: Any
 async def _bot_at_table(
     args: argparse.Namespace, name: str, where: Any, bot: Any, say: Any, address: str = ""
 ) -> int:
+    from cuttle_protocol.journal import JournalDamaged, JournalInUse
+
     rng = random.Random()
-    game = await sit_at_table(
-        name,
-        where,
-        address=address,
-        config_dir=args.config_dir,
-        timeouts=_timeouts(args),
-        say=say,
-        choose=lambda view: bot.choose(view, rng),
-        bot_delay=args.bot_delay,
-        data_dir=args.data_dir,
-    )
+    try:
+        game = await sit_at_table(
+            name,
+            where,
+            address=address,
+            config_dir=args.config_dir,
+            timeouts=_timeouts(args),
+            say=say,
+            choose=lambda view: bot.choose(view, rng),
+            bot_delay=args.bot_delay,
+            data_dir=args.data_dir,
+        )
+    except JournalDamaged as e:
+        say(f"the unfinished table cannot be resumed: {e.why} (the journal is kept as {e.path})")
+        return 1
+    except JournalInUse as e:
+        say(f"this seat is being played by another cuttle process (its journal {e.path})")
+        return 1
     return _report(game, say)

@@ -23,6 +23,7 @@ beside the event loop, so a seat that leaves or cheats meanwhile still ends the 
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,7 +41,8 @@ from cuttle_net.session import TABLE_HOST, Fault, GameSession, Output, message_b
 from .dirs import games_dir
 from .errors import ErrorCode
 from .result_words import verdict_line
-from .table import CodeShown, Delivered, Lobby, SeatInfo, Started, TableEnded
+from .seatjournal import SeatJournal
+from .table import CodeShown, Delivered, Lobby, SeatInfo, Started, TableEnded, TableSettings
 from .trio_table import ShellEvent, TableShell
 
 Choose = Callable[[Any], Any]
@@ -100,6 +102,32 @@ class SeatOrder:
         return (game_seat - self.shift) % self.seats
 
 
+def game_session(
+    settings: TableSettings,
+    started: Started,
+    rules_token: str,
+    identity: Ed25519PrivateKey,
+    me: int,
+    rng: Callable[[int], bytes] = os.urandom,
+) -> tuple[SeatOrder, tuple[str, ...], GameSession]:
+    """The game a table starts (SPEC 4.1): its seat order, the players' names in game seats,
+    and our session (`me`: our table seat; `rng`: all of our randomness in the game)."""
+    module = game_module(settings.game)
+    count = len(started.seats)
+    order = SeatOrder.of(module, count, started.dealer)
+    seated = [started.seats[order.table(g)] for g in range(count)]
+    header = GameHeader(
+        connection=started.session_id,
+        number=1,
+        name=settings.game,
+        rules=module.parse_rules(rules_token, count),
+        dealer=order.game(started.dealer),
+        keys=tuple(s.identity for s in seated),
+    )
+    session = GameSession(order.game(me), header, identity, rng=rng)
+    return order, tuple(s.name for s in seated), session
+
+
 @dataclass
 class TableGame:
     """How the game at the table went: the result line (the same at every seat but for the
@@ -124,6 +152,7 @@ async def play_at_table(
     save: bool = True,
     watch: Watch = lambda item: None,
     confirm: Confirm | None = None,
+    journal: SeatJournal | None = None,
 ) -> TableGame:
     """Sit at `table` until its game is over; return the result (and save the record).
     Without `confirm` the code is only shown (`say`), and confirmed at once (headless)."""
@@ -192,7 +221,11 @@ async def play_at_table(
                 if not ours():
                     return  # the game stopped meanwhile
                 try:
-                    carry(session.play(move))
+                    out = session.play(move)
+                    if journal is not None:  # before anything the move makes us post
+                        text = move if isinstance(move, str) else session.module.move_text(move)
+                        journal.played(text)
+                    carry(out)
                 except ValueError as exc:  # our own chooser broke the rules: a bug here
                     carry(session.broke_down(f"our player chose an illegal move: {exc}"))
                 if session.finished:
@@ -214,6 +247,12 @@ async def play_at_table(
 
     async def follow() -> None:
         nonlocal session, order, names, note
+        if journal is not None and journal.resumed is not None:  # rebuilt from the journal
+            resumed = journal.resumed
+            order, names, session = resumed.order or order, resumed.names, resumed.session
+            if session is not None:
+                show(Step(session, Output()))  # a UI shows the game as it stands
+            decide()
         async for event in table.events:
             show(event)
             if isinstance(event, Lobby):
@@ -230,21 +269,11 @@ async def play_at_table(
             elif isinstance(event, Started):
                 settings = table.core.settings
                 assert settings is not None
-                module = game_module(settings.game)
-                count = len(event.seats)
-                order = SeatOrder.of(module, count, event.dealer)
-                seated = [event.seats[order.table(g)] for g in range(count)]
-                names = tuple(s.name for s in seated)
-                header = GameHeader(
-                    connection=event.session_id,
-                    number=1,
-                    name=settings.game,
-                    rules=module.parse_rules(rules_token, count),
-                    dealer=order.game(event.dealer),
-                    keys=tuple(s.identity for s in seated),
+                rng = journal.header.rng(b"session") if journal else os.urandom
+                order, names, session = game_session(
+                    settings, event, rules_token, identity, table.core.me, rng
                 )
-                me = order.game(table.core.me)
-                session = GameSession(me, header, identity)
+                me, header = session.seat, session.header
                 say(f"game 1: you are seat {me}; seat {header.dealer} deals")
                 carry(session.start())
                 decide()

@@ -1,0 +1,231 @@
+"""The crash journal of a table seat, the host's included (SPEC 4.6, *Tables*): a seat's
+journal rebuilds its table core and its session byte for byte; a damaged journal is refused
+naming its file; a journal another process plays is refused."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import random
+from pathlib import Path
+
+import pytest
+import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.cli_table import bot_for
+from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.journal import JournalDamaged, JournalInUse, _record
+from cuttle_protocol.seatjournal import (
+    FORMAT,
+    JournaledGuest,
+    JournaledHost,
+    SeatJournal,
+    host_table_path,
+    join_table_path,
+    open_journal,
+    read_table_journal,
+    rebuild,
+)
+from cuttle_protocol.table import Stage, TableSettings
+from cuttle_protocol.tablegame import TableGame, game_session, play_at_table
+from cuttle_protocol.trio_peer import open_listener
+from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
+
+FAST = TableTimeouts(reply=5.0, move=5.0, window=3.0)
+
+
+def _fields(role: str, name: str, settings: TableSettings, token: str, host: bytes) -> dict:
+    return dict(
+        role=role,
+        name=name,
+        game=settings.game,
+        options=settings.options,
+        seats=settings.seats if role == "host" else 0,
+        token=token,
+        host_identity=host,
+    )
+
+
+async def journaled_table(
+    tmp: Path, seats: int, game: str = "unisson", token: str = "one-deck"
+) -> tuple[dict[int, TableGame], dict[int, SeatJournal], dict[int, Ed25519PrivateKey]]:
+    """A whole game at a table in this process, every seat journaled (the journals kept)."""
+    games: dict[int, TableGame] = {}
+    journals: dict[int, SeatJournal] = {}
+    keys = {seat: Ed25519PrivateKey.generate() for seat in range(seats)}
+    settings = TableSettings(game, tuple(token.split("+")), seats)
+    host_key = keys[0].public_key().public_bytes_raw()
+    async with open_listener(0, "127.0.0.1") as listener:
+        port = listener.address[1]
+        address = f"127.0.0.1:{port}"
+
+        async def sit(seat: int, table) -> None:
+            bot, rng = bot_for(game, "greedy"), random.Random(seat)
+            games[seat] = await play_at_table(
+                table,
+                keys[seat],
+                token,
+                choose=lambda view: bot.choose(view, rng),
+                data_dir=tmp / f"p{seat}",
+                journal=journals[seat],
+            )
+
+        async def host() -> None:
+            me = LocalPlayer("p0", keys[0])
+            path = host_table_path(tmp / "p0", port)
+            fields = _fields("host", "p0", settings, token, host_key)
+            journal = journals[0] = SeatJournal.new(path, **fields, address="", bind="", port=port)
+            core = JournaledHost(journal, me, settings)
+            async with host_table(listener, me, settings, timeouts=FAST, core=core) as table:
+                await sit(0, table)
+
+        async def join(seat: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
+            me = LocalPlayer(f"p{seat}", keys[seat])
+            path = join_table_path(tmp / f"p{seat}", address)
+            fields = _fields("joiner", me.name, settings, token, host_key)
+            journal = journals[seat] = SeatJournal.new(
+                path, **fields, address=address, bind="", port=0
+            )
+            async with join_table(
+                address,
+                me,
+                timeouts=FAST,
+                new_core=lambda info: JournaledGuest(journal, me, info.peer_identity),
+            ) as table:
+                task_status.started()
+                await sit(seat, table)
+
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                for seat in range(1, seats):
+                    await nursery.start(join, seat)
+    return games, journals, keys
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize(
+    ("seats", "game", "token"), [(3, "unisson", "one-deck"), (2, "cuttle", "classic")]
+)
+async def test_every_seats_journal_rebuilds_its_log_and_session_byte_for_byte(
+    tmp_path: Path, seats: int, game: str, token: str
+) -> None:
+    games, journals, keys = await journaled_table(tmp_path, seats, game, token)
+    assert all(g.clean for g in games.values()), games
+    for seat, journal in journals.items():
+        live = journal.core
+        assert live is not None and live.log is not None
+        journal.close()
+        kinds = [entry[0] for entry in read_table_journal(journal.path)[1]]
+        assert {"recv", "confirm", "play"} <= set(kinds), kinds
+        assert ("leave" in kinds) == (seat == 0)  # the host closes the table once it is over
+        again = open_journal(journal.path)
+        seat_again = rebuild(again, keys[seat], game_session)
+        core = seat_again.core
+        assert core.log is not None
+        # The same log: every entry and every host signature, at the host as at the joiners.
+        assert core.log.heads == live.log.heads
+        assert core.log.relays == live.log.relays
+        assert core.log.entries == live.log.entries
+        assert core.stage is Stage.ENDED  # the game's end is journaled too
+        session, played = seat_again.session, games[seat].session
+        assert session is not None and played is not None
+        assert session.seat == played.seat and session.finished
+        assert [r.signature for r in session.records] == [r.signature for r in played.records]
+        again.close()
+
+
+def test_a_journal_is_written_only_once_the_table_is_seated_and_then_before_any_send(
+    tmp_path: Path,
+) -> None:
+    """Nothing is written in the lobby; the seating, and every input after it, is on disk
+    by the time the core hands over what it makes us send."""
+    key, other = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    settings = TableSettings("cuttle", ("classic",), 2)
+    me = key.public_key().public_bytes_raw()
+    path = host_table_path(tmp_path, 4000)
+    fields = _fields("host", "p0", settings, "classic", me)
+    journal = SeatJournal.new(path, **fields, address="", bind="", port=4000)
+    core = JournaledHost(journal, LocalPlayer("p0", key), settings)
+    core.take_outgoing()
+    assert not path.exists()
+    core.add_joiner("p1", other.public_key().public_bytes_raw())
+    assert not path.exists()  # noted, not yet written: nothing left yet
+    sent = core.take_outgoing()
+    assert sent  # the lobby status, the seating, our commitment
+    header, inputs = read_table_journal(path)
+    assert header.port == 4000 and inputs == [["join", "p1", other.public_key().public_bytes_raw()]]
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    journal.remove()
+    assert not path.exists()
+
+
+def _garbage(path: Path, data: bytes) -> None:
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (b"\x00\x00\x00\x05garbage and more garbage", "damaged length"),
+        (b"", "no header"),
+        (_record({"format": "cuttle-journal/1"}), f"not a {FORMAT} journal"),
+        (_record({"format": FORMAT, "role": "host"}), "does not have the fields"),
+    ],
+)
+def test_a_damaged_journal_is_refused_naming_its_file(
+    tmp_path: Path, data: bytes, why: str
+) -> None:
+    path = host_table_path(tmp_path, 4001)
+    _garbage(path, data)
+    with pytest.raises(JournalDamaged) as caught:
+        open_journal(path)
+    assert why in caught.value.why
+    assert str(path) in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_an_input_that_cannot_be_replayed_is_named(tmp_path: Path) -> None:
+    key = Ed25519PrivateKey.generate()
+    settings = TableSettings("cuttle", ("classic",), 2)
+    path = host_table_path(tmp_path, 4002)
+    fields = _fields("host", "p0", settings, "classic", key.public_key().public_bytes_raw())
+    header = SeatJournal.new(path, **fields, address="", bind="", port=4002).header
+    from cuttle_protocol.seatjournal import _header_wire
+
+    release_claim(path)
+    _garbage(path, _record(_header_wire(header)) + _record(["play", "7C"]))
+    journal = open_journal(path)
+    with pytest.raises(JournalDamaged, match=r"input 0 \('play'\) cannot be replayed"):
+        rebuild(journal, key, game_session)
+    # a journal written with another key is not ours to replay
+    with pytest.raises(JournalDamaged, match="another identity key"):
+        rebuild(journal, Ed25519PrivateKey.generate(), game_session)
+
+
+def release_claim(path: Path) -> None:
+    from cuttle_protocol.journal import release
+
+    release(path)
+
+
+def test_a_journal_another_process_plays_is_refused(tmp_path: Path) -> None:
+    key = Ed25519PrivateKey.generate()
+    settings = TableSettings("cuttle", ("classic",), 2)
+    path = host_table_path(tmp_path, 4003)
+    fields = _fields("host", "p0", settings, "classic", key.public_key().public_bytes_raw())
+    journal = SeatJournal.new(path, **fields, address="", bind="", port=4003)
+    header = journal.header
+    journal.remove()
+    from cuttle_protocol.seatjournal import _header_wire
+
+    _garbage(path, _record(_header_wire(header)))
+    # Another process's claim: an exclusive flock on the lock file beside the journal.
+    fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(JournalInUse):
+            open_journal(path)
+    finally:
+        os.close(fd)
+    open_journal(path).close()  # once let go, it is ours
