@@ -64,6 +64,58 @@ def _report(game: Any, say: Any) -> int:
 
 
 @dataclass(frozen=True)
+class Rejoin:
+    """A seat to take back at a table we joined (its journal is kept under the data dir):
+    `sit_at_table` dials the host itself, to resume (SPEC 4.6)."""
+
+    identity: Any
+    peer: None = None
+
+
+def has_table_seat(data_dir: Path | None, address: str) -> bool:
+    """Whether a journal of a seat at the table hosted at `address` is kept (`Rejoin`)."""
+    from cuttle_protocol.dirs import data_dir as default_data_dir
+    from cuttle_protocol.seatjournal import join_table_path
+
+    try:
+        return join_table_path(data_dir or default_data_dir(), address).exists()
+    except ValueError:
+        return False
+
+
+async def rejoin_headless(args: argparse.Namespace, name: str, say: Any) -> int:
+    """`cuttle join ADDR` with a seat journaled at ADDR: take it back with the bot."""
+    from cuttle_protocol.dirs import data_dir
+    from cuttle_protocol.identity import default_config_dir, load_or_create_identity
+    from cuttle_protocol.journal import JournalDamaged
+    from cuttle_protocol.seatjournal import join_table_path, read_table_journal
+
+    path = join_table_path(args.data_dir or data_dir(), args.address)
+    try:
+        game = read_table_journal(path)[0].game
+    except JournalDamaged as e:
+        say(_damaged_words(_set_aside(path, e)))
+        return 1
+    identity = load_or_create_identity(args.config_dir or default_config_dir())
+    bot = bot_for(game, args.bot)
+    return await _bot_at_table(args, name, Rejoin(identity), bot, say, args.address)
+
+
+def _set_aside(path: Path, e: Any) -> Any:
+    """A damaged journal is moved aside (``.damaged``): the error, naming where it went."""
+    from cuttle_protocol.journal import JournalDamaged, release
+
+    kept = path.with_suffix(".damaged")
+    path.replace(kept)
+    release(path)
+    return JournalDamaged(kept, e.why)
+
+
+def _damaged_words(e: Any) -> str:
+    return f"the unfinished table cannot be resumed: {e.why} (the journal is kept as {e.path})"
+
+
+@dataclass(frozen=True)
 class Hosting:
     """A table to host: the game, its seats (ours included), its rules token, where to
     listen, and whether to announce it on the LAN while a seat is free (SPEC 3.13)."""
@@ -100,6 +152,7 @@ async def sit_at_table(
     from cuttle_protocol.addresses import host_addresses
     from cuttle_protocol.connection import LocalPlayer
     from cuttle_protocol.dirs import data_dir
+    from cuttle_protocol.errors import ErrorCode
     from cuttle_protocol.identity import KnownPeers, default_config_dir, load_or_create_identity
     from cuttle_protocol.seatjournal import (
         JournaledGuest,
@@ -111,7 +164,7 @@ async def sit_at_table(
     )
     from cuttle_protocol.table import TableSettings
     from cuttle_protocol.tablegame import play_at_table
-    from cuttle_protocol.trio_peer import open_listener
+    from cuttle_protocol.trio_peer import ConnectionEnded, EndReason, open_listener
     from cuttle_protocol.trio_table import host_table, join_table
 
     config = config_dir or default_config_dir()
@@ -159,12 +212,16 @@ async def sit_at_table(
             if where.announce:
                 play["watch"] = await _announced(stack, name, where, host, port, say, play)
         else:
-            identity, info = where.identity, where.peer.info
-            token = "+".join(info.rules.variants)  # the options: the token's parts (SPEC 3.15)
+            identity, peer = where.identity, where.peer
             me = LocalPlayer(name, identity)
             path = join_table_path(files, address)
             journal = _unfinished(path if path.exists() else None, identity, say)
             if journal is None:
+                if peer is None:  # a rejoin whose table had ended
+                    why = "the table of our journal had ended"
+                    raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.PEER_QUIT, why)
+                info = peer.info
+                token = "+".join(info.rules.variants)  # the options: the token's parts (3.15)
                 settings = TableSettings(info.rules.rules, info.rules.variants, 2)
                 fields = _seat_fields("joiner", name, settings, token, info.peer_identity)
                 journal = SeatJournal.new(path, **fields, address=address, bind="", port=0)
@@ -177,7 +234,7 @@ async def sit_at_table(
             opened = join_table(
                 address,
                 me,
-                peer=where.peer,
+                peer=peer,
                 timeouts=timeouts,
                 known_peers=known,
                 log=say,
@@ -212,7 +269,7 @@ def _seat_fields(role: str, name: str, settings: Any, token: str, host: bytes) -
 def _unfinished(path: Path | None, identity: Any, say: Callable[[str], None]) -> Any:
     """The seat journaled at `path`, rebuilt (`journal.resumed`), or None. A damaged
     journal is moved aside (``.damaged``) and `JournalDamaged` names where it went."""
-    from cuttle_protocol.journal import JournalDamaged, release
+    from cuttle_protocol.journal import JournalDamaged
     from cuttle_protocol.seatjournal import open_journal, rebuild
     from cuttle_protocol.tablegame import game_session
 
@@ -222,10 +279,7 @@ def _unfinished(path: Path | None, identity: Any, say: Callable[[str], None]) ->
         journal = open_journal(path)
         seat = rebuild(journal, identity, game_session)
     except JournalDamaged as e:
-        kept = path.with_suffix(".damaged")
-        path.replace(kept)
-        release(path)
-        raise JournalDamaged(kept, e.why) from None
+        raise _set_aside(path, e) from None
     if seat.ended is not None:  # it ended as the process died: nothing to resume
         journal.remove()
         return None
@@ -306,7 +360,7 @@ async def _bot_at_table(
             data_dir=args.data_dir,
         )
     except JournalDamaged as e:
-        say(f"the unfinished table cannot be resumed: {e.why} (the journal is kept as {e.path})")
+        say(_damaged_words(e))
         return 1
     except JournalInUse as e:
         say(f"this seat is being played by another cuttle process (its journal {e.path})")
