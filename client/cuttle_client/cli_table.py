@@ -94,7 +94,7 @@ async def rejoin_headless(args: argparse.Namespace, name: str, say: Any) -> int:
     try:
         game = read_table_journal(path)[0].game
     except JournalDamaged as e:
-        say(_damaged_words(_set_aside(path, e)))
+        say(journal_words(_set_aside(path, e)))
         return 1
     identity = load_or_create_identity(args.config_dir or default_config_dir())
     bot = bot_for(game, args.bot)
@@ -111,7 +111,13 @@ def _set_aside(path: Path, e: Any) -> Any:
     return JournalDamaged(kept, e.why)
 
 
-def _damaged_words(e: Any) -> str:
+def journal_words(e: Any) -> str:
+    """The one line for a seat's journal that cannot be used (`JournalDamaged`, or
+    `JournalInUse`: another live process plays that seat)."""
+    from cuttle_protocol.journal import JournalInUse
+
+    if isinstance(e, JournalInUse):
+        return f"this seat is being played by another cuttle process (its journal {e.path})"
     return f"the unfinished table cannot be resumed: {e.why} (the journal is kept as {e.path})"
 
 
@@ -359,10 +365,7 @@ async def _bot_at_table(
             bot_delay=args.bot_delay,
             data_dir=args.data_dir,
         )
-    except JournalDamaged as e:
-        say(_damaged_words(e))
-        return 1
-    except JournalInUse as e:
-        say(f"this seat is being played by another cuttle process (its journal {e.path})")
+    except (JournalDamaged, JournalInUse) as e:
+        say(journal_words(e))
         return 1
     return _report(game, say)
