@@ -229,3 +229,50 @@ def test_a_journal_another_process_plays_is_refused(tmp_path: Path) -> None:
     finally:
         os.close(fd)
     open_journal(path).close()  # once let go, it is ours
+
+
+@pytest.mark.trio
+async def test_a_restarted_host_that_rewrites_history_is_caught_with_proof(
+    tmp_path: Path,
+) -> None:
+    """A joiner rebuilt from its journal holds its own copy of the log: a host that comes
+    back having changed an entry the joiner holds (one of its own: it can sign anything it
+    authored) and posts on from there signs a head the joiner never saw, and the joiner
+    holds the two host signatures over different heads of one length (SPEC 4.6)."""
+    from cuttle_protocol import codec
+    from cuttle_protocol.messages import Entry
+    from cuttle_protocol.seatjournal import _header_wire
+    from cuttle_protocol.tablelog import next_head, post_digest, relay_statement
+
+    _, journals, keys = await journaled_table(tmp_path, 2, "cuttle", "classic")
+    host, joiner = journals[0].core, journals[1]
+    assert host is not None and host.log is not None
+    joiner.close()
+    header, inputs = read_table_journal(joiner.path)
+    half = [e for e in inputs[: len(inputs) // 2]]  # the joiner killed mid-game
+    joiner.path.write_bytes(b"".join(_record(x) for x in [_header_wire(header), *half]))
+    seat = rebuild(open_journal(joiner.path), keys[1], game_session)
+    guest = seat.core
+    assert guest.log is not None and guest.stage is Stage.GAME
+    m = len(guest.log)
+
+    # The host rewrites its own entry k (< m), chains the rest of its log on it, posts at m.
+    log, key, table_id = host.log, keys[0], host.table_id
+    k = next(i for i in range(1, m) if log.entries[i].seat == 0)
+    forged_body = codec.pack({"t": "forged"})
+    old = log.entries[k]
+    heads = list(log.heads[: k + 1])
+    heads.append(next_head(heads[k], post_digest(table_id, 0, old.seen, old.head, forged_body)))
+    for e in log.entries[k + 1 : m]:
+        heads.append(next_head(heads[-1], post_digest(table_id, e.seat, e.seen, e.head, e.body)))
+    assert heads[m] != guest.log.heads[m]
+    body = codec.pack({"t": "move", "text": "pass", "sig": b""})
+    digest = post_digest(table_id, 0, m, heads[m], body)
+    vouch = key.sign(relay_statement(m, heads[m]))
+    relay = key.sign(relay_statement(m + 1, next_head(heads[m], digest)))
+    guest.receive(Entry(m, 0, m, heads[m], vouch, body, key.sign(digest), relay))
+
+    (ended,) = [e for e in guest.take_events() if type(e).__name__ == "TableEnded"]
+    assert (ended.culprit, ended.kind) == (0, "equivocation"), ended
+    assert ended.proven and ended.evidence is not None
+    assert ended.evidence.proves(keys[0].public_key())
