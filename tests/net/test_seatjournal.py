@@ -276,3 +276,55 @@ async def test_a_restarted_host_that_rewrites_history_is_caught_with_proof(
     assert (ended.culprit, ended.kind) == (0, "equivocation"), ended
     assert ended.proven and ended.evidence is not None
     assert ended.evidence.proves(keys[0].public_key())
+
+
+def test_a_restarted_host_waits_the_window_for_its_joiners_then_names_one(
+    tmp_path: Path,
+) -> None:
+    """A host rebuilt from its journal mid-game seats nobody new: every joiner is away,
+    waited for the reconnect window from the restart (its deadlines suspended), then named
+    (`left`, SPEC 4.6). On trio's mock clock; nobody dials."""
+    from cuttle_protocol.seatjournal import _header_wire
+    from cuttle_protocol.table import TableEnded
+    from cuttle_protocol.trio_peer import Listener, ListenerLimits
+    from cuttle_protocol.trio_table import SeatAway
+
+    _, journals, keys = trio.run(journaled_table, tmp_path, 3)  # a whole game, on the real clock
+    host = journals[0]
+    host.close()
+    header, inputs = read_table_journal(host.path)
+    cut = next(i for i, e in enumerate(inputs) if e[0] == "play") + 1  # just after our 1st move
+    host.path.write_bytes(b"".join(_record(x) for x in [_header_wire(header), *inputs[:cut]]))
+    seen: list[object] = []
+    window = TableTimeouts(reply=5.0, move=30.0, window=60.0)
+
+    async def restarted() -> tuple[float, object]:
+        journal = open_journal(host.path)
+        seat = rebuild(journal, keys[0], game_session)
+        assert seat.core.stage is Stage.GAME and len(seat.lost) == 2
+        nobody = Listener([], ListenerLimits(), lambda line: None, lambda alarm: None)
+        settings = TableSettings("unisson", ("one-deck",), 3)
+        me = LocalPlayer("p0", keys[0])
+        start = trio.current_time()
+        async with host_table(
+            nobody, me, settings, timeouts=window, core=seat.core, restarted=seat.lost
+        ) as table:
+            bot, rng = bot_for("unisson", "greedy"), random.Random(0)
+            game = await play_at_table(
+                table,
+                keys[0],
+                "one-deck",
+                choose=lambda view: bot.choose(view, rng),
+                data_dir=tmp_path / "p0",
+                journal=journal,
+                watch=seen.append,
+            )
+        return trio.current_time() - start, game
+
+    took, game = trio.run(restarted, clock=trio.testing.MockClock(autojump_threshold=0))
+    away = [x for x in seen if isinstance(x, SeatAway)]
+    assert sorted(a.seat for a in away) == [1, 2] and {a.window for a in away} == {60.0}
+    (ended,) = [x for x in seen if isinstance(x, TableEnded)]
+    assert ended.kind == "left" and "not back within 60 s" in ended.detail, ended
+    assert 60.0 <= took < 60.0 + 1.0, took  # the window, not a move or reply timeout
+    assert "left" in game.line and game.record is not None, game.line
