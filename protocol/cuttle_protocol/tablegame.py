@@ -18,6 +18,10 @@ A UI drives a seat with three hooks: `choose` may be async (it awaits the person
 the host's to each joiner) and every session `Output` (`Step`) as it happens, and `confirm`
 asks the person to compare the table code. The chooser and the confirmation run as tasks
 beside the event loop, so a seat that leaves or cheats meanwhile still ends the game at once.
+
+With a `journal` (`seatjournal`) the session draws its randomness from the journal's seed
+and each move is noted before anything it makes us post; a journal rebuilt after a crash
+(`journal.resumed`) gives the game as it stood, and play goes on from there.
 """
 
 from __future__ import annotations

@@ -20,7 +20,9 @@ capability `table`, beside the others: the host seats each joiner the moment it 
 seat (its handshake completed and it answered the host's first ping: `Listener.seating`).
 A joiner's lost connection is waited for (the reconnect window of 4.6) and resumed from
 the log; a joiner back while the host still holds its dead connection takes that one over
-at once (4.6, *Taking over*).
+at once (4.6, *Taking over*). A seat rebuilt from its journal (`seatjournal`) comes in as
+its core (`core=`): a restarted host waits for every joiner as for lost ones (`restarted`),
+a restarted joiner dials to resume (4.6, *A restarted table seat*).
 """
 
 from __future__ import annotations
@@ -382,8 +384,8 @@ class HostShell(TableShell):
         """Wait for the new connection's `resume`, then give it the seat at once: the old
         connection stops counting at that moment, so our `resume` counts every post it
         delivered and nothing is lost or taken twice. Without a `resume` (another instance
-        of the player that cannot carry the game on: a table keeps no journal) it is
-        refused and the old connection keeps the seat."""
+        of the player that cannot carry the game on: one with no journal of this seat) it
+        is refused and the old connection keeps the seat."""
         peer = link.peer
         first: Message | None = None
         with contextlib.suppress(ConnectionEnded), trio.move_on_after(self.timeouts.reply):
