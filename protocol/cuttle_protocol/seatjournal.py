@@ -238,25 +238,30 @@ class JournaledHost(TableHost):
         journal.core = self
         super().__init__(player, settings, random_bytes=journal.header.rng(b"table"))
 
+    # An input is noted once the core took it: one it refuses (a joiner's message that is
+    # not a post, say, which closes that connection) changes nothing and is not replayed.
+    # Whatever the core does meanwhile is its own (no public method is called back).
+
     def add_joiner(self, name: str, identity: bytes) -> int | None:
+        place = super().add_joiner(name, identity)
         self.journal.note(["join", name, identity])
-        return super().add_joiner(name, identity)
+        return place
 
     def remove_joiner(self, identity: bytes, why: str, kind: str = "left") -> None:
         self.journal.note(["gone", identity, why, kind])
         super().remove_joiner(identity, why, kind)
 
     def receive(self, identity: bytes, message: Any) -> None:  # type: ignore[override]
-        self.journal.note(["recv", identity, message.to_wire()])
         super().receive(identity, message)
+        self.journal.note(["recv", identity, message.to_wire()])
 
     def take_outgoing(self) -> list[Any]:  # type: ignore[override]
         self.journal.sync(self.log is not None)
         return super().take_outgoing()
 
     def confirm(self) -> None:
-        self.journal.note(["confirm"])
         super().confirm()
+        self.journal.note(["confirm"])
 
     def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
         self.journal.note(["leave", str(code), reason])
@@ -283,16 +288,16 @@ class JournaledGuest(TableGuest):
         )
 
     def receive(self, message: Any) -> None:  # type: ignore[override]
-        self.journal.note(["recv", b"", message.to_wire()])
         super().receive(message)
+        self.journal.note(["recv", b"", message.to_wire()])
 
     def take_outgoing(self) -> list[Any]:  # type: ignore[override]
         self.journal.sync(self.log is not None)
         return super().take_outgoing()
 
     def confirm(self) -> None:
-        self.journal.note(["confirm"])
         super().confirm()
+        self.journal.note(["confirm"])
 
     def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
         self.journal.note(["leave", str(code), reason])

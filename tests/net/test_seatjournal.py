@@ -328,3 +328,25 @@ def test_a_restarted_host_waits_the_window_for_its_joiners_then_names_one(
     assert ended.kind == "left" and "not back within 60 s" in ended.detail, ended
     assert 60.0 <= took < 60.0 + 1.0, took  # the window, not a move or reply timeout
     assert "left" in game.line and game.record is not None, game.line
+
+
+def test_a_message_the_host_refuses_is_not_journaled(tmp_path: Path) -> None:
+    """A joiner's message that is not a post (the host closes that connection) changes
+    nothing at the table: the journal stays replayable."""
+    from cuttle_protocol.errors import RemoteProtocolError
+    from cuttle_protocol.messages import Resume
+
+    key, other = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    settings = TableSettings("cuttle", ("classic",), 2)
+    path = host_table_path(tmp_path, 4004)
+    fields = _fields("host", "p0", settings, "classic", key.public_key().public_bytes_raw())
+    journal = SeatJournal.new(path, **fields, address="", bind="", port=4004)
+    core = JournaledHost(journal, LocalPlayer("p0", key), settings)
+    joiner = other.public_key().public_bytes_raw()
+    core.add_joiner("p1", joiner)
+    with pytest.raises(RemoteProtocolError):
+        core.receive(joiner, Resume(0, 3))
+    core.take_outgoing()
+    journal.close()
+    assert [e[0] for e in read_table_journal(path)[1]] == ["join"]
+    rebuild(open_journal(path), key, game_session)  # no JournalDamaged
