@@ -350,3 +350,41 @@ def test_a_message_the_host_refuses_is_not_journaled(tmp_path: Path) -> None:
     journal.close()
     assert [e[0] for e in read_table_journal(path)[1]] == ["join"]
     rebuild(open_journal(path), key, game_session)  # no JournalDamaged
+
+
+def test_a_tampered_journal_is_rebuilt_or_refused_in_one_line_never_a_crash(
+    tmp_path: Path,
+) -> None:
+    """Bytes flipped, inputs swapped or changed (re-framed with valid checksums): the
+    rebuild either works or raises `JournalDamaged` naming the file, in one line."""
+    from cuttle_protocol.seatjournal import _header_wire
+
+    _, journals, keys = trio.run(journaled_table, tmp_path, 2, "cuttle", "classic")
+    for journal in journals.values():
+        journal.close()
+    rng = random.Random(25)
+    cases: list[tuple[int, bytes]] = []
+    for seat, journal in journals.items():
+        data = journal.path.read_bytes()
+        header, inputs = read_table_journal(journal.path)
+        for _ in range(6):
+            at = rng.randrange(len(data))
+            cases.append((seat, data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1 :]))
+        for _ in range(6):
+            changed = list(inputs)
+            i = rng.randrange(len(changed) - 1)
+            changed[i], changed[i + 1] = changed[i + 1], changed[i]
+            if rng.random() < 0.5:
+                changed[i] = ["play", "not a move"]
+            framed = b"".join(_record(x) for x in [_header_wire(header), *changed])
+            cases.append((seat, framed))
+    refused = 0
+    for n, (seat, data) in enumerate(cases):
+        path = join_table_path(tmp_path / f"case{n}", "127.0.0.1:4454")
+        _garbage(path, data)
+        try:
+            rebuild(open_journal(path), keys[seat], game_session)
+        except JournalDamaged as e:
+            refused += 1
+            assert str(path) in str(e) and "\n" not in str(e), e
+    assert refused >= len(cases) // 2  # most tampering shows
