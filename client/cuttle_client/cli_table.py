@@ -118,7 +118,10 @@ def journal_words(e: Any) -> str:
 
     if isinstance(e, JournalInUse):
         return f"this seat is being played by another cuttle process (its journal {e.path})"
-    return f"the unfinished table cannot be resumed: {e.why} (the journal is kept as {e.path})"
+    return (
+        f"the unfinished table cannot be resumed: {e.why} (the journal is kept as {e.path}); "
+        "run the command again for a new table"
+    )
 
 
 @dataclass(frozen=True)

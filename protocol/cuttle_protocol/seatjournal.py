@@ -59,7 +59,16 @@ from .journal import (
     release,
 )
 from .messages import message_from_wire
-from .table import Delivered, Stage, Started, TableEnded, TableGuest, TableHost, TableSettings
+from .table import (
+    CodeShown,
+    Delivered,
+    Stage,
+    Started,
+    TableEnded,
+    TableGuest,
+    TableHost,
+    TableSettings,
+)
 
 FORMAT = "cuttle-table-journal/1"
 
@@ -385,6 +394,7 @@ class Resumed:
     session: GameSession | None = None
     moves: int = 0  # moves of ours replayed
     ended: TableEnded | None = None
+    code: CodeShown | None = None  # the table code, once every seat revealed
     lost: list[bytes] = field(default_factory=list)  # host: the joiners to wait for again
 
 
@@ -442,6 +452,8 @@ def rebuild(
                         carry(seat.session.receive(seat.order.game(event.seat), event.body))
                 elif isinstance(event, TableEnded):
                     seat.ended = event
+                elif isinstance(event, CodeShown):
+                    seat.code = event
 
     def replay(entry: list[Any]) -> None:
         kind, *fields = entry
@@ -478,6 +490,9 @@ def rebuild(
             why = f"input {n} ({entry[0]!r}) cannot be replayed: {type(e).__name__}: {e}"
             raise JournalDamaged(journal.path, why) from None
     core.take_outgoing()  # sent before the crash, or sent again on `resume`
+    if seat.code is not None and core.me in core.waiting_for():
+        # Killed before our player confirmed the code: it is shown (asked) again.
+        core._events.append(seat.code)
     journal.replaying = False
     if journal.path.exists():
         journal._append()

@@ -388,3 +388,22 @@ def test_a_tampered_journal_is_rebuilt_or_refused_in_one_line_never_a_crash(
             refused += 1
             assert str(path) in str(e) and "\n" not in str(e), e
     assert refused >= len(cases) // 2  # most tampering shows
+
+
+def test_a_seat_killed_before_confirming_the_code_is_asked_again(tmp_path: Path) -> None:
+    from cuttle_protocol.seatjournal import _header_wire
+    from cuttle_protocol.table import CodeShown
+
+    _, journals, keys = trio.run(journaled_table, tmp_path, 2, "cuttle", "classic")
+    for seat, journal in journals.items():
+        journal.close()
+        header, inputs = read_table_journal(journal.path)
+        cut = inputs.index(["confirm"])  # killed as the code was shown
+        journal.path.write_bytes(
+            b"".join(_record(x) for x in [_header_wire(header), *inputs[:cut]])
+        )
+        resumed = rebuild(open_journal(journal.path), keys[seat], game_session)
+        assert resumed.core.stage is Stage.CONFIRM and resumed.code is not None
+        shown = [e for e in resumed.core.take_events() if isinstance(e, CodeShown)]
+        assert shown == [resumed.code]
+        resumed.core.confirm()  # the player confirms, as before the crash
