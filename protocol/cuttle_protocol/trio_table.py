@@ -294,7 +294,7 @@ class HostShell(TableShell):
         self._nursery = nursery
         for identity in self.restarted:
             # A table rebuilt from the host's journal: every joiner is waited for, as if its
-            # connection had just been lost (SPEC 4.6, *Tables*).
+            # connection had just been lost (SPEC 4.6, *A restarted table seat*).
             self._went_away(identity, "the host restarted")
         nursery.start_soon(self._watch)
         async with self._listener.seating(
@@ -723,8 +723,8 @@ class GuestShell(TableShell):
         elif ended.reason in (EndReason.REMOTE_ERROR, EndReason.LOCAL_ERROR):
             self.core.fault(0, f"wire_{ended.code.replace('-', '_')}", ended.message)
         else:
-            # A host whose port refuses connections may be restarting from its journal
-            # (SPEC 4.6): it is dialled until the window runs out.
+            # Lost (a reset, an end without close, a refused redial: the host may be
+            # restarting from its journal, SPEC 4.6): dial again until the window ends.
             return True
         self._flush()
         return False
