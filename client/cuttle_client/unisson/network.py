@@ -215,6 +215,12 @@ class NetworkTable(Meeting, UnissonController):
                     self.code = self._table.core.code
                     self.label = f"table · code {self.code}"
                 self._view = session.view.copy()
+                # The moves so far, in notation (the views around them are gone).
+                self.log = [
+                    Entry(seat, None, f"{self.names[seat]}: {m}")
+                    for seat, m in session.played
+                    if seat is not None
+                ]
                 self._on_ready()
         for event in events:
             if isinstance(event, Dealt):
