@@ -182,7 +182,6 @@ async def sit_at_table(
     async with contextlib.AsyncExitStack() as stack:
         if isinstance(where, Hosting):
             identity, token = load_or_create_identity(config), where.token
-            mine = identity.public_key().public_bytes_raw()
             journal = _unfinished(find_host_table(files, where.port), identity, say)
             if journal is not None:  # re-open the unfinished table where it was
                 h = journal.header
@@ -202,8 +201,11 @@ async def sit_at_table(
             if journal is None:
                 journal = SeatJournal.new(
                     host_table_path(files, port),
-                    **_seat_fields("host", name, settings, token, mine),
-                    address="",
+                    role="host",
+                    name=name,
+                    settings=settings,
+                    token=token,
+                    host_identity=identity.public_key().public_bytes_raw(),
                     bind=where.bind,
                     port=port,
                 )
@@ -231,9 +233,15 @@ async def sit_at_table(
                     raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.PEER_QUIT, why)
                 info = peer.info
                 token = "+".join(info.rules.variants)  # the options: the token's parts (3.15)
-                settings = TableSettings(info.rules.rules, info.rules.variants, 2)
-                fields = _seat_fields("joiner", name, settings, token, info.peer_identity)
-                journal = SeatJournal.new(path, **fields, address=address, bind="", port=0)
+                journal = SeatJournal.new(
+                    path,
+                    role="joiner",
+                    name=name,
+                    settings=TableSettings(info.rules.rules, info.rules.variants, 2),
+                    token=token,
+                    host_identity=info.peer_identity,
+                    address=address,
+                )
             token = journal.header.token
 
             def new_core(info: Any) -> Any:
@@ -261,18 +269,6 @@ async def sit_at_table(
                 journal.remove()
             else:
                 journal.close()
-
-
-def _seat_fields(role: str, name: str, settings: Any, token: str, host: bytes) -> dict[str, Any]:
-    return dict(
-        role=role,
-        name=name,
-        game=settings.game,
-        options=settings.options,
-        seats=settings.seats if role == "host" else 0,
-        token=token,
-        host_identity=host,
-    )
 
 
 def _unfinished(path: Path | None, identity: Any, say: Callable[[str], None]) -> Any:

@@ -165,9 +165,27 @@ class SeatJournal:
         claim(path)
 
     @classmethod
-    def new(cls, path: Path, **fields: Any) -> SeatJournal:
-        """A journal for a new seat (fresh seed); written once the table is seated."""
-        return cls(path, TableHeader(**fields, seed=new_seed()))
+    def new(
+        cls,
+        path: Path,
+        *,
+        role: str,
+        name: str,
+        settings: TableSettings,
+        token: str,
+        host_identity: bytes,
+        address: str = "",
+        bind: str = "",
+        port: int = 0,
+    ) -> SeatJournal:
+        """A journal for a new seat (fresh seed); written once the table is seated. A
+        joiner's `settings` are what its handshake agreed (the seats come from the host)."""
+        seats = settings.seats if role == "host" else 0
+        header = TableHeader(
+            role, name, settings.game, tuple(settings.options), seats, token, address, bind,
+            port, host_identity, new_seed(),
+        )  # fmt: skip
+        return cls(path, header)
 
     @property
     def over(self) -> bool:
@@ -392,7 +410,6 @@ class Resumed:
     order: Any = None  # `tablegame.SeatOrder`
     names: tuple[str, ...] = ()
     session: GameSession | None = None
-    moves: int = 0  # moves of ours replayed
     ended: TableEnded | None = None
     code: CodeShown | None = None  # the table code, once every seat revealed
     lost: list[bytes] = field(default_factory=list)  # host: the joiners to wait for again
@@ -476,9 +493,7 @@ def rebuild(
         elif kind == "fault":
             core.fault(*fields)
         elif kind == "play" and seat.session is not None:
-            out = seat.session.play(fields[0])
-            seat.moves += 1
-            carry(out)
+            carry(seat.session.play(fields[0]))
         else:
             raise ValueError(f"not an input of this {header.role} now")
 

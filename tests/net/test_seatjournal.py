@@ -34,18 +34,6 @@ from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
 FAST = TableTimeouts(reply=5.0, move=5.0, window=3.0)
 
 
-def _fields(role: str, name: str, settings: TableSettings, token: str, host: bytes) -> dict:
-    return dict(
-        role=role,
-        name=name,
-        game=settings.game,
-        options=settings.options,
-        seats=settings.seats if role == "host" else 0,
-        token=token,
-        host_identity=host,
-    )
-
-
 async def journaled_table(
     tmp: Path, seats: int, game: str = "unisson", token: str = "one-deck"
 ) -> tuple[dict[int, TableGame], dict[int, SeatJournal], dict[int, Ed25519PrivateKey]]:
@@ -73,8 +61,10 @@ async def journaled_table(
         async def host() -> None:
             me = LocalPlayer("p0", keys[0])
             path = host_table_path(tmp / "p0", port)
-            fields = _fields("host", "p0", settings, token, host_key)
-            journal = journals[0] = SeatJournal.new(path, **fields, address="", bind="", port=port)
+            journal = journals[0] = SeatJournal.new(
+                path, role="host", name="p0", settings=settings, token=token,
+                host_identity=host_key, port=port,
+            )  # fmt: skip
             core = JournaledHost(journal, me, settings)
             async with host_table(listener, me, settings, timeouts=FAST, core=core) as table:
                 await sit(0, table)
@@ -82,10 +72,10 @@ async def journaled_table(
         async def join(seat: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
             me = LocalPlayer(f"p{seat}", keys[seat])
             path = join_table_path(tmp / f"p{seat}", address)
-            fields = _fields("joiner", me.name, settings, token, host_key)
             journal = journals[seat] = SeatJournal.new(
-                path, **fields, address=address, bind="", port=0
-            )
+                path, role="joiner", name=me.name, settings=settings, token=token,
+                host_identity=host_key, address=address,
+            )  # fmt: skip
             async with join_table(
                 address,
                 me,
@@ -144,8 +134,10 @@ def test_a_journal_is_written_only_once_the_table_is_seated_and_then_before_any_
     settings = TableSettings("cuttle", ("classic",), 2)
     me = key.public_key().public_bytes_raw()
     path = host_table_path(tmp_path, 4000)
-    fields = _fields("host", "p0", settings, "classic", me)
-    journal = SeatJournal.new(path, **fields, address="", bind="", port=4000)
+    journal = SeatJournal.new(
+        path, role="host", name="p0", settings=settings, token="classic",
+        host_identity=me, port=4000,
+    )  # fmt: skip
     core = JournaledHost(journal, LocalPlayer("p0", key), settings)
     core.take_outgoing()
     assert not path.exists()
@@ -189,8 +181,15 @@ def test_an_input_that_cannot_be_replayed_is_named(tmp_path: Path) -> None:
     key = Ed25519PrivateKey.generate()
     settings = TableSettings("cuttle", ("classic",), 2)
     path = host_table_path(tmp_path, 4002)
-    fields = _fields("host", "p0", settings, "classic", key.public_key().public_bytes_raw())
-    header = SeatJournal.new(path, **fields, address="", bind="", port=4002).header
+    header = SeatJournal.new(
+        path,
+        role="host",
+        name="p0",
+        settings=settings,
+        token="classic",
+        host_identity=key.public_key().public_bytes_raw(),
+        port=4002,
+    ).header
     from cuttle_protocol.seatjournal import _header_wire
 
     release_claim(path)
@@ -213,8 +212,15 @@ def test_a_journal_another_process_plays_is_refused(tmp_path: Path) -> None:
     key = Ed25519PrivateKey.generate()
     settings = TableSettings("cuttle", ("classic",), 2)
     path = host_table_path(tmp_path, 4003)
-    fields = _fields("host", "p0", settings, "classic", key.public_key().public_bytes_raw())
-    journal = SeatJournal.new(path, **fields, address="", bind="", port=4003)
+    journal = SeatJournal.new(
+        path,
+        role="host",
+        name="p0",
+        settings=settings,
+        token="classic",
+        host_identity=key.public_key().public_bytes_raw(),
+        port=4003,
+    )
     header = journal.header
     journal.remove()
     from cuttle_protocol.seatjournal import _header_wire
@@ -339,8 +345,15 @@ def test_a_message_the_host_refuses_is_not_journaled(tmp_path: Path) -> None:
     key, other = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
     settings = TableSettings("cuttle", ("classic",), 2)
     path = host_table_path(tmp_path, 4004)
-    fields = _fields("host", "p0", settings, "classic", key.public_key().public_bytes_raw())
-    journal = SeatJournal.new(path, **fields, address="", bind="", port=4004)
+    journal = SeatJournal.new(
+        path,
+        role="host",
+        name="p0",
+        settings=settings,
+        token="classic",
+        host_identity=key.public_key().public_bytes_raw(),
+        port=4004,
+    )
     core = JournaledHost(journal, LocalPlayer("p0", key), settings)
     joiner = other.public_key().public_bytes_raw()
     core.add_joiner("p1", joiner)
