@@ -274,6 +274,14 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
     )
     from cuttle_protocol.trio_peer import ConnectionEnded
 
+    from cuttle_client.cli_table import has_table_seat, rejoin_headless
+
+    if plan.mode == "join" and has_table_seat(args.data_dir, plan.address):
+        try:  # a seat at a table, kept by its journal: take it back (SPEC 4.6)
+            return await rejoin_headless(args, plan.name, _say)
+        except ConnectionEnded as ended:
+            _say(f"connection ended: {ended.message}")
+            return 1
     try:
         unfinished = unfinished_game(plan, args.data_dir)
     except JournalDamaged as e:

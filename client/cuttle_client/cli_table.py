@@ -64,6 +64,67 @@ def _report(game: Any, say: Any) -> int:
 
 
 @dataclass(frozen=True)
+class Rejoin:
+    """A seat to take back at a table we joined (its journal is kept under the data dir):
+    `sit_at_table` dials the host itself, to resume (SPEC 4.6)."""
+
+    identity: Any
+    peer: None = None
+
+
+def has_table_seat(data_dir: Path | None, address: str) -> bool:
+    """Whether a journal of a seat at the table hosted at `address` is kept (`Rejoin`)."""
+    from cuttle_protocol.dirs import data_dir as default_data_dir
+    from cuttle_protocol.seatjournal import join_table_path
+
+    try:
+        return join_table_path(data_dir or default_data_dir(), address).exists()
+    except ValueError:
+        return False
+
+
+async def rejoin_headless(args: argparse.Namespace, name: str, say: Any) -> int:
+    """`cuttle join ADDR` with a seat journaled at ADDR: take it back with the bot."""
+    from cuttle_protocol.dirs import data_dir
+    from cuttle_protocol.identity import default_config_dir, load_or_create_identity
+    from cuttle_protocol.journal import JournalDamaged
+    from cuttle_protocol.seatjournal import join_table_path, read_table_journal
+
+    path = join_table_path(args.data_dir or data_dir(), args.address)
+    try:
+        game = read_table_journal(path)[0].game
+    except JournalDamaged as e:
+        say(journal_words(_set_aside(path, e)))
+        return 1
+    identity = load_or_create_identity(args.config_dir or default_config_dir())
+    bot = bot_for(game, args.bot)
+    return await _bot_at_table(args, name, Rejoin(identity), bot, say, args.address)
+
+
+def _set_aside(path: Path, e: Any) -> Any:
+    """A damaged journal is moved aside (``.damaged``): the error, naming where it went."""
+    from cuttle_protocol.journal import JournalDamaged, release
+
+    kept = path.with_suffix(".damaged")
+    path.replace(kept)
+    release(path)
+    return JournalDamaged(kept, e.why)
+
+
+def journal_words(e: Any) -> str:
+    """The one line for a seat's journal that cannot be used (`JournalDamaged`, or
+    `JournalInUse`: another live process plays that seat)."""
+    from cuttle_protocol.journal import JournalInUse
+
+    if isinstance(e, JournalInUse):
+        return f"this seat is being played by another cuttle process (its journal {e.path})"
+    return (
+        f"the unfinished table cannot be resumed: {e.why} (the journal is kept as {e.path}); "
+        "run the command again for a new table"
+    )
+
+
+@dataclass(frozen=True)
 class Hosting:
     """A table to host: the game, its seats (ours included), its rules token, where to
     listen, and whether to announce it on the LAN while a seat is free (SPEC 3.13)."""
@@ -92,21 +153,43 @@ async def sit_at_table(
     the connection `where` (`netplay.Connected`) reached at `address` (the game and its rules
     are then the table's). `play` are `play_at_table`'s arguments (a bot's or a person's
     hooks); `seated` gets the table once it is open. The `TableGame`; with `match`, a
-    match (`play` then has `play_match_at_table`'s too) and its `TableMatch`."""
+    match (`play` then has `play_match_at_table`'s too) and its `TableMatch`.
+
+    Every seat keeps a journal (SPEC 4.6): a host whose table was left unfinished (its
+    process killed) re-opens it on its port, a joiner takes its seat back at the same
+    address; the journal is removed once the table ended (the record saved). Raises
+    `JournalDamaged` (the journal moved aside) or `JournalInUse`."""
     from cuttle_protocol.address import format_address
     from cuttle_protocol.addresses import host_addresses
     from cuttle_protocol.connection import LocalPlayer
+    from cuttle_protocol.dirs import data_dir
+    from cuttle_protocol.errors import ErrorCode
     from cuttle_protocol.identity import KnownPeers, default_config_dir, load_or_create_identity
+    from cuttle_protocol.seatjournal import (
+        JournaledGuest,
+        JournaledHost,
+        SeatJournal,
+        find_host_table,
+        host_table_path,
+        join_table_path,
+    )
     from cuttle_protocol.table import TableSettings
     from cuttle_protocol.tablegame import play_at_table
-    from cuttle_protocol.trio_peer import open_listener
+    from cuttle_protocol.trio_peer import ConnectionEnded, EndReason, open_listener
     from cuttle_protocol.trio_table import host_table, join_table
 
     config = config_dir or default_config_dir()
     known = KnownPeers(config)
+    files = play.get("data_dir") or data_dir()
     async with contextlib.AsyncExitStack() as stack:
         if isinstance(where, Hosting):
             identity, token = load_or_create_identity(config), where.token
+            journal = _unfinished(find_host_table(files, where.port), identity, say)
+            if journal is not None:  # re-open the unfinished table where it was
+                h = journal.header
+                where = replace(where, game=h.game, players=h.seats, token=h.token)
+                where = replace(where, port=h.port, bind=h.bind, announce=False)
+                token = h.token
             listener = await stack.enter_async_context(
                 open_listener(where.port, where.bind, log=say)
             )
@@ -117,25 +200,105 @@ async def sit_at_table(
                 say(f"the others run: {reachable.join_command(port)}   ({reachable.where})")
             settings = TableSettings(where.game, tuple(token.split("+")), where.players)
             me = LocalPlayer(name, identity)
+            if journal is None:
+                journal = SeatJournal.new(
+                    host_table_path(files, port),
+                    role="host",
+                    name=name,
+                    settings=settings,
+                    token=token,
+                    host_identity=identity.public_key().public_bytes_raw(),
+                    bind=where.bind,
+                    port=port,
+                )
+            resumed = journal.resumed
             opened = host_table(
-                listener, me, settings, timeouts=timeouts, known_peers=known, log=say
+                listener,
+                me,
+                settings,
+                timeouts=timeouts,
+                known_peers=known,
+                log=say,
+                core=resumed.core if resumed else JournaledHost(journal, me, settings),
+                restarted=resumed.lost if resumed else (),
             )
             if where.announce:
                 play["watch"] = await _announced(stack, name, where, host, port, say, play)
         else:
-            identity, rules = where.identity, where.peer.info.rules
-            token = "+".join(rules.variants)  # the options: the token's parts (SPEC 3.15)
+            identity, peer = where.identity, where.peer
             me = LocalPlayer(name, identity)
-            opened = join_table(
-                address, me, peer=where.peer, timeouts=timeouts, known_peers=known, log=say
-            )
-        table = await stack.enter_async_context(opened)
-        seated(table)
-        if match:
-            from cuttle_protocol.tablematch import play_match_at_table
+            path = join_table_path(files, address)
+            journal = _unfinished(path if path.exists() else None, identity, say)
+            if journal is None:
+                if peer is None:  # a rejoin whose table had ended
+                    why = "the table of our journal had ended"
+                    raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.PEER_QUIT, why)
+                info = peer.info
+                token = "+".join(info.rules.variants)  # the options: the token's parts (3.15)
+                journal = SeatJournal.new(
+                    path,
+                    role="joiner",
+                    name=name,
+                    settings=TableSettings(info.rules.rules, info.rules.variants, 2),
+                    token=token,
+                    host_identity=info.peer_identity,
+                    address=address,
+                )
+            token = journal.header.token
 
-            return await play_match_at_table(table, identity, token, say=say, **play)
-        return await play_at_table(table, identity, token, say=say, **play)
+            def new_core(info: Any) -> Any:
+                return JournaledGuest(journal, me, info.peer_identity)
+
+            resumed = journal.resumed
+            opened = join_table(
+                address,
+                me,
+                peer=peer,
+                timeouts=timeouts,
+                known_peers=known,
+                log=say,
+                core=resumed.core if resumed else None,
+                new_core=new_core,
+            )
+        try:
+            table = await stack.enter_async_context(opened)
+            seated(table)
+            if match:
+                from cuttle_protocol.tablematch import play_match_at_table
+
+                return await play_match_at_table(
+                    table, identity, token, say=say, journal=journal, **play
+                )
+            return await play_at_table(table, identity, token, say=say, journal=journal, **play)
+        finally:
+            # Ended (the record saved) or never seated: nothing to resume. Else (cut off
+            # mid-game): kept for a restart.
+            if journal.over:
+                journal.remove()
+            else:
+                journal.close()
+
+
+def _unfinished(path: Path | None, identity: Any, say: Callable[[str], None]) -> Any:
+    """The seat journaled at `path`, rebuilt (`journal.resumed`), or None. A damaged
+    journal is moved aside (``.damaged``) and `JournalDamaged` names where it went."""
+    from cuttle_protocol.journal import JournalDamaged
+    from cuttle_protocol.seatjournal import open_journal, rebuild
+    from cuttle_protocol.tablegame import game_session
+
+    if path is None:
+        return None
+    try:
+        journal = open_journal(path)
+        seat = rebuild(journal, identity, game_session)
+    except JournalDamaged as e:
+        raise _set_aside(path, e) from None
+    if seat.ended is not None:  # it ended as the process died: nothing to resume
+        journal.remove()
+        return None
+    moves = len(seat.session.played) if seat.session is not None else 0
+    say(f"resuming the unfinished table of {journal.header.game} ({moves} moves played)")
+    return journal
 
 
 async def _announced(
@@ -203,20 +366,26 @@ async def _bot_at_table(
         if args.games > 1:
             print(visible(totals.line()), flush=True)
 
-    match = await sit_at_table(
-        name,
-        where,
-        address=address,
-        config_dir=args.config_dir,
-        timeouts=_timeouts(args),
-        say=say,
-        match=True,
-        games=max(1, args.games),
-        report=report,
-        choose=lambda view: bot.choose(view, rng),
-        bot_delay=args.bot_delay,
-        data_dir=args.data_dir,
-    )
+    from cuttle_protocol.journal import JournalDamaged, JournalInUse
+
+    try:
+        match = await sit_at_table(
+            name,
+            where,
+            address=address,
+            config_dir=args.config_dir,
+            timeouts=_timeouts(args),
+            say=say,
+            match=True,
+            games=max(1, args.games),
+            report=report,
+            choose=lambda view: bot.choose(view, rng),
+            bot_delay=args.bot_delay,
+            data_dir=args.data_dir,
+        )
+    except (JournalDamaged, JournalInUse) as e:
+        say(journal_words(e))
+        return 1
     if match.totals is None:  # no game was played: its one line says why
         _report(match.games[0], say)
     elif args.games > len(match.games):

@@ -16,7 +16,13 @@ from typing import Any, ClassVar
 import trio
 from cuttle_protocol.address import format_address
 from cuttle_protocol.codebudget import CodeAlarm
-from cuttle_protocol.identity import ConfigError, KnownPeers, Trust, default_config_dir
+from cuttle_protocol.identity import (
+    ConfigError,
+    KnownPeers,
+    Trust,
+    default_config_dir,
+    load_or_create_identity,
+)
 from cuttle_protocol.invitation import is_invitation
 from cuttle_protocol.journal import JournalDamaged, JournalInUse
 from cuttle_protocol.netgame import (
@@ -55,6 +61,7 @@ from cuttle_net.records.replay import replay
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
 from .cli_net import in_use_words
+from .cli_table import Rejoin, has_table_seat
 from .controller import Ending, LogEntry, TableController, ending_text
 from .modals import ConfirmScreen, KeyChangedScreen
 from .peertext import plain
@@ -168,6 +175,14 @@ class NetworkController(Meeting, TableController):
     # -- the connection
 
     async def _main(self) -> None:
+        if self.plan.mode == "join" and has_table_seat(self.data_dir, self.plan.address):
+            try:  # a seat at a table, kept by its journal: take it back (SPEC 4.6)
+                identity = load_or_create_identity(self.plan.config_dir or default_config_dir())
+            except ConfigError as e:
+                self._left(f"Cannot use the config directory: {e}")
+                return
+            await self._sit_at_table(Rejoin(identity))
+            return
         try:
             unfinished = unfinished_game(self.plan, self.data_dir)
         except JournalDamaged as e:
@@ -249,7 +264,7 @@ class NetworkController(Meeting, TableController):
             where = format_address(self.plan.bind, self.plan.port)
             self._left(f"Cannot listen on {where}: {e.strerror or e}")
 
-    async def _sit_at_table(self, conn: Connected) -> None:
+    async def _sit_at_table(self, conn: Connected | Rejoin) -> None:
         """The host seats a table of several players (SPEC 3.15): its game is played by a
         ``NetworkTable``, which takes this connect screen and task over."""
         from .unisson.network import NetworkTable

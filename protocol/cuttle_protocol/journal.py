@@ -4,7 +4,8 @@ The session is deterministic given its randomness and its inputs, so the journal
 neither the session nor what was sent, but what rebuilds both:
 
 - a header: who we are playing (the peer's identity key and name), the match (the first
-  connection's session id, our seat in game 0, the rules), where to meet again (the host's
+  connection's session id, our seat in game 0, the game by its registry name and its rules
+  token: the game's module reads them), where to meet again (the host's
   address, or the port we listen on), the game number, and the **seed** from which all of
   this side's randomness in the game is drawn (``cuttle_net.drbg``);
 - the inputs, in order: every move and deck message received from the peer, every local
@@ -46,7 +47,7 @@ except ImportError:  # Windows: no claims, one process per data folder is the us
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.drbg import seeded_rng
-from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.games.interface import game_module
 from cuttle_net.identity_key import check_identity_key
 from cuttle_net.records.header import GameHeader
 from cuttle_net.session import GameSession, Output, SendDeck, SendMove
@@ -56,7 +57,7 @@ from .codec import pack
 from .identity import private_dir
 from .invitation import Invitation, is_invitation
 
-FORMAT = "cuttle-journal/1"
+FORMAT = "cuttle-journal/2"  # 2: the game and its rules token (1: Cuttle's rules by field)
 _LENGTH = struct.Struct(">I")
 _CHECK = 4
 _HASH = 32
@@ -91,8 +92,8 @@ class Header:
     peer_identity: bytes  # the peer's Ed25519 identity key: only it may take the seat back
     match: bytes  # the first connection's session id (game session ids derive from it)
     first_seat: int  # our seat in game 0 (the seat alternates game by game)
-    standard: bool
-    variants: tuple[str, ...]
+    game_name: str  # the game, by its registry name
+    token: str  # its rules token (the module's `parse_rules`)
     address: str  # join: the host's HOST:PORT
     bind: str  # host: the address and port we listened on
     port: int
@@ -100,8 +101,9 @@ class Header:
     seed: bytes  # all of our randomness in this game (secret)
 
     @property
-    def rules(self) -> Rules:
-        return Rules(standard=self.standard, variants=frozenset(self.variants))
+    def rules(self) -> Any:
+        """The game's rules (``ValueError`` for an unknown game or token)."""
+        return game_module(self.game_name).parse_rules(self.token, 2)
 
     @property
     def seat(self) -> int:
@@ -111,7 +113,7 @@ class Header:
         """The game's header (SPEC 4.1), with our key and the peer's in seat order."""
         mine = identity.public_key().public_bytes_raw()
         keys = (mine, self.peer_identity) if self.seat == 0 else (self.peer_identity, mine)
-        return GameHeader(self.match, self.game + 1, "cuttle", self.rules, 1, keys)
+        return GameHeader(self.match, self.game + 1, self.game_name, self.rules, 1, keys)
 
 
 # --------------------------------------------------------------------- inputs
@@ -322,11 +324,13 @@ class JournalWriter:
         peer_identity: bytes,
         match: bytes,
         first_seat: int,
-        rules: Rules,
+        game_name: str,
+        rules: Any,
         game: int,
         seed: bytes,
     ) -> None:
-        """Start the journal of a game: the header replaces any earlier game's journal."""
+        """Start the journal of a game: the header replaces any earlier game's journal.
+        `rules`: the game's rules (their ``name`` is the token its module parses)."""
         p = self.place
         self.begin(
             Header(
@@ -336,8 +340,8 @@ class JournalWriter:
                 peer_identity,
                 match,
                 first_seat,
-                rules.standard,
-                tuple(sorted(rules.variants)),
+                game_name,
+                rules.name,
                 p.address,
                 p.bind,
                 p.port,
@@ -401,9 +405,7 @@ class JournalWriter:
 
 
 def _header_wire(h: Header) -> dict[str, Any]:
-    wire = asdict(h)
-    wire["variants"] = list(h.variants)
-    return {"format": FORMAT, **wire}
+    return {"format": FORMAT, **asdict(h)}
 
 
 # ------------------------------------------------------------------- reading
@@ -502,8 +504,8 @@ _HEADER: dict[str, type] = {
     "peer_identity": bytes,
     "match": bytes,
     "first_seat": int,
-    "standard": bool,
-    "variants": list,
+    "game_name": str,
+    "token": str,
     "address": str,
     "bind": str,
     "port": int,
@@ -523,9 +525,7 @@ def _parse_header(value: Any, path: Path) -> Header:
     for name, kind in _HEADER.items():
         if type(fields[name]) is not kind:
             raise JournalDamaged(path, f"the header's {name} is not a {kind.__name__}")
-    if not all(type(v) is str for v in fields["variants"]):
-        raise JournalDamaged(path, "the header's variants are not all text")
-    header = Header(**{**fields, "variants": tuple(fields["variants"])})
+    header = Header(**fields)
     checks = [
         (0 <= header.port < 65_536, "port"),
         (header.role in ("host", "joiner"), "role"),
@@ -540,7 +540,7 @@ def _parse_header(value: Any, path: Path) -> Header:
             raise JournalDamaged(path, f"the header's {name} is not valid")
     try:
         check_identity_key(header.peer_identity)
-        header.rules  # noqa: B018 (validates the variants)
+        header.rules  # noqa: B018 (validates the game and its token)
     except ValueError as e:
         raise JournalDamaged(path, str(e)) from None
     return header

@@ -483,6 +483,7 @@ async def play_match(
                             peer_identity=match.peer_identity,
                             match=match.session_id,
                             first_seat=match.first_seat,
+                            game_name="cuttle",  # the two-party driver plays Cuttle only
                             rules=match.rules,
                             game=number,
                             seed=seed,

@@ -18,11 +18,16 @@ A UI drives a seat with three hooks: `choose` may be async (it awaits the person
 the host's to each joiner) and every session `Output` (`Step`) as it happens, and `confirm`
 asks the person to compare the table code. The chooser and the confirmation run as tasks
 beside the event loop, so a seat that leaves or cheats meanwhile still ends the game at once.
+
+With a `journal` (`seatjournal`) the session draws its randomness from the journal's seed
+and each move is noted before anything it makes us post; a journal rebuilt after a crash
+(`journal.resumed`) gives the game as it stood, and play goes on from there.
 """
 
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,7 +45,17 @@ from cuttle_net.session import TABLE_HOST, Fault, GameSession, Output, message_b
 from .dirs import games_dir
 from .errors import ErrorCode
 from .result_words import verdict_line
-from .table import CodeShown, Delivered, Lobby, Rematch, SeatInfo, Started, TableEnded
+from .seatjournal import SeatJournal
+from .table import (
+    CodeShown,
+    Delivered,
+    Lobby,
+    Rematch,
+    SeatInfo,
+    Started,
+    TableEnded,
+    TableSettings,
+)
 from .trio_table import ShellEvent, TableShell
 
 Choose = Callable[[Any], Any]
@@ -100,6 +115,32 @@ class SeatOrder:
         return (game_seat - self.shift) % self.seats
 
 
+def game_session(
+    settings: TableSettings,
+    started: Started,
+    rules_token: str,
+    identity: Ed25519PrivateKey,
+    me: int,
+    rng: Callable[[int], bytes] = os.urandom,
+) -> tuple[SeatOrder, tuple[str, ...], GameSession]:
+    """The game a table starts (SPEC 4.1): its seat order, the players' names in game seats,
+    and our session (`me`: our table seat; `rng`: all of our randomness in the game)."""
+    module = game_module(settings.game)
+    count = len(started.seats)
+    order = SeatOrder.of(module, count, started.dealer)
+    seated = [started.seats[order.table(g)] for g in range(count)]
+    header = GameHeader(
+        connection=started.session_id,
+        number=started.number,
+        name=settings.game,
+        rules=module.parse_rules(rules_token, count),
+        dealer=order.game(started.dealer),
+        keys=tuple(s.identity for s in seated),
+    )
+    session = GameSession(order.game(me), header, identity, rng=rng)
+    return order, tuple(s.name for s in seated), session
+
+
 @dataclass
 class TableGame:
     """How the game at the table went: the result line (the same at every seat but for the
@@ -125,6 +166,7 @@ async def play_at_table(
     watch: Watch = lambda item: None,
     confirm: Confirm | None = None,
     stay: bool = False,
+    journal: SeatJournal | None = None,
 ) -> TableGame:
     """Sit at `table` until its game is over; return the result (and save the record).
     Without `confirm` the code is only shown (`say`), and confirmed at once (headless).
@@ -194,7 +236,11 @@ async def play_at_table(
                 if not ours():
                     return  # the game stopped meanwhile
                 try:
-                    carry(session.play(move))
+                    out = session.play(move)
+                    if journal is not None:  # before anything the move makes us post
+                        text = move if isinstance(move, str) else session.module.move_text(move)
+                        journal.played(text)
+                    carry(out)
                 except ValueError as exc:  # our own chooser broke the rules: a bug here
                     carry(session.broke_down(f"our player chose an illegal move: {exc}"))
                 if session.finished:
@@ -216,6 +262,12 @@ async def play_at_table(
 
     async def follow() -> None:
         nonlocal session, order, names, note
+        if journal is not None and journal.resumed is not None:  # rebuilt from the journal
+            resumed, journal.resumed = journal.resumed, None  # (a match's next game starts anew)
+            order, names, session = resumed.order or order, resumed.names, resumed.session
+            if session is not None:
+                show(Step(session, Output()))  # a UI shows the game as it stands
+            decide()
         async for event in table.events:
             show(event)
             if isinstance(event, Lobby):
@@ -232,21 +284,11 @@ async def play_at_table(
             elif isinstance(event, Started):
                 settings = table.core.settings
                 assert settings is not None
-                module = game_module(settings.game)
-                count = len(event.seats)
-                order = SeatOrder.of(module, count, event.dealer)
-                seated = [event.seats[order.table(g)] for g in range(count)]
-                names = tuple(s.name for s in seated)
-                header = GameHeader(
-                    connection=event.session_id,
-                    number=event.number,
-                    name=settings.game,
-                    rules=module.parse_rules(rules_token, count),
-                    dealer=order.game(event.dealer),
-                    keys=tuple(s.identity for s in seated),
+                rng = journal.header.rng(b"session %d" % event.number) if journal else os.urandom
+                order, names, session = game_session(
+                    settings, event, rules_token, identity, table.core.me, rng
                 )
-                me = order.game(table.core.me)
-                session = GameSession(me, header, identity)
+                me, header = session.seat, session.header
                 say(f"game {event.number}: you are seat {me}; seat {header.dealer} deals")
                 carry(session.start())
                 decide()

@@ -20,7 +20,9 @@ capability `table`, beside the others: the host seats each joiner the moment it 
 seat (its handshake completed and it answered the host's first ping: `Listener.seating`).
 A joiner's lost connection is waited for (the reconnect window of 4.6) and resumed from
 the log; a joiner back while the host still holds its dead connection takes that one over
-at once (4.6, *Taking over*).
+at once (4.6, *Taking over*). A seat rebuilt from its journal (`seatjournal`) comes in as
+its core (`core=`): a restarted host waits for every joiner as for lost ones (`restarted`),
+a restarted joiner dials to resume (4.6, *A restarted table seat*).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -283,6 +285,7 @@ class HostShell(TableShell):
         self._nursery: trio.Nursery | None = None  # where joiners are served (`run`)
         self._lost: dict[bytes, float] = {}  # identity -> when its reconnect window ends
         self._away: set[bytes] = set()  # said `SeatAway` and not yet `SeatBack`
+        self.restarted: list[bytes] = []  # a table rebuilt from a journal: joiners to wait for
         assert core.settings is not None
         self._rules = Rules(core.settings.game, core.settings.options)
 
@@ -296,6 +299,10 @@ class HostShell(TableShell):
         """Seat joiners as they take their seats, all at once, until the table ends
         (after the seating, only a player coming back is let in)."""
         self._nursery = nursery
+        for identity in self.restarted:
+            # A table rebuilt from the host's journal: every joiner is waited for, as if its
+            # connection had just been lost (SPEC 4.6, *A restarted table seat*).
+            self._went_away(identity, "the host restarted")
         nursery.start_soon(self._watch)
         async with self._listener.seating(
             self.core._player,
@@ -384,8 +391,8 @@ class HostShell(TableShell):
         """Wait for the new connection's `resume`, then give it the seat at once: the old
         connection stops counting at that moment, so our `resume` counts every post it
         delivered and nothing is lost or taken twice. Without a `resume` (another instance
-        of the player that cannot carry the game on: a table keeps no journal) it is
-        refused and the old connection keeps the seat."""
+        of the player that cannot carry the game on: one with no journal of this seat) it
+        is refused and the old connection keeps the seat."""
         peer = link.peer
         first: Message | None = None
         with contextlib.suppress(ConnectionEnded), trio.move_on_after(self.timeouts.reply):
@@ -558,6 +565,8 @@ class GuestShell(TableShell):
         said, `Reconnected` not yet)."""
         self._task_status: trio.TaskStatus[None] | None = None  # `run` until we are placed
         self.done = trio.Event()  # the connection is closed for good
+        self.new_core: Callable[[HandshakeComplete], TableGuest] | None = None
+        """Makes the table core at the first connection (a journaled one, say)."""
 
     def _flush(self) -> None:
         super()._flush()
@@ -598,6 +607,8 @@ class GuestShell(TableShell):
         self._task_status = task_status  # `started()` once the host gives us a place
         give_up = trio.current_time() + self._settings.handshake_timeout
         window_end = math.inf
+        if self._placed:  # rebuilt from our journal: we are seated, and dial to resume
+            self._flush()
         pause = 0.1
         while not self.ended.is_set():
             resuming = self._placed
@@ -611,7 +622,12 @@ class GuestShell(TableShell):
                 caps=TABLE_CAPS,
             )
             if self._given is not None:  # a connection the caller made (and will close)
-                connection, self._given = contextlib.nullcontext(self._given), None
+                given, self._given = self._given, None
+                refusal = self._our_host(given) if resuming else None
+                if refusal is not None:  # our journal's table has another host
+                    await given.aclose(refusal.code, refusal.reason)
+                    raise ConnectionEnded(EndReason.LOCAL_CLOSED, refusal.code, refusal.message)
+                connection = contextlib.nullcontext(given)
             greeted = False  # the handshake completed: the host answers *us* from then on
             # A redial ends with the window, even in the middle of a handshake that hangs.
             with trio.CancelScope(deadline=window_end if resuming else math.inf) as attempt:
@@ -679,12 +695,16 @@ class GuestShell(TableShell):
         if "table" not in info.caps:  # a connection the caller made (`join_table`'s `peer`)
             await peer.aclose(ErrorCode.PEER_QUIT, _NOT_A_TABLE.reason)
             raise ConnectionEnded(EndReason.LOCAL_CLOSED, ErrorCode.PEER_QUIT, _NOT_A_TABLE.message)
-        self.core = TableGuest(
-            self._player,
-            info.peer_identity,
-            game=info.rules.rules,
-            options=info.rules.variants,
-            random_bytes=self._random,
+        self.core = (
+            TableGuest(
+                self._player,
+                info.peer_identity,
+                game=info.rules.rules,
+                options=info.rules.variants,
+                random_bytes=self._random,
+            )
+            if self.new_core is None
+            else self.new_core(info)
         )
         self.host_info = info
         if peer.trust is not None:
@@ -709,11 +729,9 @@ class GuestShell(TableShell):
             self.core.fault(0, "left", f"closed with {ended.code}: {ended.message}")
         elif ended.reason in (EndReason.REMOTE_ERROR, EndReason.LOCAL_ERROR):
             self.core.fault(0, f"wire_{ended.code.replace('-', '_')}", ended.message)
-        elif ended.refused:
-            # Nothing listens on the host's port any more: its process is gone, and the
-            # table with it (a host keeps no journal), so waiting out the window is no use.
-            self.core.fault(0, "left", "connection lost, and the host's port refuses connections")
         else:
+            # Lost (a reset, an end without close, a refused redial: the host may be
+            # restarting from its journal, SPEC 4.6): dial again until the window ends.
             return True
         self._flush()
         return False
@@ -807,9 +825,14 @@ async def host_table(
     known_peers: KnownPeers | None = None,
     log: Callable[[str], None] = lambda line: None,
     random_bytes: Callable[[int], bytes] = os.urandom,
+    core: TableHost | None = None,
+    restarted: Sequence[bytes] = (),
 ) -> AsyncIterator[HostShell]:
-    """Host a table on `listener` for the block: joiners are seated as they come."""
-    core = TableHost(player, settings, random_bytes=random_bytes)
+    """Host a table on `listener` for the block: joiners are seated as they come.
+
+    `core`: the table's core, made by the caller (a journaled one); `restarted`: the
+    joiners of a table rebuilt from the host's journal, waited for as lost ones."""
+    core = core or TableHost(player, settings, random_bytes=random_bytes)
     shell = HostShell(
         listener,
         core,
@@ -818,6 +841,7 @@ async def host_table(
         known_peers,
         log,
     )
+    shell.restarted = list(restarted)
     shell._flush()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(shell.run, nursery)
@@ -844,13 +868,16 @@ async def join_table(
     log: Callable[[str], None] = lambda line: None,
     random_bytes: Callable[[int], bytes] = os.urandom,
     peer: Peer | None = None,
+    core: TableGuest | None = None,
+    new_core: Callable[[HandshakeComplete], TableGuest] | None = None,
 ) -> AsyncIterator[GuestShell]:
     """Join the table hosted at `address` (as `connect`) for the block. Raises
     `ConnectionEnded` if the first connection fails or the host is not a table.
 
     `peer`: a connection to that host already made (with the capability `table`, e.g. by a
     `cuttle join` that did not know it was a table): it is used first; `address` is
-    where to dial again if it is lost."""
+    where to dial again if it is lost. `core`: our seat rebuilt from its journal (we dial to
+    resume it); `new_core`: makes the core at the first connection (a journaled one)."""
     shell = GuestShell(
         address,
         player,
@@ -862,6 +889,9 @@ async def join_table(
         random_bytes,
     )
     shell._given = peer
+    shell.new_core = new_core
+    if core is not None:
+        shell.core = core
     async with trio.open_nursery() as nursery:
         try:
             await nursery.start(shell.run)

@@ -232,6 +232,7 @@ def test_the_lobby_hosts_and_finds_unfinished_games_in_the_folders_given(
         peer_identity=bob,
         match=bytes(32),
         first_seat=0,
+        game_name="cuttle",
         rules=Rules(),
         game=0,
         seed=bytes(32),

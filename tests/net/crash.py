@@ -26,12 +26,13 @@ class Side:
     """One `cuttle` process, its output lines read as they come (with their arrival time)."""
 
     args: list[str]
+    module: str = "cuttle_client"  # run as ``python -m MODULE ARGS``
     proc: subprocess.Popen[str] = field(init=False)
     lines: list[tuple[float, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cuttle_client", *self.args],
+            [sys.executable, "-m", self.module, *self.args],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -145,10 +145,12 @@ def test_a_table_that_cannot_be_hosted_is_a_bad_command_line(
     assert capsys.readouterr().err.startswith("cuttle host: ")
 
 
-def test_a_host_killed_mid_game_is_named_by_every_joiner_at_once(tmp_path: Path) -> None:
-    """The host's process dies mid-game: each joiner finds its port closed when it dials
-    again, names the host (it keeps no journal: it cannot come back) without waiting out
-    the reconnect window, keeps its record of the moves played, and exits cleanly."""
+def test_a_host_killed_mid_game_and_not_restarted_is_named_once_the_window_ends(
+    tmp_path: Path,
+) -> None:
+    """The host's process dies mid-game and is not started again: each joiner dials it for
+    the reconnect window (a host restarted from its journal would take it back), then names
+    it, keeps its record of the moves played, and exits cleanly."""
     slow = ("--bot", "greedy", "--bot-delay", "0.2")
     host = cuttle(tmp_path, "p0", "host", "--port", "0", "--bind", "127.0.0.1",
                   "--game", "unisson", "--players", "3", *slow)  # fmt: skip
@@ -163,7 +165,7 @@ def test_a_host_killed_mid_game_is_named_by_every_joiner_at_once(tmp_path: Path)
             if port is None and (found := re.search(r"\(port (\d+)\)", line)):
                 port = found[1]
                 for name in ("p1", "p2"):
-                    dial = ("join", f"127.0.0.1:{port}", "--reconnect-window", "60")
+                    dial = ("join", f"127.0.0.1:{port}", "--reconnect-window", "3")
                     joiners.append(cuttle(tmp_path, name, *dial, *slow))
             elif "game 1: you are seat 0" in line:
                 break
@@ -171,7 +173,7 @@ def test_a_host_killed_mid_game_is_named_by_every_joiner_at_once(tmp_path: Path)
         host.kill()
         killed = time.monotonic()
         outputs = [(j.wait(timeout=WAIT), *j.communicate()) for j in joiners]
-        assert time.monotonic() - killed < 30  # not the 60 s reconnect window
+        assert time.monotonic() - killed >= 3  # the window was waited out
     finally:
         for p in (host, *joiners):
             if p.poll() is None:
@@ -182,7 +184,7 @@ def test_a_host_killed_mid_game_is_named_by_every_joiner_at_once(tmp_path: Path)
         assert status == 1, (out, err)
         (line,) = [x for x in out.splitlines() if x.startswith("result: ")]
         assert re.search(r": p[12] and p[12] win: p0 \(seat 0\) left", line), line
-        assert "the host's port refuses connections" in line, line
+        assert "connection lost and not back within 3 s" in line, line
         (record,) = (tmp_path / name / "games").glob("*.cuttle")
         report = verify_text(record.read_text())
         assert report.verdict == Verdict.UNAUDITED, report.problem  # what was played, signed

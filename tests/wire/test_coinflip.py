@@ -155,3 +155,16 @@ async def test_host_hangs_up_after_learning_and_reconnects(tmp_path) -> None:
                 nursery.cancel_scope.cancel()
     assert info.value.code == "flip-mismatch" and "re-roll" in info.value.message
     assert any("flip-mismatch" in line for line in log)  # the host was told why
+
+
+def test_a_table_connection_remembers_no_flip() -> None:
+    """At a table the flip names no dealer (3.15): a joiner meets the same table host again
+    (its next table) without being refused for a value the host did not replay."""
+    clock = Clock()
+    joiner_book = FlipBook(clock)
+    for _ in range(2):
+        host = Connection(Role.HOST, ALICE, rules=CLASSIC, flips=FlipBook(clock), caps=("table",))
+        joiner = Connection(Role.JOINER, BOB, flips=joiner_book, caps=("table",))
+        handshake(host, joiner)
+        clock.now += 60
+    assert joiner_book._load() == {"host": {}, "joiner": {}}

@@ -19,6 +19,7 @@ from typing import Any
 import trio
 from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.identity import ConfigError
+from cuttle_protocol.journal import JournalDamaged, JournalInUse
 from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import Connected
 from cuttle_protocol.table import CodeShown, Lobby, Rematch, Started, TableEnded, TableGuest
@@ -31,12 +32,16 @@ from cuttle_net.games.unisson import Game, IllegalMove
 from cuttle_net.games.unisson.moves import Move
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
-from ..cli_table import Hosting, sit_at_table
+from ..cli_table import Hosting, Rejoin, journal_words, sit_at_table
 from ..network import Meeting, stopped_words
 from .controller import Ending, Entry, UnissonController
 from .words import away_words, result_words
 
 LOBBY = "at the table ("  # how `play_at_table` says who is seated (`lobby_text`)
+
+
+def _sentence(line: str) -> str:
+    return line[0].upper() + line[1:] + "."
 
 
 class NetworkTable(Meeting, UnissonController):
@@ -90,6 +95,9 @@ class NetworkTable(Meeting, UnissonController):
         assert self.hosting is not None
         try:
             match = await sit_at_table(self.name, self.hosting, **self._hooks())
+        except (JournalDamaged, JournalInUse) as e:
+            self._stopped(_sentence(journal_words(e)))
+            return
         except ConfigError as e:
             self._stopped(f"Cannot use the config directory: {e}")
             return
@@ -98,10 +106,14 @@ class NetworkTable(Meeting, UnissonController):
             return
         self._match_over(match)
 
-    async def join(self, conn: Connected, address: str) -> None:
-        """Sit at the table whose host ``conn`` reached at ``address`` (``cuttle join``)."""
+    async def join(self, conn: Connected | Rejoin, address: str) -> None:
+        """Sit at the table whose host ``conn`` reached at ``address`` (``cuttle join``), or
+        take back the seat journaled at ``address`` (``Rejoin``)."""
         try:
             match = await sit_at_table(self.name, conn, address=address, **self._hooks())
+        except (JournalDamaged, JournalInUse) as e:
+            self._stopped(_sentence(journal_words(e)))
+            return
         except ConnectionEnded as e:
             self._stopped(f"The connection ended: {e.message}")
             return
@@ -211,7 +223,21 @@ class NetworkTable(Meeting, UnissonController):
         if self.session is None:
             self.session = session
             self.seat = session.seat
+            if not self._seats and self._table is not None:  # rebuilt from our journal
+                self._seats = [s.name for s in self._table.core.seats]  # (seats not turned)
             self.names = tuple("You" if s == self.seat else n for s, n in enumerate(self._seats))
+            if not events and session.view is not None:  # rebuilt mid-game: show it now
+                if self._table is not None and self._table.core.code:  # the same code as before
+                    self.code = self._table.core.code
+                    self.label = f"table · code {self.code}"
+                self._view = session.view.copy()
+                # The moves so far, in notation (the views around them are gone).
+                self.log = [
+                    Entry(seat, None, f"{self.names[seat]}: {m}")
+                    for seat, m in session.played
+                    if seat is not None
+                ]
+                self._on_ready()
         for event in events:
             if isinstance(event, Dealt):
                 self._view = session.view.copy()

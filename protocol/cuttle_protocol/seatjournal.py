@@ -1,0 +1,527 @@
+"""The crash journal of one seat at a table, the host's included (SPEC 4.6, *Tables*).
+
+A seat is deterministic given its randomness and its inputs: the table core (`table.py`)
+draws its code value (and, at the host, the table id) from `random_bytes`, the game session
+its deck secrets from `rng`, and both sign with Ed25519 (deterministic). So the journal keeps
+neither the log nor the session, but what rebuilds both, byte for byte:
+
+- a header: the seat's role, name, game, options and rules token, where to meet again (the
+  host's address, or the address and port the host listens on), the host's identity key
+  (a joiner redials only it), and the **seed** all of the seat's randomness comes from;
+- the inputs, in the order the seat took them: every message its connections delivered to
+  the table core (the host: each joiner's, with its key; a joiner: the host's), the host's
+  seating of each joiner, the seat's own confirmation of the code, its leaving or verdict,
+  and each move its player chose.
+
+Replaying them into a fresh core and session (`rebuild`) gives the same log (every entry and
+every host signature, the same at the host as the joiners hold), the same posts, the same
+session, and the counts the `resume` exchange needs. Inputs are written (and fsynced) as the
+core hands over its next messages to send (`take_outgoing`), before any of them leaves: a
+peer never holds a message that the journal cannot reproduce. Before the table is seated
+nothing is written (a table that never seated has nothing to resume).
+
+The file is the two-party journal's (`journal.py`): its record framing, its folder
+(``<data dir>/journal/``, 0700, the file 0600: the seed is secret), its claim (one live
+process per seat) and its handling of a torn last record. It is removed once the game's
+record is saved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from cuttle_net.drbg import new_seed, seeded_rng
+from cuttle_net.identity_key import check_identity_key
+from cuttle_net.session import Fault, GameSession, Output, message_body
+
+from .address import parse_address
+from .connection import LocalPlayer
+from .errors import ErrorCode
+from .identity import private_dir
+from .invitation import Invitation, is_invitation
+from .journal import (
+    JournalDamaged,
+    _fsync_dir,
+    _record,
+    _records,
+    _safe,
+    claim,
+    in_use,
+    journal_dir,
+    release,
+)
+from .messages import message_from_wire
+from .table import (
+    CodeShown,
+    Delivered,
+    Stage,
+    Started,
+    TableEnded,
+    TableGuest,
+    TableHost,
+    TableSettings,
+)
+
+FORMAT = "cuttle-table-journal/1"
+
+StartSession = Callable[..., tuple[Any, tuple[str, ...], GameSession]]
+"""`tablegame.game_session`: (settings, started, rules token, identity, our table seat, rng)
+to (seat order, names, session). Passed in, as the trio driver sits above this module."""
+
+
+@dataclass(frozen=True)
+class TableHeader:
+    """The table a journal belongs to, and our place at it."""
+
+    role: str  # "host" or "joiner"
+    name: str  # ours
+    game: str
+    options: tuple[str, ...]
+    seats: int  # the host's choice; a joiner learns it from the host (0)
+    token: str  # the rules token the game is played with
+    address: str  # joiner: the host's HOST:PORT (or invitation) to dial again
+    bind: str  # host: the address and port it listens on
+    port: int
+    host_identity: bytes  # the host's identity key (the host: ours)
+    seed: bytes  # all of this seat's randomness (secret)
+
+    def rng(self, label: bytes) -> Callable[[int], bytes]:
+        """One of the seat's random streams: the table core's (`b"table"`), the session's."""
+        return seeded_rng(hashlib.sha256(b"cuttle seat stream\x00" + label + self.seed).digest())
+
+
+_HEADER: dict[str, type] = {
+    "role": str,
+    "name": str,
+    "game": str,
+    "options": list,
+    "seats": int,
+    "token": str,
+    "address": str,
+    "bind": str,
+    "port": int,
+    "host_identity": bytes,
+    "seed": bytes,
+}
+
+# Each input's kind and its fields' types (see the module docstring).
+_INPUTS: dict[str, tuple[type, ...]] = {
+    "join": (str, bytes),  # host: a joiner took its place in the lobby
+    "gone": (bytes, str, str),  # host: a joiner's connection ended for good
+    "recv": (bytes, dict),  # a message from a connection (the host: whose key; joiner: b"")
+    "confirm": (),
+    "leave": (str, str),
+    "unrelayed": (),  # our leaving, with the host out of reach
+    "fault": (int, str, str),
+    "play": (str,),  # our player's move
+}
+
+
+def host_table_path(data_dir: Path, port: int) -> Path:
+    return journal_dir(data_dir) / f"table-host-{port}.journal"
+
+
+def join_table_path(data_dir: Path, address: str) -> Path:
+    """Where the journal of a seat taken at the table hosted at `address` lives."""
+    if is_invitation(address):
+        key = Invitation.decode(address).fingerprint.hex()
+        return journal_dir(data_dir) / f"table-join-{key}.journal"
+    host, port = parse_address(address)
+    return journal_dir(data_dir) / f"table-join-{_safe(host)}-{port}.journal"
+
+
+def find_host_table(data_dir: Path, port: int) -> Path | None:
+    """The journal of a table we hosted on `port` (0: on any port, the latest that no live
+    process plays: another ``cuttle host --port 0`` on the same data folder hosts its own)."""
+    if port:
+        path = host_table_path(data_dir, port)
+        return path if path.exists() else None
+    found = sorted(
+        journal_dir(data_dir).glob("table-host-*.journal"), key=lambda p: p.stat().st_mtime
+    )
+    return next((path for path in reversed(found) if not in_use(path)), None)
+
+
+class SeatJournal:
+    """Keeps one seat's journal at `path`: inputs are noted as the core takes them, and
+    written (fsynced) as the core hands over what it sends (`sync`), once it is seated."""
+
+    def __init__(self, path: Path, header: TableHeader) -> None:
+        self.path = path
+        self.header = header
+        self._pending: list[list[Any]] = []
+        self._file: Any = None
+        self.replaying = False  # a rebuild feeds the core: nothing is noted again
+        self.resumed: Resumed | None = None  # set by `rebuild`
+        self.core: TableHost | TableGuest | None = None  # the core that notes here
+        claim(path)
+
+    @classmethod
+    def new(
+        cls,
+        path: Path,
+        *,
+        role: str,
+        name: str,
+        settings: TableSettings,
+        token: str,
+        host_identity: bytes,
+        address: str = "",
+        bind: str = "",
+        port: int = 0,
+    ) -> SeatJournal:
+        """A journal for a new seat (fresh seed); written once the table is seated. A
+        joiner's `settings` are what its handshake agreed (the seats come from the host)."""
+        seats = settings.seats if role == "host" else 0
+        header = TableHeader(
+            role, name, settings.game, tuple(settings.options), seats, token, address, bind,
+            port, host_identity, new_seed(),
+        )  # fmt: skip
+        return cls(path, header)
+
+    @property
+    def over(self) -> bool:
+        """Nothing to resume: the table ended, or it was never seated (nothing written)."""
+        return self._file is None or self.core is None or self.core.stage is Stage.ENDED
+
+    def note(self, entry: list[Any]) -> None:
+        if not self.replaying:
+            self._pending.append(entry)
+
+    def played(self, move: str) -> None:
+        """Our player's move, noted before anything it makes us post."""
+        self.note(["play", move])
+
+    def sync(self, seated: bool) -> None:
+        """Write what was noted, before the core's next messages leave (nothing before the
+        table is seated)."""
+        if self.replaying or not self._pending or not (seated or self._file is not None):
+            return
+        data = b"".join(_record(entry) for entry in self._pending)
+        self._pending = []
+        if self._file is None:
+            self._create(_record(_header_wire(self.header)) + data)
+        else:
+            self._file.write(data)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+
+    def _create(self, data: bytes) -> None:
+        private_dir(self.path.parent, "the journal directory")
+        temporary = self.path.with_suffix(".tmp")
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()  # a crash's leftover: never write through what is there
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, self.path)
+        _fsync_dir(self.path.parent)
+        self._append()
+
+    def _append(self) -> None:
+        self._file = open(self.path, "ab")  # noqa: SIM115 (kept open for the game)
+
+    def close(self) -> None:
+        """This process lets the seat go; the journal (if any) stays for a restart."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        release(self.path)
+
+    def remove(self) -> None:
+        """The game is over and its record saved (or it never started): no journal."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        release(self.path)
+
+
+def _header_wire(h: TableHeader) -> dict[str, Any]:
+    wire = asdict(h)
+    wire["options"] = list(h.options)
+    return {"format": FORMAT, **wire}
+
+
+# --------------------------------------------------------------- journaled cores
+
+
+class _Noting:
+    """What both journaled cores note alike: a player's own acts, and the sync before what
+    the core hands over is sent. (Mixed in before the core's class.)"""
+
+    journal: SeatJournal
+    log: Any
+
+    def take_outgoing(self) -> list[Any]:
+        self.journal.sync(self.log is not None)
+        return super().take_outgoing()  # type: ignore[misc]
+
+    def confirm(self) -> None:
+        super().confirm()  # type: ignore[misc]
+        self.journal.note(["confirm"])
+
+    def rematch(self) -> None:
+        super().rematch()  # type: ignore[misc]
+        self.journal.note(["rematch"])
+
+    def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
+        self.journal.note(["leave", str(code), reason])
+        super().leave(code, reason)  # type: ignore[misc]
+
+    def left_unrelayed(self) -> None:
+        self.journal.note(["unrelayed"])
+        super().left_unrelayed()  # type: ignore[misc]
+
+    def fault(self, culprit: int, kind: str, detail: str) -> None:
+        self.journal.note(["fault", culprit, kind, detail])
+        super().fault(culprit, kind, detail)  # type: ignore[misc]
+
+
+class JournaledHost(_Noting, TableHost):
+    """The host's table, noting every input in `journal`."""
+
+    def __init__(self, journal: SeatJournal, player: LocalPlayer, settings: TableSettings):
+        self.journal = journal
+        journal.core = self
+        super().__init__(player, settings, random_bytes=journal.header.rng(b"table"))
+
+    # An input is noted once the core took it: one it refuses (a joiner's message that is
+    # not a post, say, which closes that connection) changes nothing and is not replayed.
+    # Whatever the core does meanwhile is its own (no public method is called back).
+
+    def add_joiner(self, name: str, identity: bytes) -> int | None:
+        place = super().add_joiner(name, identity)
+        self.journal.note(["join", name, identity])
+        return place
+
+    def remove_joiner(self, identity: bytes, why: str, kind: str = "left") -> None:
+        self.journal.note(["gone", identity, why, kind])
+        super().remove_joiner(identity, why, kind)
+
+    def receive(self, identity: bytes, message: Any) -> None:  # type: ignore[override]
+        super().receive(identity, message)
+        self.journal.note(["recv", identity, message.to_wire()])
+
+
+class JournaledGuest(_Noting, TableGuest):
+    """A joiner's table, noting every input in `journal`."""
+
+    def __init__(self, journal: SeatJournal, player: LocalPlayer, host_identity: bytes) -> None:
+        self.journal = journal
+        journal.core = self
+        h = journal.header
+        super().__init__(
+            player, host_identity, game=h.game, options=h.options, random_bytes=h.rng(b"table")
+        )
+
+    def receive(self, message: Any) -> None:  # type: ignore[override]
+        super().receive(message)
+        self.journal.note(["recv", b"", message.to_wire()])
+
+
+# ------------------------------------------------------------------- reading
+
+
+def read_table_journal(path: Path) -> tuple[TableHeader, list[list[Any]]]:
+    """The header and inputs of the table journal at `path` (a torn last record, written as
+    the process died, is dropped: nothing it caused was sent). Raises `JournalDamaged`."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise JournalDamaged(path, e.strerror or str(e)) from None
+    records, _torn = _records(data, path)
+    if not records:
+        raise JournalDamaged(path, "no header (empty or torn)")
+    header = _parse_header(records[0], path)
+    for n, value in enumerate(records[1:]):
+        _check_input(value, n, path)
+    return header, records[1:]
+
+
+def _parse_header(value: Any, path: Path) -> TableHeader:
+    if not isinstance(value, dict) or value.get("format") != FORMAT:
+        raise JournalDamaged(path, f"not a {FORMAT} journal")
+    fields = {k: v for k, v in value.items() if k != "format"}
+    if set(fields) != set(_HEADER):
+        raise JournalDamaged(path, "the header does not have the fields of a table journal")
+    for name, kind in _HEADER.items():
+        if type(fields[name]) is not kind:
+            raise JournalDamaged(path, f"the header's {name} is not a {kind.__name__}")
+    header = TableHeader(**{**fields, "options": tuple(fields["options"])})
+    checks = [
+        (header.role in ("host", "joiner"), "role"),
+        (len(header.seed) == 32, "seed"),
+        (0 <= header.port < 65_536, "port"),
+        (all(type(o) is str for o in header.options), "options"),
+    ]
+    for ok, name in checks:
+        if not ok:
+            raise JournalDamaged(path, f"the header's {name} is not valid")
+    try:
+        check_identity_key(header.host_identity)
+        TableSettings(header.game, header.options, header.seats or 2)
+    except ValueError as e:
+        raise JournalDamaged(path, f"the header: {e}") from None
+    return header
+
+
+def _check_input(value: Any, n: int, path: Path) -> None:
+    if type(value) is not list or not value or type(value[0]) is not str:
+        raise JournalDamaged(path, f"input {n} is not a list with a kind: {value!r:.60}")
+    kind, *fields = value
+    shape = _INPUTS.get(kind)
+    if shape is None:
+        raise JournalDamaged(path, f"input {n} is of no known kind: {kind!r:.40}")
+    if len(fields) != len(shape) or any(
+        type(f) is not t for f, t in zip(fields, shape, strict=True)
+    ):
+        want = ", ".join(t.__name__ for t in shape) or "nothing"
+        raise JournalDamaged(path, f"input {n} ({kind!r}) does not hold {want}: {value!r:.60}")
+
+
+# ------------------------------------------------------------------- rebuilding
+
+
+@dataclass
+class Resumed:
+    """A seat rebuilt from its journal: the table core, and the game if it had started."""
+
+    core: TableHost | TableGuest
+    order: Any = None  # `tablegame.SeatOrder`
+    names: tuple[str, ...] = ()
+    session: GameSession | None = None
+    ended: TableEnded | None = None
+    code: CodeShown | None = None  # the table code, once every seat revealed
+    lost: list[bytes] = field(default_factory=list)  # host: the joiners to wait for again
+
+
+def open_journal(path: Path) -> SeatJournal:
+    """Claim the journal at `path` (`JournalInUse` if a live process plays it) and read its
+    header (`JournalDamaged`)."""
+    header, _ = read_table_journal(path)
+    return SeatJournal(path, header)
+
+
+def rebuild(
+    journal: SeatJournal, identity: Ed25519PrivateKey, start_session: StartSession
+) -> Resumed:
+    """Replay the journal into a fresh core and session (set as `journal.resumed`); what it
+    would send is dropped (the `resume` exchange sends what each peer lacks). Raises
+    `JournalDamaged` if an input cannot be replayed, naming it."""
+    header, inputs = read_table_journal(journal.path)
+    player = LocalPlayer(header.name, identity)
+    mine = identity.public_key().public_bytes_raw()
+    if (header.role == "host") != (header.host_identity == mine):
+        raise JournalDamaged(journal.path, "it was written with another identity key")
+    journal.replaying = True
+    core: TableHost | TableGuest
+    if header.role == "host":
+        settings = TableSettings(header.game, header.options, header.seats)
+        core = JournaledHost(journal, player, settings)
+    else:
+        core = JournaledGuest(journal, player, header.host_identity)
+    seat = Resumed(core)
+
+    def carry(out: Output) -> None:
+        # As the live driver does (`play_at_table`): post every send, report our findings.
+        for send in out.sends:
+            core.post(message_body(send))
+        for event in out.events:
+            if isinstance(event, Fault):
+                core.fault(seat.order.table(event.culprit), event.kind, event.message)
+
+    def follow() -> None:
+        while events := core.take_events():
+            for event in events:
+                if isinstance(event, Started):
+                    assert core.settings is not None
+                    seat.order, seat.names, seat.session = start_session(
+                        core.settings,
+                        event,
+                        header.token,
+                        identity,
+                        core.me,
+                        header.rng(b"session %d" % event.number),
+                    )
+                    carry(seat.session.start())
+                elif isinstance(event, Delivered) and event.seat != core.me:
+                    if seat.session is not None and not seat.session.finished:
+                        carry(seat.session.receive(seat.order.game(event.seat), event.body))
+                elif isinstance(event, TableEnded):
+                    seat.ended = event
+                elif isinstance(event, CodeShown):
+                    seat.code = event
+
+    def replay(entry: list[Any]) -> None:
+        kind, *fields = entry
+        if kind == "recv":
+            message = message_from_wire(fields[1])
+            if isinstance(core, TableHost):
+                core.receive(fields[0], message)
+            else:
+                core.receive(message)
+        elif kind == "join" and isinstance(core, TableHost):
+            core.add_joiner(*fields)
+        elif kind == "gone" and isinstance(core, TableHost):
+            core.remove_joiner(*fields)
+        elif kind == "confirm":
+            core.confirm()
+        elif kind == "rematch":
+            core.rematch()
+        elif kind == "leave":
+            core.leave(*fields)
+        elif kind == "unrelayed":
+            core.left_unrelayed()
+        elif kind == "fault":
+            core.fault(*fields)
+        elif kind == "play" and seat.session is not None:
+            carry(seat.session.play(fields[0]))
+        else:
+            raise ValueError(f"not an input of this {header.role} now")
+
+    for n, entry in enumerate(inputs):
+        try:
+            replay(entry)
+            follow()
+        except Exception as e:  # whatever an input breaks, the journal is damaged
+            why = f"input {n} ({entry[0]!r}) cannot be replayed: {type(e).__name__}: {e}"
+            raise JournalDamaged(journal.path, why) from None
+    core.take_outgoing()  # sent before the crash, or sent again on `resume`
+    if seat.code is not None and core.me in core.waiting_for():
+        # Killed before our player confirmed the code: it is shown (asked) again.
+        core._events.append(seat.code)
+    journal.replaying = False
+    if journal.path.exists():
+        journal._append()
+    if isinstance(core, TableHost) and core.stage is not Stage.LOBBY:
+        seat.lost = [s.identity for s in core.seats[1:]]
+    journal.resumed = seat
+    return seat
+
+
+__all__ = [
+    "FORMAT",
+    "JournaledGuest",
+    "JournaledHost",
+    "Resumed",
+    "SeatJournal",
+    "TableHeader",
+    "find_host_table",
+    "host_table_path",
+    "join_table_path",
+    "open_journal",
+    "read_table_journal",
+    "rebuild",
+]
