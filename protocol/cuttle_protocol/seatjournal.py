@@ -118,6 +118,7 @@ _INPUTS: dict[str, tuple[type, ...]] = {
     "gone": (bytes, str, str),  # host: a joiner's connection ended for good
     "recv": (bytes, dict),  # a message from a connection (the host: whose key; joiner: b"")
     "confirm": (),
+    "rematch": (),  # host: our proposal of the next game; joiner: our agreement
     "leave": (str, str),
     "unrelayed": (),  # our leaving, with the host out of reach
     "fault": (int, str, str),

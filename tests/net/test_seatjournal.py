@@ -28,6 +28,7 @@ from cuttle_protocol.seatjournal import (
 )
 from cuttle_protocol.table import Stage, TableSettings
 from cuttle_protocol.tablegame import TableGame, game_session, play_at_table
+from cuttle_protocol.tablematch import play_match_at_table
 from cuttle_protocol.trio_peer import open_listener
 from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
 
@@ -35,10 +36,11 @@ FAST = TableTimeouts(reply=5.0, move=5.0, window=3.0)
 
 
 async def journaled_table(
-    tmp: Path, seats: int, game: str = "unisson", token: str = "one-deck"
+    tmp: Path, seats: int, game: str = "unisson", token: str = "one-deck", games: int = 1
 ) -> tuple[dict[int, TableGame], dict[int, SeatJournal], dict[int, Ed25519PrivateKey]]:
-    """A whole game at a table in this process, every seat journaled (the journals kept)."""
-    games: dict[int, TableGame] = {}
+    """A whole game (or a match of `games`: each seat's last game) at a table in this
+    process, every seat journaled (the journals kept)."""
+    played: dict[int, TableGame] = {}
     journals: dict[int, SeatJournal] = {}
     keys = {seat: Ed25519PrivateKey.generate() for seat in range(seats)}
     settings = TableSettings(game, tuple(token.split("+")), seats)
@@ -49,14 +51,16 @@ async def journaled_table(
 
         async def sit(seat: int, table) -> None:
             bot, rng = bot_for(game, "greedy"), random.Random(seat)
-            games[seat] = await play_at_table(
-                table,
-                keys[seat],
-                token,
+            how = dict(
                 choose=lambda view: bot.choose(view, rng),
                 data_dir=tmp / f"p{seat}",
                 journal=journals[seat],
             )
+            if games == 1:
+                played[seat] = await play_at_table(table, keys[seat], token, **how)
+            else:
+                match = await play_match_at_table(table, keys[seat], token, games=games, **how)
+                played[seat] = match.games[-1]
 
         async def host() -> None:
             me = LocalPlayer("p0", keys[0])
@@ -90,7 +94,7 @@ async def journaled_table(
                 nursery.start_soon(host)
                 for seat in range(1, seats):
                     await nursery.start(join, seat)
-    return games, journals, keys
+    return played, journals, keys
 
 
 @pytest.mark.trio
@@ -123,6 +127,25 @@ async def test_every_seats_journal_rebuilds_its_log_and_session_byte_for_byte(
         assert session.seat == played.seat and session.finished
         assert [r.signature for r in session.records] == [r.signature for r in played.records]
         again.close()
+
+
+@pytest.mark.trio
+async def test_a_match_is_rebuilt_from_its_journal_at_its_last_game(tmp_path: Path) -> None:
+    """Two games at a table: every seat's journal notes its rematch answer, and rebuilding it
+    gives the same log and game 2's session, whose secrets are not game 1's."""
+    games, journals, keys = await journaled_table(tmp_path, 3, games=2)
+    assert all(g.clean for g in games.values()), games
+    for seat, journal in journals.items():
+        live = journal.core
+        assert live is not None and live.log is not None
+        journal.close()
+        kinds = [entry[0] for entry in read_table_journal(journal.path)[1]]
+        assert "rematch" in kinds
+        again = rebuild(open_journal(journal.path), keys[seat], game_session)
+        assert again.core.log is not None and again.core.log.entries == live.log.entries
+        session = again.session
+        assert session is not None and session.header.number == 2
+        assert session.played == games[seat].session.played  # type: ignore[union-attr]
 
 
 def test_a_journal_is_written_only_once_the_table_is_seated_and_then_before_any_send(
