@@ -204,18 +204,17 @@ def test_the_vectors_chain_in_rounds_as_the_spec_says(name):
     the hashes of its messages by sender)."""
     data = json.loads((VECTORS / name).read_text())
     sid = bytes.fromhex(data["session_id"])
-    head, seq, rounds = hash256("genesis", sid), 0, []
+    head, rounds = hash256("genesis", sid), []
     for m in data["messages"]:
         w = {k: v if k in ("op", "step") else unhex(v) for k, v in m["wire"].items()}
         if not rounds or w["seq"] != rounds[-1][0]["seq"]:
             rounds.append([])
         rounds[-1].append(w)
-    for messages in rounds:
+    for seq, messages in enumerate(rounds):
         assert [w["seq"] for w in messages] == [seq] * len(messages)
         assert [w["prev"] for w in messages] == [head] * len(messages)
         senders = [w["from"] for w in messages]
         assert senders == sorted(set(senders))
         digests = [hash256("message", w) for w in messages]
         head = digests[0] if len(digests) == 1 else hash256("round", digests)
-        seq += 1
     assert max(len(r) for r in rounds) == data["seats"]  # some round has every seat
