@@ -24,7 +24,7 @@ from .audit import seed_commitment
 from .errors import Deviation, UsageError
 from .group import Rng, base_mul, mul, random_scalar, scalar_bytes
 from .messages import Message
-from .ops import CardsLearned, ExposeHand, Op, RandomPick, RevealFromHand
+from .ops import CardsLearned, ExposeHand, ExposeHands, Op, RandomPick, RevealFromHand
 from .proofs import prove_key, prove_share
 from .state import DeckState, Output, _Step, key_commitment, pick_commitment
 
@@ -150,7 +150,7 @@ class DeckPeer(DeckState):
 
     def _build_reveal(self, stub: Message, step: _Step) -> dict[str, Any]:
         hand = self.hands[self.me]
-        if isinstance(self.op, ExposeHand):
+        if isinstance(self.op, ExposeHand | ExposeHands):
             positions = sorted(hand.hidden)
         else:
             assert isinstance(self.op, RevealFromHand)

@@ -35,6 +35,7 @@ from .ops import (
     Draw,
     Event,
     ExposeHand,
+    ExposeHands,
     Op,
     OperationComplete,
     PlaceOnTop,
@@ -505,6 +506,7 @@ class DeckState:
 
     def _check_op(self, op: Op) -> None:
         seats = [getattr(op, name) for name in ("seat", "to_seat", "a", "b") if hasattr(op, name)]
+        seats += getattr(op, "seats", ())
         cards = [*getattr(op, "cards", ()), *([op.card] if hasattr(op, "card") else [])]
         if any(s >= self.seats for s in seats) or any(c >= self.faces for c in cards):
             raise UsageError(f"{op} names a seat or card outside this table")
@@ -587,6 +589,10 @@ class DeckState:
         if isinstance(op, ExposeHand):
             hidden = tuple(sorted(self.hands[op.seat].hidden))
             return [(_Step(op.seat, "reveal", hidden),)] if hidden else []
+        if isinstance(op, ExposeHands):
+            shown = {s: tuple(sorted(self.hands[s].hidden)) for s in op.seats}
+            steps = tuple(_Step(s, "reveal", pos) for s, pos in shown.items() if pos)
+            return [steps] if steps else []
         if isinstance(op, RandomPick):
             if not self.hands[op.seat].slots() or not op.count:
                 return []
@@ -661,12 +667,13 @@ class DeckState:
                     hand.public.remove(card)
                 self.out.update(cards)
             self._learned(op.seat, cards, True, "hand")
-        elif isinstance(op, ExposeHand):
-            hand = self.hands[op.seat]
-            cards = [self.shown[p] for p in sorted(hand.hidden)]
-            hand.public += cards
-            hand.hidden = []
-            self._learned(op.seat, cards, True, "hand")
+        elif isinstance(op, ExposeHand | ExposeHands):
+            for seat in op.seats if isinstance(op, ExposeHands) else (op.seat,):
+                hand = self.hands[seat]
+                cards = [self.shown[p] for p in sorted(hand.hidden)]
+                hand.public += cards
+                hand.hidden = []
+                self._learned(seat, cards, True, "hand")
         elif isinstance(op, RandomPick):
             self._finish_pick(op)
         elif isinstance(op, SwapHands):
@@ -836,7 +843,9 @@ class DeckState:
             if claimed != needed:
                 raise Deviation("unexpected_message", f"must show exactly {needed}")
         self._reveal(msg, msg.body["reveal"], mine)
-        if isinstance(op, ExposeHand) and sorted(e[0] for e in msg.body["reveal"]) != sorted(
+        if isinstance(op, ExposeHand | ExposeHands) and sorted(
+            e[0] for e in msg.body["reveal"]
+        ) != sorted(
             hand.hidden
         ):
             raise Deviation("unexpected_message", "must show every hidden card of the hand")

@@ -37,6 +37,8 @@ from cuttle_net.deck import (
     CardsLearned,
     CheatDetected,
     DeckState,
+    ExposeHand,
+    ExposeHands,
     Op,
     OperationComplete,
     UsageError,
@@ -381,6 +383,12 @@ class PublicGame:
         actor = module.to_act(view)
         if actor == NOBODY:
             ops = module.final_ops(view)
+            if self.deck.version == 2:  # hands were shown one seat at a time (SPEC 2.8)
+                ops = [
+                    ExposeHand(s) if isinstance(op, ExposeHands) else op
+                    for op in ops
+                    for s in (op.seats if isinstance(op, ExposeHands) else (None,))
+                ]
             if ops:
                 self.pending = _Pending("final", None, None, list(ops))
             else:

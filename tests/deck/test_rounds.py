@@ -14,10 +14,13 @@ from cuttle_net.deck import (
     CheatDetected,
     Deal,
     Draw,
+    ExposeHands,
     Message,
     RandomPick,
     RevealFromDeck,
+    WireError,
     equivocation,
+    op_from_wire,
 )
 from cuttle_net.deck.encoding import hash256
 from cuttle_net.deck.messages import genesis
@@ -219,3 +222,33 @@ def test_a_slow_party_keeps_a_rounds_messages_in_any_order() -> None:
     assert len(t.peers[3].pending) == 3
     t.deliver([(3, m) for m in t.peers[3].begin(op).messages])
     assert all(p.dealt for p in t.peers) and not t.peers[3].pending
+
+
+def test_the_hands_shown_at_the_end_are_one_round() -> None:
+    t = dealt(4)
+    hands = [p.my_hand() for p in t.peers]
+    t.run(ExposeHands((0, 2, 3)))
+    (shown,) = rounds_of(t)[-1]
+    assert shown == [("reveal", 0), ("reveal", 2), ("reveal", 3)]
+    for s in (0, 2, 3):
+        assert all(p.hand_view(s) == (hands[s], 0) for p in t.peers)
+    assert t.peers[0].hand_view(1) == ([], 3)
+
+
+def test_a_hand_shown_in_part_at_the_end_is_refused() -> None:
+    t = dealt(3)
+    t.tamper = lambda s, w: (
+        [resign({**w, "body": {"reveal": w["body"]["reveal"][:-1]}}, t.keys[1])] if s == 1 else [w]
+    )
+    with pytest.raises(CheatDetected) as info:
+        t.run(ExposeHands((0, 1)))
+    assert (info.value.kind, info.value.culprit) == ("unexpected_message", 1)
+    again = t.recheck(info.value.evidence)
+    assert again is not None and (again.kind, again.culprit) == ("unexpected_message", 1)
+
+
+@pytest.mark.parametrize("seats", [[], [1, 0], [0, 0], [0, 6], "0"])
+def test_expose_hands_names_distinct_seats_in_order(seats) -> None:
+    with pytest.raises(WireError):
+        op_from_wire(["expose_hands", seats])
+    assert op_from_wire(["expose_hands", [0, 2]]) == ExposeHands((0, 2))
