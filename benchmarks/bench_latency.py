@@ -32,9 +32,9 @@ the round trip; "RTT (hops)" counts the one-way hops of the longest chain of mes
 through the host, halved: the proxy keeps a Lamport clock per seat (a chunk a seat sends
 is one hop more than the most any chunk it had received had; a host→joiner or
 joiner→host message is one hop, joiner→joiner through the host two). Seats that
-receive concurrent messages may be given a hop too many, so it is an upper bound; for
-deck steps, which run one after another, it is exact. The TCP handshake of the dial is
-not delayed (add one round trip to seating and game).
+receive concurrent messages may be given a hop too many, so it is an upper bound (the
+messages of one deck round cross: every seat sends its own at once, SPEC 2.7). The TCP
+handshake of the dial is not delayed (add one round trip to seating and game).
 """
 
 from __future__ import annotations

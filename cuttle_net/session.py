@@ -306,6 +306,18 @@ class GameSession:
         return actor if actor >= 0 else None
 
     @property
+    def owing(self) -> list[int]:
+        """Every seat that owes a step now: those that owe a message of the deck round under
+        way (SPEC 2.7: they send at once, any may be the one that stays silent), else the
+        one to decide."""
+        if self.finished:
+            return []
+        owing = self.deck.owing()
+        if owing:
+            return owing
+        return [] if self.owes is None else [self.owes]
+
+    @property
     def waiting_for(self) -> tuple[int, str] | None:
         """What another seat owes us now: ``(seat, "move")`` (a decision) or
         ``(seat, "deck")`` (a deck-protocol step)."""
@@ -457,7 +469,7 @@ class GameSession:
             return Output()
         if kind == "left" and reporter in (None, culprit, host):
             return self._left(culprit, "left", detail)
-        owed = kind == "timeout" and culprit == self.owes and overdue
+        owed = kind == "timeout" and culprit in self.owing and overdue
         if reporter is None or proven or owed:
             return self._faulted(Fault(table_fault_kind(kind), culprit, detail))
         code = "internal-error" if (kind, culprit) == ("internal_error", reporter) else "fault"

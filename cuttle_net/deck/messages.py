@@ -2,11 +2,12 @@
 
 A message is plain data (dict/list/bytes/int/str/bool) that msgpack carries unchanged:
 
-    {"v": 2, "sid": bytes, "seq": int, "prev": bytes32, "from": 0..N-1, "op": [...],
+    {"v": 3, "sid": bytes, "seq": int, "prev": bytes32, "from": 0..N-1, "op": [...],
      "step": str, "body": {...}, "sig": bytes64}
 
 ``sig`` is the sender's Ed25519 signature over ``canon`` of every other field; the message's
-hash (for the next message's ``prev``) is over all fields including ``sig``.
+hash is over all fields including ``sig``; the next round's ``prev`` is made from the hashes
+of a round's messages (:func:`round_head`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from .errors import WireError
 from .ops import MAX_DECK, MAX_SEATS, Op, op_from_wire
 from .proofs import PROOF_BYTES
 
-VERSION = 2
+VERSION = 3  # 3: the steps of an operation that need no message of each other form rounds
+# Version 2 (each step its own round, the audit's last secret with its verdict) is still read,
+# in the records that hold it (SPEC 5: cuttle-record/3 and /4).
+VERSIONS = (2, 3)
 
 
 def _bytes(n: int):
@@ -115,9 +119,11 @@ STEPS: dict[str, tuple[str, ...]] = {
     "pick_salt": ("salt",),
     "pick_open": ("salt", "reveal"),
     "audit": ("secret", "seed"),
-    "audit_verdict": ("secret", "seed", "verdict"),
+    "audit_verdict": ("secret", "seed", "verdict"),  # version 2 only
     "verdict": ("verdict",),
 }
+
+_LATER = {3: ("audit_verdict",)}  # steps a version no longer has
 
 ENVELOPE = ("v", "sid", "seq", "prev", "from", "op", "step", "body", "sig")
 
@@ -132,10 +138,11 @@ class Message:
     step: str
     body: dict[str, Any]
     sig: bytes = b""
+    version: int = VERSION
 
     def unsigned_wire(self) -> dict[str, Any]:
         return {
-            "v": VERSION,
+            "v": self.version,
             "sid": self.sid,
             "seq": self.seq,
             "prev": self.prev,
@@ -158,7 +165,7 @@ class Message:
         return hash256("message", self.to_wire())
 
     @staticmethod
-    def from_wire(data: Any) -> Message:
+    def from_wire(data: Any, version: int = VERSION) -> Message:
         """Parse strictly: every field's type, size and count. Raises WireError naming the
         field. (Counts that depend on the session — the deck size — and the
         validity of points are checked when the message is processed.)"""
@@ -166,7 +173,7 @@ class Message:
             raise WireError("message: expected a dict")
         if set(data) != set(ENVELOPE):
             raise WireError(f"message: fields must be exactly {', '.join(ENVELOPE)}")
-        if data["v"] != VERSION or type(data["v"]) is not int:
+        if data["v"] != version or type(data["v"]) is not int:
             raise WireError(f"v: unsupported version {data['v']!r}")
         sid = data["sid"]
         if type(sid) is not bytes or not 16 <= len(sid) <= 64:
@@ -176,7 +183,7 @@ class Message:
         sender = _int(0, MAX_SEATS - 1)(data["from"], "from")
         op = op_from_wire(data["op"])
         step = data["step"]
-        if type(step) is not str or step not in STEPS:
+        if type(step) is not str or step not in STEPS or step in _LATER.get(version, ()):
             raise WireError(f"step: unknown step {step!r}")
         body = data["body"]
         if type(body) is not dict or set(body) != set(STEPS[step]):
@@ -184,7 +191,7 @@ class Message:
         for name in STEPS[step]:
             FIELDS[name](body[name], f"body.{name}")
         sig = _bytes(64)(data["sig"], "sig")
-        return Message(sid, seq, prev, sender, op, step, body, sig)
+        return Message(sid, seq, prev, sender, op, step, body, sig, version)
 
     def verify(self, key: Ed25519PublicKey) -> bool:
         try:
@@ -192,6 +199,12 @@ class Message:
         except InvalidSignature:
             return False
         return True
+
+
+def round_head(digests: list[bytes]) -> bytes:
+    """The ``prev`` of the round after a complete round whose messages, by ascending sender,
+    have these digests: the digest itself for a round of one message (SPEC 2.7)."""
+    return digests[0] if len(digests) == 1 else hash256("round", digests)
 
 
 def genesis(sid: bytes) -> bytes:

@@ -78,6 +78,17 @@ class ExposeHand:
 
 
 @dataclass(frozen=True)
+class ExposeHands:
+    """Every seat of ``seats`` (ascending, distinct) shows its whole hand, all in one round:
+    the hands shown at the end of a game."""
+
+    seats: tuple[int, ...]
+
+    def to_wire(self) -> list[Any]:
+        return ["expose_hands", sorted(self.seats)]
+
+
+@dataclass(frozen=True)
 class RandomPick:
     """Joint randomness no party can bias picks ``count`` cards of ``seat``'s hand (all of
     them if it holds fewer); they are shown and leave the hand (random-fours)."""
@@ -136,6 +147,7 @@ Op = (
     | RevealFromDeck
     | RevealFromHand
     | ExposeHand
+    | ExposeHands
     | RandomPick
     | SwapHands
     | PlaceOnTop
@@ -173,6 +185,17 @@ def _cards(v: Any) -> tuple[int, ...]:
     return tuple(_card(c) for c in v)
 
 
+def _seats(v: Any) -> tuple[int, ...]:
+    if (
+        not isinstance(v, list)
+        or not 1 <= len(v) <= MAX_SEATS
+        or not all(type(s) is int for s in v)
+        or v != sorted(set(v))
+    ):
+        raise WireError(f"op: seats must be a sorted list of 1..{MAX_SEATS} distinct seats")
+    return tuple(_seat(s) for s in v)
+
+
 def _hands(v: Any) -> tuple[int, ...]:
     if not isinstance(v, list) or not 2 <= len(v) <= MAX_SEATS:
         raise WireError(f"op: hands must be a list of 2..{MAX_SEATS} counts")
@@ -196,6 +219,7 @@ def op_from_wire(data: Any) -> Op:
         "reveal_deck": (RevealFromDeck, (_count,)),
         "reveal_hand": (RevealFromHand, (_seat, _cards, _flag)),
         "expose_hand": (ExposeHand, (_seat,)),
+        "expose_hands": (ExposeHands, (_seats,)),
         "random_pick": (RandomPick, (_seat, _count)),
         "swap": (SwapHands, (_seat, _seat)),
         "place_on_top": (PlaceOnTop, (_card,)),

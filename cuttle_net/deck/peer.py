@@ -24,7 +24,7 @@ from .audit import seed_commitment
 from .errors import Deviation, UsageError
 from .group import Rng, base_mul, mul, random_scalar, scalar_bytes
 from .messages import Message
-from .ops import CardsLearned, ExposeHand, Op, RandomPick, RevealFromHand
+from .ops import CardsLearned, ExposeHand, ExposeHands, Op, RandomPick, RevealFromHand
 from .proofs import prove_key, prove_share
 from .state import DeckState, Output, _Step, key_commitment, pick_commitment
 
@@ -104,7 +104,7 @@ class DeckPeer(DeckState):
         except Deviation as cheat:  # found while preparing our message (the audit names it)
             self._fail(cheat, self.me)
         msg = replace(stub, body=body).signed(self.signing_key)
-        self._record(msg)
+        self._record(msg, step)
         out.messages.append(msg.to_wire())
 
     def _share(self, pos: int) -> bytes:
@@ -150,7 +150,7 @@ class DeckPeer(DeckState):
 
     def _build_reveal(self, stub: Message, step: _Step) -> dict[str, Any]:
         hand = self.hands[self.me]
-        if isinstance(self.op, ExposeHand):
+        if isinstance(self.op, ExposeHand | ExposeHands):
             positions = sorted(hand.hidden)
         else:
             assert isinstance(self.op, RevealFromHand)
@@ -176,12 +176,9 @@ class DeckPeer(DeckState):
     def _build_audit(self, stub: Message, step: _Step) -> dict[str, Any]:
         return {"secret": scalar_bytes(self.x), "seed": self.seed}
 
-    def _build_audit_verdict(self, stub: Message, step: _Step) -> dict[str, Any]:
-        self.secrets[self.me] = self.x
-        self.verdict_digest = audit.verdict_digest(self)
-        return {**self._build_audit(stub, step), "verdict": [True, self.verdict_digest]}
-
     def _build_verdict(self, stub: Message, step: _Step) -> dict[str, Any]:
+        if self.verdict_digest is None:  # every secret is in: the audit round is complete
+            self.verdict_digest = audit.verdict_digest(self)
         return {"verdict": [True, self.verdict_digest]}
 
     # ---- learning one's own cards -----------------------------------------------------------

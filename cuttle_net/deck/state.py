@@ -5,15 +5,16 @@ link, proof and claim, and keeps the public bookkeeping (deck ciphertexts, draw 
 published shares, cards shown to all). It is the third-party checker
 (:func:`check_transcript`) and the base of :class:`~cuttle_net.deck.peer.DeckPeer`, which
 adds a party's secrets. ``_plan`` says, from public state alone, which messages an operation
-takes and who sends each (the strict turn order); each step has a handler
-``_on_<step>(msg, mine)``; ``mine`` skips the checks of one's own messages, which were built
-honestly.
+takes, who sends each, and in which round (the steps of a round need no message of each
+other: their senders send them at once, and they may come in any order); each step has a
+handler ``_on_<step>(msg, step, mine)``; ``mine`` skips the checks of one's own messages,
+which were built honestly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -23,7 +24,7 @@ from . import shuffle as sh
 from .encoding import DOMAIN, canon, hash256
 from .errors import CheatDetected, Deviation, UsageError, WireError
 from .group import IDENTITY, InvalidPoint, add, card_point, card_table, check_point, sub
-from .messages import Message, genesis
+from .messages import VERSION, VERSIONS, Message, genesis, round_head
 from .ops import (
     MAX_DECK,
     MAX_SEATS,
@@ -34,6 +35,7 @@ from .ops import (
     Draw,
     Event,
     ExposeHand,
+    ExposeHands,
     Op,
     OperationComplete,
     PlaceOnTop,
@@ -77,6 +79,44 @@ class _Step:
     positions: tuple[int, ...] = ()  # the positions a shares/reveal step must cover
 
 
+# A round: the steps of an operation that do not depend on each other, one per sender (in
+# ascending seat order). Every message of a round names the same ``seq`` and ``prev``.
+Round = tuple[_Step, ...]
+
+
+@dataclass
+class _Progress:
+    """Where an operation's rounds stand: the round under way, its ``seq`` and ``prev``, and
+    the digest of each message of it already in (by sender)."""
+
+    op: Op
+    plan: list[Round]
+    round_i: int
+    seq: int
+    head: bytes
+    got: dict[int, bytes] = field(default_factory=dict)
+
+    def round(self) -> Round:
+        return self.plan[self.round_i] if self.round_i < len(self.plan) else ()
+
+    def step_of(self, sender: int) -> _Step | None:
+        """``sender``'s step of the round under way, if it has not sent it yet."""
+        if sender in self.got:
+            return None
+        return next((s for s in self.round() if s.sender == sender), None)
+
+    def due(self) -> list[_Step]:
+        return [s for s in self.round() if s.sender not in self.got]
+
+    def take(self, sender: int, digest: bytes) -> None:
+        """One more message of the round; once every one is in, the next round begins, its
+        ``prev`` the round's head."""
+        self.got[sender] = digest
+        if len(self.got) == len(self.round()):
+            self.head = round_head([self.got[s] for s in sorted(self.got)])
+            self.seq, self.round_i, self.got = self.seq + 1, self.round_i + 1, {}
+
+
 def deal_layout(op: Deal) -> tuple[list[list[int]], list[int], int]:
     """Where a deal puts the shuffled deck's positions: each seat's hand (from the top, in
     seat order), then the face-up cards; the draw pile starts after them."""
@@ -98,7 +138,11 @@ class DeckState:
         public_keys: Sequence[Ed25519PublicKey],
         deck_size: int,
         faces: int | None = None,
+        version: int = VERSION,
     ):
+        if version not in VERSIONS:
+            raise UsageError(f"deck protocol versions are {VERSIONS}")
+        self.version = version  # 2: a record's older transcript (one step a round)
         if not 2 <= len(public_keys) <= MAX_SEATS:
             raise UsageError(f"a table has 2..{MAX_SEATS} seats")
         if type(deck_size) is not int or not 2 <= deck_size <= MAX_DECK:
@@ -115,17 +159,16 @@ class DeckState:
         if type(self.faces) is not int or not 1 <= self.faces <= deck_size:
             raise UsageError(f"faces must be 1..{deck_size}")
         self.cards = card_table(deck_size)
-        self.seq = 0
-        self.head = genesis(session_id)
         self.log: list[tuple[str, Any]] = []
         self.op: Op | None = None
-        self.plan: list[_Step] = []
-        self.step_i = 0
+        # The running operation's rounds (SPEC 2.7): the round under way, its seq and prev.
+        self.at = _Progress(None, [], 0, 0, genesis(session_id))  # type: ignore[arg-type]
+        self._round_at = 0  # where the round under way begins in the log
         # Messages that came before this party began their operation (SPEC 2.7, *Early
-        # messages*), each checked before it was kept; ``_early``: their operation, its plan
-        # and the last one's hash, which the next early message must continue.
+        # messages*), each checked before it was kept; ``_early``: how far they take that
+        # operation's rounds, which the next early message must continue.
         self.pending: list[Any] = []
-        self._early: tuple[Op, list[_Step], bytes] | None = None
+        self._early: _Progress | None = None
         self.events: list[Event] = []
         self.failed: CheatDetected | None = None
         self.dealt = False
@@ -175,6 +218,17 @@ class DeckState:
         """After the audit: the card id at each position of the dealt deck."""
         return audit.deck_order(self)
 
+    @property
+    def seq(self) -> int:
+        """The ``seq`` of the round under way (or of the next one): rounds count from 0."""
+        return self.at.seq
+
+    @property
+    def head(self) -> bytes:
+        """The ``prev`` every message of the round under way names: the hash of the last
+        complete round (SPEC 2.7)."""
+        return self.at.head
+
     def begin(self, op: Op) -> Output:
         """Start ``op`` (every party starts the same operations in the same order)."""
         self._alive()
@@ -184,9 +238,10 @@ class DeckState:
             op_from_wire(op.to_wire())  # the others will parse it strictly: so do we
         except (WireError, AttributeError) as exc:
             raise UsageError(f"not a valid operation: {op!r} ({exc})") from exc
-        self.plan = self._plan(op)
-        self.op, self.step_i = op, 0
+        plan = self._plan(op)
+        self.op, self.at = op, _Progress(op, plan, 0, self.seq, self.head)
         self.log.append(("op", op.to_wire()))
+        self._round_at = len(self.log)
         out = Output()
         self._advance(out)
         self._early = None
@@ -199,9 +254,10 @@ class DeckState:
         """Process one message from another party (its wire form). Raises CheatDetected.
 
         ``author``: the seat the transport authenticated as the message's sender (a table's
-        signed log), if it knows; every fault of the message is then that seat's.  A message
-        that comes while no operation runs here is checked before it is kept, and kept only
-        if it is a step due before this party's own (``_early_problem``)."""
+        signed log), if it knows; every fault of the message is then that seat's.  The
+        messages of one round may come in any order.  A message that comes while no
+        operation runs here is checked before it is kept, and kept only if it is a step due
+        before this party's own (``_early_problem``)."""
         self._alive()
         out = Output()
         if author is not None and (
@@ -222,26 +278,28 @@ class DeckState:
         """Whether ``data`` carries ``seat``'s signature as a deck message (SPEC 2.7)."""
         return _signature_ok(data, self.public_keys[seat])
 
+    def owing(self) -> list[int]:
+        """The seats that owe a message of the round under way (none: idle)."""
+        return [s.sender for s in self.at.due()] if self.op is not None else []
+
     def next_sender(self) -> int | None:
-        """The seat that owes the next message of the running operation (None: idle)."""
-        if self.op is None or self.step_i >= len(self.plan):
-            return None
-        return self.plan[self.step_i].sender
+        """The lowest seat that owes a message of the running operation (None: idle)."""
+        owing = self.owing()
+        return owing[0] if owing else None
 
     def awaiting_peer(self) -> bool:
         """Whether another party owes a message (so a silence can be a timeout)."""
-        sender = self.next_sender()
-        return sender is not None and sender != self.me
+        return any(s != self.me for s in self.owing())
 
     def timed_out(self) -> CheatDetected:
-        """The shell declares the party that owes a message silent past its deadline: a
-        forfeit naming it, with the transcript so far as the record. The protocol stops."""
+        """The shell declares the parties that owe a message silent past its deadline: a
+        forfeit naming the lowest such seat (SPEC 2.11), with the transcript so far as the
+        record. The protocol stops."""
         if not self.awaiting_peer():
             raise UsageError("no message is due from another party")
-        culprit = self.plan[self.step_i].sender
-        verdict = CheatDetected(
-            "timeout", culprit, f"no {self.plan[self.step_i].name} message", self.transcript()
-        )
+        step = next(s for s in self.at.due() if s.sender != self.me)
+        detail = f"no {step.name} message"
+        verdict = CheatDetected("timeout", step.sender, detail, self.transcript())
         self.failed = verdict
         return verdict
 
@@ -252,13 +310,14 @@ class DeckState:
             raise UsageError(f"the protocol stopped: {self.failed}")
 
     def _advance(self, out: Output) -> None:
-        """Send our own steps (parties only), and finish the operation when its plan is done."""
+        """Send our own step of the round under way at once (parties only: it depends on no
+        other message of the round), and finish the operation when its rounds are done."""
         while self.op is not None:
-            if self.step_i < len(self.plan):
-                step = self.plan[self.step_i]
-                if step.sender != self.me:
+            if self.at.round():
+                mine = self.at.step_of(self.me) if self.me is not None else None
+                if mine is None:
                     break
-                self._send(step, out)
+                self._send(mine, out)
                 continue
             op, self.op = self.op, None
             self._finish(op)
@@ -274,13 +333,18 @@ class DeckState:
         self.failed = CheatDetected(cheat.kind, who, cheat.detail, self.transcript())
         raise self.failed
 
+    def _due_sender(self, claimed: int) -> int:
+        """Whom a message that no transport authenticated is charged to: the seat its
+        ``from`` names if that seat owes a message of the round, else the lowest that does."""
+        owing = self.owing()
+        return claimed if claimed in owing or not owing else owing[0]
+
     def _process(self, data: Any, author: int | None, out: Output) -> None:
-        step = self.plan[self.step_i] if self.step_i < len(self.plan) else None
         # Whom a fault is charged to: the authenticated author if the transport knows it;
-        # else the seat whose step is due, or another seat that signed the message (out of
-        # turn). Never this party itself: its own messages are not received.
+        # else a seat that owes a message of the round, or another seat that signed the
+        # message (out of turn). Never this party itself: its own messages are not received.
         claimed = self._claimed_sender(data) if author is None else author
-        sender = step.sender if step is not None and author is None else claimed
+        sender = self._due_sender(claimed) if author is None else author
         self.log.append(("msg", data))
         if not _signature_ok(data, self.public_keys[sender]):
             signer_ok = claimed not in (sender, self.me) and _signature_ok(
@@ -290,29 +354,42 @@ class DeckState:
                 self._fail(Deviation("bad_signature", f"not signed by seat {sender}"), sender)
             sender = claimed
         try:
-            msg = Message.from_wire(data)
+            msg = Message.from_wire(data, self.version)
         except WireError as exc:
             self._fail(Deviation("malformed_message", str(exc)), sender)
         try:
-            self._check_envelope(msg, step)
-            self.seq, self.head = self.seq + 1, msg.digest()
-            self.step_i += 1
-            getattr(self, f"_on_{msg.step}")(msg, False)
+            step = self._check_envelope(msg, sender)
+            self._handle(msg, step, False)
+            self._took(msg)
         except Deviation as cheat:
             self._fail(cheat, sender)
         except InvalidPoint as exc:
             self._fail(Deviation("invalid_point", str(exc)), sender)
 
+    def _took(self, msg: Message) -> None:
+        """Count a message (already in the log) in its round; once the round is complete,
+        list its messages by ascending sender (the order of a record, SPEC 5.1)."""
+        before = self.at.round_i
+        self.at.take(msg.sender, msg.digest())
+        if self.at.round_i != before:
+            self.log[self._round_at :] = sorted(self.log[self._round_at :], key=_sender_of)
+            self._round_at = len(self.log)
+
+    def _handle(self, msg: Message, step: _Step, mine: bool) -> None:
+        getattr(self, f"_on_{msg.step}")(msg, step, mine)
+
     def _early_problem(self, data: Any, author: int | None) -> str | None:
         """Why a message that came while no operation runs here cannot be kept (None: it can).
 
-        A party keeps it only if it is the next step of the operation it names, checked as
-        far as possible before that operation begins here: signed by its author, of exact
-        shape, of this session, the next in the chain (after those already kept), of an
-        operation that can begin now (the one those kept name), the step and sender its plan
-        has next, sized for that step, and due before any step of this party's own (the
-        others cannot go further without it). So at most N-1 messages of bounded size are
-        kept. An observer keeps none: a transcript begins each operation before its messages.
+        A party keeps it only if it belongs to the operation it names, checked as far as
+        possible before that operation begins here: signed by its author, of exact shape,
+        of this session, of the round the kept messages have reached (its ``seq`` and
+        ``prev``, a round complete without this party's step giving way to the next), of an
+        operation that can begin now (the one those kept name), a step of that round not yet
+        sent by its sender, and sized for that step. A round with a step of this party's own
+        cannot complete before the party begins (the others cannot go further without it),
+        so at most N-1 messages of bounded size are kept. An observer keeps none: a
+        transcript begins each operation before its messages.
         """
         if self.me is None:
             return "no operation runs"
@@ -320,30 +397,27 @@ class DeckState:
         if sender == self.me or not _signature_ok(data, self.public_keys[sender]):
             return f"not signed by seat {sender}"
         try:
-            msg = Message.from_wire(data)
+            msg = Message.from_wire(data, self.version)
         except WireError as exc:
             return str(exc)
-        kept = len(self.pending)
-        head = self._early[2] if self._early is not None else self.head
-        if (msg.sid, msg.sender, msg.seq, msg.prev) != (self.sid, sender, self.seq + kept, head):
-            return "it is not the next message of the chain"
-        if self._early is None:
+        run = self._early
+        if run is None:
             try:
-                plan = self._plan(msg.op)
+                run = _Progress(msg.op, self._plan(msg.op), 0, self.seq, self.head)
             except UsageError as exc:
                 return f"no such operation can begin now ({exc})"
-        elif msg.op.to_wire() == self._early[0].to_wire():
-            plan = self._early[1]
-        else:
-            return f"the messages before it are for {self._early[0]}"
-        if any(step.sender == self.me for step in plan[: kept + 1]):
-            return f"seat {self.me} has not sent its own step of {msg.op} yet"
-        step = plan[kept] if kept < len(plan) else None
-        if step is None or (msg.step, msg.sender) != (step.name, step.sender):
-            return f"{msg.step} by seat {msg.sender} is not the next step of {msg.op}"
+        elif msg.op.to_wire() != run.op.to_wire():
+            return f"the messages before it are for {run.op}"
+        if (msg.sid, msg.sender, msg.seq, msg.prev) != (self.sid, sender, run.seq, run.head):
+            return "it is not a message of the round under way"
+        step = run.step_of(sender)
+        if step is None or msg.step != step.name:
+            return f"{msg.step} by seat {msg.sender} is not due in round {run.seq} of {msg.op}"
         why = self._size_problem(msg, step)
         if why is None:
-            self._early = (msg.op, plan, msg.digest())
+            run = replace(run, got=dict(run.got))
+            run.take(sender, msg.digest())
+            self._early = run
         return why
 
     def _size_problem(self, msg: Message, step: _Step) -> str | None:
@@ -378,39 +452,47 @@ class DeckState:
             culprit = first if first != self.me else others[0]
             self._fail(Deviation("bad_signature", f"not signed by seat {culprit}"), culprit)
         try:
-            msg = Message.from_wire(data)
+            msg = Message.from_wire(data, self.version)
         except WireError as exc:
             self._fail(Deviation("malformed_message", str(exc)), signer)
         try:
-            self._check_envelope(msg, None)
+            self._check_envelope(msg, signer)
         except Deviation as cheat:
             if cheat.kind == "unexpected_message":  # nothing is due: say why it could not wait
                 cheat = Deviation(cheat.kind, f"{msg.step} for {msg.op} came early: {why}")
             self._fail(cheat, signer)
         raise AssertionError("_check_envelope refuses every message while nothing is due")
 
-    def _check_envelope(self, msg: Message, step: _Step | None) -> None:
+    def _check_envelope(self, msg: Message, signer: int) -> _Step:
+        """The checks of a message's place (SPEC 2.7, *Receiving a message*): its session,
+        its round (``seq``), its sender's first message of the round, its ``prev``, then the
+        operation, sender and step due. Returns the step."""
         if msg.sid != self.sid:
             raise Deviation("wrong_session", "the message belongs to another session")
         if msg.seq < self.seq:
             raise Deviation("replayed_message", f"sequence number {msg.seq} was already used")
         if msg.seq > self.seq:
             raise Deviation("reordered_message", f"sequence number {msg.seq}, expected {self.seq}")
+        if self.op is not None and msg.sender in self.at.got:
+            raise Deviation(
+                "replayed_message", f"seat {msg.sender} already sent its message of round {msg.seq}"
+            )
         if msg.prev != self.head:
-            raise Deviation("broken_chain", "prev is not the hash of the previous message")
+            raise Deviation("broken_chain", "prev is not the hash of the previous round")
+        step = self.at.step_of(msg.sender) if self.op is not None else None
         if (
             step is None
-            or self.op is None
-            or msg.op.to_wire() != self.op.to_wire()
-            or (msg.step, msg.sender) != (step.name, step.sender)
+            or msg.sender != signer
+            or msg.op.to_wire() != self.op.to_wire()  # type: ignore[union-attr]
+            or msg.step != step.name
         ):
             raise Deviation("unexpected_message", f"{msg.step} for {msg.op} is not due now")
+        return step
 
-    def _record(self, msg: Message) -> None:
+    def _record(self, msg: Message, step: _Step) -> None:
         self.log.append(("msg", msg.to_wire()))
-        self.seq, self.head = self.seq + 1, msg.digest()
-        self.step_i += 1
-        getattr(self, f"_on_{msg.step}")(msg, True)
+        self._handle(msg, step, True)
+        self._took(msg)
 
     # ---- planning: which messages an operation takes, from public state alone -----------
 
@@ -424,6 +506,7 @@ class DeckState:
 
     def _check_op(self, op: Op) -> None:
         seats = [getattr(op, name) for name in ("seat", "to_seat", "a", "b") if hasattr(op, name)]
+        seats += getattr(op, "seats", ())
         cards = [*getattr(op, "cards", ()), *([op.card] if hasattr(op, "card") else [])]
         if any(s >= self.seats for s in seats) or any(c >= self.faces for c in cards):
             raise UsageError(f"{op} names a seat or card outside this table")
@@ -451,7 +534,19 @@ class DeckState:
             raise UsageError(f"no card of face {face} is public outside the hands and pile")
         return card
 
-    def _plan(self, op: Op) -> list[_Step]:
+    def _plan(self, op: Op) -> list[Round]:
+        """The rounds of ``op`` (SPEC 2.8): a round holds the steps that need no message of
+        the same round, so their senders send them at once; each round needs the one before.
+        Version 2 had one step a round, in the same order."""
+        rounds = self._rounds(op)
+        if self.version == 2:
+            if isinstance(op, Audit):
+                *first, last = rounds[0]
+                rounds = [(*first, _Step(last.sender, "audit_verdict")), rounds[1][:-1]]
+            rounds = [(step,) for r in rounds for step in r]
+        return rounds
+
+    def _rounds(self, op: Op) -> list[Round]:
         self._check_op(op)
         everyone = range(self.seats)
         if isinstance(op, Deal):
@@ -465,11 +560,11 @@ class DeckState:
             # Each seat shares every dealt position outside its own hand, and the face-up ones.
             shared = [tuple(p for p in dealt if p not in h) + tuple(face_up) for h in hands]
             return [
-                *(_Step(s, "key_commit") for s in range(last)),
-                _Step(last, "key"),
-                *(_Step(s, "key_open") for s in range(last)),
-                *(_Step(s, "shuffle") for s in everyone),
-                *(_Step(s, "shares", shared[s]) for s in everyone),
+                tuple(_Step(s, "key_commit") for s in range(last)),
+                (_Step(last, "key"),),
+                tuple(_Step(s, "key_open") for s in range(last)),
+                *((_Step(s, "shuffle"),) for s in everyone),  # each shuffles the one before
+                tuple(_Step(s, "shares", shared[s]) for s in everyone),
             ]
         if not self.dealt or self.audited:
             raise UsageError(f"{op} needs a dealt game that is not yet audited")
@@ -480,42 +575,45 @@ class DeckState:
             if kind == "card":
                 return []
             senders = [s for s in everyone if op.public or s != op.to_seat]
-            return [_Step(s, "shares", (value,)) for s in senders]
+            return [tuple(_Step(s, "shares", (value,)) for s in senders)]
         if isinstance(op, RevealFromDeck):
             if not 1 <= op.count <= len(self.pile):
                 raise UsageError(f"cannot reveal {op.count} of {len(self.pile)} cards")
             hidden = tuple(v for k, v in self.pile[: op.count] if k == "pos")
-            return [_Step(s, "shares", hidden) for s in everyone] if hidden else []
+            return [tuple(_Step(s, "shares", hidden) for s in everyone)] if hidden else []
         if isinstance(op, RevealFromHand):
             needed = self._needed(op)
             if len(needed) > len(self.hands[op.seat].hidden) or not op.cards:
                 raise UsageError(f"seat {op.seat} cannot show {op.cards}")
-            return [_Step(op.seat, "reveal")] if needed else []
+            return [(_Step(op.seat, "reveal"),)] if needed else []
         if isinstance(op, ExposeHand):
             hidden = tuple(sorted(self.hands[op.seat].hidden))
-            return [_Step(op.seat, "reveal", hidden)] if hidden else []
+            return [(_Step(op.seat, "reveal", hidden),)] if hidden else []
+        if isinstance(op, ExposeHands):
+            shown = {s: tuple(sorted(self.hands[s].hidden)) for s in op.seats}
+            steps = tuple(_Step(s, "reveal", pos) for s, pos in shown.items() if pos)
+            return [steps] if steps else []
         if isinstance(op, RandomPick):
             if not self.hands[op.seat].slots() or not op.count:
                 return []
             return [
-                _Step(op.seat, "pick_commit"),
-                *(_Step(s, "pick_salt") for s in everyone if s != op.seat),
-                _Step(op.seat, "pick_open"),
+                (_Step(op.seat, "pick_commit"),),
+                tuple(_Step(s, "pick_salt") for s in everyone if s != op.seat),
+                (_Step(op.seat, "pick_open"),),
             ]
         if isinstance(op, SwapHands):
             if op.a == op.b:
                 raise UsageError("a seat cannot swap hands with itself")
             hidden = {s: tuple(sorted(self.hands[s].hidden)) for s in sorted((op.a, op.b))}
-            return [_Step(s, "shares", pos) for s, pos in hidden.items() if pos]
+            steps = tuple(_Step(s, "shares", pos) for s, pos in hidden.items() if pos)
+            return [steps] if steps else []
         if isinstance(op, PlaceOnTop | TakeToHand):
             self._table_card(op.card)  # refuses a face with no public copy
             return []
         if isinstance(op, Audit):
-            last = self.seats - 1
             return [
-                *(_Step(s, "audit") for s in range(last)),
-                _Step(last, "audit_verdict"),
-                *(_Step(s, "verdict") for s in range(last)),
+                tuple(_Step(s, "audit") for s in everyone),
+                tuple(_Step(s, "verdict") for s in everyone),
             ]
         raise UsageError(f"unknown operation {op!r}")
 
@@ -569,12 +667,13 @@ class DeckState:
                     hand.public.remove(card)
                 self.out.update(cards)
             self._learned(op.seat, cards, True, "hand")
-        elif isinstance(op, ExposeHand):
-            hand = self.hands[op.seat]
-            cards = [self.shown[p] for p in sorted(hand.hidden)]
-            hand.public += cards
-            hand.hidden = []
-            self._learned(op.seat, cards, True, "hand")
+        elif isinstance(op, ExposeHand | ExposeHands):
+            for seat in op.seats if isinstance(op, ExposeHands) else (op.seat,):
+                hand = self.hands[seat]
+                cards = [self.shown[p] for p in sorted(hand.hidden)]
+                hand.public += cards
+                hand.hidden = []
+                self._learned(seat, cards, True, "hand")
         elif isinstance(op, RandomPick):
             self._finish_pick(op)
         elif isinstance(op, SwapHands):
@@ -682,10 +781,10 @@ class DeckState:
 
     # ---- step handlers ----------------------------------------------------------------------
 
-    def _on_key_commit(self, msg: Message, mine: bool) -> None:
+    def _on_key_commit(self, msg: Message, step: _Step, mine: bool) -> None:
         self.key_commits[msg.sender] = msg.body["commit"]
 
-    def _on_key(self, msg: Message, mine: bool) -> None:
+    def _on_key(self, msg: Message, step: _Step, mine: bool) -> None:
         key, seat = msg.body["key"], msg.sender
         if not mine:
             check_point(key)
@@ -700,16 +799,16 @@ class DeckState:
                 joint = add(joint, k)
             self.joint = joint
 
-    def _on_key_open(self, msg: Message, mine: bool) -> None:
+    def _on_key_open(self, msg: Message, step: _Step, mine: bool) -> None:
         key, salt = msg.body["key"], msg.body["salt"]
         if (
             not mine
             and key_commitment(self.sid, msg.sender, key, salt) != self.key_commits[msg.sender]
         ):
             raise Deviation("key_commitment_mismatch", "the key share differs from its commitment")
-        self._on_key(msg, mine)
+        self._on_key(msg, step, mine)
 
-    def _on_shuffle(self, msg: Message, mine: bool) -> None:
+    def _on_shuffle(self, msg: Message, step: _Step, mine: bool) -> None:
         """A shuffle of the latest deck, checked before anything is built on it."""
         inp, seat = self.decks[-1], msg.sender
         out = [(c1, c2) for c1, c2 in msg.body["deck"]]
@@ -727,15 +826,15 @@ class DeckState:
         self.seed_commits[seat] = msg.body["seed_commit"]
         self.decks.append(out)
 
-    def _on_shares(self, msg: Message, mine: bool) -> None:
-        positions = self.plan[self.step_i - 1].positions
+    def _on_shares(self, msg: Message, step: _Step, mine: bool) -> None:
+        positions = step.positions
         entries = msg.body["shares"]
         if tuple(e[0] for e in entries) != positions:
             raise Deviation("unexpected_message", f"shares must be for positions {positions}")
         for pos, d, proof in entries:
             self._check_share(msg, pos, d, proof, mine)
 
-    def _on_reveal(self, msg: Message, mine: bool) -> None:
+    def _on_reveal(self, msg: Message, step: _Step, mine: bool) -> None:
         op = self.op
         hand = self.hands[msg.sender]
         if isinstance(op, RevealFromHand):
@@ -744,7 +843,9 @@ class DeckState:
             if claimed != needed:
                 raise Deviation("unexpected_message", f"must show exactly {needed}")
         self._reveal(msg, msg.body["reveal"], mine)
-        if isinstance(op, ExposeHand) and sorted(e[0] for e in msg.body["reveal"]) != sorted(
+        if isinstance(op, ExposeHand | ExposeHands) and sorted(
+            e[0] for e in msg.body["reveal"]
+        ) != sorted(
             hand.hidden
         ):
             raise Deviation("unexpected_message", "must show every hidden card of the hand")
@@ -764,13 +865,13 @@ class DeckState:
             self.shown[pos] = card
             self.claimant[pos] = seat
 
-    def _on_pick_commit(self, msg: Message, mine: bool) -> None:
-        self.pick = {"commit": msg.body["commit"], "seq": msg.seq, "salts": []}
+    def _on_pick_commit(self, msg: Message, step: _Step, mine: bool) -> None:
+        self.pick = {"commit": msg.body["commit"], "seq": msg.seq, "salts": {}}
 
-    def _on_pick_salt(self, msg: Message, mine: bool) -> None:
-        self.pick["salts"].append(msg.body["salt"])
+    def _on_pick_salt(self, msg: Message, step: _Step, mine: bool) -> None:
+        self.pick["salts"][msg.sender] = msg.body["salt"]
 
-    def _on_pick_open(self, msg: Message, mine: bool) -> None:
+    def _on_pick_open(self, msg: Message, step: _Step, mine: bool) -> None:
         op = self.op
         assert isinstance(op, RandomPick)
         salt = msg.body["salt"]
@@ -787,21 +888,22 @@ class DeckState:
         """The hand slots a random pick takes, from the holder's salt and every other
         party's salt in seat order (SPEC.md part 2)."""
         slots = self.hands[op.seat].slots()
-        seed = hash256("pick", self.sid, self.pick["commit"], holder_salt, self.pick["salts"])
+        salts = [self.pick["salts"][s] for s in sorted(self.pick["salts"])]  # in seat order
+        seed = hash256("pick", self.sid, self.pick["commit"], holder_salt, salts)
         order = sh.derive_permutation(seed, len(slots))
         return [slots[i] for i in order[: op.count]]
 
-    def _on_audit(self, msg: Message, mine: bool) -> None:
+    def _on_audit(self, msg: Message, step: _Step, mine: bool) -> None:
         x = audit.secret_from_wire(msg.body["secret"])
         if not mine:
             audit.check_opening(self, msg.sender, x, msg.body["seed"])
         self.secrets[msg.sender] = x
 
-    def _on_audit_verdict(self, msg: Message, mine: bool) -> None:
-        self._on_audit(msg, mine)
-        self._on_verdict(msg, mine)
+    def _on_audit_verdict(self, msg: Message, step: _Step, mine: bool) -> None:
+        self._on_audit(msg, step, mine)
+        self._on_verdict(msg, step, mine)
 
-    def _on_verdict(self, msg: Message, mine: bool) -> None:
+    def _on_verdict(self, msg: Message, step: _Step, mine: bool) -> None:
         if self.verdict_digest is None:
             self.verdict_digest = audit.verdict_digest(self)
         if not mine and msg.body["verdict"] != [True, self.verdict_digest]:
@@ -814,6 +916,10 @@ def _verifies(key: bytes, c1: bytes, d: bytes, proof: bytes, ctx: bytes) -> bool
     except (BadProof, InvalidPoint):
         return False
     return True
+
+
+def _sender_of(entry: tuple[str, Any]) -> int:
+    return entry[1]["from"]
 
 
 def _signature_ok(data: Any, key: Ed25519PublicKey) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from .errors import CheatDetected, WireError
-from .messages import Message
+from .messages import VERSION, Message
 from .ops import op_from_wire
 from .state import DeckState
 
@@ -20,11 +20,12 @@ def check_transcript(
     session_id: bytes,
     deck_size: int,
     faces: int | None = None,
+    version: int = VERSION,
 ) -> CheatDetected | None:
     """Re-check a transcript (from :meth:`DeckState.transcript`, or a cheat's evidence) with
     every seat's identity public key (in seat order) only. Returns the first deviation,
     naming its culprit, or None if every message checks out."""
-    state = DeckState(session_id, public_keys, deck_size, faces)
+    state = DeckState(session_id, public_keys, deck_size, faces, version)
     try:
         for kind, value in transcript:
             if kind == "op":

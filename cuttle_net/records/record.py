@@ -44,10 +44,13 @@ from cuttle_net.session import CONCEDE, GameSession, MoveRecord
 from .ending import Ending, unfinished_ending
 from .replay import Seen, replay
 
-FORMAT = "cuttle-record/4"
-# Still read: the same as /4 but for practice records, which were Cuttle only, with these
+FORMAT = "cuttle-record/5"
+# Still read: /4, whose deck transcripts are of deck protocol version 2 (one step a round,
+# SPEC 2.7); /3, the same as /4 but for practice records, which were Cuttle only, with these
 # tags (SPEC 5.5).
+FORMAT_4 = "cuttle-record/4"
 FORMAT_3 = "cuttle-record/3"
+DECK_VERSIONS = {FORMAT: 3, FORMAT_4: 2, FORMAT_3: 2}  # the deck protocol of each format
 _PRACTICE_TAGS_3 = ("Format", "Practice", "Date", "Rules", "Seat0", "Seat1", "Deal")
 _PRACTICE_TAGS_3 += ("Result", "Ending")
 MAX_RECORD_BYTES = 16 * 2**20
@@ -143,9 +146,10 @@ def parse_record(text: str) -> GameRecord:
             f'the first line must be [Format "{FORMAT}"]',
             unreadable=True,
         )
-    if first[2] not in (FORMAT, FORMAT_3):
+    if first[2] not in DECK_VERSIONS:
         raise RecordError(
-            f"a {first[2]!r} record: this program reads {FORMAT} and {FORMAT_3}", unreadable=True
+            f"a {first[2]!r} record: this program reads {', '.join(DECK_VERSIONS)}",
+            unreadable=True,
         )
     record = GameRecord()
     n = 0

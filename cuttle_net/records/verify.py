@@ -37,6 +37,8 @@ from cuttle_net.deck import (
     CardsLearned,
     CheatDetected,
     DeckState,
+    ExposeHand,
+    ExposeHands,
     Op,
     OperationComplete,
     UsageError,
@@ -52,6 +54,8 @@ from cuttle_net.session import CONCEDE, NO_DECK_HEAD
 from .ending import Ending, EndingError, parse_ending, result_text
 from .header import GameHeader
 from .record import (
+    DECK_VERSIONS,
+    FORMAT,
     FORMAT_3,
     GameRecord,
     RecordError,
@@ -220,7 +224,8 @@ class Stop:
     ``kind``: ``audited``; ``conceded`` (``seat`` conceded); ``cheat`` (the deck protocol
     caught ``seat``: ``fault`` its kind, ``signed`` whether the culprit's signature is on
     the evidence); ``illegal`` (``seat``'s signed move breaks the rules on public
-    information); ``owed`` (``seat`` owed the next step: ``what`` says which).
+    information); ``owed`` (``seat`` owed the next step: ``what`` says which; ``owing``:
+    every seat that owed a message of the deck round under way, ``seat`` the lowest).
     """
 
     kind: str
@@ -228,13 +233,14 @@ class Stop:
     fault: str = ""
     what: str = ""
     signed: bool = True
+    owing: tuple[int, ...] = ()
 
 
 class PublicGame:
     """The transcript walked as a third party sees it: the deck observer, the move chain
     and a spectator's view of the game."""
 
-    def __init__(self, header: GameHeader) -> None:
+    def __init__(self, header: GameHeader, deck_version: int = DECK_VERSIONS[FORMAT]) -> None:
         self.header = header
         self.module = module = game_module(header.name)
         self.sid = header.session_id
@@ -242,7 +248,7 @@ class PublicGame:
         self.seats = header.seats
         self.keys = [identity_public_key(k) for k in header.keys]
         faces = module.faces(self.rules)
-        self.deck = DeckState(self.sid, self.keys, self.rules.deck_size, faces)
+        self.deck = DeckState(self.sid, self.keys, self.rules.deck_size, faces, deck_version)
         self.view: Any = None
         self.head = hash256("moves", self.sid)
         self.signed = 0  # moves signed
@@ -288,10 +294,9 @@ class PublicGame:
             raise Invalid("a deck message where an operation every player begins at once is due")
         # While nothing is due, the deck refuses the message, charging the seat that signed
         # it (SPEC 2.7, *Early messages*): a seat's signed message sent while no operation ran.
-        sender = self.deck.next_sender()
         self._deck(lambda: self.deck.receive(data))
-        if sender is not None:
-            self.signers.add(sender)
+        if self.deck.failed is None:  # received: signed by the seat its ``from`` names
+            self.signers.add(data["from"])
 
     def _deck(self, call) -> None:
         try:
@@ -378,6 +383,12 @@ class PublicGame:
         actor = module.to_act(view)
         if actor == NOBODY:
             ops = module.final_ops(view)
+            if self.deck.version == 2:  # hands were shown one seat at a time (SPEC 2.8)
+                ops = [
+                    ExposeHand(s) if isinstance(op, ExposeHands) else op
+                    for op in ops
+                    for s in (op.seats if isinstance(op, ExposeHands) else (None,))
+                ]
             if ops:
                 self.pending = _Pending("final", None, None, list(ops))
             else:
@@ -426,10 +437,11 @@ class PublicGame:
                 f"the transcript stops before the operation {want.to_wire()}, which every "
                 "player begins at once: it was cut"
             )
-        if self.deck.next_sender() is not None:
+        owing = tuple(self.deck.owing())
+        if owing:
             cheat = self.deck.timed_out()
             step = cheat.detail.removeprefix("no ").removesuffix(" message")
-            self.stop = Stop("owed", cheat.culprit, what=f"the deck message {step}")
+            self.stop = Stop("owed", cheat.culprit, what=f"the deck message {step}", owing=owing)
         else:
             actor = self.module.to_act(self.view) if self.view is not None else NOBODY
             assert actor >= 0, "a transcript idle with nobody to act"
@@ -482,7 +494,7 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
     report.seats, report.dealer = header.seats, header.dealer
     report.lines.append(f"record signed by seat {signer} ({tags[f'Seat{signer}']}): ok")
     # The transcript.
-    game = PublicGame(header)
+    game = PublicGame(header, DECK_VERSIONS[tags["Format"]])
     for n, e in enumerate(record.transcript, 1):
         try:
             game.take(e.kind, e.data, e.seat, e.signature, e.text)
@@ -624,8 +636,10 @@ def _check_ending(
         elif kind == "timeout":
             # At a table of three or more, seat 0 is the host, which relays every message:
             # a host that stops relaying is silent whoever owes the next step (SPEC 3.15).
-            relay = seat == 0 and seats >= 3 and stop.seat != seat
-            if stop.seat != seat and not relay:
+            # Any seat that owed a message of the deck round under way may be the silent one.
+            owed = seat in (stop.owing or (stop.seat,))
+            relay = seat == 0 and seats >= 3 and not owed
+            if not owed and not relay:
                 raise Invalid(
                     f"Ending: a timeout of seat {seat}, but the transcript stops: {_describe(stop)}"
                 )
@@ -703,6 +717,8 @@ def _verify_practice(record: GameRecord, report: Report) -> None:
 
 def _describe(stop: Stop) -> str:
     if stop.kind == "owed":
+        if len(stop.owing) > 1:
+            return f"seats {', '.join(map(str, stop.owing))} owed {stop.what}"
         return f"seat {stop.seat} owed {stop.what}"
     if stop.kind == "cheat":
         return f"seat {stop.seat} broke the deck protocol ({stop.fault}): {stop.what}"

@@ -57,7 +57,8 @@ def card_encodings() -> dict[str, Any]:
 
 def game(seats: int, deck_size: int, ops: list, description: str) -> dict[str, Any]:
     """Play ``ops`` (each an op, or a function of the parties returning one) at a table of
-    ``seats`` parties; every message in the order sent."""
+    ``seats`` parties; every message in the transcript's order (each round's messages by
+    ascending sender, SPEC 2.7)."""
     identity_seeds = [hashlib.sha256(b"identity %d" % s).digest() for s in range(seats)]
     rng_seeds = [hashlib.sha256(b"rng %d" % s).digest() for s in range(seats)]
     keys = [Ed25519PrivateKey.from_private_bytes(s) for s in identity_seeds]
@@ -66,7 +67,6 @@ def game(seats: int, deck_size: int, ops: list, description: str) -> dict[str, A
         DeckPeer(s, SESSION_ID, keys[s], public_keys, deck_size, rng=shake_rng(rng_seeds[s]))
         for s in range(seats)
     ]
-    messages: list[dict[str, Any]] = []
     hands: list[list[int]] = []
 
     def run(op) -> None:
@@ -75,7 +75,6 @@ def game(seats: int, deck_size: int, ops: list, description: str) -> dict[str, A
             queue += [(s, m) for m in peers[s].begin(op).messages]
         while queue:
             sender, wire = queue.pop(0)
-            messages.append(wire)
             for other in range(seats):
                 if other != sender:
                     queue += [(other, m) for m in peers[other].receive(wire).messages]
@@ -84,6 +83,7 @@ def game(seats: int, deck_size: int, ops: list, description: str) -> dict[str, A
         run(op(peers) if callable(op) else op)
         if not hands:
             hands = [p.my_hand() for p in peers]
+    messages = [wire for kind, wire in peers[0].transcript() if kind == "msg"]
     public = [k.public_bytes(Encoding.Raw, PublicFormat.Raw) for k in public_keys]
     return {
         "description": description,

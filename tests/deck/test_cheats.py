@@ -416,10 +416,11 @@ def test_message_for_another_operation(seating):
 
 @pytest.mark.parametrize("seating", [s for s in seatings() if s[0] > 2], ids=ids)
 def test_a_message_out_of_turn_is_charged_to_its_signer(seating):
-    # Seat c signs a well-formed share while another seat's is due.
+    # Seat c signs a well-formed share while other seats' are due, none of its own (it
+    # draws the card).
     n, c = seating
     t = dealt(n)
-    op, due = (Draw(0), 1) if c == 0 else (RevealFromDeck(1), 0)
+    op, due = Draw(c), (1 if c == 0 else 0)
     outs = [t.peers[s].begin(op) for s in range(n)]
     victim = next(s for s in range(n) if s not in (c, due))
     forged = resign({**outs[due].messages[0], "from": c}, t.keys[c])
@@ -482,7 +483,7 @@ def test_refusing_the_audit_is_a_timeout_forfeit_with_the_transcript_kept(seatin
 
 
 def _audit_step(n: int, c: int) -> str:
-    return "audit_verdict" if c == n - 1 else "audit"
+    return "audit"  # every seat's, in the audit's first round
 
 
 @pytest.mark.parametrize("seating", seatings(), ids=ids)
@@ -505,8 +506,7 @@ def test_audit_seed_does_not_open_the_shuffle(seating):
 def test_false_verdict(seating):
     n, c = seating
     t = audited_game(n)
-    step = "audit_verdict" if c == n - 1 else "verdict"
-    edit(t, c, step, lambda w: {**w, "body": {**w["body"], "verdict": [True, bytes(32)]}})
+    edit(t, c, "verdict", lambda w: {**w, "body": {**w["body"], "verdict": [True, bytes(32)]}})
     caught(t, lambda: t.run(Audit()), "false_verdict", c)
 
 
@@ -554,6 +554,8 @@ def test_an_equivocating_party_splits_the_table_and_its_two_messages_name_it():
     second = resign({**first, "body": {"shares": [[pos, d, proof]]}}, t.keys[0])
     t.peers[1].receive(first)
     t.peers[2].receive(second)
+    t.peers[1].receive(outs[2].messages[0])  # the round completes: each hashes what it saw
+    t.peers[2].receive(outs[1].messages[0])
     assert t.peers[1].head != t.peers[2].head
     cheat = equivocation(first, second, t.public_keys(), session_id=SID)
     assert cheat is not None and (cheat.kind, cheat.culprit) == ("equivocation", 0)

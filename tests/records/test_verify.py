@@ -237,15 +237,23 @@ def test_the_example_records_are_up_to_date_and_quoted_by_the_spec() -> None:
         assert f"    {line}" in spec
 
 
-def test_a_record_of_the_previous_format_still_verifies() -> None:
-    # cuttle-record/3 differs only in practice records: a game's record of /3 is read, and
-    # checked against its own lines (the signature covers its Format line).
+def test_a_record_of_the_previous_formats_still_verifies() -> None:
+    # cuttle-record/4 (and /3, the same for a game) holds deck protocol version 2, one step a
+    # round: a three-seat L'Unisson record made before rounds still verifies, audit and all.
+    old = (Path(__file__).parent / "record-4-unisson.cuttle").read_text()
+    assert old.startswith('[Format "cuttle-record/4"]') and '"v": 2' not in old
+    report = verify_text(old)
+    assert report.verdict == Verdict.VALID, report.problem
+    # A record's deck messages are of its format's version: /5's relabelled /3 do not verify.
     link = played()
     record = parse_record(build_record(link.sessions[0], ("ann", "bob"), DATE))
+    assert verify_text(resign(link, record)).verdict == Verdict.VALID
     record.tags["Format"] = FORMAT_3
-    old = resign(link, record)
-    assert old.startswith(f'[Format "{FORMAT_3}"]') and verify_text(old).verdict == Verdict.VALID
-    newer = verify_text(old.replace(FORMAT_3, "cuttle-record/9", 1))
+    relabelled = verify_text(resign(link, record))
+    assert relabelled.verdict == Verdict.INVALID and "v: unsupported version 3" in str(
+        relabelled.problem
+    )
+    newer = verify_text(resign(link, record).replace(FORMAT_3, "cuttle-record/9", 1))
     assert newer.verdict == Verdict.UNREADABLE
-    reads = f"this program reads {FORMAT} and {FORMAT_3}"
+    reads = f"this program reads {FORMAT}, cuttle-record/4, {FORMAT_3}"
     assert newer.problem == f"a 'cuttle-record/9' record: {reads}"

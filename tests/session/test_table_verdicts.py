@@ -292,3 +292,26 @@ def test_a_table_kind_never_reads_as_a_deck_cheat() -> None:
     assert table_fault_kind("timeout") == "timeout"
     assert table_fault_kind("wire_decrypt_failed") == "wire_decrypt_failed"
     assert not any(k.startswith((TABLE_PREFIX, WIRE_PREFIX)) for k in CHEAT_KINDS)
+
+
+def test_a_timeout_may_name_any_seat_that_owes_a_message_of_the_round(dealt: Table) -> None:
+    # Seats 1 and 2 both go silent once the game is over: seat 0 waits for both in one round
+    # (SPEC 2.7), the lowest is the one it would name itself, yet the host's word that seat 2
+    # timed out is a verdict (seat 2 owes), and every honest record still verifies.
+    t = fresh(dealt)
+    post = t.post
+
+    def muted_once_over(seat: int, out) -> None:
+        if t.sessions[1]._over is not None:
+            t.muted.update({1, 2})
+        post(seat, out)
+
+    t.post = muted_once_over  # type: ignore[method-assign]
+    t.play_on()
+    assert t.sessions[0].owing == [1, 2] and t.sessions[0].owes == 1
+    assert t.sessions[1].owing == [2]
+    told(t, 0, 2, "timeout", "no message in 20 s", skip=(2,))
+    for s in (0, 1):
+        fault = t.sessions[s].fault
+        assert fault is not None and (fault.kind, fault.culprit) == ("timeout", 2)
+        assert record(t, s)[1] in HONEST, record(t, s)

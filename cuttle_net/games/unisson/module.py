@@ -17,7 +17,7 @@ from ...deck import (
     CardsLearned,
     Deal,
     Draw,
-    ExposeHand,
+    ExposeHands,
     Op,
     RevealFromDeck,
     RevealFromHand,
@@ -143,8 +143,10 @@ class UnissonModule:
         return m
 
     def final_ops(self, state: Game) -> list[Op]:
+        # Every hand still hidden, shown in one round (SPEC 2.8).
         seats = range(state.players)
-        return [ExposeHand(s) for s in seats if len(state.public_hand(s)) < state.hand_size(s)]
+        hidden = tuple(s for s in seats if len(state.public_hand(s)) < state.hand_size(s))
+        return [ExposeHands(hidden)] if hidden else []
 
     def show_final(self, state: Game, learned: Sequence[CardsLearned]) -> None:
         for e in learned:
