@@ -8,3 +8,6 @@ os.environ["CUTTLE_NO_LAN"] = "1"
 
 # Records of practice and network games never land in the user's own data directory.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="cuttle-tests-data-")
+
+# The in-memory network for the trio shells' timing tests (tests/memnet.py).
+from tests.memnet import memory_net  # noqa: F401
