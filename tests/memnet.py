@@ -3,8 +3,9 @@ clock (`autojump_clock`): real sockets wait on the kernel, which a mock clock ca
 so it would jump past every timeout while bytes are still in flight.
 
 The `memory_net` fixture swaps the two places where `trio_peer` meets TCP (`dial`, which
-connects, and `_listening_sockets`, which listens) for this network: `open_listener`,
-`connect`, `host_table` and `join_table` then run unchanged over memory streams. Streams
+connects, and `_listening_sockets`, which listens), and trio's own `open_tcp_listeners`
+and `open_tcp_stream` (a test's proxies), for this network: `open_listener`, `connect`,
+`host_table` and `join_table` then run unchanged over memory streams. Streams
 buffer without bound (`trio.testing.memory_stream_pair`): a test of back-pressure (a peer
 that stops reading) stays on loopback TCP.
 
@@ -29,16 +30,28 @@ from cuttle_protocol.dial import REFUSED, Attempt, Unreachable
 
 @dataclass(frozen=True)
 class _Name:
-    """What the listener asks a socket: the address at either end (`getsockname`,
-    `getpeername`)."""
+    """What the shells and tests ask a socket: the address at either end (`getsockname`,
+    `getpeername`), and `close` at once, without a checkpoint (a process that vanishes)."""
 
     address: tuple[str, int]
+    stream: trio.StapledStream | None = None
 
     def getsockname(self) -> tuple[str, int]:
         return self.address
 
     def getpeername(self) -> tuple[str, int]:
         return self.address
+
+    def write_now(self, data: bytes) -> None:
+        """Queue `data` without a checkpoint (`os.write` on a real socket); it reaches the
+        other end at our next send or `close`."""
+        assert self.stream is not None
+        self.stream.send_stream._outgoing.put(data)  # no public way without a checkpoint
+
+    def close(self) -> None:
+        assert self.stream is not None
+        self.stream.send_stream.close()
+        self.stream.receive_stream.close()
 
 
 class MemoryListener(trio.abc.Listener[trio.abc.Stream]):
@@ -87,10 +100,18 @@ class MemoryNet:
         if listener is None:
             raise ConnectionRefusedError(111, "connection refused")
         client, server = trio.testing.memory_stream_pair()
-        client.socket = _Name((host, port))  # type: ignore[attr-defined]
-        server.socket = _Name((source, next(self._ports)))  # type: ignore[attr-defined]
+        client.socket = _Name((host, port), client)  # type: ignore[attr-defined]
+        server.socket = _Name((source, next(self._ports)), server)  # type: ignore[attr-defined]
         listener._in.send_nowait(server)
         return client
+
+    async def open_tcp_listeners(self, port: int, *, host: str = "0.0.0.0", **_) -> list:
+        """`trio.open_tcp_listeners` on this network (a test's own proxy listens so)."""
+        return await self.listening_sockets(port, host)
+
+    async def open_tcp_stream(self, host: str, port: int, **_) -> trio.abc.Stream:
+        """`trio.open_tcp_stream` on this network."""
+        return await self.open_stream(host, port)
 
     async def dial(
         self, targets: Sequence[tuple[str, int]], timeout: float
@@ -111,4 +132,7 @@ def memory_net(monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryNet]:
     net = MemoryNet()
     monkeypatch.setattr(trio_peer, "_listening_sockets", net.listening_sockets)
     monkeypatch.setattr(trio_peer, "dial", net.dial)
+    # A test's own proxies and raw clients (trio.serve_listeners takes any listener).
+    monkeypatch.setattr(trio, "open_tcp_listeners", net.open_tcp_listeners)
+    monkeypatch.setattr(trio, "open_tcp_stream", net.open_tcp_stream)
     yield net
