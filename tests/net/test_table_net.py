@@ -24,6 +24,8 @@ from cuttle_protocol.trio_peer import (
     open_listener,
 )
 from cuttle_protocol.trio_table import (
+    NOT_BACK,
+    WATCH_INTERVAL,
     SeatAway,
     SeatBack,
     TableShell,
@@ -202,13 +204,18 @@ async def test_a_lost_joiner_comes_back_and_the_table_plays_on(memory_net, autoj
 
 
 async def count_with_a_cut(
-    away: Callable[[TableShell, int], None], *, back: bool, host_told: list | None = None
+    away: Callable[[TableShell, int], None],
+    *,
+    back: bool,
+    host_told: list | None = None,
+    host_told_at: list | None = None,
 ) -> tuple[dict, list]:
     """A 3-seat counting table (to 12) where p2 sits behind a proxy that cuts its connection
     as its third turn comes; its redials hang there until p2 acted on the loss (if `back`),
     or for good. `away(table, n)` is what p2 does, told that its connection is lost, with
     `n` the count it owes. Each side's result and what p2 was told (its events but
-    `Delivered`, with the time); the host's events but `Delivered` go to `host_told`."""
+    `Delivered`, with the time); the host's events but `Delivered` go to `host_told`
+    (and with the time to `host_told_at`)."""
     results: dict[str, object] = {}
     told: list[tuple[float, object]] = []
     cut, let_back = trio.Event(), trio.Event()
@@ -221,6 +228,8 @@ async def count_with_a_cut(
             def watch(event: object) -> None:
                 if host_told is not None and not isinstance(event, Delivered):
                     host_told.append(event)
+                if host_told_at is not None and not isinstance(event, Delivered):
+                    host_told_at.append((trio.current_time(), event))
 
             async with host_table(listener, player("p0"), settings, timeouts=FAST) as t:
                 results["p0"] = await play_count(t, 12, watch=watch)
@@ -318,6 +327,28 @@ async def test_the_host_hears_a_seat_lost_and_back(memory_net, autojump_clock) -
     assert (away.seat, away.window) == (2, FAST.window), away
     assert "closed the connection" in away.why, away
     assert host_told[kinds.index(SeatBack)] == SeatBack(2)
+
+
+@pytest.mark.trio
+async def test_the_reconnect_window_is_kept_to_the_second_on_both_sides(
+    memory_net, autojump_clock
+) -> None:
+    """p2's connection drops and its redials never get through: the host waits exactly its
+    window (60 s) from the loss, then ends the table naming p2 `left`; p2 gives up on its
+    own side at its window too, naming the host it could not reach."""
+    host_told: list = []
+    results, told = await count_with_a_cut(lambda t, n: None, back=False, host_told_at=host_told)
+    ((away_at, away),) = [(at, e) for at, e in host_told if isinstance(e, SeatAway)]
+    ((ended_at, ended),) = [(at, e) for at, e in host_told if isinstance(e, TableEnded)]
+    assert (away.seat, away.window) == (2, FAST.window), away
+    assert (ended.culprit, ended.kind) == (2, "left"), ended
+    assert ended.detail == f"{NOT_BACK} {FAST.window:g} s", ended
+    assert ended_at - away_at == pytest.approx(FAST.window, abs=2 * WATCH_INTERVAL)
+    assert results["p0"] == results["p1"] == "result: stopped: left by seat 2"
+    ((lost_at, _),) = [(at, e) for at, e in told if isinstance(e, Reconnecting)]
+    ((gave_up_at, gave_up),) = [(at, e) for at, e in told if isinstance(e, TableEnded)]
+    assert (gave_up.culprit, gave_up.kind) == (0, "left"), gave_up
+    assert gave_up_at - lost_at == pytest.approx(FAST.window, abs=2 * WATCH_INTERVAL)
 
 
 @pytest.mark.trio
