@@ -12,6 +12,12 @@ that stops reading) stays on loopback TCP.
     async def test_x(memory_net: MemoryNet, autojump_clock) -> None:
         async with open_listener(0, "127.0.0.1") as listener: ...      # a memory listener
         stream = await memory_net.open_stream(*listener.address, source="127.0.0.2")
+
+`autojump_clock` must be an argument of the test itself: pytest-trio takes the clock only
+from those, not from `usefixtures`. A test whose code waits on a thread (a two-player bot
+thinks in `trio.to_thread`) cannot use it: the clock would jump while the thread works.
+Nor can a test poll for a point mid-game with `trio.sleep`: the clock does not move while
+the game runs on, so the poll wakes only once it is over (`count_game.on_log_length`).
 """
 
 from __future__ import annotations
