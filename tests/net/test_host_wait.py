@@ -8,6 +8,7 @@ goes on waiting, and then plays its real joiner: a two-player game, and a table 
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import time
@@ -178,6 +179,9 @@ def test_a_second_host_on_the_same_data_folder_leaves_the_live_game_alone(
         while "you are seat" not in first.stdout.readline():  # journaled from then on
             assert time.monotonic() < deadline and first.poll() is None
         assert list((tmp_path / "a" / "journal").glob("host-*.journal"))
+        # The joiner is stopped meanwhile, so that the first game is surely still live (on a
+        # loaded machine it could end, freeing its port, before the checks below ran).
+        joiner.send_signal(signal.SIGSTOP)
         second, other = start_host(tmp_path, "--bot", "random")  # a game of its own
         assert other != port
         second.kill()
@@ -193,11 +197,13 @@ def test_a_second_host_on_the_same_data_folder_leaves_the_live_game_alone(
         assert same.returncode == 1 and "Traceback" not in same.stderr
         assert "being played by another cuttle process" in same.stdout, same.stdout
         assert "Address already in use" not in same.stdout
+        joiner.send_signal(signal.SIGCONT)
         # The first game was left alone: it ends as it would have.
         code, out, err = finish(first)
         assert code == 0 and "audit passed" in out, out + err
         assert joiner.wait(timeout=WAIT) == 0
     finally:
+        joiner.send_signal(signal.SIGCONT)
         for p in (first, joiner, second):
             if p is not None and p.poll() is None:
                 p.kill()
