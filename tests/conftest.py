@@ -6,5 +6,11 @@ import tempfile
 # Tests never send to the real network: the client's lobby must not browse the LAN.
 os.environ["CUTTLE_NO_LAN"] = "1"
 
-# Records of practice and network games never land in the user's own data directory.
+# Records of practice and network games never land in the user's own data directory, nor
+# keys and settings in its config directory: each test process (one per xdist worker, and
+# per suite when two run at once) has its own.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="cuttle-tests-data-")
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="cuttle-tests-config-")
+
+# The in-memory network for the trio shells' timing tests (tests/memnet.py).
+from tests.memnet import memory_net  # noqa: F401

@@ -13,6 +13,7 @@ from cuttle_client.app import NetworkLaunch, Settings, make_app
 from cuttle_client.modals import GameOverScreen, LeaveScreen
 from cuttle_client.table import TableScreen
 from cuttle_protocol.netplay import NetPlan
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 
@@ -208,6 +209,15 @@ def test_a_game_not_taken_back_in_time_ends_unfinished_and_says_so(
     assert not list((tmp_path / "ann" / "journal").glob("*.journal"))
 
 
+def table_title(app: App) -> str:
+    """The table screen's first line once it is drawn ("" before: a screen just pushed may
+    not be painted yet on a loaded machine)."""
+    if not isinstance(app.screen, TableScreen):
+        return ""
+    lines = screen_text(app).splitlines()
+    return lines[0].strip() if lines else ""
+
+
 def test_a_join_by_invitation_shows_verified(tmp_path: Path) -> None:
     """The table said only 'code …', also when the invitation's key had been proven, and the
     player was left to compare it (issue 26, defect 11)."""
@@ -218,7 +228,7 @@ def test_a_join_by_invitation_shows_verified(tmp_path: Path) -> None:
     app = make_app(Settings(data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: table_title(app) != "")
         assert "verified by the invitation" in screen_text(app).splitlines()[0]
         assert "code " not in screen_text(app).splitlines()[0]
         await leave_and_quit(pilot, app)
@@ -234,7 +244,7 @@ def test_a_first_meeting_asks_to_compare_the_code(tmp_path: Path) -> None:
     app = client(tmp_path, port)
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: table_title(app) != "")
         title = screen_text(app).splitlines()[0]
         assert "code " in title and ": compare it with bot's" in title, title
         await leave_and_quit(pilot, app)

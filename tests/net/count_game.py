@@ -79,6 +79,24 @@ async def play_count(
     return result
 
 
+def on_log_length(shell: TableShell, lengths: list[int], action: Callable[[], bool | None]) -> None:
+    """Call `action` as soon as the table's log reaches each of `lengths` (in order), in
+    the step that grew it: a test acts mid-game at a set point without polling, which
+    trio's mock clock would not wake while the game runs on. Once per step: a step that
+    passes two lengths at once (a resumed connection catching up) acts for the first. An
+    action that returns False could not act yet: it is tried again at the next step."""
+    pending = list(lengths)
+    flush = shell._flush  # every change of the log passes through it
+
+    def watched() -> None:
+        flush()
+        log = shell.core.log if shell.core is not None else None
+        if pending and log is not None and len(log) >= pending[0] and action() is not False:
+            pending.pop(0)
+
+    shell._flush = watched  # type: ignore[method-assign]
+
+
 def player(name: str) -> LocalPlayer:
     return LocalPlayer(name, Ed25519PrivateKey.generate())
 

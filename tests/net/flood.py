@@ -15,13 +15,17 @@ from cuttle_protocol.messages import message_from_wire
 KINDS = ("zeros", "http", "garbage", "endless", "hang-up", "silent")
 
 
-async def hostile(port: int, source: str, kind: str, release: trio.Event) -> list[object]:
-    """One hostile connection of ``kind`` from ``source``; the plaintext messages the host
-    sent back.  A ``silent`` one says nothing until ``release`` is set."""
-    sock = trio.socket.socket()
-    await sock.bind((source, 0))
-    await sock.connect(("127.0.0.1", port))
-    stream = trio.SocketStream(sock)
+async def hostile(port: int, source: str, kind: str, release: trio.Event, net=None) -> list[object]:
+    """One hostile connection of ``kind`` from ``source`` (over loopback, or the in-memory
+    network ``net`` of tests/memnet.py); the plaintext messages the host sent back.  A
+    ``silent`` one says nothing until ``release`` is set."""
+    if net is not None:
+        stream = await net.open_stream("127.0.0.1", port, source=source)
+    else:
+        sock = trio.socket.socket()
+        await sock.bind((source, 0))
+        await sock.connect(("127.0.0.1", port))
+        stream = trio.SocketStream(sock)
     received: list[object] = []
     payload = {
         "zeros": b"\0\0\0\0",

@@ -38,6 +38,10 @@ def leave_at_once(peer: Peer, reason: str) -> None:
     peer._conn.close(ErrorCode.PEER_QUIT, reason)
     data = peer._conn.data_to_send()
     sock = peer._stream.socket
+    if not hasattr(sock, "fileno"):  # a memory stream (tests/memnet.py)
+        sock.write_now(data)
+        sock.close()
+        return
     assert os.write(sock.fileno(), data) == len(data)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     sock.close()

@@ -32,7 +32,9 @@ async def hello_then_busy(stream: trio.SocketStream, dials: list[int]) -> None:
 
 
 @pytest.mark.trio
-async def test_a_busy_after_the_hosts_hello_is_not_dialled_again(tmp_path: Path) -> None:
+async def test_a_busy_after_the_hosts_hello_is_not_dialled_again(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
     dials: list[int] = []
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:

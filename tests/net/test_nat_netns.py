@@ -136,9 +136,13 @@ def home(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Home]:
         config = tmp_path / "miniupnpd.conf"
         config.write_text(_config(wan, lan, upnp=request.param == "UPnP"))
         log = tmp_path / "miniupnpd.log"
-        with log.open("w") as sink:  # -d: in the foreground, logging to stderr
+        # -d: in the foreground, logging to stderr; -P: its own pid file, not the shared
+        # /var/run/miniupnpd.pid (a second suite's router would exit: "already running").
+        pid = tmp_path / "miniupnpd.pid"
+        with log.open("w") as sink:
             daemon = subprocess.Popen(
-                ["ip", "netns", "exec", home.router, "miniupnpd", "-d", "-f", str(config)],
+                ["ip", "netns", "exec", home.router]
+                + ["miniupnpd", "-d", "-f", str(config), "-P", str(pid)],
                 stdout=subprocess.DEVNULL,
                 stderr=sink,
             )

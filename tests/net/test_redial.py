@@ -18,7 +18,9 @@ CLASSIC = Rules("classic")
 
 
 @pytest.mark.trio
-async def test_the_joiner_redials_past_an_impostor_until_its_host_is_back(tmp_path: Path) -> None:
+async def test_the_joiner_redials_past_an_impostor_until_its_host_is_back(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
     alice = LocalPlayer("alice", Ed25519PrivateKey.generate())
     impostor = LocalPlayer("alice", Ed25519PrivateKey.generate())
     alice_key = alice.identity.public_key().public_bytes_raw()

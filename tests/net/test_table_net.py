@@ -24,6 +24,8 @@ from cuttle_protocol.trio_peer import (
     open_listener,
 )
 from cuttle_protocol.trio_table import (
+    NOT_BACK,
+    WATCH_INTERVAL,
     SeatAway,
     SeatBack,
     TableShell,
@@ -36,8 +38,10 @@ from .count_game import play_count, player
 from .hostile import leave_at_once
 from .test_reconnect import cutting_proxy as holding_proxy
 
-FAST = TableTimeouts(reply=2.0, move=2.0, window=3.0)
-WAIT = 60  # seconds: the bound on every test here
+# The real deadlines: on the mock clock (`autojump_clock`) a 60 s window costs no time.
+FAST = TableTimeouts()
+WAIT = 60  # seconds: the bound on every real-process test here
+BOUND = 3 * 3600  # mock seconds: the bound on every in-process test (a hang is still caught)
 
 
 async def run_table(
@@ -62,7 +66,7 @@ async def run_table(
                 task_status.started()  # seated
                 results[name] = await play_count(t, limit, stall_at=stall_at)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 for i in range(1, seats):  # in this order: seats 1, 2, ...
@@ -72,7 +76,9 @@ async def run_table(
 
 @pytest.mark.trio
 @pytest.mark.parametrize("seats", [3, 6])
-async def test_a_table_plays_to_the_end_with_one_result(seats: int) -> None:
+async def test_a_table_plays_to_the_end_with_one_result(
+    seats: int, memory_net, autojump_clock
+) -> None:
     results = await run_table(seats)
     assert len(results) == seats
     assert len(set(results.values())) == 1, results
@@ -80,14 +86,14 @@ async def test_a_table_plays_to_the_end_with_one_result(seats: int) -> None:
 
 
 @pytest.mark.trio
-async def test_a_stalling_seat_is_named_by_everyone() -> None:
+async def test_a_stalling_seat_is_named_by_everyone(memory_net, autojump_clock) -> None:
     results = await run_table(3, stall_at=4)
     (line,) = set(results.values())
     assert re.fullmatch(r"result: stopped: timeout by seat [0-2]", line), results
 
 
 @pytest.mark.trio
-async def test_lobby_shows_who_joined_and_one_code_for_all() -> None:
+async def test_lobby_shows_who_joined_and_one_code_for_all(memory_net, autojump_clock) -> None:
     lobbies: dict[str, list[Lobby]] = {}
     codes: dict[str, str] = {}
     async with open_listener(0, "127.0.0.1") as listener:
@@ -109,7 +115,7 @@ async def test_lobby_shows_who_joined_and_one_code_for_all() -> None:
             async with join_table(address, player(name)) as t:
                 await watch(name, t)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
@@ -163,7 +169,7 @@ async def cutting_proxy(target: int, cut: trio.Event, task_status=trio.TASK_STAT
 
 
 @pytest.mark.trio
-async def test_a_lost_joiner_comes_back_and_the_table_plays_on() -> None:
+async def test_a_lost_joiner_comes_back_and_the_table_plays_on(memory_net, autojump_clock) -> None:
     results: dict[str, str] = {}
     cut = trio.Event()
     async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as outer:
@@ -178,17 +184,14 @@ async def test_a_lost_joiner_comes_back_and_the_table_plays_on() -> None:
         async def join(name: str, address: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
             async with join_table(address, player(name), timeouts=FAST) as t:
                 task_status.started()  # seated: the next joiner comes after
-                if name == "p2":
 
-                    async def cut_midway() -> None:
-                        while t.core.log is None or len(t.core.log) < 20:
-                            await trio.sleep(0.01)
+                def cut_midway(event: object) -> None:
+                    if name == "p2" and t.core.log is not None and len(t.core.log) >= 20:
                         cut.set()
 
-                    outer.start_soon(cut_midway)
-                results[name] = await play_count(t, 30)
+                results[name] = await play_count(t, 30, watch=cut_midway)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
@@ -201,13 +204,18 @@ async def test_a_lost_joiner_comes_back_and_the_table_plays_on() -> None:
 
 
 async def count_with_a_cut(
-    away: Callable[[TableShell, int], None], *, back: bool, host_told: list | None = None
+    away: Callable[[TableShell, int], None],
+    *,
+    back: bool,
+    host_told: list | None = None,
+    host_told_at: list | None = None,
 ) -> tuple[dict, list]:
     """A 3-seat counting table (to 12) where p2 sits behind a proxy that cuts its connection
     as its third turn comes; its redials hang there until p2 acted on the loss (if `back`),
     or for good. `away(table, n)` is what p2 does, told that its connection is lost, with
     `n` the count it owes. Each side's result and what p2 was told (its events but
-    `Delivered`, with the time); the host's events but `Delivered` go to `host_told`."""
+    `Delivered`, with the time); the host's events but `Delivered` go to `host_told`
+    (and with the time to `host_told_at`)."""
     results: dict[str, object] = {}
     told: list[tuple[float, object]] = []
     cut, let_back = trio.Event(), trio.Event()
@@ -220,6 +228,8 @@ async def count_with_a_cut(
             def watch(event: object) -> None:
                 if host_told is not None and not isinstance(event, Delivered):
                     host_told.append(event)
+                if host_told_at is not None and not isinstance(event, Delivered):
+                    host_told_at.append((trio.current_time(), event))
 
             async with host_table(listener, player("p0"), settings, timeouts=FAST) as t:
                 results["p0"] = await play_count(t, 12, watch=watch)
@@ -264,7 +274,7 @@ async def count_with_a_cut(
                         break
             told.append((trio.current_time(), "closed"))  # the table is left
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
@@ -286,7 +296,9 @@ async def let_back_when(let_back: trio.Event, told: list) -> None:
 
 
 @pytest.mark.trio
-async def test_a_joiner_hears_its_connection_lost_and_back_and_its_count_meanwhile_is_played():
+async def test_a_joiner_hears_its_connection_lost_and_back_and_its_count_meanwhile_is_played(
+    memory_net, autojump_clock
+):
     """p2's connection drops on its turn: it is told (`Reconnecting`, the table itself knows
     nothing of connections), counts while away, is told when it is back (`Reconnected`),
     and the count it made meanwhile is played: the table counts to the end."""
@@ -301,7 +313,7 @@ async def test_a_joiner_hears_its_connection_lost_and_back_and_its_count_meanwhi
 
 
 @pytest.mark.trio
-async def test_the_host_hears_a_seat_lost_and_back() -> None:
+async def test_the_host_hears_a_seat_lost_and_back(memory_net, autojump_clock) -> None:
     """The host is told, beside the table's events, that p2's connection is lost and waited
     for (`SeatAway`: the seat, why, the window), then that p2 is back (`SeatBack`), once."""
     host_told: list = []
@@ -318,7 +330,31 @@ async def test_the_host_hears_a_seat_lost_and_back() -> None:
 
 
 @pytest.mark.trio
-async def test_a_joiner_leaving_while_its_connection_is_lost_leaves_at_once() -> None:
+async def test_the_reconnect_window_is_kept_to_the_second_on_both_sides(
+    memory_net, autojump_clock
+) -> None:
+    """p2's connection drops and its redials never get through: the host waits exactly its
+    window (60 s) from the loss, then ends the table naming p2 `left`; p2 gives up on its
+    own side at its window too, naming the host it could not reach."""
+    host_told: list = []
+    results, told = await count_with_a_cut(lambda t, n: None, back=False, host_told_at=host_told)
+    ((away_at, away),) = [(at, e) for at, e in host_told if isinstance(e, SeatAway)]
+    ((ended_at, ended),) = [(at, e) for at, e in host_told if isinstance(e, TableEnded)]
+    assert (away.seat, away.window) == (2, FAST.window), away
+    assert (ended.culprit, ended.kind) == (2, "left"), ended
+    assert ended.detail == f"{NOT_BACK} {FAST.window:g} s", ended
+    assert ended_at - away_at == pytest.approx(FAST.window, abs=2 * WATCH_INTERVAL)
+    assert results["p0"] == results["p1"] == "result: stopped: left by seat 2"
+    ((lost_at, _),) = [(at, e) for at, e in told if isinstance(e, Reconnecting)]
+    ((gave_up_at, gave_up),) = [(at, e) for at, e in told if isinstance(e, TableEnded)]
+    assert (gave_up.culprit, gave_up.kind) == (0, "left"), gave_up
+    assert gave_up_at - lost_at == pytest.approx(FAST.window, abs=2 * WATCH_INTERVAL)
+
+
+@pytest.mark.trio
+async def test_a_joiner_leaving_while_its_connection_is_lost_leaves_at_once(
+    memory_net, autojump_clock
+) -> None:
     """p2 leaves while its connection to the host is being won back (and never comes back):
     its table ends at once as its own choice, without waiting for the host; the others learn
     it when the host's window for p2 runs out."""
@@ -333,7 +369,7 @@ async def test_a_joiner_leaving_while_its_connection_is_lost_leaves_at_once() ->
     ended = results["p2"]
     assert isinstance(ended, TableEnded) and (ended.culprit, ended.kind) == (2, "left"), ended
     closed = told[-1][0]
-    assert closed - left[0] < 1.0  # not the 3 s window, nor the reply timeout
+    assert closed - left[0] < 1.0  # not the 60 s window, nor the reply timeout
     assert results["p0"] == results["p1"] == "result: stopped: left by seat 2"
     # The host said p2 away, never back, and ended the table naming it, with why.
     kinds = [type(e) for e in host_told]
@@ -341,11 +377,11 @@ async def test_a_joiner_leaving_while_its_connection_is_lost_leaves_at_once() ->
     assert kinds.index(SeatAway) < kinds.index(TableEnded), kinds
     end = host_told[kinds.index(TableEnded)]
     assert (end.culprit, end.kind) == (2, "left"), end
-    assert end.detail == "connection lost and not back within 3 s", end
+    assert end.detail == f"connection lost and not back within {FAST.window:g} s", end
 
 
 @pytest.mark.trio
-async def test_a_two_player_joiner_is_refused_by_a_table_host() -> None:
+async def test_a_two_player_joiner_is_refused_by_a_table_host(memory_net, autojump_clock) -> None:
     async with open_listener(0, "127.0.0.1") as listener:
         address = f"127.0.0.1:{listener.address[1]}"
 
@@ -353,7 +389,7 @@ async def test_a_two_player_joiner_is_refused_by_a_table_host() -> None:
             async with host_table(listener, player("p0"), TableSettings("count", (), 3)):
                 await trio.sleep_forever()
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
@@ -365,7 +401,7 @@ async def test_a_two_player_joiner_is_refused_by_a_table_host() -> None:
 
 
 @pytest.mark.trio
-async def test_a_joiner_posting_garbage_is_named_for_everyone() -> None:
+async def test_a_joiner_posting_garbage_is_named_for_everyone(memory_net, autojump_clock) -> None:
     """p2 signs a post over a log the host never showed it: not an entry anyone else could
     check, so the host drops its connection and names it as having left (SPEC 3.15)."""
 
@@ -396,7 +432,7 @@ async def test_a_joiner_posting_garbage_is_named_for_everyone() -> None:
             async with join_table(address[0], player(name), timeouts=FAST) as t:
                 results[name] = await play_count(t, 9)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
@@ -466,21 +502,24 @@ async def table_with_a_deserter(seats: int, deserter: str, how: str) -> dict[str
                 context = join_table(address, player(name), timeouts=FAST)
             with trio.CancelScope() as scope:
                 async with context as t:
-                    if name == deserter:
+                    deserted = False
 
-                        async def desert() -> None:
-                            while t.core.log is None or len(t.core.log) < 3 * seats + 1 + seats:
-                                await trio.sleep(0.01)
+                    def desert(event: object) -> None:  # seen as each event comes
+                        nonlocal deserted
+                        log = t.core.log
+                        if name != deserter or deserted or log is None:
+                            return
+                        if len(log) >= 3 * seats + 1 + seats:
+                            deserted = True
                             if how == "leave":
                                 t.leave("peer-quit", "bored")
                             else:
                                 t._link.peer._stream.socket.close()  # no close, no goodbye
                                 scope.cancel()
 
-                        nursery.start_soon(desert)
-                    results[name] = await play_count(t, 10 * seats)
+                    results[name] = await play_count(t, 10 * seats, watch=desert)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 for i in range(seats):
                     nursery.start_soon(side, f"p{i}")
@@ -492,7 +531,9 @@ async def table_with_a_deserter(seats: int, deserter: str, how: str) -> dict[str
 # A seat that vanishes and is not back within the window did not come back: `left`, not a
 # `timeout` (that names the seat owing the next step, which may be another one).
 @pytest.mark.parametrize(("how", "kind"), [("leave", "left"), ("vanish", "left")])
-async def test_a_deserter_is_named_the_same_way_by_everyone(how: str, kind: str) -> None:
+async def test_a_deserter_is_named_the_same_way_by_everyone(
+    how: str, kind: str, memory_net, autojump_clock
+) -> None:
     results = await table_with_a_deserter(4, "p2", how)
     others = {name: line for name, line in results.items() if name != "p2"}
     assert set(others.values()) == {f"result: stopped: {kind} by seat 2"}, results
@@ -520,7 +561,7 @@ async def trust_at_code_time(players, stores) -> dict[str, dict]:
             async with join_table(address, players[i], known_peers=stores[i]) as t:
                 await watch(f"p{i}", t)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 for i in range(1, len(players)):
@@ -530,7 +571,9 @@ async def trust_at_code_time(players, stores) -> dict[str, dict]:
 
 
 @pytest.mark.trio
-async def test_every_key_at_the_table_is_trusted_on_first_use(tmp_path: Path) -> None:
+async def test_every_key_at_the_table_is_trusted_on_first_use(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
     """Each player checks every other seat's key against its known peers: new the first
     time, known the next."""
     from cuttle_protocol.identity import KnownPeers, Trust
@@ -548,7 +591,9 @@ async def test_every_key_at_the_table_is_trusted_on_first_use(tmp_path: Path) ->
 
 
 @pytest.mark.trio
-async def test_a_close_crossing_the_hosts_relay_is_not_a_lost_connection() -> None:
+async def test_a_close_crossing_the_hosts_relay_is_not_a_lost_connection(
+    memory_net, autojump_clock
+) -> None:
     """A joiner quits, saying why, just as the host relays a post to it: its ``close``
     arrived, then its reset, and the host's write fails on the reset. The host names it
     at once with what it said, not as a lost connection after the reconnect window."""
@@ -592,7 +637,7 @@ async def test_a_close_crossing_the_hosts_relay_is_not_a_lost_connection() -> No
                         t.events = recorded(t.events)
                     results[name] = await play_count(t, 30)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 for i in range(3):
                     nursery.start_soon(side, f"p{i}")
@@ -640,7 +685,9 @@ async def freezing_proxy(
 
 
 @pytest.mark.trio
-async def test_a_joiner_frozen_past_the_hosts_keepalive_comes_back_and_the_game_goes_on():
+async def test_a_joiner_frozen_past_the_hosts_keepalive_comes_back_and_the_game_goes_on(
+    memory_net, autojump_clock
+):
     """p2's process is as if stopped mid-game (SIGSTOP) for longer than the host's keepalive
     allows: the host gives up on the connection and waits for p2. Once running again, p2
     reads a lost connection (not a `close`, which it used to take for the host leaving, and
@@ -682,7 +729,7 @@ async def test_a_joiner_frozen_past_the_hosts_keepalive_comes_back_and_the_game_
             await trio.sleep(0.2)  # the host's hang-up reaches the proxy
             thawed.set()
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 nursery.start_soon(thaw_once_the_host_gave_up)

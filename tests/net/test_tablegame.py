@@ -24,8 +24,9 @@ from cuttle_net.records.record import parse_record
 from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import Dealt, GameOver, MovePlayed
 
-FAST = TableTimeouts(reply=5.0, move=5.0, window=3.0)
-WAIT = 60
+# The real deadlines: every table here runs on the mock clock (`autojump_clock`).
+FAST = TableTimeouts()
+WAIT = 3 * 3600  # mock seconds: each test's bound (a hang is still caught)
 
 
 async def table_of(
@@ -74,7 +75,7 @@ async def table_of(
 
 @pytest.mark.trio
 async def test_a_person_seat_watches_confirms_and_plays_to_a_verified_record(
-    tmp_path: Path,
+    tmp_path: Path, memory_net, autojump_clock
 ) -> None:
     seen: list[object] = []
     bot, rng = make_bot("greedy"), random.Random(9)
@@ -124,7 +125,7 @@ async def test_cuttle_is_played_at_a_two_seat_table_to_verified_records(
 
 @pytest.mark.trio
 async def test_a_seat_leaving_while_a_person_thinks_ends_the_game_naming_it(
-    tmp_path: Path,
+    tmp_path: Path, memory_net, autojump_clock
 ) -> None:
     """The people at seats 0 and 1 never decide; seat 2 leaves as soon as one of them has a
     decision pending: that seat hears it at once (its events are not held up by the move it
@@ -152,7 +153,9 @@ async def test_a_seat_leaving_while_a_person_thinks_ends_the_game_naming_it(
 
 
 @pytest.mark.trio
-async def test_a_code_that_differs_leaves_the_table_before_the_deal(tmp_path: Path) -> None:
+async def test_a_code_that_differs_leaves_the_table_before_the_deal(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
     async def differs(event: CodeShown) -> bool:
         return False
 
@@ -165,7 +168,7 @@ async def test_a_code_that_differs_leaves_the_table_before_the_deal(tmp_path: Pa
 @pytest.mark.trio
 @pytest.mark.parametrize("hook", ["choose", "watch"])
 async def test_a_seat_whose_own_hook_fails_leaves_saying_so_and_keeps_its_record(
-    tmp_path: Path, hook: str
+    tmp_path: Path, hook: str, memory_net, autojump_clock
 ) -> None:
     """A bug in the UI's hooks (seat 1's) does not freeze its seat: it leaves the table at
     once (code internal-error), play_at_table returns, and every record verifies."""
@@ -189,7 +192,7 @@ async def test_a_seat_whose_own_hook_fails_leaves_saying_so_and_keeps_its_record
 @pytest.mark.trio
 @pytest.mark.parametrize("accused", [1, 0])  # another joiner, then the host
 async def test_a_joiners_bare_accusation_convicts_nobody_and_every_honest_record_verifies(
-    tmp_path: Path, accused: int
+    tmp_path: Path, accused: int, memory_net, autojump_clock
 ) -> None:
     """Seat 2 posts a `fault` entry naming a seat that did nothing wrong, once the game is
     under way: no seat's own session found it, so it is seat 2's claim (SPEC 3.15, the
@@ -222,7 +225,7 @@ async def test_a_joiners_bare_accusation_convicts_nobody_and_every_honest_record
 
 @pytest.mark.trio
 async def test_a_relayed_replay_caught_by_the_host_leaves_every_honest_record_verifying(
-    tmp_path: Path,
+    tmp_path: Path, memory_net, autojump_clock
 ) -> None:
     """Seat 2 posts seat 1's last deck entry again, as its own: its signature does not fit
     seat 2, so only the host can tell who sent it. The host drops seat 2's connection and
@@ -255,7 +258,9 @@ async def test_a_relayed_replay_caught_by_the_host_leaves_every_honest_record_ve
 
 
 @pytest.mark.trio
-async def test_a_timeout_claimed_before_the_deadline_convicts_nobody(tmp_path: Path) -> None:
+async def test_a_timeout_claimed_before_the_deadline_convicts_nobody(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
     """Seat 1's person is thinking (the step is its own, and due); seat 2 says at once that
     seat 1 timed out. Seat 1 owes the step, but its deadline has not passed on any other
     seat's clock: seat 2's word, which costs seat 2 (SPEC 3.15, the verdict rule)."""
@@ -286,7 +291,7 @@ async def test_a_timeout_claimed_before_the_deadline_convicts_nobody(tmp_path: P
 
 @pytest.mark.trio
 async def test_the_hosts_timeout_of_a_seat_past_its_deadline_convicts_it_everywhere(
-    tmp_path: Path,
+    tmp_path: Path, memory_net, autojump_clock
 ) -> None:
     """Seat 1's person never decides: the host names it once the move timeout passed, and
     every seat, seat 1 too, finds that deadline passed on its own clock: one verdict."""
@@ -294,12 +299,11 @@ async def test_the_hosts_timeout_of_a_seat_past_its_deadline_convicts_it_everywh
     async def thinking(view):
         await trio.sleep_forever()
 
-    quick = TableTimeouts(reply=5.0, move=1.5, window=3.0)
-    games = await table_of(tmp_path, {0: {}, 1: {"choose": thinking}, 2: {}}, quick)
+    games = await table_of(tmp_path, {0: {}, 1: {"choose": thinking}, 2: {}})
     for seat in (0, 1, 2):
         text = games[seat].record.read_text()
         tags = parse_record(text).tags
-        assert tags["Ending"].startswith("fault timeout by seat 1: no move in 1.5 s"), (
+        assert tags["Ending"].startswith(f"fault timeout by seat 1: no move in {FAST.move:g} s"), (
             seat,
             tags["Ending"],
         )

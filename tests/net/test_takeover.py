@@ -35,12 +35,14 @@ from cuttle_net.games.unisson.bots import make_bot
 from cuttle_net.records.record import build_record
 from cuttle_net.records.verify import Verdict, verify_text
 
-from .count_game import play_count, player
+from .count_game import on_log_length, play_count, player
 
-FAST = TableTimeouts(reply=2.0, move=5.0, window=3.0)
+# The real deadlines: the in-process tables run on the mock clock (`autojump_clock`).
+FAST = TableTimeouts()
 # The host's keepalive never fires within a test: only a takeover can end its old connection.
 DEAF_HOST = PeerSettings(keepalive_interval=3600.0)
-WAIT = 30  # seconds: each test's bound
+WAIT = 30  # seconds: each real-clock test's bound
+BOUND = 3 * 3600  # mock seconds: each mock-clock test's bound (a hang is still caught)
 
 
 class DeafProxy:
@@ -55,9 +57,14 @@ class DeafProxy:
         self.events: list[str] = []
         self._live: list[trio.Event] = []
 
-    def silence(self) -> None:
+    def silence(self) -> bool:
+        """Kill the latest connection; False if it is dead already (its successor has not
+        come yet)."""
+        if self._live[-1].is_set():
+            return False
         self.events.append(f"silenced {len(self._live)}")
         self._live[-1].set()
+        return True
 
     async def run(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
         (listener,) = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -82,7 +89,12 @@ class DeafProxy:
                     while data := await src.receive_some(65536):
                         if cut.is_set():
                             continue  # a dead link: nothing gets through any more
-                        await dst.send_all(data)
+                        try:
+                            await dst.send_all(data)
+                        except (trio.BrokenResourceError, trio.ClosedResourceError):
+                            if cut.is_set():  # cut while this write waited: dropped too
+                                continue
+                            raise
                         back += len(data) if src is server else 0
                         if number == 1 and back > (self.cut_after or math.inf):
                             self.silence()
@@ -130,17 +142,10 @@ async def table_with_drops(drops: list[int], limit: int) -> tuple[dict[str, str]
             async with join_table(address, player(name), timeouts=FAST) as t:
                 task_status.started()  # seated: the next joiner comes after
                 if name == "p2":
-
-                    async def drop() -> None:
-                        for length in drops:
-                            while t.core.log is None or len(t.core.log) < length:
-                                await trio.sleep(0.001)
-                            proxy.silence()
-
-                    outer.start_soon(drop)
+                    on_log_length(t, drops, proxy.silence)
                 results[name] = await play_count(t, limit)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
@@ -151,7 +156,9 @@ async def table_with_drops(drops: list[int], limit: int) -> tuple[dict[str, str]
 
 
 @pytest.mark.trio
-async def test_a_joiner_back_on_a_new_connection_takes_over_its_seat_at_once() -> None:
+async def test_a_joiner_back_on_a_new_connection_takes_over_its_seat_at_once(
+    memory_net, autojump_clock
+) -> None:
     """The host holds p2's dead connection (its keepalive is off): p2's comeback replaces it,
     and only then is the dead one closed; the game plays on to the one result."""
     results, lines, events = await table_with_drops([20], 30)
@@ -164,7 +171,9 @@ async def test_a_joiner_back_on_a_new_connection_takes_over_its_seat_at_once() -
 
 
 @pytest.mark.trio
-async def test_takeovers_racing_the_last_posts_lose_and_repeat_nothing() -> None:
+async def test_takeovers_racing_the_last_posts_lose_and_repeat_nothing(
+    memory_net, autojump_clock
+) -> None:
     """p2 is cut again and again in full play, its posts in flight each time: every post
     reaches the log exactly once (a post lost or taken twice stops the table with a fault)."""
     results, lines, _ = await table_with_drops([13, 17, 21, 25, 29], 40)
@@ -175,7 +184,9 @@ async def test_takeovers_racing_the_last_posts_lose_and_repeat_nothing() -> None
 
 
 @pytest.mark.trio
-async def test_an_instance_that_cannot_resume_is_refused_and_the_seat_stays() -> None:
+async def test_an_instance_that_cannot_resume_is_refused_and_the_seat_stays(
+    memory_net, autojump_clock
+) -> None:
     """The same key joins again after the seating as a new joiner (a second `cuttle join`,
     which has no game to resume): the host waits for its `resume`, then tells it that it
     is there already; the seat stays with the first connection and the game is played."""
@@ -203,7 +214,7 @@ async def test_an_instance_that_cannot_resume_is_refused_and_the_seat_stays() ->
                     refusal.append(info.value)
                 results[name] = await play_count(t, 30)  # confirms the code, then plays
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
@@ -219,7 +230,9 @@ async def test_an_instance_that_cannot_resume_is_refused_and_the_seat_stays() ->
 
 
 @pytest.mark.trio
-async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_again() -> None:
+async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_again(
+    memory_net, autojump_clock
+) -> None:
     """Another connection with p2's key resumes while p2's own is alive: p2's is closed
     with `replaced`, and p2 stops there (the table ends for it, blaming no one) rather
     than dialling again and taking the seat back."""
@@ -230,7 +243,7 @@ async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_agai
     hosted: list = []
     taken_over = trio.Event()
     hold = (60, taken_over)  # the count waits there for the takeover: it cannot end first
-    timeouts = TableTimeouts(reply=FAST.reply, move=WAIT, window=FAST.window)
+    timeouts = TableTimeouts(reply=FAST.reply, move=BOUND, window=FAST.window)
     async with open_listener(0, "127.0.0.1") as listener:
         address = f"127.0.0.1:{listener.address[1]}"
 
@@ -262,7 +275,7 @@ async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_agai
                     nursery.start_soon(other_instance)
                 results[name] = await play_count(t, 300, hold=hold)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
@@ -281,7 +294,7 @@ async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_agai
 
 @pytest.mark.trio
 async def test_a_unisson_table_resumed_by_takeovers_keeps_records_that_verify(
-    tmp_path: Path,
+    tmp_path: Path, memory_net, autojump_clock
 ) -> None:
     """L'Unisson, p2 behind the deaf proxy, cut twice mid-game: every seat's record of the
     game (resumed by takeover) verifies, audit passed, and all agree."""
@@ -319,17 +332,10 @@ async def test_a_unisson_table_resumed_by_takeovers_keeps_records_that_verify(
             async with join_table(address, LocalPlayer(f"p{seat}", key), timeouts=FAST) as t:
                 task_status.started()  # seated: the next joiner comes after
                 if seat == 2:
-
-                    async def drop() -> None:
-                        for length in (20, 40):  # in the deal, then in play
-                            while t.core.log is None or len(t.core.log) < length:
-                                await trio.sleep(0.001)
-                            proxy.silence()
-
-                    outer.start_soon(drop)
+                    on_log_length(t, [20, 40], proxy.silence)  # in the deal, then in play
                 await sit(seat, t, key)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
@@ -541,7 +547,9 @@ async def test_real_processes_a_joiner_back_takes_over_before_the_host_notices(
 
 
 @pytest.mark.trio
-async def test_the_hosts_own_key_and_a_stranger_take_nothing_over() -> None:
+async def test_the_hosts_own_key_and_a_stranger_take_nothing_over(
+    memory_net, autojump_clock
+) -> None:
     """Once the table is seated: a connection with the host's own key is refused by the
     handshake (`bad-key`, SPEC 3.6), one with a new key is told the table is full; the game
     is then played untouched."""
@@ -572,7 +580,7 @@ async def test_the_hosts_own_key_and_a_stranger_take_nothing_over() -> None:
                     refused.append(info.value)
                 results[name] = await play_count(t, 30)
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)
@@ -589,7 +597,7 @@ async def test_the_hosts_own_key_and_a_stranger_take_nothing_over() -> None:
 
 
 @pytest.mark.trio
-async def test_in_the_lobby_a_new_instance_takes_the_place_over() -> None:
+async def test_in_the_lobby_a_new_instance_takes_the_place_over(memory_net, autojump_clock) -> None:
     """In the lobby there is nothing to resume: a second instance of p2 (its key) takes p2's
     place at once, the first one stops (`replaced`), and the table fills and plays."""
     results: dict[str, str] = {}
@@ -608,7 +616,7 @@ async def test_in_the_lobby_a_new_instance_takes_the_place_over() -> None:
                 results[name] = await play_count(t, 12)
                 places[name] = t.core.me
 
-        with trio.fail_after(WAIT):
+        with trio.fail_after(BOUND):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host)
                 await trio.sleep(0.05)

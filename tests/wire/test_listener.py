@@ -22,20 +22,31 @@ from cuttle_protocol.trio_peer import (
 )
 from wire_helpers import CLASSIC, player
 
+from tests.memnet import MemoryNet
+
 SIG = bytes(range(64))
 LIMIT = 10
 FAST = PeerSettings(handshake_timeout=1.0, reply_timeout=1.0)
 
 
 async def raw_exchange(
-    port: int, send: bytes = b"", *, source: str = "127.0.0.1", hang_up: bool = False
+    port: int,
+    send: bytes = b"",
+    *,
+    source: str = "127.0.0.1",
+    hang_up: bool = False,
+    net: MemoryNet | None = None,
 ) -> list[object]:
-    """Connect from `source`, send `send`, read until the host hangs up; the plaintext
-    messages received (a frame we cannot decode is returned as its bytes)."""
-    sock = trio.socket.socket()
-    await sock.bind((source, 0))
-    await sock.connect(("127.0.0.1", port))
-    stream = trio.SocketStream(sock)
+    """Connect from `source` (over loopback TCP, or `net`), send `send`, read until the
+    host hangs up; the plaintext messages received (a frame we cannot decode is returned
+    as its bytes)."""
+    if net is not None:
+        stream = await net.open_stream("127.0.0.1", port, source=source)
+    else:
+        sock = trio.socket.socket()
+        await sock.bind((source, 0))
+        await sock.connect(("127.0.0.1", port))
+        stream = trio.SocketStream(sock)
     if send:
         await stream.send_all(send)
     if hang_up:
@@ -109,28 +120,43 @@ async def test_a_hostile_connection_is_told_why_and_the_host_waits_on(
 
 
 @pytest.mark.trio
-async def test_a_silent_connection_is_closed_with_timeout_while_the_player_gets_in() -> None:
-    with trio.fail_after(LIMIT):
-        async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as nursery:
-            port = listener.address[1]
-            silent: list[object] = []
-            result: list[object] = []
+async def test_a_silent_connection_is_closed_with_timeout_while_the_player_gets_in(
+    memory_net: MemoryNet, autojump_clock
+) -> None:
+    """At the real handshake timeout, on the mock clock: the silent connection is told
+    `timeout` 20 s after it connected; the player who came meanwhile plays at once."""
+    real = PeerSettings()
+    async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as nursery:
+        port = listener.address[1]
+        silent: list[object] = []
+        result: list[object] = []
+        times: dict[str, float] = {}
 
-            async def host() -> None:
-                result.extend(await wait_for_player(listener))
+        async def host() -> None:
+            async with listener.accept(player("alice"), CLASSIC, settings=real) as peer:
+                result.extend([peer.info.peer_name, await peer.receive()])
+                times["played"] = trio.current_time()
+                await trio.sleep(3600)  # the game goes on
 
-            async def stay_silent() -> None:
-                silent.extend(await raw_exchange(port))
+        async def stay_silent() -> None:
+            silent.extend(await raw_exchange(port, net=memory_net))
+            times["silent closed"] = trio.current_time()
 
-            nursery.start_soon(host)
-            await trio.sleep(0.05)
-            nursery.start_soon(stay_silent)
-            await trio.sleep(0.05)
-            await join_and_move(port)  # handshakes beside the silent one
+        nursery.start_soon(host)
+        await trio.sleep(1)
+        start = trio.current_time()
+        nursery.start_soon(stay_silent)
+        await trio.sleep(1)
+        async with connect(f"127.0.0.1:{port}", player("bob"), settings=real) as peer:
+            await peer.send(Move("draw", SIG))  # handshakes beside the silent one
+            while "silent closed" not in times:
+                await trio.sleep(1)
+        nursery.cancel_scope.cancel()
     assert result == ["bob", Move("draw", SIG)]
+    assert times["played"] - start < 2  # not held up by the silent one
+    assert times["silent closed"] - start == pytest.approx(real.handshake_timeout)
     assert [type(m) for m in silent] == [Close] and silent[0].code == "timeout"
-    assert isinstance(silent[-1], Close) and silent[-1].code == "timeout"
-    assert "within 1 s" in silent[-1].reason
+    assert "within 20 s" in silent[0].reason
 
 
 @pytest.mark.trio
@@ -177,11 +203,13 @@ async def test_a_reconnection_lets_in_only_the_same_player(tmp_path) -> None:
 
 
 @pytest.mark.trio
-async def test_nobody_in_time_is_a_timeout() -> None:
-    with trio.fail_after(LIMIT):
-        async with open_listener(0, "127.0.0.1") as listener:
-            result = await wait_for_player(listener, deadline=trio.current_time() + 0.2)
+async def test_nobody_in_time_is_a_timeout(memory_net: MemoryNet, autojump_clock) -> None:
+    async with open_listener(0, "127.0.0.1") as listener:
+        deadline = trio.current_time() + 600
+        result = await wait_for_player(listener, deadline=deadline)
+        assert trio.current_time() == pytest.approx(deadline)
     assert isinstance(result[0], ConnectionEnded) and result[0].reason is EndReason.TIMEOUT
+    assert result[0].message == "nobody connected in time"
 
 
 @pytest.mark.trio
@@ -199,35 +227,52 @@ async def test_too_many_bytes_before_the_handshake_completes() -> None:
 
 
 @pytest.mark.trio
-async def test_a_flood_from_one_address_is_rate_limited_and_others_still_get_in() -> None:
-    limits = ListenerLimits(burst=3, per_second=0.01, pending_per_address=2)
+async def test_a_flood_from_one_address_is_rate_limited_and_others_still_get_in(
+    memory_net: MemoryNet, autojump_clock
+) -> None:
+    """On the mock clock: an address's `burst` connections in a row, then `per_second`
+    (slow here: one every 100 s); its handshakes under way at once are bounded too;
+    another address gets in all the while."""
+    limits = ListenerLimits(per_second=0.01)
     lines: list[str] = []
-    with trio.fail_after(LIMIT):
-        async with open_listener(0, "127.0.0.1", limits=limits, log=lines.append) as listener:
-            port = listener.address[1]
-            async with trio.open_nursery() as nursery:
-                result: list[object] = []
-                flood: list[list[object]] = []
+    async with open_listener(0, "127.0.0.1", limits=limits, log=lines.append) as listener:
+        port = listener.address[1]
+        async with trio.open_nursery() as nursery:
+            result: list[object] = []
+            flood: list[list[object]] = []
 
-                async def host() -> None:
-                    result.extend(await wait_for_player(listener))
+            async def host() -> None:
+                result.extend(await wait_for_player(listener))
 
-                async def one(n: int) -> None:
-                    flood.append(await raw_exchange(port, source="127.0.0.2"))
+            async def one() -> None:
+                flood.append(await raw_exchange(port, source="127.0.0.2", net=memory_net))
 
-                nursery.start_soon(host)
-                await trio.sleep(0.05)
-                async with trio.open_nursery() as flooding:
-                    for n in range(8):
-                        flooding.start_soon(one, n)
-                    await trio.sleep(0.5)
-                    # While the flood's handshakes hang, another address still gets in.
-                    assert await join_and_move(port) == "alice"
+            nursery.start_soon(host)
+            await trio.sleep(0.01)
+            flooded = trio.current_time()
+            async with trio.open_nursery() as flooding:
+                for _ in range(limits.burst + 2):  # all at once
+                    flooding.start_soon(one)
+                await trio.sleep(0.01)
+                # While the flood's handshakes hang, another address still gets in.
+                assert await join_and_move(port) == "alice"
+            # The bucket refills at `per_second`: one more after 1 / per_second, not before.
+            refill = 1 / limits.per_second
+            await trio.sleep_until(flooded + refill * 0.9)
+            early = await raw_exchange(port, source="127.0.0.2", net=memory_net)
+            await trio.sleep_until(flooded + refill * 1.01)
+            later = await raw_exchange(port, source="127.0.0.2", net=memory_net)
     assert result == ["bob", Move("draw", SIG)]
-    busy = [m[0].reason for m in flood if isinstance(m[0], Close) and m[0].code == "busy"]
-    assert len(busy) == 6, flood  # two handshakes; one more allowed by the rate, then none
-    assert busy.count("too many handshakes under way: try again in a few seconds") == 1
+    busy = [m[0].reason for m in flood if m and isinstance(m[0], Close) and m[0].code == "busy"]
+    # `pending_per_address` handshakes; the rest of the burst refused as too many under
+    # way; past the burst, refused by the rate.
+    assert len(busy) == limits.burst + 2 - limits.pending_per_address, flood
+    handshakes = "too many handshakes under way: try again in a few seconds"
+    assert busy.count(handshakes) == limits.burst - limits.pending_per_address
     assert sum("too many connections from" in line for line in lines) == 1  # logged once
+    rated = "too many connections from your address: try again in a few seconds"
+    assert early and isinstance(early[0], Close) and early[0].reason == rated
+    assert later and not (isinstance(later[0], Close) and later[0].reason == rated), later
 
 
 def test_rate_keys_group_an_ipv6_host_by_its_64() -> None:

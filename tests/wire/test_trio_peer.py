@@ -122,8 +122,10 @@ async def host_ending(
     rogue_script: Callable[[Rogue], Awaitable[object]],
     settings: PeerSettings = FAST,
     read: bool = True,
+    rogue_time: float = 1,
 ) -> tuple[ConnectionEnded, object]:
-    """Run a real host against a rogue joiner; return how the host's connection ended."""
+    """Run a real host against a rogue joiner; return how the host's connection ended
+    (the rogue is given `rogue_time` after that to finish)."""
     ours, theirs = await make_pair()
     rogue = Rogue(theirs)
     result: list[object] = []
@@ -134,7 +136,8 @@ async def host_ending(
         result.append(await rogue_script(rogue))
         rogue_done.set()
 
-    with trio.fail_after(LIMIT):
+    bound = LIMIT + settings.handshake_timeout + settings.keepalive_interval + rogue_time
+    with trio.fail_after(bound + settings.reply_timeout):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(run_rogue)
             with pytest.raises(ConnectionEnded) as info:
@@ -146,7 +149,7 @@ async def host_ending(
                         while True:
                             await peer.receive()
                     raise await peer.wait_ended()
-            with trio.move_on_after(1):  # time for the rogue to read our Close
+            with trio.move_on_after(rogue_time):  # time for the rogue to read our Close
                 await rogue_done.wait()
             nursery.cancel_scope.cancel()
     if peers:  # however the peer misbehaved, we held at most one read and one frame
@@ -449,65 +452,144 @@ async def test_unknown_message_type(make_pair) -> None:
     assert close is not None and close.code == "unknown-message"
 
 
-@pytest.mark.trio
-@transports
-async def test_silent_during_handshake(make_pair) -> None:
-    async def rogue(r: Rogue) -> None:
-        await trio.sleep_forever()
+# --- the clock's rules, on trio's mock clock over memory streams ---------------------------
+#
+# `autojump_clock` jumps to the next deadline whenever every task waits: each rule is
+# checked to the second, as if the test had waited out each timeout, in no time at all.
+# The timeouts are the real defaults (PeerSettings()), not shortened ones.
 
-    settings = PeerSettings(handshake_timeout=0.3)
-    end, _ = await host_ending(make_pair, rogue, settings)
+REAL = PeerSettings()
+
+
+@pytest.mark.trio
+async def test_silent_during_handshake(autojump_clock) -> None:
+    async def rogue(r: Rogue) -> float:
+        await r.close_received()  # says nothing, and hears the host give up
+        return trio.current_time()
+
+    started = trio.current_time()
+    end, gone = await host_ending(memory_pair, rogue, REAL)
     assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
-    assert "handshake" in end.message
+    assert end.message == f"no complete handshake within {REAL.handshake_timeout:g} s"
+    assert gone - started == pytest.approx(REAL.handshake_timeout)
 
 
 @pytest.mark.trio
-@transports
-async def test_silent_after_handshake(make_pair) -> None:
-    async def rogue(r: Rogue) -> None:
+async def test_a_handshake_that_keeps_coming_is_still_bounded_in_time(autojump_clock) -> None:
+    """The handshake's bound counts from the connection, not from the last byte: a peer
+    that sends a byte now and then never completes it and is cut off all the same."""
+
+    async def rogue(r: Rogue) -> float:
+        async with trio.open_nursery() as nursery:
+
+            async def trickle() -> None:
+                data = r.conn.data_to_send()  # its commitment, a byte a second
+                for byte in data[:-1]:
+                    await r.send_raw(bytes([byte]))
+                    await trio.sleep(1)
+
+            nursery.start_soon(trickle)
+            await r.close_received()
+            nursery.cancel_scope.cancel()
+        return trio.current_time()
+
+    started = trio.current_time()
+    end, gone = await host_ending(memory_pair, rogue, REAL)
+    assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
+    assert gone - started == pytest.approx(REAL.handshake_timeout)
+
+
+@pytest.mark.trio
+async def test_silent_after_handshake(autojump_clock) -> None:
+    """After the keepalive interval of silence we ping; without an answer within the reply
+    timeout the connection ends, `interval + reply` after the peer was last heard."""
+
+    async def rogue(r: Rogue) -> float:
         await r.handshake()
-        await trio.sleep_forever()
+        heard = trio.current_time()
+        await r.close_received()  # reads our pings, never answers
+        return trio.current_time() - heard
 
-    end, _ = await host_ending(make_pair, rogue)
+    end, silent_for = await host_ending(memory_pair, rogue, REAL)
     assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
-    assert "did not answer" in end.message
+    limit = REAL.keepalive_interval + REAL.reply_timeout
+    assert end.message == f"the peer did not answer for {limit:g} s"
+    assert silent_for == pytest.approx(limit)
 
 
 @pytest.mark.trio
-async def test_a_peer_silent_past_the_keepalive_finds_the_stream_ended_without_a_close():
+async def test_a_peer_silent_past_the_keepalive_finds_the_stream_ended_without_a_close(
+    autojump_clock,
+):
     """A peer that was only frozen (a suspended laptop, a stopped process) reads on later:
     it finds the connection lost (the stream's end, which a game resumes, SPEC 4.6), not a
     `close`, which would tell it the game is over while we wait for it to come back."""
 
     async def rogue(r: Rogue) -> object:
         await r.handshake()
-        await trio.sleep(FAST.keepalive_interval + FAST.reply_timeout + 0.5)  # frozen
+        await trio.sleep(REAL.keepalive_interval + REAL.reply_timeout + 1)  # frozen
         return await r.close_received()  # None: the end of the stream came, no `close`
 
-    end, seen = await host_ending(tcp_pair, rogue, read=False)
+    end, seen = await host_ending(memory_pair, rogue, REAL, read=False, rogue_time=60)
     assert (end.reason, end.code) == (EndReason.TIMEOUT, ErrorCode.TIMEOUT)
     assert seen is None, seen
 
 
 @pytest.mark.trio
-@transports
-async def test_keepalive_keeps_an_idle_game_open(make_pair) -> None:
-    ours, theirs = await make_pair()
+async def test_keepalive_keeps_an_idle_game_open(autojump_clock) -> None:
+    """Both sides silent for an hour, each one's keepalive answered by the other: the game
+    is still open, and a move then goes through."""
+    ours, theirs = await memory_pair()
 
     async def joiner() -> None:
-        async with open_peer(theirs, Role.JOINER, player("bob"), settings=FAST) as peer:
-            await trio.sleep(1.5)  # five keepalive intervals with nothing to say
+        async with open_peer(theirs, Role.JOINER, player("bob"), settings=REAL) as peer:
+            await trio.sleep(3600)  # 240 keepalive intervals with nothing to say
             await peer.send(Move("draw", SIG))
             with pytest.raises(ConnectionEnded):
                 await peer.receive()
 
-    with trio.fail_after(LIMIT):
+    with trio.fail_after(3600 + LIMIT):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(joiner)
             async with open_peer(
-                ours, Role.HOST, player("alice"), rules=CLASSIC, settings=FAST
+                ours, Role.HOST, player("alice"), rules=CLASSIC, settings=REAL
             ) as peer:
                 assert await peer.receive() == Move("draw", SIG)
+
+
+@pytest.mark.trio
+async def test_a_peer_that_answers_pings_late_is_dropped_at_the_reply_timeout(
+    autojump_clock,
+) -> None:
+    """A pong that comes after the reply timeout is too late: the connection already ended
+    as a timeout; one that comes just within it keeps the connection open."""
+    for delay, survives in ((REAL.reply_timeout - 1, True), (REAL.reply_timeout + 1, False)):
+        ours, theirs = await memory_pair()
+        rogue = Rogue(theirs)
+
+        async def answer_late(rogue: Rogue = rogue, delay: float = delay) -> None:
+            await rogue.handshake()
+            while True:
+                data = await rogue.stream.receive_some(65536)
+                if not data:
+                    return
+                await trio.sleep(delay)
+                rogue.conn.receive_data(data)
+                drain(rogue.conn)  # a ping queues its pong
+                await rogue.flush()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(answer_late)
+            async with open_peer(
+                ours, Role.HOST, player("alice"), rules=CLASSIC, settings=REAL
+            ) as peer:
+                with trio.move_on_after(REAL.keepalive_interval * 4):
+                    ended = await peer.wait_ended()
+                    assert not survives, ended
+                    assert ended.reason is EndReason.TIMEOUT
+                if survives:
+                    assert peer.ended is None
+            nursery.cancel_scope.cancel()
 
 
 @pytest.mark.trio
