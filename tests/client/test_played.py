@@ -44,8 +44,9 @@ def test_the_games_played_newest_first_replayed_verified_and_exported(tmp_path: 
         assert "L'Unisson practice · You, Random 1, Random 2 · Random 2" in lines[2]
         assert "ann won (concede)" in lines[-1]
         await keys(pilot, "enter")  # the newest: L'Unisson, on its table
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        assert "move 0 of 36" in screen_text(app) and "Range " in screen_text(app)
+        # The screen is pushed before it is drawn: wait for its text, not only for it.
+        await until(pilot, lambda: "move 0 of 36" in screen_text(app))
+        assert isinstance(app.screen, ReplayScreen) and "Range " in screen_text(app)
         await keys(pilot, "q")  # back to the list, not out of the app
         assert isinstance(app.screen, PlayedScreen)
         await keys(pilot, "down", "v")

@@ -30,6 +30,7 @@ def main() -> int:
         move_timeout=600.0,
         reconnect_window=60.0,
         bot_delay=delay,
+        games=1,
     )
     where = Hosting("cuttle", 2, "classic", port, "127.0.0.1", announce=False)
     return trio.run(_bot_at_table, args, "p0", where, bot_for("cuttle", "greedy"), _say)
