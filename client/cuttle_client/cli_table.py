@@ -181,6 +181,8 @@ async def join_headless(args: argparse.Namespace, conn: Any, name: str, say: Any
 async def _bot_at_table(
     args: argparse.Namespace, name: str, where: Any, bot: Any, say: Any, address: str = ""
 ) -> int:
+    from cuttle_protocol.netgame import bot_decision
+
     rng = random.Random()
     game = await sit_at_table(
         name,
@@ -189,7 +191,7 @@ async def _bot_at_table(
         config_dir=args.config_dir,
         timeouts=_timeouts(args),
         say=say,
-        choose=lambda view: bot.choose(view, rng),
+        choose=lambda view: bot_decision(bot, view, rng),  # off the loop: a search takes a while
         bot_delay=args.bot_delay,
         data_dir=args.data_dir,
     )
