@@ -389,6 +389,10 @@ class PracticeController(TableController):
     def start(self) -> None:
         self._advance()
 
+    def close(self) -> None:
+        self._deals += 1  # the bot's thought or timer still under way plays nothing now
+        super().close()
+
     def submit(self, move: Move) -> None:
         self.check(move)
         self._play(self.seat, move)

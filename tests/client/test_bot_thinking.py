@@ -104,3 +104,44 @@ def test_a_headless_table_bot_thinks_off_the_loop(monkeypatch: pytest.MonkeyPatc
     )
     assert trio.run(cli_table._bot_at_table, args, "Hal", None, Spy(), print) == 0
     assert thinkers and thinkers[0] is not threading.main_thread()
+
+
+def test_a_bot_thinking_when_the_table_closes_plays_nothing() -> None:
+    """Leaving a L'Unisson table while a bot thinks: its move is dropped, and the bots
+    after it do not go on deciding (on the UI thread, the table's host gone)."""
+    app = make_app(Settings(bot_delay=0.01), Practice("medium", seed=3, game="unisson"))
+    calls: list[tuple[threading.Thread, list[bool]]] = []
+    hold, gate = threading.Event(), threading.Event()
+
+    async def body(pilot: Pilot) -> None:
+        c = app.screen.controller  # type: ignore[attr-defined]
+        for bot in c._bots:
+            choose = bot.choose
+
+            def spy(view, rng, choose=choose):  # type: ignore[no-untyped-def]
+                done: list[bool] = []
+                calls.append((threading.current_thread(), done))
+                try:
+                    if hold.is_set():  # thinking until the test lets it go
+                        assert gate.wait(30)
+                    return choose(view, rng)
+                finally:
+                    done.append(True)
+
+            bot.choose = spy
+        await until(pilot, lambda: c.my_turn)
+        hold.set()
+        while c.my_turn:
+            c.submit(c.view.legal_moves()[0])
+        started = len(calls)
+        await until(pilot, lambda: len(calls) > started)  # a bot is thinking
+        moves = len(c.moves)
+        c.close()
+        gate.set()
+        await until(pilot, lambda: all(done for _, done in calls))
+        await pilot.pause()
+        assert len(c.moves) == moves  # the thought in flight was dropped
+        assert len(calls) == started + 1  # and no bot decided after it
+
+    run(app, body)
+    assert all(t is not threading.main_thread() for t, _ in calls)

@@ -260,6 +260,10 @@ class PracticeController(UnissonController):
     def start(self) -> None:
         self._advance()
 
+    def close(self) -> None:
+        self._deals += 1  # a bot's thought or timer still under way plays nothing now
+        super().close()
+
     def submit(self, move: Move) -> None:
         self.check(move)
         self._play(self.seat, move)
