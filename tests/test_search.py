@@ -117,6 +117,33 @@ def test_changing_the_hidden_cards_changes_nothing_the_bot_knows_or_does(rules: 
     assert differed > 0  # the hidden cards really were dealt differently
 
 
+def test_reading_the_opponent_changes_nothing_the_hidden_cards_would() -> None:
+    """``hard`` also reads the opponent's play (``observe``): shown the same history of its
+    seat's views, it decides the same whatever the hidden cards are."""
+    checked = 0
+    for seed in range(2):
+        g = Game.deal(Rules(), seed=seed)
+        rng = random.Random(seed)
+        history: list[tuple[Game, object]] = []
+        while not g.is_over and len(history) < 40:
+            seat, moves = g.to_act, g.legal_moves()
+            if seat != CHANCE and len(moves) > 1 and len(history) % 4 == 3:
+                other = sample_world(g.view(seat), random.Random(seed + 7))
+                picks = []
+                for world in (g, other):
+                    bot = SearchBot("small", iterations=40, infer=1.0)
+                    for before, move in history:
+                        bot.observe(before.view(seat), move)  # type: ignore[arg-type]
+                    picks.append(bot.choose(world.view(seat), random.Random(seed)))
+                    assert bot._beliefs is not None  # it did read the play
+                assert picks[0] == picks[1]
+                checked += 1
+            move = rng.choice(moves)
+            history.append((g.copy(), move))
+            g.push(move)
+    assert checked >= 4
+
+
 def test_decisions_are_deterministic_for_a_seed() -> None:
     g, seat = decision_points(Rules.parse("standard"), 5)[6]
     bot = small_bot()

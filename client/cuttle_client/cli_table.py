@@ -359,6 +359,8 @@ async def _bot_at_table(
 ) -> int:
     """The bot plays a match of up to `--games` games (SPEC 3.15 *Another game*): each game's
     result line, then (from the second game on) the match totals."""
+    from cuttle_protocol.netgame import bot_decision
+
     rng = random.Random()
 
     def report(game: Any, totals: Any) -> None:
@@ -379,7 +381,7 @@ async def _bot_at_table(
             match=True,
             games=max(1, args.games),
             report=report,
-            choose=lambda view: bot.choose(view, rng),
+            choose=lambda view: bot_decision(bot, view, rng),  # off the loop: a search is slow
             bot_delay=args.bot_delay,
             data_dir=args.data_dir,
         )

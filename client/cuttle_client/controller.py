@@ -34,9 +34,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-import trio
+from cuttle_protocol.netgame import Chooser, bot_decision
 
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.cuttle.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER, card_display
@@ -308,6 +308,34 @@ def save_practice(
     return None
 
 
+_M = TypeVar("_M")
+
+
+def bot_thinks(
+    host: TableHost | None,
+    bot: Chooser[Any, _M],
+    view: Any,
+    rng: random.Random,
+    then: Callable[[_M], None],
+) -> None:
+    """Have ``bot`` choose from ``view`` and hand its move to ``then``, in either game.
+
+    A search bot (``searches``) thinks for up to a second: in a worker thread
+    (``bot_decision``, as a headless bot does), so that the table stays live and can say
+    it is thinking; ``then`` runs back on the UI thread, where trio is a guest, and must
+    check that the game is still where it was.  A quick bot, or a controller with no
+    screen (tests, benchmarks), decides at once.
+    """
+    if host is None or not getattr(bot, "searches", False):
+        then(bot.choose(view, rng))
+        return
+
+    async def think() -> None:
+        then(await bot_decision(bot, view, rng))
+
+    host.trio.start_task(think)
+
+
 def saved_words(path: Path | None) -> str:
     """What the end of a game says of its record."""
     return f" · record saved: {path}" if path is not None else ""
@@ -317,7 +345,7 @@ class PracticeController(TableController):
     """A game against a bot, in process: the controller holds the full game.
 
     The bot plays from its own view after ``bot_delay`` seconds, so a person can follow; a
-    search bot then thinks in a worker thread (``trio.to_thread``) so the table stays live
+    search bot then thinks in a worker thread (``bot_thinks``) so the table stays live
     and says that it is thinking;
     random-fours discards are picked here (chance) from the seeded generator.
     """
@@ -369,6 +397,10 @@ class PracticeController(TableController):
 
     def start(self) -> None:
         self._advance()
+
+    def close(self) -> None:
+        self._deals += 1  # the bot's thought or timer still under way plays nothing now
+        super().close()
 
     def submit(self, move: Move) -> None:
         self.check(move)
@@ -435,18 +467,9 @@ class PracticeController(TableController):
         g = self.game
         if deal != self._deals or g.outcome is not None or g.to_act != self.opponent:
             return  # a timer from an earlier deal, or the game moved on (a concession)
-        view, rng = g.view(self.opponent), self._rng
-        if self._host is None or self.bot_delay <= 0 or not getattr(self._bot, "searches", False):
-            self._bot_moves(deal, self._bot.choose(view, rng))
-            return
-
-        async def think() -> None:  # off the UI thread: a search bot takes a while
-            move = await trio.to_thread.run_sync(
-                self._bot.choose, view, rng, abandon_on_cancel=True
-            )
-            self._bot_moves(deal, move)  # back on the UI thread (trio is its guest)
-
-        self._host.trio.start_task(think)
+        host = self._host if self.bot_delay > 0 else None  # no pause to follow: no thread
+        view = g.view(self.opponent)
+        bot_thinks(host, self._bot, view, self._rng, lambda move: self._bot_moves(deal, move))
 
     def _bot_moves(self, deal: int, move: Move) -> None:
         g = self.game

@@ -21,7 +21,7 @@ import math
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, Self, TypeVar
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -682,8 +682,25 @@ async def _leave(link: _Link) -> None:
     raise _left()
 
 
-async def bot_decision(bot: Bot, view: Game, rng: random.Random) -> Move:
-    """``bot``'s move from ``view``, worked out in a worker thread.
+class _View(Protocol):
+    def copy(self) -> Self: ...
+
+
+_VC = TypeVar("_VC", bound=_View, contravariant=True)
+_MC = TypeVar("_MC", covariant=True)
+_V = TypeVar("_V", bound=_View)
+_M = TypeVar("_M")
+
+
+class Chooser(Protocol[_VC, _MC]):
+    """A bot of either game: a move from a seat's view."""
+
+    def choose(self, view: _VC, rng: random.Random, /) -> _MC: ...
+
+
+async def bot_decision(bot: Chooser[_V, _M], view: _V, rng: random.Random) -> _M:
+    """``bot``'s move from ``view``, worked out in a worker thread (either game's bots: the
+    Cuttle and L'Unisson tables, headless or in the client, all think this way).
 
     A search bot thinks for up to about a second: on the trio loop that would stall the
     keepalives, the peer's messages and every deadline.  The thread gets its own copy of

@@ -24,7 +24,7 @@ from cuttle_net.games.unisson.bots import make_bot
 from cuttle_net.games.unisson.motions import Drawn, HandOut, Motion, Taken, Turned
 from cuttle_net.games.unisson.moves import Kind, Move
 
-from ..controller import TableHost, save_practice, saved_words
+from ..controller import TableHost, bot_thinks, save_practice, saved_words
 from .words import card, describe, result_words, sequence
 
 
@@ -228,7 +228,8 @@ class PracticeController(UnissonController):
     """A game against bots, in process: the controller holds the whole game.
 
     Each bot plays from its own seat's view after ``bot_delay`` seconds, so a person can
-    follow; the deal passes left at each new game and the totals add up over the match.
+    follow (a search bot thinks in a worker thread: ``bot_thinks``); the deal passes left
+    at each new game and the totals add up over the match.
     """
 
     can_rematch = True
@@ -277,6 +278,10 @@ class PracticeController(UnissonController):
     def start(self) -> None:
         self._advance()
 
+    def close(self) -> None:
+        self._deals += 1  # a bot's thought or timer still under way plays nothing now
+        super().close()
+
     def submit(self, move: Move) -> None:
         self.check(move)
         self._play(self.seat, move)
@@ -317,7 +322,15 @@ class PracticeController(UnissonController):
         if deal != self._deals or g.is_over or g.to_act == self.seat:
             return  # a timer from an earlier deal
         seat = g.to_act
-        self._play(seat, self._bots[seat].choose(g.view(seat), self._rng))
+        host = self._host if self.bot_delay > 0 else None  # no pause to follow: no thread
+        bot = self._bots[seat]
+        bot_thinks(host, bot, g.view(seat), self._rng, lambda m: self._bot_moves(deal, seat, m))
+
+    def _bot_moves(self, deal: int, seat: int, move: Move) -> None:
+        g = self.game
+        if deal != self._deals or g.is_over or g.to_act != seat:
+            return  # a new deal, or the game moved on, while the bot thought
+        self._play(seat, move)
         self._advance()
 
     def _end(self) -> None:
