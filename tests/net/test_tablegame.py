@@ -46,9 +46,7 @@ async def table_of(
             given = hooks[seat]
             how = {"choose": lambda view: bot.choose(view, rng)}
             how.update(given(table) if callable(given) else given)
-            games[seat] = await play_at_table(
-                table, key, token, data_dir=tmp / f"p{seat}", **how
-            )
+            games[seat] = await play_at_table(table, key, token, data_dir=tmp / f"p{seat}", **how)
 
         async def host() -> None:
             key = Ed25519PrivateKey.generate()

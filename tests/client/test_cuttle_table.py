@@ -1,0 +1,106 @@
+"""The Cuttle table screen over the client's one table seat (``seat.TableSeat``): the
+person's app hosts a 2-seat Cuttle table over real loopback sockets and a bot joins it in
+the app's own trio run, as at a L'Unisson table."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.app import CuttleApp, NetworkLaunch, Settings, make_app
+from cuttle_client.cuttle_seat import CuttleTable
+from cuttle_client.modals import GameOverScreen
+from cuttle_client.network import ConnectScreen
+from cuttle_client.table import TableScreen
+from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.netgame import GameSettings
+from cuttle_protocol.netplay import NetPlan
+from cuttle_protocol.tablegame import TableGame, play_at_table
+from cuttle_protocol.trio_table import TableTimeouts, join_table
+from textual.pilot import Pilot
+
+from cuttle_net.games.cuttle.bots import make_bot
+from cuttle_net.records.verify import Verdict, verify_text
+from tests.client.helpers import choose_any_option, run, screen_text, until
+from tests.client.test_unisson_network import answer_the_code
+
+FAST = TableTimeouts(reply=10.0, move=30.0, window=5.0)
+
+
+def cuttle_host(tmp: Path, token: str = "standard", window: float = 5) -> CuttleApp:
+    plan = NetPlan("host", "Ann", port=0, bind="127.0.0.1", config_dir=tmp / "ann")
+    timeouts = GameSettings(move_timeout=30, reply_timeout=10, reconnect_window=window)
+    launch = NetworkLaunch(plan, timeouts, players=2, rules_token=token, at_table=True)
+    settings = Settings(bot_delay=0, data_dir=tmp / "ann", config_dir=tmp / "ann", lan=False)
+    return make_app(settings, network=launch)
+
+
+async def bot_joins(pilot: Pilot, tmp: Path, games: dict[str, TableGame], token: str) -> None:
+    """Bob, a random bot, joins the Cuttle table the app hosts (in the app's trio run)."""
+    app = pilot.app
+    await until(pilot, lambda: "(port " in screen_text(app))
+    port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
+    bot, rng = make_bot("random"), random.Random(2)
+
+    async def bob() -> None:
+        key = Ed25519PrivateKey.generate()
+        me = LocalPlayer("Bob", key)
+        async with join_table(f"127.0.0.1:{port}", me, timeouts=FAST) as table:
+            games["Bob"] = await play_at_table(
+                table, key, token, choose=lambda v: bot.choose(v, rng), data_dir=tmp / "bob"
+            )
+
+    app.trio.start_task(bob)  # type: ignore[attr-defined]
+
+
+async def cuttle_table_shown(pilot: Pilot) -> TableScreen:
+    app = pilot.app
+
+    def shown() -> bool:
+        screen = app.screen
+        return isinstance(screen, TableScreen) and bool(screen.query("#actions"))
+
+    await until(pilot, shown, 60)
+    assert isinstance(app.screen, TableScreen)
+    return app.screen
+
+
+async def play_to_the_end(pilot: Pilot, table: TableScreen, rng: random.Random) -> None:
+    c = table.controller
+    for _ in range(3000):
+        await until(pilot, lambda: c.ending is not None or c.my_turn, 60)
+        if c.ending is not None:
+            return
+        await choose_any_option(pilot, table, rng)
+    raise AssertionError("the game did not end")
+
+
+def test_a_person_hosts_cuttle_at_a_table_and_plays_to_a_verified_record(tmp_path: Path) -> None:
+    app = cuttle_host(tmp_path)
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        assert isinstance(app.screen, ConnectScreen)
+        assert "Hosting a table of 2: Cuttle" in screen_text(app)
+        await bot_joins(pilot, tmp_path, games, "standard")
+        await answer_the_code(pilot, True)  # the table's code, in its own dialog
+        table = await cuttle_table_shown(pilot)
+        c = table.controller
+        assert isinstance(c, CuttleTable)
+        assert c.names[c.seat] == "You" and c.names[c.opponent] == "Bob"
+        assert str(c.rules) == "standard"
+        await play_to_the_end(pilot, table, random.Random(4))
+        await until(
+            pilot, lambda: isinstance(app.screen, GameOverScreen) and app.screen.query("#result")
+        )
+        over = str(app.screen.query_one("#result").render())
+        assert "audit passed" in over and "record saved" in over, over
+        await until(pilot, lambda: "Bob" in games)
+
+    run(app, body)
+    assert games["Bob"].clean, games["Bob"].line
+    for who in ("ann", "bob"):
+        (record,) = (tmp_path / who / "games").glob("*.cuttle")
+        assert verify_text(record.read_text()).verdict == Verdict.VALID
