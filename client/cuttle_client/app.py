@@ -43,6 +43,7 @@ class Settings:
     data_dir: Path | None = None  # where game records go (default: the user's data dir)
     config_dir: Path | None = None  # identity key, known peers, name (default: the user's)
     name: str | None = None  # the player's name (default: kept in the config, else asked)
+    bell: bool = True  # the terminal's bell when the player's turn comes in a network game
 
     def games(self) -> Path:
         """Where game records are saved, practice games' too."""
@@ -284,12 +285,14 @@ class CuttleApp(App[None]):
                 players=event.players,
                 token=event.rules,
                 announce=self.settings.lan,
+                map_port=True,  # as `cuttle host` does: players may come from the internet
             )
             return
         self._plan_network(
             "host",
             rules=Rules.parse(event.rules),
             announce=self.settings.lan,
+            map_port=True,
         )
 
     def on_lobby_screen_join_requested(self, event: LobbyScreen.JoinRequested) -> None:
@@ -318,7 +321,13 @@ class CuttleApp(App[None]):
         controller: NetworkController | TableSeat
         if launch.game != "cuttle" or launch.at_table:
             where = Hosting(
-                launch.game, launch.players, launch.rules_token, plan.port, plan.bind, plan.announce
+                launch.game,
+                launch.players,
+                launch.rules_token,
+                plan.port,
+                plan.bind,
+                plan.announce,
+                plan.map_port,
             )
             data, config = self.settings.data_dir, plan.config_dir
             game = client_game(launch.game)
@@ -327,6 +336,9 @@ class CuttleApp(App[None]):
         else:
             controller = NetworkController(plan, launch.settings, self.settings.data_dir)
             title = f"cuttle · {'Hosting' if plan.mode == 'host' else 'Joining'} a game"
+
+        if self.settings.bell:
+            controller.bell = self.bell
 
         def dealt() -> None:
             self.pop_screen()  # the connect screen

@@ -215,6 +215,7 @@ def _run_table_host(args: argparse.Namespace) -> int:
             port=args.port,
             bind=args.bind,
             announce=not args.no_announce,
+            map_port=not args.no_map,
             config_dir=args.config_dir,
             reply_timeout=args.reply_timeout,
         )

@@ -74,6 +74,7 @@ class Hosting:
     port: int = 4454
     bind: str = "::"
     announce: bool = True
+    map_port: bool = False  # ask the router to forward the port (UPnP)
 
 
 async def sit_at_table(
@@ -95,6 +96,7 @@ async def sit_at_table(
     from cuttle_protocol.addresses import host_addresses
     from cuttle_protocol.connection import LocalPlayer
     from cuttle_protocol.identity import KnownPeers, default_config_dir, load_or_create_identity
+    from cuttle_protocol.netplay import invitation_for, map_port
     from cuttle_protocol.table import TableSettings
     from cuttle_protocol.tablegame import play_at_table
     from cuttle_protocol.trio_peer import open_listener
@@ -111,8 +113,13 @@ async def sit_at_table(
             host, port = listener.address
             at = format_address(host, port)
             say(f"hosting {where.game} ({token}) for {where.players} players on {at} (port {port})")
-            for reachable in host_addresses(host):
-                say(f"the others run: {reachable.join_command(port)}   ({reachable.where})")
+            reachable = host_addresses(host)
+            for there in reachable:
+                say(f"the others run: {there.join_command(port)}   ({there.where})")
+            say("or, with your key checked for them (an invitation: paste it in a chat):")
+            say(f"  cuttle join {invitation_for(identity, reachable, port)}")
+            if where.map_port:
+                await map_port(stack, identity, reachable, host, port, say, config)
             settings = TableSettings(where.game, tuple(token.split("+")), where.players)
             me = LocalPlayer(name, identity)
             opened = host_table(
@@ -174,7 +181,8 @@ async def host_headless(args: argparse.Namespace, name: str, say: Any) -> int:
     """Host a table and let the bot play at seat 0."""
     bot = bot_for(args.game, args.bot)
     token = table_rules(args.game, args.players, args.decks)
-    where = Hosting(args.game, args.players, token, args.port, args.bind, not args.no_announce)
+    announce, map_port = not args.no_announce, not args.no_map
+    where = Hosting(args.game, args.players, token, args.port, args.bind, announce, map_port)
     return await _bot_at_table(args, name, where, bot, say)
 
 

@@ -86,7 +86,8 @@ class NetworkController(Meeting, TableController):
         self._outbox, self._intents = trio.open_memory_channel[Move | Leave](16)
         self._decide, self._decisions = trio.open_memory_channel[bool](4)  # rematch answers
         self._on_saved: Callable[[], None] | None = None  # quitting: once the record is kept
-        self.table: Any = None  # a NetworkTable, once the host turned out to seat a table
+        self.table: Any = None  # a TableSeat, once the host turned out to seat a table
+        self.bell: Callable[[], None] = lambda: None  # for the table's seat: the turn came
 
     # -- the connection
 
@@ -178,6 +179,8 @@ class NetworkController(Meeting, TableController):
         plan = self.plan
         seat = client_game(conn.peer.info.rules.rules).seat_class()
         self.table = seat(plan.name, self.settings, self.data_dir, plan.config_dir)
+        self.table.verified = getattr(conn.peer, "verified", False)
+        self.table.bell = self.bell
         self.table.follow(self)
         await self.table.join(conn, plan.address)
 

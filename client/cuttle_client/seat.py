@@ -165,6 +165,11 @@ class TableSeat(Meeting):
         self.reconnecting = ""  # what to show while the lost connection is being won back
         self._away: dict[int, float] = {}  # host: table seat -> when its reconnect window ends
         self._ticking = False  # a redraw is due in a second (the countdown of `away`)
+        # The move clock: the game seat that owes a move, and when its move timeout ends
+        # (time.monotonic(): the screen's timers read it outside trio).
+        self._clock: tuple[int, float] | None = None
+        self.verified = False  # joined by invitation: the host proved the invitation's key
+        self.bell: Callable[[], None] = lambda: None  # rings when the player's turn comes
 
     async def _main(self) -> None:
         """Host the table (the connect screen's ``connect`` starts it)."""
@@ -212,7 +217,15 @@ class TableSeat(Meeting):
 
     async def _confirm(self, event: CodeShown) -> bool:
         self.code = event.code
-        self.label = f"table · code {event.code}"
+        self.banner = f"code {event.code}"
+        self.label = f"table · {self.banner}"
+        if self.verified and self.players == 2:
+            # The only other key at the table is the host's, which the invitation named
+            # and the handshake proved (SPEC 3.14): nothing to compare.
+            self.banner = f"verified · code {event.code}"
+            self.label = f"table · {self.banner}"
+            self._say(f"verified: the host proved the invitation's key (code {event.code})")
+            return True
         self._on_code(self)
         same = await self._answers.receive()
         if same:
@@ -225,6 +238,8 @@ class TableSeat(Meeting):
         assert self._table is not None
         others = [s for s in self._table.core.seats if s.seat != self._table.core.me]
         seated = "\n".join(f"seat {s.seat}: {seat_text(self._table, s)}" for s in others)
+        if self.verified:  # the host's key is proven; the others' only through the code
+            seated += "\n(the host is verified by the invitation)"
         return (
             f"{seated}\n\nThe table's code is {self.code}. Read it aloud (or in a chat) "
             "with every other player: does each of them see this same code? (n: it "
@@ -282,6 +297,34 @@ class TableSeat(Meeting):
             self._changed()
         if isinstance(item, TableEnded):
             self._away.clear()  # the ending says who did not come back
+        self._wind_clock()
+
+    def _wind_clock(self) -> None:
+        """Read the move clock off the table (we run in trio here), for the screen."""
+        s, table = self.session, self._table
+        clock = None if table is None or s is None else table.move_clock(ours=s.my_turn)
+        if clock is None or self.ending is not None:
+            self._clock = None
+            return
+        seat, left = clock
+        self._clock = (self._order.game(seat), time.monotonic() + left)
+        self._keep_ticking()
+
+    @property
+    def move_clock(self) -> tuple[int, int] | None:
+        """The game seat that owes a move, and the whole seconds left of its move timeout
+        (the table ends naming it then); None while no move is owed."""
+        if self._clock is None or self.ending is not None:
+            return None
+        seat, end = self._clock
+        return seat, max(0, math.ceil(end - time.monotonic()))
+
+    def _clock_words(self, mine: bool) -> str:
+        """The move clock in words, if the seat that owes a move is ours (``mine``) or not."""
+        clock = self.move_clock
+        if clock is None or (clock[0] == self.seat) != mine:
+            return ""
+        return f"{clock[1]} s to move" if mine else f"{clock[1]} s left"
 
     def _before_the_deal(self, end: TableEnded) -> str:
         """Why the table ended before any card was dealt, naming whose doing it was."""
@@ -299,6 +342,9 @@ class TableSeat(Meeting):
         return tuple("You" if s == session.seat else n for s, n in enumerate(self._seats))
 
     async def _choose(self, view: object) -> Any:
+        played = self.session.played if self.session is not None else []
+        if not played or played[-1][0] != self.seat:  # the turn came (not our own next step)
+            self.bell()
         self._changed()  # the player's turn: the options appear
         return await self._moves.receive()
 
@@ -323,8 +369,9 @@ class TableSeat(Meeting):
         self._keep_ticking()  # a seat may have gone away before the table screen opened
 
     def _keep_ticking(self) -> None:
-        """Redraw each second while a seat is away: its countdown moves."""
-        if not self._ticking and self._away and self.ending is None and self._host is not None:
+        """Redraw each second while a seat is away or a move is owed: its countdown moves."""
+        counting = self._away or self._clock is not None
+        if not self._ticking and counting and self.ending is None and self._host is not None:
             self._ticking = True
             self._host.schedule(1.0, self._tick)
 
@@ -337,7 +384,10 @@ class TableSeat(Meeting):
         return away_words(self.names, self.away)
 
     def trouble(self) -> str:
-        return (self.reconnecting or self._away_words()) if self.ending is None else ""
+        """What is wrong, else on the player's turn the move clock (the title shows it)."""
+        if self.ending is not None:
+            return ""
+        return self.reconnecting or self._away_words() or self._clock_words(mine=True)
 
     def waiting_for(self) -> str:
         s = self.session
@@ -358,6 +408,9 @@ class TableSeat(Meeting):
             words = f"{self.names[waiting[0]]} is thinking…"
         else:
             words = f"the cards are being shown: waiting for {self.names[waiting[0]]}'s step…"
+        clock = self._clock_words(mine=False)
+        if clock and words.endswith("thinking…"):
+            words = f"{words} ({clock})"
         if not self._away:
             return words
         if not words or (waiting is not None and waiting[0] in self.away):

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import CuttleApp, NetworkLaunch, Settings, make_app
 from cuttle_client.cuttle_seat import CuttleTable
-from cuttle_client.modals import GameOverScreen
+from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
 from cuttle_protocol.connection import LocalPlayer
@@ -104,3 +105,81 @@ def test_a_person_hosts_cuttle_at_a_table_and_plays_to_a_verified_record(tmp_pat
     for who in ("ann", "bob"):
         (record,) = (tmp_path / who / "games").glob("*.cuttle")
         assert verify_text(record.read_text()).verdict == Verdict.VALID
+
+
+def test_the_move_clock_and_the_bell_when_the_turn_comes(tmp_path: Path) -> None:
+    app = cuttle_host(tmp_path)
+    rung: list[int] = []
+    app.bell = lambda: rung.append(1)  # type: ignore[method-assign]
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        await bot_joins(pilot, tmp_path, games, "standard")
+        await answer_the_code(pilot, True)
+        table = await cuttle_table_shown(pilot)
+        c = table.controller
+        await until(pilot, lambda: c.my_turn, 60)
+        assert rung, "no bell when the turn came"
+        # The move timeout (30 s) counts down in the title while the move is ours.
+        await until(pilot, lambda: re.search(r"^ ?\d+ s to move · ", screen_text(app)))
+        left = int(re.search(r"(\d+) s to move", screen_text(app))[1])  # type: ignore[index]
+        assert 0 < left <= 30, left
+        assert c.move_clock is not None and c.move_clock[0] == c.seat
+
+    run(app, body)
+
+
+def test_no_bell_when_it_is_switched_off(tmp_path: Path) -> None:
+    app = cuttle_host(tmp_path)
+    app.settings = Settings(
+        bot_delay=0, data_dir=tmp_path / "ann", config_dir=tmp_path / "ann", lan=False, bell=False
+    )
+    rung: list[int] = []
+    app.bell = lambda: rung.append(1)  # type: ignore[method-assign]
+    games: dict[str, TableGame] = {}
+
+    async def body(pilot: Pilot) -> None:
+        await bot_joins(pilot, tmp_path, games, "standard")
+        await answer_the_code(pilot, True)
+        c = (await cuttle_table_shown(pilot)).controller
+        await until(pilot, lambda: c.my_turn, 60)
+        assert not rung
+
+    run(app, body)
+
+
+def test_a_join_by_invitation_is_verified_with_no_code_to_compare(tmp_path: Path) -> None:
+    """The host's key is the only other key at a 2-seat table, and the invitation named it:
+    the joiner is not asked to compare the code, and its table says "verified"."""
+    from cuttle_client.cli_table import Hosting, sit_at_table
+
+    settings = Settings(bot_delay=0, data_dir=tmp_path / "ann", config_dir=tmp_path / "ann")
+    app = make_app(replace(settings, lan=False))
+    said: list[str] = []
+    games: dict[str, TableGame] = {}
+    bot, rng = make_bot("random"), random.Random(3)
+
+    async def hal() -> None:
+        games["Hal"] = await sit_at_table(
+            "Hal",
+            Hosting("cuttle", 2, "classic", 0, "127.0.0.1", False),
+            config_dir=tmp_path / "hal",
+            timeouts=FAST,
+            say=said.append,
+            choose=lambda v: bot.choose(v, rng),
+            data_dir=tmp_path / "hal",
+        )
+
+    async def body(pilot: Pilot) -> None:
+        app.trio.start_task(hal)  # type: ignore[attr-defined]
+        await until(pilot, lambda: any(s.startswith("  cuttle join cuttle:") for s in said))
+        invitation = next(s for s in said if s.startswith("  cuttle join cuttle:")).split()[2]
+        plan = NetPlan("join", "Ann", address=invitation, config_dir=tmp_path / "ann", tables=True)
+        app.open_network(NetworkLaunch(plan, GameSettings(30, 10, 5)))
+        table = await cuttle_table_shown(pilot)
+        c = table.controller
+        assert isinstance(c, CuttleTable) and c.verified
+        await until(pilot, lambda: " · verified · code " in screen_text(app).splitlines()[0])
+        assert not any(isinstance(s, ConfirmScreen) for s in app.screen_stack)
+
+    run(app, body)
