@@ -324,7 +324,8 @@ class TableSeat(Meeting):
         clock = self.move_clock
         if clock is None or (clock[0] == self.seat) != mine:
             return ""
-        return f"{clock[1]} s to move" if mine else f"{clock[1]} s left"
+        left = clock_text(clock[1])
+        return f"{left} to move" if mine else f"{left} left"
 
     def _before_the_deal(self, end: TableEnded) -> str:
         """Why the table ended before any card was dealt, naming whose doing it was."""
@@ -467,6 +468,11 @@ class TableSeat(Meeting):
             if self.ending is not None:
                 self.farewell = self.ending.text
         await super().aclose()
+
+
+def clock_text(seconds: int) -> str:
+    """Seconds left on a clock: "42 s" under a minute, else minutes and seconds ("9:56")."""
+    return f"{seconds} s" if seconds < 60 else f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def away_words(names: Sequence[str], away: Mapping[int, int]) -> str:

@@ -183,3 +183,9 @@ def test_a_join_by_invitation_is_verified_with_no_code_to_compare(tmp_path: Path
         assert not any(isinstance(s, ConfirmScreen) for s in app.screen_stack)
 
     run(app, body)
+
+
+def test_the_move_clock_reads_minutes_from_a_minute_on() -> None:
+    from cuttle_client.seat import clock_text
+
+    assert [clock_text(s) for s in (0, 59, 60, 596)] == ["0 s", "59 s", "1:00", "9:56"]
