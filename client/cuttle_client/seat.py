@@ -246,13 +246,11 @@ class TableSeat(Meeting):
 
     async def _confirm(self, event: CodeShown) -> bool:
         self.code = event.code
-        self.banner = f"code {event.code}"
-        self.label = f"table · {self.banner}"
+        self._show_code(f"code {event.code}")
         if self.verified and self.players == 2:
             # The only other key at the table is the host's, which the invitation named
             # and the handshake proved (SPEC 3.14): nothing to compare.
-            self.banner = f"verified · code {event.code}"
-            self.label = f"table · {self.banner}"
+            self._show_code(f"verified · code {event.code}")
             self._say(f"verified: the host proved the invitation's key (code {event.code})")
             return True
         self._on_code(self)
@@ -261,6 +259,11 @@ class TableSeat(Meeting):
             self._say("you confirmed the code: waiting for every other player to confirm it…")
         self._differs = not same
         return same
+
+    def _show_code(self, words: str) -> None:
+        """The table code in the title: the table's label, and the banner beside it."""
+        self.banner = words
+        self.label = f"table · {words}"
 
     def code_question(self) -> str:
         """What the player is asked once every seat is taken: the others, and the code."""
@@ -363,8 +366,7 @@ class TableSeat(Meeting):
         before."""
         if self._table is not None and self._table.core.code:
             self.code = self._table.core.code
-            self.banner = f"code {self.code}"
-            self.label = f"table · {self.banner}"
+            self._show_code(f"code {self.code}")
         self._view = session.view.copy()
         self._replayed(session)
         self._open()

@@ -34,6 +34,9 @@ class NetworkTable(TableSeat, UnissonController):
     def _lobby(self, lobby: Lobby) -> None:
         self.decks = 2 if "two-decks" in lobby.settings.options else 1
 
+    def _show_code(self, words: str) -> None:
+        self.label = f"table · {words}"  # (the title says the label: a banner names a lesson)
+
     def _step(self, session: GameSession, events: list[object]) -> None:
         if self.session is None:
             self.session = session
