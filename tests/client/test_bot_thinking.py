@@ -91,7 +91,8 @@ def test_a_headless_table_bot_thinks_off_the_loop(monkeypatch: pytest.MonkeyPatc
         move = choose(view)
         assert inspect.isawaitable(move), "the chooser decided on the table's loop"
         assert await move in view.legal_moves()
-        return SimpleNamespace(line="over", record=None, clean=True)
+        game = SimpleNamespace(line="over", record=None, clean=True)
+        return SimpleNamespace(games=[game], totals=None, end="", clean=True)  # a TableMatch
 
     monkeypatch.setattr(cli_table, "sit_at_table", sit)
     args = argparse.Namespace(
@@ -101,6 +102,7 @@ def test_a_headless_table_bot_thinks_off_the_loop(monkeypatch: pytest.MonkeyPatc
         reconnect_window=1,
         bot_delay=0,
         data_dir=None,
+        games=1,
     )
     assert trio.run(cli_table._bot_at_table, args, "Hal", None, Spy(), print) == 0
     assert thinkers and thinkers[0] is not threading.main_thread()
