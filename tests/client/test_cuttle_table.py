@@ -192,3 +192,57 @@ def test_the_move_clock_reads_minutes_from_a_minute_on() -> None:
     from cuttle_client.seat import clock_text
 
     assert [clock_text(s) for s in (0, 59, 60, 596)] == ["0 s", "59 s", "1:00", "9:56"]
+
+
+def test_r_plays_a_second_cuttle_game_at_the_table_with_the_deal_passed_on(
+    tmp_path: Path,
+) -> None:
+    """The match is every table seat's, the Cuttle seat's too (SPEC 3.15 *Another game*):
+    r on the game-over panel proposes game 2, Bob agrees, the other player deals it (our
+    game seat turns with the dealer), and both games' records verify."""
+    from cuttle_protocol.tablematch import TableMatch, play_match_at_table
+
+    app = cuttle_host(tmp_path)
+    matches: dict[str, TableMatch] = {}
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "(port " in screen_text(app))
+        port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
+        bot, rng = make_bot("random"), random.Random(2)
+
+        async def bob() -> None:
+            key = Ed25519PrivateKey.generate()
+            async with join_table(f"127.0.0.1:{port}", LocalPlayer("Bob", key), timeouts=FAST) as t:
+                matches["Bob"] = await play_match_at_table(
+                    t,
+                    key,
+                    "standard",
+                    games=2,
+                    choose=lambda v: bot.choose(v, rng),
+                    data_dir=tmp_path / "bob",
+                )
+
+        app.trio.start_task(bob)  # type: ignore[attr-defined]
+        await answer_the_code(pilot, True)
+        table = await cuttle_table_shown(pilot)
+        c = table.controller
+        assert isinstance(c, CuttleTable)
+        first = c.seat
+        await play_to_the_end(pilot, table, random.Random(4))
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert c.can_rematch  # offered: the game ended cleanly
+        before = c.view
+        await pilot.press("r")  # we propose game 2; Bob agrees
+        await until(pilot, lambda: c.view is not before and c.ending is None, 60)
+        assert c.session is not None and c.session.header.number == 2
+        assert c.seat == 1 - first and c.names[c.opponent] == "Bob"  # the deal passed on
+        table = await cuttle_table_shown(pilot)
+        await play_to_the_end(pilot, table, random.Random(5))
+        await until(pilot, lambda: "Bob" in matches, 60)
+
+    run(app, body)
+    assert len(matches["Bob"].games) == 2 and matches["Bob"].clean
+    for who in ("ann", "bob"):
+        records = sorted((tmp_path / who / "games").glob("*.cuttle"))
+        assert len(records) == 2
+        assert all(verify_text(r.read_text()).verdict == Verdict.VALID for r in records)
