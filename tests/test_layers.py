@@ -130,10 +130,10 @@ def test_the_core_imports_no_io_library() -> None:
     assert not bad, "cuttle_net is sans-I/O; these belong in cuttle_protocol:\n" + "\n".join(bad)
 
 
-def core_cycles() -> list[list[str]]:
-    """The import cycles among cuttle_net's modules: strongly connected components of two or
+def core_cycles(package: str = "cuttle_net") -> list[list[str]]:
+    """The import cycles among `package`'s modules: strongly connected components of two or
     more modules (Tarjan), each sorted."""
-    graph: dict[str, set[str]] = {m: set() for m in MODULES if m.startswith("cuttle_net")}
+    graph: dict[str, set[str]] = {m: set() for m in MODULES if m.startswith(package)}
     for i in IMPORTS:
         if i.module in graph and i.target in graph and i.target != i.module:
             graph[i.module].add(i.target)
@@ -178,6 +178,13 @@ def _explain(component: list[str]) -> str:
 def test_no_import_cycles_in_the_core() -> None:
     cycles = core_cycles()
     assert not cycles, "import cycles in cuttle_net:\n" + "\n".join(_explain(c) for c in cycles)
+
+
+def test_no_import_cycles_in_the_client() -> None:
+    # A screen that imports a game's seat that imports the screen's module back (network
+    # and unisson.network did) ties every game to every other: the registry breaks it.
+    cycles = core_cycles("cuttle_client")
+    assert not cycles, "import cycles in cuttle_client:\n" + "\n".join(_explain(c) for c in cycles)
 
 
 def _loaded_io(modules: list[str]) -> str:

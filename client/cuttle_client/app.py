@@ -19,17 +19,18 @@ from cuttle_net.games.cuttle.rules import CLASSIC, Rules
 
 from .cli_table import Hosting
 from .controller import PracticeController, TableController
+from .games import game_ui
 from .learn import Coaching, LearnScreen, lesson_table
-from .lobby import GAME_TITLES, LobbyScreen
+from .lobby import LobbyScreen
 from .modals import ConfirmScreen, LeaveScreen, NameScreen
 from .network import ConnectScreen, NetworkController
 from .peertext import visible
 from .profile import login_name, name_problem, save_name, saved_name
+from .seat import TableSeat
 from .table import TableScreen
 from .trio_guest import TrioGuest
 from .unisson.controller import PracticeController as UnissonPractice
 from .unisson.controller import UnissonController
-from .unisson.network import NetworkTable
 
 QUIT_GRACE = 10.0  # seconds a quitting client waits for its record to be saved
 
@@ -43,6 +44,7 @@ class Settings:
     data_dir: Path | None = None  # where game records go (default: the user's data dir)
     config_dir: Path | None = None  # identity key, known peers, name (default: the user's)
     name: str | None = None  # the player's name (default: kept in the config, else asked)
+    bell: bool = True  # the terminal's bell when the player's turn comes in a network game
 
     def games(self) -> Path:
         """Where game records are saved, practice games' too."""
@@ -71,6 +73,7 @@ class NetworkLaunch:
     game: str = "cuttle"
     players: int = 2
     rules_token: str = ""
+    at_table: bool = False  # Cuttle too at a (2-seat) table, not over the two-party stack
 
 
 class CuttleApp(App[None]):
@@ -105,7 +108,7 @@ class CuttleApp(App[None]):
         self._first_table = table
         self._first_network = network
         # The command's own network game (cuttle host, cuttle join): its exit status.
-        self._first_meeting: NetworkController | NetworkTable | None = None
+        self._first_meeting: NetworkController | TableSeat | None = None
         self.player_name = settings.name or saved_name(settings.config_dir)
         self.farewell = ""  # said on the terminal once the app is gone: a game left, conceded
 
@@ -215,9 +218,9 @@ class CuttleApp(App[None]):
 
         self.push_screen(ConfirmScreen(question), answer)
 
-    def _table_in_progress(self) -> NetworkTable | None:
+    def _table_in_progress(self) -> TableSeat | None:
         tables = (getattr(s, "controller", None) for s in self.screen_stack)
-        return next((t for t in tables if isinstance(t, NetworkTable) and t.game_in_progress), None)
+        return next((t for t in tables if isinstance(t, TableSeat) and t.game_in_progress), None)
 
     def _game_in_progress(self) -> NetworkController | None:
         return next(
@@ -254,7 +257,7 @@ class CuttleApp(App[None]):
         else:
             self.exit()  # the game ended meanwhile: its record is saved
 
-    async def _quit_table(self, table: NetworkTable) -> None:
+    async def _quit_table(self, table: TableSeat) -> None:
         if any(isinstance(s, ConfirmScreen) for s in self.screen_stack):
             return  # already asking
 
@@ -264,7 +267,7 @@ class CuttleApp(App[None]):
 
         self.push_screen(ConfirmScreen(table.leave_question), answer)
 
-    async def _leave_table(self, table: NetworkTable) -> None:
+    async def _leave_table(self, table: TableSeat) -> None:
         await table.aclose()  # leaves: every seat is told, our record is saved
         self.farewell = table.farewell
         self.exit()
@@ -289,12 +292,14 @@ class CuttleApp(App[None]):
                 players=event.players,
                 token=event.rules,
                 announce=self.settings.lan,
+                map_port=True,  # as `cuttle host` does: players may come from the internet
             )
             return
         self._plan_network(
             "host",
             rules=Rules.parse(event.rules),
             announce=self.settings.lan,
+            map_port=True,
         )
 
     def on_lobby_screen_join_requested(self, event: LobbyScreen.JoinRequested) -> None:
@@ -316,21 +321,31 @@ class CuttleApp(App[None]):
             return
         self.open_network(NetworkLaunch(plan, game=game, players=players, rules_token=token))
 
-    def open_network(self, launch: NetworkLaunch) -> NetworkController | NetworkTable:
+    def open_network(self, launch: NetworkLaunch) -> NetworkController | TableSeat:
         """Meet the other players on a connect screen, then play at a table; the meeting's
         controller."""
         plan = launch.plan
-        controller: NetworkController | NetworkTable
-        if launch.game != "cuttle":
+        controller: NetworkController | TableSeat
+        if launch.game != "cuttle" or launch.at_table:
             where = Hosting(
-                launch.game, launch.players, launch.rules_token, plan.port, plan.bind, plan.announce
+                launch.game,
+                launch.players,
+                launch.rules_token,
+                plan.port,
+                plan.bind,
+                plan.announce,
+                plan.map_port,
             )
             data, config = self.settings.data_dir, plan.config_dir
-            controller = NetworkTable(plan.name, launch.settings, data, config, where)
-            title = f"cuttle · Hosting a table of {launch.players}: {GAME_TITLES[launch.game]}"
+            game = game_ui(launch.game)
+            controller = game.seat_class()(plan.name, launch.settings, data, config, where)
+            title = f"cuttle · Hosting a table of {launch.players}: {game.title}"
         else:
             controller = NetworkController(plan, launch.settings, self.settings.data_dir)
             title = f"cuttle · {'Hosting' if plan.mode == 'host' else 'Joining'} a game"
+
+        if self.settings.bell:
+            controller.bell = self.bell
 
         def dealt() -> None:
             self.pop_screen()  # the connect screen

@@ -187,14 +187,6 @@ def run(args: argparse.Namespace) -> int:
     return run_trio(_headless, args, plan, bot)
 
 
-def in_use_words(e: Any) -> str:
-    """The one line for a ``JournalInUse``: this game is another live process's."""
-    return (
-        f"this game is being played by another cuttle process right now (its journal "
-        f"{e.path} is in use): let that one finish, or use another --port or --data-dir"
-    )
-
-
 def _say(text: str) -> None:
     """A line for the terminal: it may quote a peer, a journal or a record (``visible``)."""
     print(f"cuttle: {visible(text)}", flush=True)
@@ -223,6 +215,7 @@ def _run_table_host(args: argparse.Namespace) -> int:
             port=args.port,
             bind=args.bind,
             announce=not args.no_announce,
+            map_port=not args.no_map,
             config_dir=args.config_dir,
             reply_timeout=args.reply_timeout,
         )
@@ -291,6 +284,8 @@ async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
         )
         return 1
     except JournalInUse as e:
+        from .seat import in_use_words
+
         _say(in_use_words(e))
         return 1
     except ConfigError as e:

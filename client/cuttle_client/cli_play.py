@@ -43,14 +43,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_dir_options(p, argparse.SUPPRESS)
 
 
-def add_display_options(p: argparse.ArgumentParser, default: object = False) -> None:
-    """``--ascii``: on ``cuttle`` itself, and with ``argparse.SUPPRESS`` on each command
-    that shows cards, so that one given before the command is kept."""
+def add_display_options(
+    p: argparse.ArgumentParser, default: object = False, *, bell: bool = True
+) -> None:
+    """``--ascii`` (and ``--no-bell`` where turns come): on ``cuttle`` itself, and with
+    ``argparse.SUPPRESS`` on each command that shows cards, so that one given before the
+    command is kept."""
     p.add_argument(
         "--ascii",
         action="store_true",
         default=default,
         help="suit letters instead of glyphs (also CUTTLE_ASCII=1); NO_COLOR is respected",
+    )
+    if not bell:  # a command with no turns to wait for
+        return
+    p.add_argument(
+        "--no-bell",
+        action="store_true",
+        default=default,
+        help="no terminal bell when your turn comes in a network game",
     )
 
 
@@ -155,6 +166,7 @@ def _run_app(
         save_name(name, config_dir)
     settings = Settings(
         ascii=ascii_wanted(args.ascii),
+        bell=not getattr(args, "no_bell", False),
         data_dir=args.data_dir,
         config_dir=config_dir,
         name=name,

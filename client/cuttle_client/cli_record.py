@@ -32,7 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "its players revealed.",
     )
     replay.add_argument("file", type=Path, metavar="FILE")
-    add_display_options(replay, argparse.SUPPRESS)  # also before it: cuttle --ascii replay
+    # also before it: cuttle --ascii replay
+    add_display_options(replay, argparse.SUPPRESS, bell=False)
     export = sub.add_parser(
         "export",
         help="write a game record as JSON",

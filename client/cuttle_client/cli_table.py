@@ -70,6 +70,7 @@ class Rejoin:
 
     identity: Any
     peer: None = None
+    game: str = ""  # the journal's game ("" if unreadable: `sit_at_table` says why)
 
 
 def has_table_seat(data_dir: Path | None, address: str) -> bool:
@@ -81,6 +82,19 @@ def has_table_seat(data_dir: Path | None, address: str) -> bool:
         return join_table_path(data_dir or default_data_dir(), address).exists()
     except ValueError:
         return False
+
+
+def table_seat_game(data_dir: Path | None, address: str) -> str:
+    """The game of the seat journaled at the table hosted at `address` ("" if its journal
+    cannot be read: taking the seat back then says why)."""
+    from cuttle_protocol.dirs import data_dir as default_data_dir
+    from cuttle_protocol.journal import JournalDamaged
+    from cuttle_protocol.seatjournal import join_table_path, read_table_journal
+
+    try:
+        return read_table_journal(join_table_path(data_dir or default_data_dir(), address))[0].game
+    except (ValueError, JournalDamaged):
+        return ""
 
 
 async def rejoin_headless(args: argparse.Namespace, name: str, say: Any) -> int:
@@ -135,6 +149,7 @@ class Hosting:
     port: int = 4454
     bind: str = "::"
     announce: bool = True
+    map_port: bool = False  # ask the router to forward the port (UPnP)
 
 
 async def sit_at_table(
@@ -165,6 +180,7 @@ async def sit_at_table(
     from cuttle_protocol.dirs import data_dir
     from cuttle_protocol.errors import ErrorCode
     from cuttle_protocol.identity import KnownPeers, default_config_dir, load_or_create_identity
+    from cuttle_protocol.netplay import invitation_for, map_port
     from cuttle_protocol.seatjournal import (
         JournaledGuest,
         JournaledHost,
@@ -196,8 +212,13 @@ async def sit_at_table(
             host, port = listener.address
             at = format_address(host, port)
             say(f"hosting {where.game} ({token}) for {where.players} players on {at} (port {port})")
-            for reachable in host_addresses(host):
-                say(f"the others run: {reachable.join_command(port)}   ({reachable.where})")
+            reachable = host_addresses(host)
+            for there in reachable:
+                say(f"the others run: {there.join_command(port)}   ({there.where})")
+            say("or, with your key checked for them (an invitation: paste it in a chat):")
+            say(f"  cuttle join {invitation_for(identity, reachable, port)}")
+            if where.map_port:
+                await map_port(stack, identity, reachable, host, port, say, config)
             settings = TableSettings(where.game, tuple(token.split("+")), where.players)
             me = LocalPlayer(name, identity)
             if journal is None:
@@ -343,7 +364,8 @@ async def host_headless(args: argparse.Namespace, name: str, say: Any) -> int:
     """Host a table and let the bot play at seat 0."""
     bot = bot_for(args.game, args.bot)
     token = table_rules(args.game, args.players, args.decks)
-    where = Hosting(args.game, args.players, token, args.port, args.bind, not args.no_announce)
+    announce, map_port = not args.no_announce, not args.no_map
+    where = Hosting(args.game, args.players, token, args.port, args.bind, announce, map_port)
     return await _bot_at_table(args, name, where, bot, say)
 
 

@@ -1,14 +1,17 @@
 """The client's game registry: what a screen must know of each game, by its name.
 
-Screens that serve every game (the replay, the lobby's list of games played) look a game up
-here instead of branching on its name; each entry points at the game's own widgets.
+Screens that serve every game (the replay, the lobby's list of games played, the network
+seat) look a game up here instead of branching on its name; each entry points at the
+game's own widgets, and names its seat at a networked table as ``module:Class``, imported
+only when used (no screen imports another game's seat).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from textual.widget import Widget
 
@@ -54,19 +57,29 @@ class GameUI:
     title: str  # for people: "L'Unisson"
     card: Callable[[int, bool], str]  # a card id's display text (ascii: the text form)
     board: Callable[[], Widget]  # a new ReplayBoard
+    # The class of its seat at a networked table (``seat.TableSeat`` with the game's
+    # controller), "module:Class" relative to this package: imported when a table opens.
+    table_seat: str
 
     def replay_board(self) -> ReplayBoard:
         return self.board()  # type: ignore[return-value]
 
+    def seat_class(self) -> Any:
+        module, _, cls = self.table_seat.partition(":")
+        return getattr(importlib.import_module(module, __package__), cls)
+
 
 GAMES: dict[str, GameUI] = {
-    "cuttle": GameUI("cuttle", "Cuttle", card_display, widgets.ReplayBoard),
+    "cuttle": GameUI(
+        "cuttle", "Cuttle", card_display, widgets.ReplayBoard, ".cuttle_seat:CuttleTable"
+    ),
     # Two decks are the same faces twice: a card id is its face modulo 32.
     "unisson": GameUI(
         "unisson",
         "L'Unisson",
         lambda c, ascii: face_display(c % FACES, ascii),
         unisson_widgets.ReplayBoard,
+        ".unisson.network:NetworkTable",
     ),
 }
 

@@ -15,7 +15,7 @@ from textual.widgets import Button, Input, Static
 from .peertext import plain
 
 if TYPE_CHECKING:
-    from .network import KeyChange
+    from .seat import KeyChange
 
 
 class ConfirmScreen(ModalScreen[bool]):

@@ -9,13 +9,11 @@ directly, and the UI hands moves to trio with ``run_sync_soon``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 import trio
 from cuttle_protocol.address import format_address
-from cuttle_protocol.codebudget import CodeAlarm
 from cuttle_protocol.identity import (
     ConfigError,
     KnownPeers,
@@ -48,99 +46,24 @@ from cuttle_protocol.netplay import (
     unfinished_game,
 )
 from cuttle_protocol.trio_peer import ConnectionEnded
-from cuttle_protocol.trio_table import NOT_BACK
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from cuttle_net.games.cuttle.engine import CHANCE, IllegalMove
-from cuttle_net.games.cuttle.module import MODULE, engine_outcome
+from cuttle_net.games.cuttle.module import engine_outcome
 from cuttle_net.games.cuttle.moves import CONCEDE, Move
-from cuttle_net.records.replay import replay
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
-from .cli_net import in_use_words
-from .cli_table import Rejoin, has_table_seat
+from .cli_table import Rejoin, has_table_seat, table_seat_game
 from .controller import Ending, LogEntry, TableController, ending_text
+from .cuttle_seat import final_hand
+from .games import game_ui
 from .modals import ConfirmScreen, KeyChangedScreen
 from .peertext import plain
-from .trio_guest import GuestTask, TrioGuest
+from .seat import KeyChange, Meeting, in_use_words, stopped_words
 from .widgets import TooSmall
-
-
-class Meeting:
-    """What the connect screen drives, for a two-player game or a table: the story of the
-    meeting (``status``), and the screen's hooks, given by ``connect``: ``on_status`` (the
-    story grew), ``on_ready`` (the cards are dealt: open the table), ``on_key_changed`` (ask
-    about a changed key), ``on_code(table)`` (ask the player to compare a table's code),
-    ``on_alarm(text)`` (tries at our code pile up: warn, SPEC 3.11)."""
-
-    def __init__(self) -> None:
-        self.status: list[str] = []
-        self.failed = ""  # why the meeting ended before any table opened (else "")
-        self._guest: TrioGuest | None = None
-        self._task: GuestTask | None = None
-        self._on_status: Callable[[], None] = lambda: None
-        self._on_ready: Callable[[], None] = lambda: None
-        self._on_key_changed: Callable[[], None] = lambda: None
-        self._on_code: Callable[[Any], None] = lambda table: None
-        self._on_alarm: Callable[[str], None] = lambda text: None
-
-    def connect(
-        self,
-        guest: TrioGuest,
-        on_status: Callable[[], None],
-        on_ready: Callable[[], None],
-        on_key_changed: Callable[[], None] = lambda: None,
-        on_code: Callable[[Any], None] = lambda table: None,
-        on_alarm: Callable[[str], None] = lambda text: None,
-    ) -> None:
-        """Start meeting the other players in ``guest`` (``_main``), with these hooks."""
-        self._on_status, self._on_ready = on_status, on_ready
-        self._on_key_changed, self._on_code = on_key_changed, on_code
-        self._on_alarm = on_alarm
-        self._guest, self._task = guest, guest.start_task(self._main)
-
-    def follow(self, other: Meeting) -> None:
-        """Take over ``other``'s connect screen and task (a joiner's connection reached a
-        table's host: the table goes on where the two-player meeting began)."""
-        self.status = other.status
-        self._guest, self._task = other._guest, other._task
-        self._on_status, self._on_ready = other._on_status, other._on_ready
-        self._on_key_changed, self._on_code = other._on_key_changed, other._on_code
-        self._on_alarm = other._on_alarm
-
-    async def _main(self) -> None:
-        raise NotImplementedError
-
-    def _say(self, line: str) -> None:
-        self.status.append(line)
-        self._on_status()
-
-    def _alarm(self, alarm: CodeAlarm) -> None:
-        """Tries at our code pile up: in the story, and as a warning the player sees even
-        when the story has grown past the screen."""
-        self._say(str(alarm))
-        self._on_alarm(str(alarm))
-
-    def _give_up(self, why: str) -> None:
-        """The meeting ended before any game: said on the connect screen, and kept for the
-        command's exit status (``cuttle join`` that could not join exits 1)."""
-        self.failed = why
-        self._say(why)
-
-    def close(self) -> None:
-        """Cancel the task, then close the controller (the next class in the MRO)."""
-        if self._task is not None:
-            self._task.cancel()
-        super().close()  # type: ignore[misc]
-
-    async def aclose(self) -> None:
-        """Wait for the task to unwind, then close the controller."""
-        if self._task is not None:
-            await self._task.aclose()
-        super().close()  # type: ignore[misc]
 
 
 class NetworkController(Meeting, TableController):
@@ -170,7 +93,8 @@ class NetworkController(Meeting, TableController):
         self._outbox, self._intents = trio.open_memory_channel[Move | Leave](16)
         self._decide, self._decisions = trio.open_memory_channel[bool](4)  # rematch answers
         self._on_saved: Callable[[], None] | None = None  # quitting: once the record is kept
-        self.table: Any = None  # a NetworkTable, once the host turned out to seat a table
+        self.table: Any = None  # a TableSeat, once the host turned out to seat a table
+        self.bell: Callable[[], None] = lambda: None  # for the table's seat: the turn came
 
     # -- the connection
 
@@ -181,7 +105,8 @@ class NetworkController(Meeting, TableController):
             except ConfigError as e:
                 self._left(f"Cannot use the config directory: {e}")
                 return
-            await self._sit_at_table(Rejoin(identity))
+            game = table_seat_game(self.data_dir, self.plan.address)
+            await self._sit_at_table(Rejoin(identity, game=game))
             return
         try:
             unfinished = unfinished_game(self.plan, self.data_dir)
@@ -265,12 +190,19 @@ class NetworkController(Meeting, TableController):
             self._left(f"Cannot listen on {where}: {e.strerror or e}")
 
     async def _sit_at_table(self, conn: Connected | Rejoin) -> None:
-        """The host seats a table of several players (SPEC 3.15): its game is played by a
-        ``NetworkTable``, which takes this connect screen and task over."""
-        from .unisson.network import NetworkTable
-
+        """The host seats a table (SPEC 3.15), or we take back a journaled seat at one
+        (``Rejoin``): its game is played by that game's table seat (``games.py``), which
+        takes this connect screen and task over."""
         plan = self.plan
-        self.table = NetworkTable(plan.name, self.settings, self.data_dir, plan.config_dir)
+        game = conn.game if isinstance(conn, Rejoin) else conn.peer.info.rules.rules
+        try:  # an unreadable journal (no game): any game's seat says why it cannot resume
+            seat = game_ui(game or "unisson").seat_class()
+        except ValueError as e:
+            self._left(f"Cannot sit at this table: {e}")
+            return
+        self.table = seat(plan.name, self.settings, self.data_dir, plan.config_dir)
+        self.table.verified = getattr(conn.peer, "verified", False)
+        self.table.bell = self.bell
         self.table.follow(self)
         await self.table.join(conn, plan.address)
 
@@ -385,7 +317,7 @@ class NetworkController(Meeting, TableController):
             text = ending_text(engine_outcome(s.outcome), self.view, self.seat, self.names)
             if s.audit is not None:
                 text += " · audit passed: the deal was fair"
-                self._final_hand = _final_hand(s, self.opponent)
+                self._final_hand = final_hand(s, self.opponent)
         outcome = engine_outcome(s.outcome) if s.outcome and s.fault is None else None
         culprit = s.fault.culprit if s.fault else s.closed.seat if s.closed else None
         if outcome is None and culprit is not None:  # a forfeit: the other player won it
@@ -462,96 +394,6 @@ class NetworkController(Meeting, TableController):
         self._guest.run_sync_soon(self._outbox.send_nowait, move)
 
 
-def stopped_words(
-    session: GameSession, names: Sequence[str], lost_window: float | None = None
-) -> str | None:
-    """How a game that a seat stopped ended, in words naming that seat (``names`` call the
-    player "You"), or None if nobody stopped it. ``lost_window``: the game stopped while a
-    lost connection was being won back, with this wait in seconds (a timeout then means
-    that the wait ran out, SPEC 4.6)."""
-    fault, closed = session.fault, session.closed
-    if fault is not None:
-        who = names[fault.culprit]
-        if fault.kind == "timeout" and lost_window is not None:
-            return _lost_on_time(fault.culprit, session.seat, names, lost_window, fault.message)
-        if fault.kind == "timeout":
-            return f"The game stopped: {who} took too long ({fault.message})"
-        return f"The game stopped: {who} broke the protocol ({fault.kind}): {fault.message}"
-    if closed is not None:
-        who = names[closed.seat]
-        if closed.code == "left" and closed.reason.startswith(f"{NOT_BACK} "):
-            within = closed.reason.removeprefix(f"{NOT_BACK} ")
-            return _not_back(closed.seat, session.seat, names, within)
-        if closed.code == "left":  # a table's verdict: the seat left
-            said = "" if closed.reason.startswith("closed with") else f' ("{closed.reason}")'
-            return f"The game stopped: {who} left the table{said}"
-        said = f' "{session.ending().text}"' if closed.reason else ""
-        return f"The game stopped: {who} left, closing with {closed.code}{said}"
-    return None
-
-
-def _lost_on_time(culprit: int, seat: int, names: Sequence[str], window: float, detail: str) -> str:
-    """Two players: the connection was lost and not back when the wait ended; the seat the
-    game waited for then loses on time, whoever lost the connection (SPEC 4.6)."""
-    other = names[1 - seat]
-    wait = f"the {window:g} s wait"
-    if culprit == seat:  # our own steps are sent at once: what we owed was a decision
-        return (
-            f"You lose on time: the connection to {other} was lost on your turn and you did "
-            f"not move in {wait} (your move would have been sent once {other} was back)"
-        )
-    if detail.startswith("no move"):
-        return (
-            f"{other} loses on time: the connection to {other} was lost on {other}'s turn "
-            f"and no move came in {wait}"
-        )
-    what = "the audit" if "in the audit" in detail else "the cards"
-    return (
-        f"{other} loses on time: the connection to {other} was lost while {what} waited "
-        f"for {other}'s step, and it was not back in {wait}"
-    )
-
-
-def _not_back(culprit: int, seat: int, names: Sequence[str], within: str) -> str:
-    """A table: a seat's connection was lost and not back within the window, so the seat
-    forfeits. Only the host names a joiner so; a joiner names the host when its own
-    connection to it is not back (SPEC 3.15)."""
-    what = f"was lost and not back within {within}"
-    if culprit == seat:
-        return f"The game stopped: your connection {what}: you forfeit"
-    who = names[culprit]
-    if culprit == 0 and seat != 0:  # our own connection to the host
-        return f"The game stopped: the connection to {who}, the host, {what}: {who} forfeits"
-    return f"The game stopped: {who}'s connection {what}: {who} forfeits"
-
-
-@dataclass(frozen=True)
-class KeyChange:
-    """A known player came back with another identity key."""
-
-    name: str
-    fingerprint: str  # of the new key
-    code: str  # the short authentication code to compare
-    before: str = "?"  # the fingerprint of the key remembered for that name
-
-
-def _final_hand(session: GameSession, seat: int) -> list[int] | None:
-    """``seat``'s hand at the end, from the deal the audit revealed (None if it cannot be
-    rebuilt: the record and ``cuttle verify`` then say why)."""
-    try:
-        final, _ = replay(
-            MODULE,
-            session.rules,
-            2,
-            1,
-            session.deck.deck_order(),
-            [(who, str(m)) for who, m in session.played],
-        )
-    except Exception:  # showing the hand is a courtesy, never a crash
-        return None
-    return list(final.hands[seat])
-
-
 class ConnectScreen(Screen[None]):
     """Meeting the other players: where to find us, who answered (who is seated at a table),
     the code to compare.  ``controller`` is a ``NetworkController`` or, hosting a table, a
@@ -620,8 +462,9 @@ class ConnectScreen(Screen[None]):
             self.query_one("#invitation", Static).update(plain(self._invitation))
         self.refresh_bindings()
         table = getattr(self.controller, "table", None)
-        if table is not None:  # the host we joined seats a table
-            title = f"cuttle · Joining a table of {table.players}: L'Unisson"
+        if table is not None and table.game:  # the host we joined seats a table
+            game = game_ui(table.game).title
+            title = f"cuttle · Joining a table of {table.players}: {game}"
             self.query_one("#title", Static).update(title)
 
     def action_cancel(self) -> None:

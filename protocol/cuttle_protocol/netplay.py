@@ -293,21 +293,8 @@ async def open_game_peer(
         invitation = invitation_for(identity, reachable, port)
         say("or, with your key checked for them (an invitation: paste it in a chat):")
         say(f"  cuttle join {invitation}")
-        ip = ipaddress.ip_address(host)
-        if plan.map_port and ip.is_unspecified and not portmap.disabled_by_environment():
-
-            def on_mapped(m: portmap.Mapping) -> None:
-                outside = format_address(m.external_ip, m.external_port)
-                how = f"port mapped by the router ({m.method})"
-                say(f"{how}: from the internet, cuttle join {outside}")
-                external = (m.external_ip, m.external_port)
-                better = invitation_for(identity, reachable, port, external)
-                say("or the invitation with that address:")
-                say(f"  cuttle join {better}")
-
-            await mapped.enter_async_context(
-                portmap.port_mapping(port, say, on_mapped, plan.config_dir or default_config_dir())
-            )
+        if plan.map_port:
+            await map_port(mapped, identity, reachable, host, port, say, plan.config_dir)
         wire_rules = Rules(
             "standard" if plan.rules.standard else "classic", tuple(sorted(plan.rules.variants))
         )
@@ -342,6 +329,35 @@ async def open_game_peer(
                     kept.withdraw()  # the seat is taken: goodbye on the LAN
                 _introduce(peer, known, say, resuming=plan.resuming)
                 yield Connected(peer, identity, accept_again, (host, port), invitation)
+
+
+async def map_port(
+    stack: contextlib.AsyncExitStack,
+    identity: Any,
+    reachable: list[HostAddress],
+    host: str,
+    port: int,
+    say: Say,
+    config_dir: Path | None,
+) -> None:
+    """Ask the router to forward ``port`` (UPnP, portmap.py) while ``stack`` is open, if we
+    listen on every address; once mapped, say the outside address and the invitation with
+    it (SPEC 3.14), for two players or a table alike."""
+    if not ipaddress.ip_address(host).is_unspecified or portmap.disabled_by_environment():
+        return
+
+    def on_mapped(m: portmap.Mapping) -> None:
+        outside = format_address(m.external_ip, m.external_port)
+        how = f"port mapped by the router ({m.method})"
+        say(f"{how}: from the internet, cuttle join {outside}")
+        external = (m.external_ip, m.external_port)
+        better = invitation_for(identity, reachable, port, external)
+        say("or the invitation with that address:")
+        say(f"  cuttle join {better}")
+
+    await stack.enter_async_context(
+        portmap.port_mapping(port, say, on_mapped, config_dir or default_config_dir())
+    )
 
 
 @dataclass(frozen=True)

@@ -203,6 +203,18 @@ class TableShell:
         slack = min(self.timeouts.reply, timeout / 2)
         return trio.current_time() >= self._progress + timeout - slack
 
+    def move_clock(self, ours: bool = False) -> tuple[int, float] | None:
+        """The table seat whose decision the table waits for, and the seconds left of its
+        move timeout on our clock (a UI's move clock); None while no move is owed. Our
+        own decision (``ours``: the game says it is due) is timed by the others' clocks,
+        from the same entry."""
+        if ours:
+            return self.core.me, self._progress + self.timeouts.move - trio.current_time()
+        owed = self._owed()
+        if owed is None or owed[2] != "move":
+            return None
+        return owed[0], self._progress + owed[1] - trio.current_time()
+
     # --- internals -------------------------------------------------------------------------
 
     def _route(self) -> None:

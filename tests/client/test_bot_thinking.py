@@ -92,7 +92,7 @@ def test_a_headless_table_bot_thinks_off_the_loop(monkeypatch: pytest.MonkeyPatc
         assert inspect.isawaitable(move), "the chooser decided on the table's loop"
         assert await move in view.legal_moves()
         game = SimpleNamespace(line="over", record=None, clean=True)
-        return SimpleNamespace(games=[game], totals=None, clean=True)  # a match of one game
+        return SimpleNamespace(games=[game], totals=None, end="", clean=True)  # a TableMatch
 
     monkeypatch.setattr(cli_table, "sit_at_table", sit)
     args = argparse.Namespace(

@@ -18,9 +18,9 @@ from cuttle_client.app import NetworkLaunch, Settings, make_app
 from cuttle_client.controller import PracticeController
 from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import ConfirmScreen, GameOverScreen, KeyChangedScreen, LeaveScreen
-from cuttle_client.network import KeyChange
 from cuttle_client.peertext import plain, visible
 from cuttle_client.replay import ReplayApp, load
+from cuttle_client.seat import KeyChange
 from cuttle_client.table import TableScreen
 from cuttle_client.unisson.controller import Ending
 from cuttle_client.unisson.controller import PracticeController as UnissonPractice

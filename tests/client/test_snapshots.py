@@ -13,7 +13,7 @@ from pathlib import Path
 from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.controller import PracticeController
 from cuttle_client.modals import KeyChangedScreen
-from cuttle_client.network import KeyChange
+from cuttle_client.seat import KeyChange
 
 from cuttle_net.games.cuttle.moves import parse_move
 from cuttle_net.games.cuttle.rules import Rules

@@ -32,7 +32,7 @@ def test_a_rebuilt_seat_opens_its_table_at_once_with_the_moves_and_the_code(
     table = NetworkTable("p1", data_dir=tmp_path / "p1")
     opened: list[bool] = []
     table._on_ready = lambda: opened.append(True)  # the connect screen opens the table
-    table._seated(SimpleNamespace(core=seat.core))
+    table._seated(SimpleNamespace(core=seat.core, move_clock=lambda ours: None))
     table._watch(Step(seat.session, Output()))
     assert opened == [True]
     assert table.view is not None and table.seat == seat.session.seat == 1

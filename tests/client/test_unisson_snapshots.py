@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable
 
 from cuttle_client.app import CuttleApp, Settings, make_app
+from cuttle_client.seat import away_words
 from cuttle_client.unisson.controller import PracticeController
-from cuttle_client.unisson.words import away_words
 
 from cuttle_net.games.unisson.bots import GreedyBot
 from cuttle_net.games.unisson.cards import ACE, RANK_OF

@@ -3,7 +3,7 @@ question the player is asked and the result.  Pure functions of views and motion
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from cuttle_net.games.unisson import Game, face_display
 from cuttle_net.games.unisson.cards import ACE, RANK_OF, SEVEN
@@ -144,13 +144,3 @@ def result_words(g: Game, names: Sequence[str], me: int) -> str:
         return f"Shared win ({shared}): {how}"
     w = winners[0]
     return f"{'You win' if w == me else names[w] + ' wins'}: {how}, highest total"
-
-
-def away_words(names: Sequence[str], away: Mapping[int, int]) -> str:
-    """The seats whose connection the host lost, named, and the seconds until the first
-    window ends (the table ends then, naming that seat): "lost the connection to Bob
-    (seat 1): waiting up to 42 s"; "" if none."""
-    if not away:
-        return ""
-    who = ", ".join(f"{names[s]} (seat {s})" for s in sorted(away))
-    return f"lost the connection to {who}: waiting up to {min(away.values())} s"

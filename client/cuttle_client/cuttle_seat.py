@@ -1,0 +1,112 @@
+"""A seat at a networked Cuttle table (the 2-seat table, SPEC 3.15): the Cuttle table screen
+of practice, fed by the session of the client's one table seat (``seat.TableSeat``)."""
+
+from __future__ import annotations
+
+from cuttle_protocol.tablegame import TableGame
+
+from cuttle_net.games.cuttle.engine import CHANCE, IllegalMove
+from cuttle_net.games.cuttle.module import MODULE, engine_outcome
+from cuttle_net.games.cuttle.moves import Move
+from cuttle_net.records.replay import replay
+from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
+
+from .controller import Ending, LogEntry, TableController, ending_text
+from .seat import TableSeat, stopped_words
+
+
+class CuttleTable(TableSeat, TableController):
+    """This player's seat at a Cuttle table: the other player on another machine."""
+
+    def __init__(self, *args, **kwargs) -> None:  # TableSeat's
+        TableController.__init__(self)
+        TableSeat.__init__(self, *args, **kwargs)
+        self.seat, self.names = 0, ("You", "the other player")
+        self._final_hand: list[int] | None = None  # their hand, once an audit revealed it
+
+    def _step(self, session: GameSession, events: list[object]) -> None:
+        if self.session is None:
+            self.session = session
+            self.seat, self.rules = session.seat, session.rules
+            self.names = self._game_names(session)  # type: ignore[assignment]
+        for event in events:
+            if isinstance(event, Dealt):
+                self._view = session.view.copy()
+                self._open()
+            elif isinstance(event, MovePlayed):
+                before = self.view
+                self._view = session.view.copy()
+                self._record(CHANCE if event.seat is None else event.seat, event.move, before)
+                if event.seat == self.seat:
+                    self.busy = False
+            elif isinstance(event, GameOver):
+                self._view = session.view.copy()
+        if self._view is not None:
+            self._changed()
+
+    def _replayed(self, session: GameSession) -> None:
+        self.log = [
+            LogEntry(CHANCE if seat is None else seat, move, f"{self.names[seat]}: {move}")
+            for seat, move in session.played
+            if seat is not None
+        ]
+
+    def _new_game(self) -> None:
+        self._final_hand = None
+
+    def submit(self, move: Move) -> None:
+        if self.busy:
+            raise IllegalMove("your move is on its way")
+        self.check(move)
+        self._send(move)
+
+    def their_hand(self) -> tuple[list[int], int]:
+        if self._final_hand is not None:
+            return list(self._final_hand), 0
+        return super().their_hand()
+
+    def _finished(self, game: TableGame) -> None:
+        """The table is over: the result in words, whose fault if any, and the record."""
+        if self._unfinished(game):
+            return
+        s = game.session
+        assert s is not None
+        text = stopped_words(s, self.names)
+        if text is None and not s.finished:
+            text = f"The game stopped: {s.ending(game.note).text}"
+        elif text is None:
+            assert s.outcome is not None
+            text = ending_text(engine_outcome(s.outcome), self.view, self.seat, self.names)
+            if s.audit is not None:
+                text += " · audit passed: the deal was fair"
+                self._final_hand = final_hand(s, self.opponent)
+        outcome = engine_outcome(s.outcome) if s.outcome and s.fault is None else None
+        culprit = self._culprit(s)
+        if outcome is None and culprit is not None:  # a forfeit: the other player won it
+            self.score = self.score.won_by(1 - culprit, self.seat)
+        if game.record is not None:
+            text += f" · record saved: {game.record}"
+        self.record = game.record
+        self.busy = False
+        self._end(outcome, text)
+
+    def _stop_with(self, why: str) -> None:
+        self.ending = Ending(None, why)
+        self._changed()
+
+
+def final_hand(session: GameSession, seat: int) -> list[int] | None:
+    """``seat``'s hand at the end, from the deal the audit revealed (None if it cannot be
+    rebuilt: the record and ``cuttle verify`` then say why)."""
+    try:
+        final, _ = replay(
+            MODULE,
+            session.rules,
+            2,
+            1,
+            session.deck.deck_order(),
+            [(who, str(m)) for who, m in session.played],
+        )
+    except Exception:  # showing the hand is a courtesy, never a crash
+        return None
+    return list(final.hands[seat])
