@@ -436,7 +436,16 @@ def test_the_person_sees_the_connection_lost_on_its_turn_and_its_move_meanwhile_
         # Played here at once, or waiting for the others' deck steps (a draw): sent either
         # way once the connection is back, and the ask line says so.
         sent_later = "reconnecting: your move is sent once it is back"
-        await until(pilot, lambda: title_and_ask(app)[1] == sent_later)
+
+        def played_and_asked_again() -> bool:
+            # An ace's discards are several moves: the first is played here at once and
+            # the prompt asks for the next (the title still says the connection is lost).
+            mine = any(e.seat == c.seat and e.move == move for e in c.log[before:])
+            return mine and c.my_turn and not c.busy
+
+        await until(
+            pilot, lambda: title_and_ask(app)[1] == sent_later or played_and_asked_again()
+        )
         assert len(sent_later) <= 78  # the ask line at 80 columns
         app.trio.run_sync_soon(link["back"].set)
         await until(pilot, lambda: not c.reconnecting and not c.busy, 30)
