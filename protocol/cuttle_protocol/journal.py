@@ -449,9 +449,9 @@ def _records(data: bytes, path: Path) -> tuple[list[Any], bool]:
     return values, False
 
 
-def read_header(path: Path) -> tuple[Header, list[list[Any]], bool]:
-    """The header and the inputs of the journal at ``path``, and whether a torn last record
-    was dropped.  Raises ``JournalDamaged``."""
+def read_records(path: Path) -> tuple[list[Any], bool]:
+    """The records of the journal at ``path`` (at least its header), and whether a torn last
+    record was dropped.  Raises ``JournalDamaged``."""
     try:
         data = path.read_bytes()
     except OSError as e:
@@ -459,6 +459,13 @@ def read_header(path: Path) -> tuple[Header, list[list[Any]], bool]:
     records, torn = _records(data, path)
     if not records:
         raise JournalDamaged(path, "no header (empty or torn)")
+    return records, torn
+
+
+def read_header(path: Path) -> tuple[Header, list[list[Any]], bool]:
+    """The header and the inputs of the journal at ``path``, and whether a torn last record
+    was dropped.  Raises ``JournalDamaged``."""
+    records, torn = read_records(path)
     header = _parse_header(records[0], path)
     for n, value in enumerate(records[1:]):
         _check_input(value, n, path)

@@ -51,11 +51,11 @@ from .journal import (
     JournalDamaged,
     _fsync_dir,
     _record,
-    _records,
     _safe,
     claim,
     in_use,
     journal_dir,
+    read_records,
     release,
 )
 from .messages import message_from_wire
@@ -338,13 +338,7 @@ class JournaledGuest(_Noting, TableGuest):
 def read_table_journal(path: Path) -> tuple[TableHeader, list[list[Any]]]:
     """The header and inputs of the table journal at `path` (a torn last record, written as
     the process died, is dropped: nothing it caused was sent). Raises `JournalDamaged`."""
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise JournalDamaged(path, e.strerror or str(e)) from None
-    records, _torn = _records(data, path)
-    if not records:
-        raise JournalDamaged(path, "no header (empty or torn)")
+    records, _torn = read_records(path)
     header = _parse_header(records[0], path)
     for n, value in enumerate(records[1:]):
         _check_input(value, n, path)
