@@ -8,6 +8,7 @@ caller stops reading) terminates the workers at once.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -31,7 +32,10 @@ def in_processes(
         _terminate(pool)
         raise
     finally:
-        pool.shutdown(cancel_futures=True)
+        # Stopped while `submit` started the pool's manager thread, there is no thread to
+        # join (RuntimeError) and the workers were terminated above: let the stop go on.
+        with contextlib.suppress(RuntimeError):
+            pool.shutdown(cancel_futures=True)
 
 
 def _terminate(pool: Any) -> None:
