@@ -139,10 +139,22 @@ async def play_match_at_table(
             if not await _another(table, len(played), limit, again, watch):
                 end = _between_words(table) if table.ended.is_set() else "no more games"
                 break
+        _pass_on_unread(table, watch)
     finally:
         with trio.CancelScope(shield=True):
             await leave_when_over(table)
     return TableMatch(played, totals, end)
+
+
+def _pass_on_unread(table: TableShell, watch: Watch) -> None:
+    """The table may have ended while no loop of ours was reading its events (the host left
+    as our last game was being saved): `watch` still sees them, its `TableEnded` included."""
+    while True:
+        try:
+            event = table.events.receive_nowait()
+        except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+            return
+        watch(event)
 
 
 def _between_words(table: TableShell) -> str:

@@ -139,3 +139,31 @@ async def test_a_host_proposing_the_next_game_before_this_one_is_over_is_named(
         ending = "fault table_bad_entry by seat 0: game 2 proposed before 1 was over"
         assert tags["Ending"].startswith(ending), tags
         assert matches[seat].totals.games == 0  # a game stopped on a fault counts for no one
+
+
+@pytest.mark.trio
+async def test_a_table_that_ended_while_the_last_game_was_being_saved_is_still_seen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host plays one game and leaves at once; a joiner still saving its record hears
+    of it only from the table's events, which no loop reads any more: its `watch` (the
+    screen's "the match is over: p0 left") must still see the `TableEnded`.  The joiners
+    here finish the game only once the table has ended, as a slow disk makes them."""
+    import cuttle_protocol.tablematch as tablematch
+
+    real = tablematch.play_at_table
+
+    async def slow_to_save(table, *args, **kwargs):
+        game = await real(table, *args, **kwargs)
+        if table.core.me != 0:
+            await table.ended.wait()
+        return game
+
+    monkeypatch.setattr(tablematch, "play_at_table", slow_to_save)
+    seen: dict[int, list[object]] = {1: [], 2: []}
+    hooks = {0: {"games": 1}, 1: {"watch": seen[1].append}, 2: {"watch": seen[2].append}}
+    matches = await table_of(tmp_path, hooks, play=play_match_at_table)
+    for seat in (1, 2):
+        assert matches[seat].end == "p0 (seat 0) left: the game is over"
+        (end,) = [x for x in seen[seat] if isinstance(x, TableEnded)]
+        assert (end.culprit, end.kind) == (0, "left")
