@@ -73,7 +73,6 @@ class NetworkLaunch:
     game: str = "cuttle"
     players: int = 2
     rules_token: str = ""
-    at_table: bool = False  # Cuttle too at a (2-seat) table, not over the two-party stack
 
 
 class CuttleApp(App[None]):
@@ -285,21 +284,14 @@ class CuttleApp(App[None]):
             self.exit()
 
     def on_lobby_screen_host_requested(self, event: LobbyScreen.HostRequested) -> None:
-        if event.game != "cuttle":
-            self._plan_network(
-                "host",
-                game=event.game,
-                players=event.players,
-                token=event.rules,
-                announce=self.settings.lan,
-                map_port=True,  # as `cuttle host` does: players may come from the internet
-            )
-            return
+        cuttle = event.game == "cuttle"
         self._plan_network(
             "host",
-            rules=Rules.parse(event.rules),
+            game=event.game,
+            players=2 if cuttle else event.players,
+            token=Rules.parse(event.rules).name if cuttle else event.rules,
             announce=self.settings.lan,
-            map_port=True,
+            map_port=True,  # as `cuttle host` does: players may come from the internet
         )
 
     def on_lobby_screen_join_requested(self, event: LobbyScreen.JoinRequested) -> None:
@@ -326,11 +318,14 @@ class CuttleApp(App[None]):
         controller."""
         plan = launch.plan
         controller: NetworkController | TableSeat
-        if launch.game != "cuttle" or launch.at_table:
+        if plan.mode == "host":  # a table of the game's seats, Cuttle's two included
+            # Cuttle's options: the plan's rule set and variants unless a token is given.
+            cuttle = launch.game == "cuttle"
+            token = launch.rules_token or (plan.rules.name if cuttle else "")
             where = Hosting(
                 launch.game,
                 launch.players,
-                launch.rules_token,
+                token,
                 plan.port,
                 plan.bind,
                 plan.announce,

@@ -165,7 +165,7 @@ def _bot_plays(bot: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.command == "host" and (args.game != "cuttle" or args.players not in (None, 2)):
+    if args.command == "host":  # every game is played at a table (Cuttle: of 2 seats)
         return _run_table_host(args)
     try:
         plan = plan_from(args)
@@ -193,19 +193,18 @@ def _say(text: str) -> None:
 
 
 def _run_table_host(args: argparse.Namespace) -> int:
-    """``cuttle host --game unisson --players N``: a table of several players (SPEC 3.15)."""
+    """``cuttle host``: a table of the game's seats (SPEC 3.15), Cuttle's 2 or L'Unisson's
+    ``--players N``, with the rule set and variants (Cuttle) as the table's options."""
     from cuttle_protocol.netplay import NetPlan
 
     from cuttle_client.cli_table import bot_for, host_headless, table_rules
     from cuttle_client.profile import player_name
 
-    if args.game == "cuttle":
-        print("cuttle host: Cuttle is for two players", file=sys.stderr)
-        return 2
     if args.players is None:
-        args.players = 4
+        args.players = 2 if args.game == "cuttle" else 4
     try:
-        token = table_rules(args.game, args.players, args.decks)
+        rules = rules_from(args).name if args.game == "cuttle" else "classic"
+        token = table_rules(args.game, args.players, args.decks, rules)
         if args.bot:
             bot_for(args.game, args.bot)
         name = player_name(getattr(args, "name", None), args.config_dir)
@@ -232,7 +231,7 @@ def _run_table_host(args: argparse.Namespace) -> int:
     from cuttle_client.stopping import run_trio
 
     try:
-        return run_trio(host_headless, args, name, _say)
+        return run_trio(host_headless, args, name, _say, token)
     except ConfigError as e:
         _say(f"cannot use the config directory: {e}")
         return 2

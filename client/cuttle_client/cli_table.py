@@ -191,7 +191,7 @@ async def sit_at_table(
     )
     from cuttle_protocol.table import TableSettings
     from cuttle_protocol.tablegame import play_at_table
-    from cuttle_protocol.trio_peer import ConnectionEnded, EndReason, open_listener
+    from cuttle_protocol.trio_peer import ConnectionEnded, EndReason, PeerSettings, open_listener
     from cuttle_protocol.trio_table import host_table, join_table
 
     config = config_dir or default_config_dir()
@@ -233,11 +233,14 @@ async def sit_at_table(
                     port=port,
                 )
             resumed = journal.resumed
+            # The handshake within the reply timeout, as a two-player host's (3.11).
+            shaking = PeerSettings(handshake_timeout=timeouts.reply, reply_timeout=timeouts.reply)
             opened = host_table(
                 listener,
                 me,
                 settings,
                 timeouts=timeouts,
+                peer_settings=shaking,
                 known_peers=known,
                 log=say,
                 core=resumed.core if resumed else JournaledHost(journal, me, settings),
@@ -360,10 +363,9 @@ async def _announced(
     return follow
 
 
-async def host_headless(args: argparse.Namespace, name: str, say: Any) -> int:
-    """Host a table and let the bot play at seat 0."""
+async def host_headless(args: argparse.Namespace, name: str, say: Any, token: str) -> int:
+    """Host a table (its rules token) and let the bot play at seat 0."""
     bot = bot_for(args.game, args.bot)
-    token = table_rules(args.game, args.players, args.decks)
     announce, map_port = not args.no_announce, not args.no_map
     where = Hosting(args.game, args.players, token, args.port, args.bind, announce, map_port)
     return await _bot_at_table(args, name, where, bot, say)
