@@ -162,12 +162,14 @@ async def sit_at_table(
     say: Callable[[str], None],
     seated: Callable[[Any], None] = lambda table: None,
     match: bool = False,
+    alarm: Callable[[Any], None] | None = None,
     **play: Any,
 ) -> Any:
     """Host a table (`where` a `Hosting`) and sit at seat 0, or sit at the table whose host
     the connection `where` (`netplay.Connected`) reached at `address` (the game and its rules
     are then the table's). `play` are `play_at_table`'s arguments (a bot's or a person's
-    hooks); `seated` gets the table once it is open. The `TableGame`; with `match`, a
+    hooks); `seated` gets the table once it is open; a host's `alarm` hears when tries at
+    its code pile up (SPEC 3.11; else `say` does). The `TableGame`; with `match`, a
     match (`play` then has `play_match_at_table`'s too) and its `TableMatch`.
 
     Every seat keeps a journal (SPEC 4.6): a host whose table was left unfinished (its
@@ -207,7 +209,7 @@ async def sit_at_table(
                 where = replace(where, port=h.port, bind=h.bind, announce=False)
                 token = h.token
             listener = await stack.enter_async_context(
-                open_listener(where.port, where.bind, log=say)
+                open_listener(where.port, where.bind, log=say, alarm=alarm)
             )
             host, port = listener.address
             at = format_address(host, port)

@@ -180,6 +180,7 @@ class TableSeat(Meeting):
         self._seats: list[str] = []  # every game seat's name, once the game starts
         self._order = SeatOrder(0, 1)  # table seats -> game seats, once the game starts
         self._differs = False  # the player said the code differs
+        self._leaving = False  # the player left (or cancelled): not a failure to meet
         self.reconnecting = ""  # what to show while the lost connection is being won back
         self._away: dict[int, float] = {}  # host: table seat -> when its reconnect window ends
         self._ticking = False  # a redraw is due in a second (the countdown of `away`)
@@ -226,6 +227,7 @@ class TableSeat(Meeting):
             data_dir=self.data_dir,
             say=self._say,
             seated=self._seated,
+            alarm=self._alarm,
             choose=self._choose,
             watch=self._watch,
             confirm=self._confirm,
@@ -628,8 +630,15 @@ class TableSeat(Meeting):
     def game_in_progress(self) -> bool:
         return self._task is not None and not self._task.done and self.ending is None
 
+    def _give_up(self, why: str) -> None:
+        if self._leaving:  # the player cancelled before the deal: said, but no failure
+            self._say(why)
+            return
+        super()._give_up(why)
+
     def leave(self) -> None:
         """Leave the table: the others are told (the game stops), and our record is kept."""
+        self._leaving = True
         if self._guest is not None and self._table is not None:
             self._guest.run_sync_soon(self._table.leave, ErrorCode.PEER_QUIT, "")
 

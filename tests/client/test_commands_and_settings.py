@@ -250,7 +250,7 @@ def test_the_lobby_hosts_and_finds_unfinished_games_in_the_folders_given(
         # is made before the port is tried, as the other lobby-hosting tests allow.
         await until(
             pilot,
-            lambda: any(s in screen_text(app) for s in ("waiting for a player", "Cannot listen")),
+            lambda: any(s in screen_text(app) for s in ("1 more player", "Cannot listen")),
         )
         await keys(pilot, "escape")
 

@@ -49,9 +49,7 @@ def test_host_from_the_lobby_shows_where_to_join_and_can_be_cancelled() -> None:
         assert isinstance(app.screen, ConnectScreen)
         await until(
             pilot,
-            lambda: (
-                "waiting for a player" in screen_text(app) or "Cannot listen" in screen_text(app)
-            ),
+            lambda: "1 more player" in screen_text(app) or "Cannot listen" in screen_text(app),
         )
         text = screen_text(app)
         # Every address of the machine, loopback last, each with the exact command.
@@ -279,7 +277,7 @@ def test_the_invitation_is_copied_whole_and_joins_from_its_wrapped_rows(tmp_path
     rows: list[str] = []
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
         shown = app.screen.query_one("#invitation", Static)
         shown.text_select_all()  # what a double-click does
         command = app.screen.get_selected_text()

@@ -120,7 +120,7 @@ def test_the_host_stops_offering_a_rematch_once_the_joiner_left(tmp_path: Path) 
         return bool(app.screen.query("#rematch")) and app.screen.query_one("#rematch").display
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         peer.append(headless_joiner(tmp_path / "bot", port, games=2))
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
@@ -340,7 +340,7 @@ def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_
     async def body(pilot: Pilot) -> None:
         import trio
 
-        await until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         proxied: list[int] = []
         cut, never = trio.Event(), trio.Event()
@@ -398,7 +398,7 @@ def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_w
     peer: list[subprocess.Popen[str]] = []
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         peer.append(joiner_command(tmp_path / "bot", port, "--bot-delay", "30"))
         await until(pilot, lambda: isinstance(app.screen, TableScreen))

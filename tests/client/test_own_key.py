@@ -56,7 +56,7 @@ def test_the_client_hosting_tells_its_player_when_it_joined_itself(tmp_path: Pat
     joiner = []
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         joiner.append(headless_joiner(tmp_path / "ann", port, games=1))  # the same folders
         await until(pilot, lambda: f"joiner {OWN_KEY}" in words(app))
@@ -94,7 +94,7 @@ def test_the_hosting_player_is_warned_when_tries_at_the_code_pile_up(tmp_path: P
     app = host_app(tmp_path)
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: "waiting for a player" in screen_text(app))
+        await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         await asyncio.to_thread(tries_from_many_addresses, port, 12)
         warned = "more than 6 connections tried this game's code"

@@ -4,13 +4,14 @@ on both sides, and a client that left resumes the game from its journal when sta
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from cuttle_client.app import NetworkLaunch, Settings, make_app
-from cuttle_client.modals import GameOverScreen, LeaveScreen
+from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.table import TableScreen
 from cuttle_protocol.netplay import NetPlan
 from textual.app import App
@@ -50,13 +51,23 @@ def bot_host(tmp: Path) -> tuple[Side, int]:
 
 
 def client(tmp: Path, port: int):
-    plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp / "ann")
+    plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp / "ann", tables=True)
     return make_app(Settings(data_dir=tmp / "ann"), network=NetworkLaunch(plan))
+
+
+async def seated(pilot: Pilot) -> None:
+    """Until the table screen is up, the table's code confirmed if it was asked."""
+    app = pilot.app
+    asked = lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#no")  # noqa: E731
+    await until(pilot, lambda: isinstance(app.screen, TableScreen) or asked())
+    if asked():
+        await keys(pilot, "y")
+    await until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
 
 
 async def at_the_table(pilot: Pilot) -> None:
     """Until both players have moved (the client plays whatever it may)."""
-    await until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
+    await seated(pilot)
     table = pilot.app.screen
     c, rng = table.controller, random.Random(1)
     await until(pilot, lambda: table.is_mounted and table.query("#actions"))
@@ -83,26 +94,25 @@ def test_ctrl_q_asks_and_staying_changes_nothing(tmp_path: Path) -> None:
     async def body(pilot: Pilot) -> None:
         await at_the_table(pilot)
         await keys(pilot, "ctrl+q")
-        assert isinstance(app.screen, LeaveScreen)
-        assert "Quit during a game?" in screen_text(app)
+        assert isinstance(app.screen, ConfirmScreen)  # a 2-seat table: leaving forfeits
+        assert "Leave this table?" in screen_text(app)
         await keys(pilot, "escape")  # stay
         assert isinstance(app.screen, TableScreen) and app.is_running
-        await keys(pilot, "ctrl+q", "c")  # concede: the app closes once the record is kept
+        await keys(pilot, "ctrl+q", "y")  # leave: the app closes once the record is kept
         await until(pilot, lambda: not app.is_running)
 
     run(app, body)
-    assert host.finish() == 1  # a conceded game did not end by the rules (SPEC 4.5)
-    assert "bot wins: ann (seat " in host.text and ") conceded; not audited" in host.text
+    assert host.finish() == 1  # a game left did not end by the rules (SPEC 4.5)
+    assert "bot wins: ann (seat " in host.text and ") left" in host.text, host.text
     (mine,) = records(tmp_path / "ann" / "games")
     (theirs,) = records(tmp_path / "bot" / "games")
     assert [m[:2] for m in mine.moves] == [m[:2] for m in theirs.moves]
-    assert mine.moves[-1][1] == "concede" and mine.tags["Ending"] == theirs.tags["Ending"]
 
 
 async def leave_and_quit(pilot: Pilot, app) -> None:
-    """At the table, ctrl+q then *leave*: the app quits, the game kept for a comeback."""
+    """At the table, ctrl+q then leave (y): the app quits."""
     await at_the_table(pilot)
-    await keys(pilot, "ctrl+q", "l")
+    await keys(pilot, "ctrl+q", "y")
     await until(pilot, lambda: not app.is_running)
 
 
@@ -224,13 +234,13 @@ def test_a_join_by_invitation_shows_verified(tmp_path: Path) -> None:
     host, _ = bot_host(tmp_path)
     _, said = host.wait_for(r"cuttle join cuttle:[a-z2-7]+")
     invitation = said.split("cuttle join ")[-1].strip()
-    plan = NetPlan("join", "ann", address=invitation, config_dir=tmp_path / "ann")
+    plan = NetPlan("join", "ann", address=invitation, config_dir=tmp_path / "ann", tables=True)
     app = make_app(Settings(data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: table_title(app) != "")
-        assert "verified by the invitation" in screen_text(app).splitlines()[0]
-        assert "code " not in screen_text(app).splitlines()[0]
+        # A 2-seat table: nothing to compare, so no question (SPEC 3.15).
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: " · verified · code " in screen_text(app).split("\n")[0])
         await leave_and_quit(pilot, app)
 
     run(app, body)
@@ -244,9 +254,13 @@ def test_a_first_meeting_asks_to_compare_the_code(tmp_path: Path) -> None:
     app = client(tmp_path, port)
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: table_title(app) != "")
-        title = screen_text(app).splitlines()[0]
-        assert "code " in title and ": compare it with bot's" in title, title
+        # The table's code, asked in its own dialog (y/n), then kept in the title.
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert re.search(r"The table's code is (\d{3} \d{3})\.", screen_text(app))
+        code = re.search(r"The table's code is (\d{3} \d{3})\.", screen_text(app))[1]
+        await keys(pilot, "y")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(pilot, lambda: f"code {code}" in screen_text(app).split("\n")[0])
         await leave_and_quit(pilot, app)
 
     run(app, body)

@@ -83,7 +83,7 @@ def _host(ns: str, tmp: Path) -> tuple[subprocess.Popen[str], str]:
     seen = []
     for line in host.stdout:
         seen.append(line)
-        if "waiting for a player" in line:
+        if "waiting for 1 more player" in line:
             break
     text = "".join(seen)
     assert f"hosting classic on [::]:{PORT}" in text, text + host.stderr.read()  # type: ignore[union-attr]
