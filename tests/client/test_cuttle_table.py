@@ -33,7 +33,7 @@ FAST = TableTimeouts(reply=10.0, move=30.0, window=5.0)
 def cuttle_host(tmp: Path, token: str = "standard", window: float = 5) -> CuttleApp:
     plan = NetPlan("host", "Ann", port=0, bind="127.0.0.1", config_dir=tmp / "ann")
     timeouts = GameSettings(move_timeout=30, reply_timeout=10, reconnect_window=window)
-    launch = NetworkLaunch(plan, timeouts, players=2, rules_token=token, at_table=True)
+    launch = NetworkLaunch(plan, timeouts, players=2, rules_token=token)
     settings = Settings(bot_delay=0, data_dir=tmp / "ann", config_dir=tmp / "ann", lan=False)
     return make_app(settings, network=launch)
 
