@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -78,4 +79,4 @@ def test_after_joining_yourself_another_player_still_gets_in(tmp_path: Path) -> 
     assert mine.returncode == 1 and theirs.returncode == 0, theirs.stdout + theirs.stderr
     assert code == 0, out + err
     assert f"joiner {OWN_KEY}" in out
-    assert "connected to bob" in out
+    assert re.search(r"^cuttle: bob \(key [0-9a-f:]+\) joined$", out, re.M), out  # seated
