@@ -214,12 +214,16 @@ def test_a_network_game_and_its_replay_against_a_host_named_in_markup(tmp_path: 
     try:
         assert host.stdout is not None
         port = next(m[1] for line in host.stdout if (m := re.search(r"\(port (\d+)\)", line)))
-        plan = NetPlan("join", "Ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann")
+        plan = NetPlan(
+            "join", "Ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann", tables=True
+        )
         settings = Settings(bot_delay=0, data_dir=tmp_path / "ann", lan=False)
         app = make_app(settings, network=NetworkLaunch(plan))
 
         async def body(pilot: Pilot) -> None:
-            await until(pilot, lambda: isinstance(app.screen, TableScreen), 60)
+            from tests.client.test_quit_network import seated
+
+            await seated(pilot)  # a 2-seat table: the code confirmed in its dialog
             await until(pilot, lambda: f"against {eve} · code" in screen_text(app))
             table = app.screen
             assert table.query_one("#them")._border_title.plain == eve
