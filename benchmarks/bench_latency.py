@@ -6,9 +6,9 @@ Every seat plays in this one process (so on one core: the 0 ms row is the comput
 seat's together); each joiner dials the host through a proxy that delays every chunk by
 the one-way delay, each way (25 ms: a 50 ms round trip), in order, the delays of
 successive chunks running at the same time. The proxy runs in a thread of its own, so it
-forwards on time while the seats compute. Two seats play Cuttle over the two-party
-connection (``netgame``); four and six play L'Unisson at a table (``tablegame``), each
-with greedy bots (Cuttle's random bot, whose games are longer and draw more).
+forwards on time while the seats compute. Two seats play Cuttle at the 2-seat table; four
+and six play L'Unisson (``tablegame``), each with greedy bots (Cuttle's random bot, whose
+games are longer and draw more).
 
 Phases, from the seats' own calls (``GameSession`` and its ``DeckPeer``, watched by
 wrapping their methods here; the product code is unchanged):
@@ -61,7 +61,7 @@ from cuttle_net.games.cuttle.bots import make_bot as cuttle_bot
 from cuttle_net.games.unisson.bots import make_bot as unisson_bot
 from cuttle_net.session import Dealt, GameSession, MovePlayed
 
-from .common import Player, machine_line, table_game, two_party_game
+from .common import Player, cuttle_game, machine_line, table_game
 
 HOST = "host"
 
@@ -349,7 +349,7 @@ def play(seats: int, delay: float) -> dict[str, list[Phase]]:
         try:
             if seats == 2:
                 trio.run(functools.partial(
-                    two_party_game, *players, dial=dial, listening=listening))  # fmt: skip
+                    cuttle_game, *players, dial=dial, listening=listening))  # fmt: skip
             else:
                 rules = "one-deck" if seats <= 4 else "two-decks"
                 games = trio.run(functools.partial(

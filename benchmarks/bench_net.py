@@ -12,14 +12,14 @@ import statistics
 import time
 
 import trio
-from cuttle_protocol.netgame import GameStarted
+from cuttle_protocol.tablegame import Step
 
 from cuttle_net.games.cuttle.bots import RandomBot
 from cuttle_net.games.cuttle.engine import Game
 from cuttle_net.games.cuttle.moves import Move
 from cuttle_net.session import MovePlayed
 
-from .common import Player, tcp_dial, two_party_game
+from .common import Player, cuttle_game, tcp_dial
 
 
 class CountingStream(trio.abc.Stream):
@@ -63,23 +63,19 @@ async def one_game() -> dict[str, object]:
     chosen: list[dict[Move, float]] = [{}, {}]
     first: list[list[float]] = [[], []]
     latencies: list[float] = []
-    seats: dict[int, int] = {}
     timing: dict[str, float] = {}
     counted: list[CountingStream] = []
 
     def watcher(side: int):
         def on_event(event: object) -> None:
-            if isinstance(event, GameStarted):
-                seats[side] = event.session.seat
-            elif (
-                isinstance(event, MovePlayed)
-                and event.seat is not None
-                and event.seat != seats[side]
-            ):
-                other = 1 - side
-                start = chosen[other].pop(event.move, None)
-                if start is not None:
-                    latencies.append(time.perf_counter() - start)
+            if not isinstance(event, Step):
+                return
+            for played in event.output.events:
+                seat = played.seat if isinstance(played, MovePlayed) else None
+                if seat is not None and seat != event.session.seat:  # the other seat's move
+                    start = chosen[1 - side].pop(played.move, None)
+                    if start is not None:
+                        latencies.append(time.perf_counter() - start)
 
         return on_event
 
@@ -93,7 +89,7 @@ async def one_game() -> dict[str, object]:
 
     host, joiner = (Player(name, TimedBot(chosen[i], first[i]), watcher(i))
                     for i, name in enumerate(("host", "joiner")))  # fmt: skip
-    await two_party_game(host, joiner, dial=dial, connected=connected)
+    await cuttle_game(host, joiner, dial=dial, connected=connected)
     first_turn = min(first[0] + first[1])
     return {
         "handshake": timing["handshake"] - timing["connect"],

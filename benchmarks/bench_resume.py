@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from cuttle_protocol.journal import replay
+from tests.session.test_journal import play
 
 from tests.net.crash import crash_and_resume
-from tests.session.test_journal import play
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
-"""Set-up the benchmarks share: the machine line, and bot games in this one process over
-real loopback TCP (two-player Cuttle over the two-party connection, and a table of seats).
+"""Set-up the benchmarks share: the machine line, and bot games at a table of seats in this
+one process over real loopback TCP (two-player Cuttle is the 2-seat table).
 
 Run the benchmarks that use it as modules from the repository root
 (``python -m benchmarks.bench_net``).
@@ -7,6 +7,7 @@ Run the benchmarks that use it as modules from the repository root
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import random
@@ -16,13 +17,12 @@ from typing import Any
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol.connection import LocalPlayer, Rules
-from cuttle_protocol.netgame import play_match
+from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.state import Role
 from cuttle_protocol.table import TableSettings
 from cuttle_protocol.tablegame import TableGame, play_at_table
 from cuttle_protocol.trio_peer import Listener, open_listener, open_peer
-from cuttle_protocol.trio_table import host_table, join_table
+from cuttle_protocol.trio_table import TABLE_CAPS, host_table, join_table
 
 
 def machine_line() -> str:
@@ -57,32 +57,6 @@ async def tcp_dial(address: tuple[str, int]) -> trio.abc.Stream:
     return await trio.open_tcp_stream(*address)
 
 
-async def two_party_game(
-    host: Player,
-    joiner: Player,
-    *,
-    rules: str = "classic",
-    dial: Dial = tcp_dial,
-    listening: Callable[[Listener], None] = lambda listener: None,
-    connected: Callable[[], None] = lambda: None,
-) -> None:
-    """One game of Cuttle between two bots over loopback TCP (``netgame.play_match``):
-    ``listening`` is told the host's listener before the joiner dials it with ``dial``;
-    ``connected`` is called once the joiner's handshake is done."""
-
-    async def serve(listener: Listener) -> None:
-        async with listener.accept(LocalPlayer(host.name, host.key), Rules(rules)) as peer:
-            await play_match(peer, host.key, bot=host.bot, on_event=host.on_event)
-
-    async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as nursery:
-        nursery.start_soon(serve, listener)
-        listening(listener)
-        stream = await dial(listener.address)
-        async with open_peer(stream, Role.JOINER, LocalPlayer(joiner.name, joiner.key)) as peer:
-            connected()
-            await play_match(peer, joiner.key, bot=joiner.bot, on_event=joiner.on_event)
-
-
 async def table_game(
     players: list[Player],
     game: str,
@@ -90,11 +64,15 @@ async def table_game(
     *,
     address_of: Callable[[Player, tuple[str, int]], str] = lambda p, at: f"{at[0]}:{at[1]}",
     listening: Callable[[Listener], None] = lambda listener: None,
+    dial: Dial | None = None,
+    connected: Callable[[], None] = lambda: None,
 ) -> list[TableGame]:
     """One game at a table of ``players`` in this process, ``players[0]`` hosting and the
     others joining at once (``tablegame.play_at_table``, no record saved); each seat's
     ``TableGame``, in the order of ``players``. ``address_of`` gives the address a joiner
-    dials, from the host's listening address (a proxy's in front of it, say)."""
+    dials, from the host's listening address (a proxy's in front of it, say); or ``dial``
+    opens its first stream (the others join through it: two seats), and ``connected`` is
+    called once the handshake is done."""
     results: dict[int, TableGame] = {}
     settings = TableSettings(game, (rules,), len(players))
 
@@ -112,8 +90,16 @@ async def table_game(
 
     async def join(i: int, at: tuple[str, int]) -> None:
         me = LocalPlayer(players[i].name, players[i].key)
-        async with join_table(address_of(players[i], at), me) as table:
-            await sit(i, table)
+        peer = None
+        async with contextlib.AsyncExitStack() as stack:
+            if dial is not None:
+                stream = await dial(at)
+                peer = await stack.enter_async_context(
+                    open_peer(stream, Role.JOINER, me, caps=TABLE_CAPS)
+                )
+                connected()
+            async with join_table(address_of(players[i], at), me, peer=peer) as table:
+                await sit(i, table)
 
     async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as nursery:
         nursery.start_soon(host, listener)
@@ -121,3 +107,8 @@ async def table_game(
         for i in range(1, len(players)):
             nursery.start_soon(join, i, listener.address)
     return [results[i] for i in range(len(players))]
+
+
+async def cuttle_game(host: Player, joiner: Player, *, rules: str = "classic", **how: Any) -> None:
+    """One game of Cuttle between two bots at the 2-seat table (`table_game`'s options)."""
+    await table_game([host, joiner], "cuttle", rules, **how)

@@ -9,9 +9,9 @@ from typing import ClassVar
 
 from cuttle_protocol.dirs import data_dir as default_data_dir
 from cuttle_protocol.dirs import games_dir
-from cuttle_protocol.journal import unfinished_games
-from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import NetPlan
+from cuttle_protocol.seatjournal import unfinished_tables
+from cuttle_protocol.seatplay import GameSettings
 from textual.app import App
 from textual.widgets import Input
 
@@ -22,8 +22,8 @@ from .controller import PracticeController, TableController
 from .games import game_ui
 from .learn import Coaching, LearnScreen, lesson_table
 from .lobby import LobbyScreen
-from .modals import ConfirmScreen, LeaveScreen, NameScreen
-from .network import ConnectScreen, NetworkController
+from .modals import ConfirmScreen, NameScreen
+from .network import ConnectScreen, Joining
 from .peertext import visible
 from .profile import login_name, name_problem, save_name, saved_name
 from .seat import TableSeat
@@ -31,8 +31,6 @@ from .table import TableScreen
 from .trio_guest import TrioGuest
 from .unisson.controller import PracticeController as UnissonPractice
 from .unisson.controller import UnissonController
-
-QUIT_GRACE = 10.0  # seconds a quitting client waits for its record to be saved
 
 
 @dataclass(frozen=True)
@@ -107,7 +105,7 @@ class CuttleApp(App[None]):
         self._first_table = table
         self._first_network = network
         # The command's own network game (cuttle host, cuttle join): its exit status.
-        self._first_meeting: NetworkController | TableSeat | None = None
+        self._first_meeting: Joining | TableSeat | None = None
         self.player_name = settings.name or saved_name(settings.config_dir)
         self.farewell = ""  # said on the terminal once the app is gone: a game left, conceded
 
@@ -127,19 +125,21 @@ class CuttleApp(App[None]):
             self._mention_unfinished_games()
 
     def _mention_unfinished_games(self) -> None:
-        """Games a killed or departed client left unfinished: how to take them back."""
-        for _, h in unfinished_games(self.settings.data_dir or default_data_dir()):
-            where = f"join {h.address}" if h.role == "joiner" else f"host on port {h.port}"
+        """Seats a killed or departed client left unfinished: how to take them back."""
+        for h in unfinished_tables(self.settings.data_dir or default_data_dir()):
             if h.role == "joiner":  # Join (j) then Enter takes it back
                 self.lobby.suggest_join(h.address)
+                where = f"join {h.address}"
+            else:
+                where = f"host on port {h.port}"
             self.notify(
                 visible(
-                    f"Game {h.game + 1} against {h.peer_name} is unfinished: {where} again to "
-                    "resume it (the other player waits about a minute after a drop)."
+                    f"Your seat at a table of {_title(h.game)} is unfinished: {where} "
+                    "again to take it back (the others wait about a minute after a drop)."
                 ),
                 title="Unfinished game",
                 timeout=15,
-                markup=False,  # a peer's name
+                markup=False,  # a peer's address
             )
 
     def _name_chosen(self, name: str | None) -> None:
@@ -164,24 +164,12 @@ class CuttleApp(App[None]):
         await self.trio.aclose()
 
     async def action_quit(self) -> None:
-        """ctrl+q: during a network game, ask first: concede it, leave it, or stay."""
+        """ctrl+q: at a table or a practice game in progress, ask first."""
         table = self._table_in_progress()
         if table is not None:
             await self._quit_table(table)
             return
-        game = self._game_in_progress()
-        if game is None:
-            await self._quit_practice()
-            return
-        if any(isinstance(s, LeaveScreen) for s in self.screen_stack):
-            return  # already asking
-
-        def answer(choice: str | None) -> None:
-            if choice in ("concede", "leave"):
-                self._quit_game(game, concede=choice == "concede")
-
-        other = game.names[game.opponent]
-        self.push_screen(LeaveScreen(other, game.settings.reconnect_window), answer)
+        await self._quit_practice()
 
     async def _quit_practice(self) -> None:
         """ctrl+q at a practice game in progress asks first; a Cuttle game is then conceded,
@@ -221,41 +209,6 @@ class CuttleApp(App[None]):
         tables = (getattr(s, "controller", None) for s in self.screen_stack)
         return next((t for t in tables if isinstance(t, TableSeat) and t.game_in_progress), None)
 
-    def _game_in_progress(self) -> NetworkController | None:
-        return next(
-            (
-                s.controller
-                for s in self.screen_stack
-                if isinstance(s, TableScreen)
-                and isinstance(s.controller, NetworkController)
-                and s.controller.game_in_progress
-            ),
-            None,
-        )
-
-    def _quit_game(self, game: NetworkController, *, concede: bool) -> None:
-        """Concede or leave the game, and quit once its record is saved; what became of it
-        is said on the terminal after the app (``farewell``)."""
-        other = game.names[game.opponent]
-        if not game.game_in_progress:
-            pass  # it ended meanwhile: the game-over screen said how
-        elif concede:
-            self.farewell = f"You conceded the game against {other}."
-        else:
-            plan = game.plan
-            again = f"cuttle join {plan.address}" if plan.mode == "join" else "cuttle host"
-            if plan.mode == "host" and plan.port:
-                again += f" --port {plan.port}"
-            self.farewell = (
-                f"You left the game against {other}: run {again} again to take it back "
-                f"(they wait {game.settings.reconnect_window:g} s for you)."
-            )
-        if game.game_in_progress:
-            game.quit_game(concede, self.exit)
-            self.set_timer(QUIT_GRACE, self.exit)  # should the record never come
-        else:
-            self.exit()  # the game ended meanwhile: its record is saved
-
     async def _quit_table(self, table: TableSeat) -> None:
         if any(isinstance(s, ConfirmScreen) for s in self.screen_stack):
             return  # already asking
@@ -275,11 +228,9 @@ class CuttleApp(App[None]):
         """SIGINT, SIGTERM or SIGHUP (``stopping.run_app``): quit as ``ctrl+q`` then *leave*
         would, without asking: a game in progress is left (the other player may wait for us
         to come back), never conceded."""
-        table, game = self._table_in_progress(), self._game_in_progress()
+        table = self._table_in_progress()
         if table is not None:
             await self._leave_table(table)
-        elif game is not None:
-            self._quit_game(game, concede=False)
         else:
             self.exit()
 
@@ -295,7 +246,7 @@ class CuttleApp(App[None]):
         )
 
     def on_lobby_screen_join_requested(self, event: LobbyScreen.JoinRequested) -> None:
-        self._plan_network("join", address=event.address, tables=True)
+        self._plan_network("join", address=event.address)
 
     def _plan_network(
         self, mode: str, game: str = "cuttle", players: int = 2, token: str = "", **how: object
@@ -313,11 +264,11 @@ class CuttleApp(App[None]):
             return
         self.open_network(NetworkLaunch(plan, game=game, players=players, rules_token=token))
 
-    def open_network(self, launch: NetworkLaunch) -> NetworkController | TableSeat:
+    def open_network(self, launch: NetworkLaunch) -> Joining | TableSeat:
         """Meet the other players on a connect screen, then play at a table; the meeting's
         controller."""
         plan = launch.plan
-        controller: NetworkController | TableSeat
+        controller: Joining | TableSeat
         if plan.mode == "host":  # a table of the game's seats, Cuttle's two included
             # Cuttle's options: the plan's rule set and variants unless a token is given.
             cuttle = launch.game == "cuttle"
@@ -336,8 +287,8 @@ class CuttleApp(App[None]):
             controller = game.seat_class()(plan.name, launch.settings, data, config, where)
             title = f"cuttle · Hosting a table of {launch.players}: {game.title}"
         else:
-            controller = NetworkController(plan, launch.settings, self.settings.data_dir)
-            title = f"cuttle · {'Hosting' if plan.mode == 'host' else 'Joining'} a game"
+            controller = Joining(plan, launch.settings, self.settings.data_dir)
+            title = "cuttle · Joining a table"
 
         if self.settings.bell:
             controller.bell = self.bell
@@ -446,3 +397,11 @@ def make_app(
             player=player,
         )
     return CuttleApp(settings, table, network, learn)
+
+
+def _title(game: str) -> str:
+    """A game's title for the player (a journal names its game; an unknown one as is)."""
+    try:
+        return game_ui(game).title
+    except ValueError:
+        return game

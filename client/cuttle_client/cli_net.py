@@ -117,34 +117,21 @@ def joined_address(pieces: list[str]) -> str:
 
 
 def plan_from(args: argparse.Namespace) -> Any:
-    """The ``NetPlan`` the arguments describe; raise ``ValueError`` if they are wrong."""
+    """The joiner's ``NetPlan`` the arguments describe; raise ``ValueError`` if they are
+    wrong."""
     from cuttle_protocol.netplay import NetPlan
 
     from cuttle_client.profile import player_name
 
     name = player_name(getattr(args, "name", None), args.config_dir)
-    if args.command == "join":
-        args.address = joined_address(args.address)
-        return NetPlan(
-            "join",
-            name,
-            address=args.address,
-            config_dir=args.config_dir,
-            reply_timeout=args.reply_timeout,
-            tables=True,  # a table's host is welcome too: the game is the table's
-            table_game=_bot_plays(args.bot) if getattr(args, "bot", None) else None,
-        )
-    rules = rules_from(args)
+    args.address = joined_address(args.address)
     return NetPlan(
-        "host",
+        "join",
         name,
-        port=args.port,
-        bind=args.bind,
-        rules=rules,
-        announce=not args.no_announce,
-        map_port=not args.no_map,
+        address=args.address,
         config_dir=args.config_dir,
         reply_timeout=args.reply_timeout,
+        table_game=_bot_plays(args.bot) if getattr(args, "bot", None) else None,
     )
 
 
@@ -169,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_table_host(args)
     try:
         plan = plan_from(args)
+        if args.bot:
+            _known_bot(args.bot)
     except ValueError as e:
         print(f"cuttle {args.command}: {e}", file=sys.stderr)
         return 2
@@ -177,14 +166,24 @@ def run(args: argparse.Namespace) -> int:
 
         return run_network(args, plan)
     from cuttle_client.stopping import run_trio
-    from cuttle_net.games.cuttle.bots import make_bot
 
-    try:
-        bot = make_bot(args.bot)
-    except ValueError as e:
-        print(f"cuttle {args.command}: {e}", file=sys.stderr)
-        return 2
-    return run_trio(_headless, args, plan, bot)
+    return run_trio(_headless, args, plan)
+
+
+def _known_bot(name: str) -> None:
+    """A bot of some game is called `name` (the table's game, met in the handshake, then
+    says whether it plays it); else ValueError, listing the first game's bots."""
+    from cuttle_client.cli_table import bot_for
+    from cuttle_net.games import GAMES
+
+    problems = []
+    for game in GAMES:
+        try:
+            bot_for(game, name)
+            return
+        except ValueError as e:
+            problems.append(e)
+    raise problems[0]
 
 
 def _say(text: str) -> None:
@@ -243,121 +242,24 @@ def _run_table_host(args: argparse.Namespace) -> int:
         return 1
 
 
-async def _headless(args: argparse.Namespace, plan: Any, bot: Any) -> int:
-    from cuttle_protocol.address import format_address
+async def _headless(args: argparse.Namespace, plan: Any) -> int:
+    """``cuttle join --bot``: meet the host, then play its table's games (or take back a
+    seat kept by its journal)."""
     from cuttle_protocol.identity import ConfigError
-    from cuttle_protocol.journal import JournalDamaged, JournalInUse
-    from cuttle_protocol.netgame import (
-        GameFinished,
-        GameSettings,
-        GameStarted,
-        Reconnected,
-        Reconnecting,
-        play_match,
-        rematches,
-    )
-    from cuttle_protocol.netplay import (
-        give_up,
-        journal_for,
-        keep_record,
-        open_game_peer,
-        seat_names,
-        unfinished_game,
-    )
+    from cuttle_protocol.netplay import open_game_peer
     from cuttle_protocol.trio_peer import ConnectionEnded
 
-    from cuttle_client.cli_table import has_table_seat, rejoin_headless
+    from cuttle_client.cli_table import has_table_seat, join_headless, rejoin_headless
 
-    if plan.mode == "join" and has_table_seat(args.data_dir, plan.address):
-        try:  # a seat at a table, kept by its journal: take it back (SPEC 4.6)
+    try:
+        if has_table_seat(args.data_dir, plan.address):  # our seat, kept by its journal
             return await rejoin_headless(args, plan.name, _say)
-        except ConnectionEnded as ended:
-            _say(f"connection ended: {ended.message}")
-            return 1
-    try:
-        unfinished = unfinished_game(plan, args.data_dir)
-    except JournalDamaged as e:
-        _say(
-            f"the unfinished game cannot be resumed: {e.why} (the journal is kept as {e.path}); "
-            "run the command again to start a new game"
-        )
-        return 1
-    except JournalInUse as e:
-        from .seat import in_use_words
-
-        _say(in_use_words(e))
-        return 1
-    except ConfigError as e:
-        _say(f"cannot use the config directory: {e}")
-        return 2
-    resumed = None
-    if unfinished is not None:
-        resumed, plan = unfinished.replayed, unfinished.plan
-        h = resumed.header
-        _say(
-            f"resuming game {h.game + 1} against {h.peer_name} "
-            f"({len(resumed.session.played)} moves played) from {unfinished.plan.mode} journal"
-        )
-    clean = True
-    played = 0
-    try:
         async with open_game_peer(plan, _say) as conn:
-            if conn.table:
-                from cuttle_client.cli_table import join_headless
-
-                return await join_headless(args, conn, plan.name, _say)
-            peer = conn.peer
-
-            def on_event(event: object) -> None:
-                nonlocal clean, played
-                if isinstance(event, GameStarted):
-                    role = "dealer" if event.session.seat == 1 else "first to play"
-                    _say(f"game {event.number + 1}: you are seat {event.session.seat} ({role})")
-                elif isinstance(event, Reconnecting):
-                    _say(f"connection lost ({event.why}): waiting for the other player to return")
-                elif isinstance(event, Reconnected):
-                    _say("reconnected: the game goes on")
-                elif isinstance(event, GameFinished):
-                    names = seat_names(event.session, plan.name, peer.info.peer_name)
-                    line, path, ok = keep_record(
-                        event.number, event.session, names, event.ended, args.data_dir
-                    )
-                    print(visible(line), flush=True)
-                    _say(f"record saved: {path}")
-                    clean &= ok
-                    played += 1
-
-            timeouts = GameSettings(
-                move_timeout=args.move_timeout,
-                reply_timeout=args.reply_timeout,
-                bot_delay=args.bot_delay,
-                reconnect_window=args.reconnect_window,
-            )
-            result = await play_match(
-                peer,
-                conn.identity,
-                rematch=rematches(max(1, args.games)),
-                reconnect=conn.reconnect,
-                bot=bot,
-                on_event=on_event,
-                settings=timeouts,
-                journal=journal_for(plan, args.data_dir, conn),
-                resumed=resumed,
-            )
+            return await join_headless(args, conn, plan.name, _say)
     except ConnectionEnded as ended:
         tags = ", ".join(dict.fromkeys(str(t) for t in (ended.reason, ended.code)))  # once each
         _say(f"connection ended: {ended.message} ({tags})")
-        if unfinished is not None and not played and unfinished.path.exists():
-            line, path = give_up(unfinished, ended, args.data_dir)  # never reached the peer
-            print(visible(line), flush=True)
-            _say(f"record saved: {path}")
         return 1
     except ConfigError as e:
         _say(f"cannot use the config directory: {e}")
         return 2
-    except OSError as e:
-        _say(f"cannot listen on {format_address(plan.bind, plan.port)}: {e.strerror or e}")
-        return 1
-    if result.ended is not None and result.ended.code != "peer-quit":
-        _say(f"connection ended: {result.ended.message}")
-    return 0 if clean and played else 1

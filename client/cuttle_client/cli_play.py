@@ -133,7 +133,7 @@ def run_lobby(args: argparse.Namespace) -> int:
 def run_network(args: argparse.Namespace, plan: NetPlan, **table: object) -> int:
     """``cuttle host`` / ``cuttle join`` without ``--bot``: the table, over the network;
     ``table``: hosting a table, its ``game``, ``players`` and ``rules_token``."""
-    from cuttle_protocol.netgame import GameSettings
+    from cuttle_protocol.seatplay import GameSettings
 
     from .app import NetworkLaunch
 

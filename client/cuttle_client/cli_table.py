@@ -385,9 +385,10 @@ async def _bot_at_table(
 ) -> int:
     """The bot plays a match of up to `--games` games (SPEC 3.15 *Another game*): each game's
     result line, then (from the second game on) the match totals."""
-    from cuttle_protocol.netgame import bot_decision
+    from cuttle_protocol.seatplay import bot_decision, observer
 
     rng = random.Random()
+    reads = observer(bot)  # a bot that reads the others' play sees each of their moves
 
     def report(game: Any, totals: Any) -> None:
         _report(game, say)
@@ -410,6 +411,7 @@ async def _bot_at_table(
             choose=lambda view: bot_decision(bot, view, rng),  # off the loop: a search is slow
             bot_delay=args.bot_delay,
             data_dir=args.data_dir,
+            **({"watch": reads} if reads else {}),
         )
     except (JournalDamaged, JournalInUse) as e:
         say(journal_words(e))

@@ -47,44 +47,6 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class LeaveScreen(ModalScreen[str]):
-    """Quitting during a network game: concede it, leave it (it waits for us), or stay."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "choose('concede')", "Concede"),
-        Binding("l", "choose('leave')", "Leave"),
-        Binding("s,escape", "choose('stay')", "Stay"),
-    ]
-
-    def __init__(self, other: str, window: float) -> None:
-        super().__init__()
-        self.other, self.window = other, window
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="leave"):
-            yield Static("[b]Quit during a game?[/b]")
-            yield Static(
-                plain(
-                    f"Concede: {self.other} wins, and both records say so.\n"
-                    f"Leave: {self.other} waits up to {self.window:g} s for you; run the same "
-                    "command again (or host/join the same game) to resume it."
-                )
-            )
-            with Horizontal(classes="buttons"):
-                yield Button("Concede (c)", id="concede", variant="error", compact=True)
-                yield Button("Leave (l)", id="leave", compact=True)
-                yield Button("Stay (s)", id="stay", variant="primary", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#stay", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id or "stay")
-
-    def action_choose(self, answer: str) -> None:
-        self.dismiss(answer)
-
-
 class KeyChangedScreen(ModalScreen[bool]):
     """A known player's identity key changed: play only if the player says so (default: no)."""
 

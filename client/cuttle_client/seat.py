@@ -28,8 +28,8 @@ from cuttle_protocol.codebudget import CodeAlarm
 from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.identity import ConfigError
 from cuttle_protocol.journal import JournalDamaged, JournalInUse
-from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import Connected
+from cuttle_protocol.seatplay import GameSettings
 from cuttle_protocol.table import CodeShown, Lobby, Rematch, Started, TableEnded, TableGuest
 from cuttle_protocol.tablegame import SeatOrder, Step, TableGame, seat_text
 from cuttle_protocol.tablematch import TableMatch

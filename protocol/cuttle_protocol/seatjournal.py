@@ -151,6 +151,21 @@ def find_host_table(data_dir: Path, port: int) -> Path | None:
     return next((path for path in reversed(found) if not in_use(path)), None)
 
 
+def unfinished_tables(data_dir: Path) -> list[TableHeader]:
+    """The headers of the seats left unfinished under `data_dir` (a process killed, or a
+    player who left to come back), that no live process plays; damaged journals are left
+    for the command that resumes them to report."""
+    found = []
+    for path in sorted(journal_dir(data_dir).glob("table-*.journal")):
+        if in_use(path):
+            continue
+        try:
+            found.append(read_table_journal(path)[0])
+        except JournalDamaged:
+            continue
+    return found
+
+
 class SeatJournal:
     """Keeps one seat's journal at `path`: inputs are noted as the core takes them, and
     written (fsynced) as the core hands over what it sends (`sync`), once it is seated."""
@@ -519,4 +534,5 @@ __all__ = [
     "open_journal",
     "read_table_journal",
     "rebuild",
+    "unfinished_tables",
 ]

@@ -217,32 +217,28 @@ def test_the_lobby_hosts_and_finds_unfinished_games_in_the_folders_given(
     games the lobby mentions are those under --data-dir."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cuttle_client.network import ConnectScreen
-    from cuttle_protocol.journal import JournalWriter, Place, host_path
+    from cuttle_protocol.journal import _record
+    from cuttle_protocol.seatjournal import TableHeader, _header_wire, host_table_path
 
-    from cuttle_net.games.cuttle.rules import Rules
     from tests.client.helpers import until
 
     away = _elsewhere(tmp_path, monkeypatch)
     x, y = tmp_path / "x", tmp_path / "y"
     save_name("Zoé", x)
-    bob = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
-    JournalWriter(Place(host_path(y, 4999), "Zoé", bind="::", port=4999)).begin_game(
-        role="host",
-        peer_name="Bob",
-        peer_identity=bob,
-        match=bytes(32),
-        first_seat=0,
-        game_name="cuttle",
-        rules=Rules(),
-        game=0,
-        seed=bytes(32),
+    # A table hosted on port 4999 and left by a killed process: its journal's header.
+    key = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
+    header = TableHeader(
+        "host", "Zoé", "cuttle", ("classic",), 2, "classic", "", "::", 4999, key, bytes(32)
     )
+    journal = host_table_path(y, 4999)
+    journal.parent.mkdir(parents=True)
+    journal.write_bytes(_record(_header_wire(header)))
 
     async def body(pilot: Pilot) -> None:
         app = pilot.app
         await until(pilot, lambda: len(app._notifications) > 0)
         (note,) = list(app._notifications)
-        assert "Game 1 against Bob is unfinished: host on port 4999 again" in note.message
+        assert "a table of Cuttle is unfinished: host on port 4999 again" in note.message
         assert app.screen.query_one("#name", Input).value == "Zoé"
         await keys(pilot, "h")
         await until(pilot, lambda: isinstance(app.screen, ConnectScreen))

@@ -16,7 +16,7 @@ from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
 from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.netgame import GameSettings
+from cuttle_protocol.seatplay import GameSettings
 from cuttle_protocol.netplay import NetPlan
 from cuttle_protocol.tablegame import TableGame, play_at_table
 from cuttle_protocol.trio_table import TableTimeouts, join_table
@@ -174,7 +174,7 @@ def test_a_join_by_invitation_is_verified_with_no_code_to_compare(tmp_path: Path
         app.trio.start_task(hal)  # type: ignore[attr-defined]
         await until(pilot, lambda: any(s.startswith("  cuttle join cuttle:") for s in said))
         invitation = next(s for s in said if s.startswith("  cuttle join cuttle:")).split()[2]
-        plan = NetPlan("join", "Ann", address=invitation, config_dir=tmp_path / "ann", tables=True)
+        plan = NetPlan("join", "Ann", address=invitation, config_dir=tmp_path / "ann")
         app.open_network(NetworkLaunch(plan, GameSettings(30, 10, 5)))
         table = await cuttle_table_shown(pilot)
         c = table.controller

@@ -289,7 +289,7 @@ def test_the_table_says_when_the_connection_is_being_won_back() -> None:
 
 
 def host_app_with_window(tmp_path: Path, window: float):
-    from cuttle_protocol.netgame import GameSettings
+    from cuttle_protocol.seatplay import GameSettings
 
     plan = NetPlan("host", "ann", port=0, bind="127.0.0.1", config_dir=tmp_path / "ann")
     settings = GameSettings(reconnect_window=window)

@@ -51,7 +51,7 @@ def bot_host(tmp: Path) -> tuple[Side, int]:
 
 
 def client(tmp: Path, port: int):
-    plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp / "ann", tables=True)
+    plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp / "ann")
     return make_app(Settings(data_dir=tmp / "ann"), network=NetworkLaunch(plan))
 
 
@@ -234,7 +234,7 @@ def test_a_join_by_invitation_shows_verified(tmp_path: Path) -> None:
     host, _ = bot_host(tmp_path)
     _, said = host.wait_for(r"cuttle join cuttle:[a-z2-7]+")
     invitation = said.split("cuttle join ")[-1].strip()
-    plan = NetPlan("join", "ann", address=invitation, config_dir=tmp_path / "ann", tables=True)
+    plan = NetPlan("join", "ann", address=invitation, config_dir=tmp_path / "ann")
     app = make_app(Settings(data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
 
     async def body(pilot: Pilot) -> None:

@@ -16,7 +16,7 @@ from cuttle_client.network import ConnectScreen
 from cuttle_client.unisson.network import NetworkTable
 from cuttle_client.unisson.table import UnissonTableScreen
 from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.netgame import GameSettings
+from cuttle_protocol.seatplay import GameSettings
 from cuttle_protocol.netplay import NetPlan
 from cuttle_protocol.table import TableSettings
 from cuttle_protocol.tablegame import Step, TableGame, play_at_table
@@ -376,7 +376,7 @@ async def behind_a_proxy(
         field.focus()
         await keys(pilot, "enter")  # join, from the lobby
     else:  # as the lobby does, with a shorter window
-        plan = NetPlan("join", "Ann", address=link["proxy"], config_dir=tmp / "ann", tables=True)
+        plan = NetPlan("join", "Ann", address=link["proxy"], config_dir=tmp / "ann")
         window_here = GameSettings(reconnect_window=our_window)
         app.open_network(NetworkLaunch(plan, window_here))  # type: ignore[attr-defined]
     await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))

@@ -9,13 +9,11 @@ from pathlib import Path
 
 import pytest
 import trio
-from cuttle_protocol.netgame import bot_decision, play_match
-from cuttle_protocol.netplay import NetPlan, open_game_peer
+from cuttle_protocol.seatplay import bot_decision
 
-from cuttle_net.games.cuttle.bots import RandomBot
 from cuttle_net.games.cuttle.engine import Game
 from cuttle_net.games.cuttle.moves import Move
-from cuttle_net.games.cuttle.rules import CLASSIC, Rules
+from cuttle_net.games.cuttle.rules import CLASSIC
 from cuttle_net.games.cuttle.search import SearchBot
 
 from .test_host_join import finish, join, result_lines, start_host
@@ -105,33 +103,25 @@ class Reader(SearchBot):
 
 @pytest.mark.trio
 async def test_a_headless_bot_is_shown_each_move_of_its_opponent(tmp_path: Path) -> None:
-    reader, sessions, port = Reader(), [], []
+    """At Cuttle's 2-seat table (what `cuttle host/join --bot` play), a bot that reads its
+    opponent's play is shown each of the other seat's moves, with the view it had when the
+    other seat decided."""
+    from cuttle_protocol.seatplay import observer
+    from cuttle_protocol.tablematch import play_match_at_table
 
-    def say_port(line: str) -> None:
-        if "(port " in line:
-            port.append(int(line.split("(port ")[1].rstrip(")")))
+    from .test_tablegame import table_of
 
-    async def side(plan: NetPlan, bot: object, say: object) -> None:
-        async with open_game_peer(plan, say) as conn:  # type: ignore[arg-type]
-            result = await play_match(conn.peer, conn.identity, bot=bot)  # type: ignore[arg-type]
-            sessions.append(result.games[-1])
-
-    host = NetPlan(
-        "host", "ann", port=0, bind="127.0.0.1", rules=Rules(), config_dir=tmp_path / "ann"
+    reader, rng = Reader(), random.Random(3)
+    hooks = {
+        0: {"choose": lambda view: reader.choose(view, rng), "watch": observer(reader)},
+        1: {},
+    }
+    matches = await table_of(
+        tmp_path, hooks, game="cuttle", token="classic", play=play_match_at_table
     )
-    with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(side, host, reader, say_port)
-            while not port:
-                await trio.sleep(0.01)
-            joiner = NetPlan(
-                "join", "bob", address=f"127.0.0.1:{port[0]}", config_dir=tmp_path / "b"
-            )
-            await side(joiner, RandomBot(), lambda line: None)
-            while len(sessions) < 2:
-                await trio.sleep(0.01)
-    seat = reader.shown[0][0].viewer
-    mine = next(s for s in sessions if s.seat == seat)
+    (game,) = matches[0].games
+    mine = game.session
+    seat = mine.seat
     theirs = [r.text for r in mine.records if r.seat != seat]
     assert theirs and [str(m) for _, m in reader.shown] == theirs
     for view, move in reader.shown:  # each from the view the opponent decided in

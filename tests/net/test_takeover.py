@@ -1,38 +1,31 @@
 """A player whose connection died silently takes its seat back at once (SPEC 4.6, 3.15):
 the host still holds the dead connection (its keepalive has not noticed), yet a new
-connection with the same identity key that resumes replaces it, at a table and in the
-two-player game, and no message is lost or taken twice on the way."""
+connection with the same identity key that resumes replaces it at its table (Cuttle's
+2-seat table included), and no message is lost or taken twice on the way."""
 
 from __future__ import annotations
 
 import math
 import random
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.identity import FlipStore, load_or_create_identity
 from cuttle_protocol.messages import Resume
-from cuttle_protocol.netgame import GameFinished, Reconnected, Reconnecting, play_match
-from cuttle_protocol.netplay import NetPlan, open_game_peer
 from cuttle_protocol.table import TableSettings
 from cuttle_protocol.tablegame import TableGame, play_at_table
 from cuttle_protocol.trio_peer import (
     ConnectionEnded,
-    EndReason,
     PeerSettings,
     connect,
     open_listener,
 )
 from cuttle_protocol.trio_table import TABLE_CAPS, TableTimeouts, host_table, join_table
 
-from cuttle_net.games.cuttle.bots import GreedyBot, RandomBot
 from cuttle_net.games.unisson.bots import make_bot
-from cuttle_net.records.record import build_record
 from cuttle_net.records.verify import Verdict, verify_text
 
 from .count_game import on_log_length, play_count, player
@@ -349,163 +342,6 @@ async def test_a_unisson_table_resumed_by_takeovers_keeps_records_that_verify(
     for game in games.values():
         assert game.record is not None
         assert verify_text(game.record.read_text()).verdict == Verdict.VALID
-
-
-# --- the two-player game -------------------------------------------------------------------
-
-
-class GatedBot:
-    """A bot that decides only once `gate` is set (it thinks in a worker thread)."""
-
-    def __init__(self, bot, gate: threading.Event) -> None:
-        self.bot, self.gate = bot, gate
-
-    def choose(self, view, rng):
-        self.gate.wait()
-        return self.bot.choose(view, rng)
-
-
-async def two_player_match(tmp_path: Path, drops: list[int], twin: bool = False):
-    """ann hosts, bob joins through a DeafProxy silenced after each number of moves in
-    `drops`: each side's events and sessions, and the proxy's events. With `twin`, another
-    instance of bob (his key) resumes directly instead, while bob's connection is alive."""
-    events: list[list[object]] = [[], []]
-    sessions: dict[int, object] = {}
-    port: list[int] = []
-    moved = [trio.Event() for _ in drops]
-
-    def on_event(n: int):
-        def record(event: object) -> None:
-            events[n].append(event)
-            moves = sum(type(e).__name__ == "MovePlayed" for e in events[n])
-            for at, event_ in zip(drops, moved, strict=True):
-                if n == 1 and moves >= at:
-                    event_.set()
-
-        return record
-
-    def say_port(line: str) -> None:
-        if "(port " in line:
-            port.append(int(line.split("(port ")[1].rstrip(")")))
-
-    async def side(n: int, plan: NetPlan, bot, say) -> None:
-        async with open_game_peer(plan, say) as conn:
-            result = await play_match(
-                conn.peer, conn.identity, reconnect=conn.reconnect, bot=bot, on_event=on_event(n)
-            )
-            sessions[n] = result.games[-1]
-            events[n].append(result)
-
-    host = NetPlan("host", "ann", port=0, bind="127.0.0.1", config_dir=tmp_path / "ann")
-    gate = threading.Event()  # cleared: ann waits before her next decision
-    gate.set()
-    with trio.fail_after(WAIT):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(side, 0, host, GatedBot(GreedyBot(), gate), say_port)
-            while not port:
-                await trio.sleep(0.01)
-            proxy = DeafProxy(port[0])
-            proxy_port = await nursery.start(proxy.run)
-            joiner = NetPlan(
-                "join", "bob", address=f"127.0.0.1:{proxy_port}", config_dir=tmp_path / "bob"
-            )
-
-            async def intruders() -> None:
-                ann_key = load_or_create_identity(tmp_path / "ann")
-                eve = LocalPlayer("eve", Ed25519PrivateKey.generate())
-                for who in (eve, LocalPlayer("ann", ann_key)):
-                    with pytest.raises(ConnectionEnded) as info:
-                        async with connect(f"127.0.0.1:{port[0]}", who) as peer:
-                            await peer.receive()
-                    events[0].append(("refused", who.name, info.value.code))
-
-            async def drop() -> None:
-                for event in moved:
-                    await event.wait()
-                    if not twin:
-                        if event is moved[0]:  # first, a stranger and ann's own key
-                            gate.clear()  # the game cannot end meanwhile
-                            try:
-                                await intruders()
-                            finally:
-                                gate.set()
-                        proxy.silence()
-                        continue
-                    # bob's key from his config dir: a second instance of the same player
-                    bob_key = load_or_create_identity(tmp_path / "bob")
-                    async with connect(
-                        f"127.0.0.1:{port[0]}",
-                        LocalPlayer("bob", bob_key),
-                        flips=FlipStore(tmp_path / "bob"),  # it replays bob's coin flip
-                    ) as peer:
-                        await peer.send(Resume(0, 0))
-                        events[1].append(("twin got", await peer.receive()))
-                        await trio.sleep_forever()  # holds the game until the test ends
-
-            nursery.start_soon(drop)
-            await side(1, joiner, RandomBot(), lambda line: None)
-
-            def done() -> bool:  # with a twin: it holds the host's game, not to be ended
-                if twin:
-                    return any(isinstance(e, tuple) for e in events[1])
-                return len(sessions) == 2
-
-            while not done():
-                await trio.sleep(0.01)
-            nursery.cancel_scope.cancel()
-    return events, sessions, proxy.events
-
-
-@pytest.mark.trio
-async def test_a_two_player_joiner_back_takes_its_game_over_and_both_records_verify(
-    tmp_path: Path,
-) -> None:
-    """bob's connection dies silently (the host holds it: no loss noticed); bob's comeback
-    takes the game over at once, and both sides finish the same game. Meanwhile a stranger
-    and the host's own key were refused."""
-    events, sessions, proxy = await two_player_match(tmp_path, [2])
-    drops = 1  # once: a game may be over within a few moves
-    for n in (0, 1):
-        finished = [e for e in events[n] if isinstance(e, GameFinished)]
-        assert finished and finished[-1].ended is None, events[n]
-        assert sum(isinstance(e, Reconnected) for e in events[n]) == drops, events[n]
-    refused = [e[1:] for e in events[0] if isinstance(e, tuple)]
-    # The host's own key is refused by the handshake itself (SPEC 3.6), on both sides.
-    assert refused == [("eve", "wrong-player"), ("ann", "bad-key")], refused
-    # bob noticed each loss; the host never did: each comeback took over a connection it held.
-    assert sum(isinstance(e, Reconnecting) for e in events[1]) == drops, events[1]
-    assert not any(isinstance(e, Reconnecting) for e in events[0]), events[0]
-    assert proxy.index("silenced 1") < proxy.index("connection 2") < proxy.index("host closed 1")
-    a, b = sessions[0], sessions[1]
-    assert a.fault is None and b.fault is None and a.outcome == b.outcome is not None
-    assert [r.text for r in a.records] == [r.text for r in b.records]
-    for session in (a, b):  # a game resumed by takeover proves itself like any other
-        text = build_record(session, ("ann", "bob"), "2026-11-23T09:00:00Z")
-        assert verify_text(text).verdict == Verdict.VALID
-
-
-@pytest.mark.trio
-async def test_a_two_player_joiner_replaced_by_its_twin_stops_blaming_no_one(
-    tmp_path: Path,
-) -> None:
-    """Another instance of bob resumes while bob's connection is alive: bob's game ends
-    there unfinished (`replaced`), he does not dial again, and the host answered the twin
-    (which then holds the host's game: the test ends there)."""
-    events, sessions, proxy = await two_player_match(tmp_path, [2], twin=True)
-    bob = sessions[1]
-    finished = [e for e in events[1] if isinstance(e, GameFinished)]
-    assert finished[-1].ended is not None, events[1]
-    assert (finished[-1].ended.reason, finished[-1].ended.code) == (
-        EndReason.PEER_CLOSED,
-        "replaced",
-    )
-    assert bob.fault is None and bob.closed is None and not bob.finished  # unfinished
-    assert proxy.count("connection 1") == 1 and "connection 2" not in proxy  # no redial
-    (got,) = [e[1] for e in events[1] if isinstance(e, tuple)]
-    assert type(got) is Resume and got.game == 0
-    assert not any(isinstance(e, Reconnected) for e in events[1]), events[1]
-    text = build_record(bob, ("ann", "bob"), "2026-11-23T09:00:00Z", "you were replaced")
-    assert verify_text(text).verdict != Verdict.INVALID
 
 
 # --- real processes ----------------------------------------------------------------------
