@@ -16,8 +16,8 @@ from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
 from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.seatplay import GameSettings
 from cuttle_protocol.netplay import NetPlan
+from cuttle_protocol.seatplay import GameSettings
 from cuttle_protocol.tablegame import TableGame, play_at_table
 from cuttle_protocol.trio_table import TableTimeouts, join_table
 from textual.pilot import Pilot

@@ -214,9 +214,7 @@ def test_a_network_game_and_its_replay_against_a_host_named_in_markup(tmp_path: 
     try:
         assert host.stdout is not None
         port = next(m[1] for line in host.stdout if (m := re.search(r"\(port (\d+)\)", line)))
-        plan = NetPlan(
-            "join", "Ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann"
-        )
+        plan = NetPlan("join", "Ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann")
         settings = Settings(bot_delay=0, data_dir=tmp_path / "ann", lan=False)
         app = make_app(settings, network=NetworkLaunch(plan))
 

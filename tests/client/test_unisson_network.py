@@ -16,8 +16,8 @@ from cuttle_client.network import ConnectScreen
 from cuttle_client.unisson.network import NetworkTable
 from cuttle_client.unisson.table import UnissonTableScreen
 from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.seatplay import GameSettings
 from cuttle_protocol.netplay import NetPlan
+from cuttle_protocol.seatplay import GameSettings
 from cuttle_protocol.table import TableSettings
 from cuttle_protocol.tablegame import Step, TableGame, play_at_table
 from cuttle_protocol.trio_peer import open_listener
@@ -443,9 +443,7 @@ def test_the_person_sees_the_connection_lost_on_its_turn_and_its_move_meanwhile_
             mine = any(e.seat == c.seat and e.move == move for e in c.log[before:])
             return mine and c.my_turn and not c.busy
 
-        await until(
-            pilot, lambda: title_and_ask(app)[1] == sent_later or played_and_asked_again()
-        )
+        await until(pilot, lambda: title_and_ask(app)[1] == sent_later or played_and_asked_again())
         assert len(sent_later) <= 78  # the ask line at 80 columns
         app.trio.run_sync_soon(link["back"].set)
         await until(pilot, lambda: not c.reconnecting and not c.busy, 30)

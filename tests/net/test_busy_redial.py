@@ -44,9 +44,7 @@ async def test_a_busy_after_the_hosts_hello_is_not_dialled_again(
                 trio.serve_listeners, lambda s: hello_then_busy(s, dials), [listener]
             )
             # `tables`: the joiner that dials again after a busy refusal (a table's limits).
-            plan = NetPlan(
-                "join", "bob", address=f"127.0.0.1:{port}", config_dir=tmp_path
-            )
+            plan = NetPlan("join", "bob", address=f"127.0.0.1:{port}", config_dir=tmp_path)
             with pytest.raises(ConnectionEnded) as ended:
                 async with open_game_peer(plan, lambda line: None):
                     pass
