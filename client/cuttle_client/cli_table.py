@@ -235,7 +235,7 @@ async def sit_at_table(
                     port=port,
                 )
             resumed = journal.resumed
-            # The handshake within the reply timeout, as a two-player host's (3.11).
+            # The handshake within the reply timeout (3.11).
             shaking = PeerSettings(handshake_timeout=timeouts.reply, reply_timeout=timeouts.reply)
             opened = host_table(
                 listener,

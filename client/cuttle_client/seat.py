@@ -50,7 +50,7 @@ def _sentence(line: str) -> str:
 
 
 class Meeting:
-    """What the connect screen drives, for a two-player game or a table: the story of the
+    """What the connect screen drives, a joiner's meeting or a table seat: the story of the
     meeting (``status``), and the screen's hooks, given by ``connect``: ``on_status`` (the
     story grew), ``on_ready`` (the cards are dealt: open the table), ``on_key_changed`` (ask
     about a changed key), ``on_code(table)`` (ask the player to compare a table's code),
@@ -84,7 +84,7 @@ class Meeting:
 
     def follow(self, other: Meeting) -> None:
         """Take over ``other``'s connect screen and task (a joiner's connection reached a
-        table's host: the table goes on where the two-player meeting began)."""
+        table's host: the table goes on where the joiner's meeting began)."""
         self.status = other.status
         self._guest, self._task = other._guest, other._task
         self._on_status, self._on_ready = other._on_status, other._on_ready
@@ -127,9 +127,8 @@ class TableSeat(Meeting):
     """This player's seat at a table of people (and bots) on other machines, any game.
 
     Host: ``Seat(name, ..., hosting=Hosting(...))``, given to a ``ConnectScreen`` (which
-    calls ``connect``).  Join: ``cuttle join`` meets the host first; its
-    ``NetworkController`` hands the connection over when the host turns out to seat a table
-    (``follow`` and ``join``).  The game's controller (the next class in the MRO) gives
+    calls ``connect``).  Join: ``cuttle join`` meets the host first (``network.Joining``),
+    which hands the connection over to the seat of the table's game (``follow``, ``join``).  The game's controller (the next class in the MRO) gives
     ``_view``, ``ending``, ``busy``, ``seat``, ``names``, ``log`` and ``_changed``.
 
     The table plays a match (SPEC 3.15, *Another game*): game after game while every

@@ -1,5 +1,5 @@
-"""The words of a result line (SPEC 4.5) after its head, shared by the two-player game and the
-table: who won and how, and whether the audit passed."""
+"""The words of a result line (SPEC 4.5) after its head: who won and how, and whether the
+audit passed."""
 
 from __future__ import annotations
 

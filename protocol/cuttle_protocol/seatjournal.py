@@ -20,7 +20,7 @@ core hands over its next messages to send (`take_outgoing`), before any of them 
 peer never holds a message that the journal cannot reproduce. Before the table is seated
 nothing is written (a table that never seated has nothing to resume).
 
-The file is the two-party journal's (`journal.py`): its record framing, its folder
+The file is `journal.py`'s: its record framing, its folder
 (``<data dir>/journal/``, 0700, the file 0600: the seed is secret), its claim (one live
 process per seat) and its handling of a torn last record. It is removed once the game's
 record is saved.
