@@ -128,8 +128,9 @@ class TableSeat(Meeting):
 
     Host: ``Seat(name, ..., hosting=Hosting(...))``, given to a ``ConnectScreen`` (which
     calls ``connect``).  Join: ``cuttle join`` meets the host first (``network.Joining``),
-    which hands the connection over to the seat of the table's game (``follow``, ``join``).  The game's controller (the next class in the MRO) gives
-    ``_view``, ``ending``, ``busy``, ``seat``, ``names``, ``log`` and ``_changed``.
+    which hands the connection over to the seat of the table's game (``follow``, ``join``).
+    The game's controller (the next class in the MRO) gives ``_view``, ``ending``, ``busy``,
+    ``seat``, ``names``, ``log`` and ``_changed``.
 
     The table plays a match (SPEC 3.15, *Another game*): game after game while every
     player agrees (``rematch``, r on the game-over panel), the deal passing on; and a seat
