@@ -64,6 +64,7 @@ class Hostile:
         self.session: GameSession | None = None
         self.done = False  # we misbehaved already
         self.junk = 100  # junk deck entries to post (`junk-deck`)
+        self.moment: Callable[[], None] = lambda: None  # called as we begin to misbehave
         post = table.post
 
         def filtered(body: dict) -> None:
@@ -134,6 +135,7 @@ class Hostile:
                 return trio.sleep_forever()  # said our piece: nothing more
             return self.bot.choose(view, self.rng)
         self.done = True
+        self.moment()
         return self.misbehave(s, view)  # and then silence, until the table ends
 
     # -- the moment ------------------------------------------------------------------------
@@ -233,14 +235,18 @@ async def run(
     *,
     seed: int = 0,
     timeouts: TableTimeouts | None = None,
+    moment: Callable[[], None] = lambda: None,
 ) -> tuple[Hostile, TableGame]:
     """Sit at the table hosted at `address` and end the game as `mode` says; our seat and
-    the game as we saw it (its record saved in `data_dir`)."""
+    the game as we saw it (its record saved in `data_dir`). `moment()` is called as we
+    begin to misbehave at our turn."""
     key = Ed25519PrivateKey.generate()
     async with join_table(address, LocalPlayer(NAME, key), timeouts=timeouts) as table:
         h = Hostile(table, mode, seed)
+        h.moment = moment
+        token = "+".join(table.host_info.rules.variants)  # the table's options (SPEC 3.15)
         game = await play_at_table(
-            table, key, TOKEN, choose=h.choose, watch=h.watch, data_dir=data_dir
+            table, key, token, choose=h.choose, watch=h.watch, data_dir=data_dir
         )
     return h, game
 
