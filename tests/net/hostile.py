@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import struct
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from socket import SO_LINGER, SOL_SOCKET
 from typing import Any
@@ -28,7 +28,7 @@ from cuttle_protocol.trio_table import GuestShell, HostShell, TableTimeouts, hos
 
 from cuttle_net.games.cuttle.engine import MAIN
 from cuttle_net.games.cuttle.moves import DRAW, Kind, move
-from cuttle_net.session import GameSession, Output, SendDeck, SendMove, message_body
+from cuttle_net.session import GameSession, Output, SendMove, message_body
 
 NAME = "mallory"
 TOKEN = "standard"
@@ -41,12 +41,23 @@ WIRE |= {"rematch"}
 MODES = AT_THE_DEAL | AFTER_THE_GAME | WIRE
 MODES |= {"concede", "silent", "vanish", "quit", "claim", "illegal", "out-of-turn"}
 MODES |= {"malformed-move", "bad-move-signature", "deck-signature", "offer-draw", "junk-deck"}
+JUNK_MESSAGES = 100  # junk deck messages (`junk-deck`)
 JUNK = 1_000_000  # bytes in a junk deck message: with its post, just under the frame limit
 CLAIM = "bad_shuffle_proof: you cheated\x1b[2J\x07" + "!" * 400
 
 
 def our_turn_with_a_card(s: GameSession) -> bool:
     return s.my_turn and s.view.phase == MAIN and any(m.card >= 0 for m in s.view.legal_moves())
+
+
+def deck_step(s: GameSession) -> Any:
+    """A legal move of ours that makes us send a deck message: a card from our hand that the
+    other player does not know yet (we prove it); if it knows our whole hand (it plays with
+    glasses, an eight), a draw, which is public then: we send our share of it (after the
+    other's)."""
+    known = s.view.known[s.seat]
+    from_hand = [m for m in s.view.legal_moves() if m.card >= 0 and m.card not in known]
+    return from_hand[0] if from_hand else DRAW
 
 
 def over(s: GameSession) -> bool:
@@ -63,13 +74,17 @@ class Hostile:
         self.bot, self.rng = bot_for("cuttle", "greedy"), random.Random(seed)
         self.session: GameSession | None = None
         self.done = False  # we misbehaved already
-        self.junk = 100  # junk deck entries to post (`junk-deck`)
+        self.breaking = False  # our next deck message goes out with a broken signature
         self.moment: Callable[[], None] = lambda: None  # called as we begin to misbehave
         post = table.post
 
         def filtered(body: dict) -> None:
-            # `audit-*`: our audit messages stay with us; everything else goes out.
+            # `audit-*`: our audit messages stay with us; `deck-signature`: our next deck
+            # message goes out with its signature broken; everything else goes out as is.
             msg = body.get("msg") if isinstance(body, dict) else None
+            if isinstance(msg, dict) and self.breaking:
+                self.breaking = False
+                body = {**body, "msg": {**msg, "sig": bytes(64)}}
             audit = isinstance(msg, dict) and msg.get("op") == ["audit"]
             if not (mode in AFTER_THE_GAME and audit):
                 post(body)
@@ -188,8 +203,9 @@ class Hostile:
         first, second = self.sealed(Ping(n=7)), self.sealed(Ping(n=8))
         return second + first
 
-    def misbehave(self, s: GameSession, view: Any) -> Awaitable[None]:
-        """Break the game as `mode` says; what our chooser awaits then (silence)."""
+    def misbehave(self, s: GameSession, view: Any) -> Any:
+        """Break the game as `mode` says; what our chooser gives then: silence (an
+        awaitable that never ends), or a move to play."""
         mode = self.mode
         card = next(m for m in view.legal_moves() if m.card >= 0)
         if mode == "concede":
@@ -197,7 +213,7 @@ class Hostile:
         elif mode == "silent":
             pass
         elif mode == "junk-deck":  # deck messages nobody asked for, each as big as allowed
-            for _ in range(self.junk):
+            for _ in range(JUNK_MESSAGES):
                 self.table.post({"t": "deck", "msg": {"from": s.seat, "junk": bytes(JUNK)}})
         elif mode == "vanish":
             self.vanish()
@@ -215,12 +231,9 @@ class Hostile:
             self.post_move("fly to the moon", bytes(64))
         elif mode == "bad-move-signature":
             self.post_move(str(card), bytes(64))
-        elif mode == "deck-signature":  # a card from the hand, its reveal's signature broken
-            out = s.play(card)
-            for item in out.sends:
-                if isinstance(item, SendDeck):
-                    item.data["sig"] = bytes(64)
-            self.carry(out)
+        elif mode == "deck-signature":  # a move whose deck message we sign wrong
+            self.breaking = True
+            return deck_step(s)  # played as any move of ours: we break it as it is posted
         elif mode in WIRE:
             return self.raw(lambda: self.wire_fault(mode))
         else:

@@ -21,7 +21,6 @@ from .test_host_join import start_host
 
 pytestmark = pytest.mark.slow
 
-JUNK = 100  # deck messages, each of hostile.JUNK bytes: just under the 1 MiB frame limit
 GROWTH_BOUND = 16 * 2**20  # bytes the host's peak may grow by while it receives them
 WAIT = 60
 
@@ -91,8 +90,8 @@ def test_junk_deck_messages_are_never_kept_and_end_the_game_as_the_senders_fault
         assert seen["stopped"] is not None or len(peaks) > 1, "no peak read after the junk"
         growth = max(peaks) - seen["rss"]
         print(
-            f"host RSS {seen['rss'] / 2**20:.1f} MiB before {JUNK} junk deck messages of "
-            f"{hostile.JUNK} bytes, peak after {max(peaks) / 2**20:.1f} MiB: "
+            f"host RSS {seen['rss'] / 2**20:.1f} MiB before {hostile.JUNK_MESSAGES} junk deck "
+            f"messages of {hostile.JUNK} bytes, peak after {max(peaks) / 2**20:.1f} MiB: "
             f"+{growth / 2**20:.1f} MiB"
         )
         assert growth < GROWTH_BOUND

@@ -84,6 +84,9 @@ class Row:
         self.lost()
         assert self.tags["Ending"].startswith(f"fault {kind} by seat {self.mallory}: "), self.tags
         assert f"mallory (seat {self.mallory}) forfeits, {kind}: " in self.game.line
+        # The honest record holds everything up to the fault (the deal at least).
+        transcript = parse_record(self.game.record.read_text()).transcript
+        assert any(entry.kind == "op" for entry in transcript)
 
     def left(self, words: str) -> None:
         """The joiner left the table (or the host saw its connection go) with ``words``."""
