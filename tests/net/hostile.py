@@ -21,7 +21,7 @@ from cuttle_protocol import codec
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.framing import encode_frame
 from cuttle_protocol.messages import Hello, Ping, RematchRequest
-from cuttle_protocol.table import TableSettings
+from cuttle_protocol.table import Delivered, TableSettings
 from cuttle_protocol.tablegame import Step, TableGame, play_at_table
 from cuttle_protocol.trio_peer import Listener, Peer
 from cuttle_protocol.trio_table import GuestShell, HostShell, TableTimeouts, host_table, join_table
@@ -39,7 +39,16 @@ AFTER_THE_GAME = {"audit-silent", "audit-vanish", "audit-quit"}
 WIRE = {"bad-frame", "plaintext", "bit-flip", "replay", "reorder", "unknown", "hello-again"}
 WIRE |= {"rematch"}
 MODES = AT_THE_DEAL | AFTER_THE_GAME | WIRE
-MODES |= {"concede", "silent", "vanish", "quit", "claim", "illegal", "out-of-turn"}
+MODES |= {
+    "concede",
+    "concede-crossing",
+    "silent",
+    "vanish",
+    "quit",
+    "claim",
+    "illegal",
+    "out-of-turn",
+}
 MODES |= {"malformed-move", "bad-move-signature", "deck-signature", "offer-draw", "junk-deck"}
 JUNK_MESSAGES = 100  # junk deck messages (`junk-deck`)
 JUNK = 1_000_000  # bytes in a junk deck message: with its post, just under the frame limit
@@ -117,6 +126,15 @@ class Hostile:
     # -- the hooks of `play_at_table` ------------------------------------------------------
 
     def watch(self, item: object) -> None:
+        s = self.session
+        if isinstance(item, Delivered) and self.mode == "concede-crossing" and not self.done:
+            body = item.body
+            move_in = isinstance(body, dict) and body.get("t") == "move"
+            if s is not None and s.view is not None and item.seat != self.table.core.me and move_in:
+                # The other seat's move is here, not yet read: we concede as if it were
+                # still on the wire, so it crosses our concession (SPEC 4.2).
+                self.done = True
+                self.carry(s.concede())
         if not isinstance(item, Step):
             return
         first = self.session is None
@@ -145,7 +163,8 @@ class Hostile:
                 return move(Kind.OFFER_DRAW)
             legal = view.legal_moves()
             return DRAW if DRAW in legal else self.bot.choose(view, self.rng)
-        if self.done or self.mode in AT_THE_DEAL | AFTER_THE_GAME or not our_turn_with_a_card(s):
+        honest = AT_THE_DEAL | AFTER_THE_GAME | {"concede-crossing"}
+        if self.done or self.mode in honest or not our_turn_with_a_card(s):
             if self.done:
                 return trio.sleep_forever()  # said our piece: nothing more
             return self.bot.choose(view, self.rng)

@@ -167,7 +167,7 @@ async def test_an_agreed_draw_is_audited_and_both_records_agree(
     assert row.game.line.endswith("drawn (agreed); audit passed")
 
 
-@pytest.mark.parametrize("mode", ["concede-deal", "concede"])
+@pytest.mark.parametrize("mode", ["concede-deal", "concede", "concede-crossing"])
 @pytest.mark.trio
 async def test_a_concession_at_any_moment(
     tmp_path: Path, mode: str, memory_net, autojump_clock
@@ -177,6 +177,7 @@ async def test_a_concession_at_any_moment(
         t = tags(path)
         assert (t["Result"], t["Ending"], t["Audit"]) == (str(1 - row.mallory), "concede", "none")
         assert verdict(path) == Verdict.UNAUDITED
+    # The table's one log orders a move crossing the concession: the same on both sides.
     assert moves(row.game.record) == moves(row.theirs.record)
     assert moves(row.game.record)[-1] == f"{row.mallory} concede"
     assert f"alice wins: mallory (seat {row.mallory}) conceded; not audited" in row.game.line
@@ -302,6 +303,8 @@ async def test_leaving_during_the_audit_forfeits(
         ("illegal", "fault illegal_move by seat {}: "),
         ("deck-signature", "fault bad_signature by seat {}: "),
         ("silent", "fault timeout by seat {}: "),
+        ("quit", 'closed by seat {}: left "'),
+        ("claim", 'closed by seat {}: left "bad_shuffle_proof: you cheated'),
     ],
 )
 @pytest.mark.trio
