@@ -16,7 +16,7 @@ import trio
 from cuttle_net.records.record import parse_record
 
 from . import hostile
-from .test_endings import TIMEOUTS, cuttle_verify
+from .test_endings import REAL, cuttle_verify
 from .test_host_join import start_host
 
 pytestmark = pytest.mark.slow
@@ -72,7 +72,7 @@ async def flood(port: int, pid: int, data_dir: Path) -> dict:
             nursery.start_soon(sample)
             address = f"127.0.0.1:{port}"
             _, game = await hostile.run(
-                address, "junk-deck", data_dir, timeouts=TIMEOUTS, moment=moment
+                address, "junk-deck", data_dir, timeouts=REAL, moment=moment
             )
             seen["stopped"] = stopped_peak(pid)
             done.set()

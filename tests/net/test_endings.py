@@ -33,7 +33,8 @@ from cuttle_net.records.verify import Verdict, verify_text
 from . import hostile
 from .test_host_join import finish, join, result_lines, start_host
 
-TIMEOUTS = TableTimeouts(reply=4, move=2, window=1)
+TIMEOUTS = TableTimeouts(reply=4, move=2, window=1)  # on the mock clock
+REAL = TableTimeouts(reply=20, move=60, window=1)  # on the real clock: no row waits on them
 WAIT = 3600  # mock seconds: a hang is still caught
 NOT_AUDITED = "not audited: the cards never shown stay unproven"
 
@@ -337,11 +338,11 @@ def cuttle_verify(path: Path) -> int:
 def test_a_real_cuttle_host_ends_the_row_and_its_record_verifies(
     tmp_path: Path, mode: str, said: str
 ) -> None:
-    flags = ("--move-timeout", "2", "--reply-timeout", "4", "--reconnect-window", "1")
+    flags = ("--move-timeout", f"{REAL.move:g}", "--reply-timeout", f"{REAL.reply:g}")
     host, port = start_host(tmp_path, "--bot", "greedy", *flags)
     try:
         _, theirs = trio.run(
-            lambda: hostile.run(f"127.0.0.1:{port}", mode, tmp_path / "m", timeouts=TIMEOUTS)
+            lambda: hostile.run(f"127.0.0.1:{port}", mode, tmp_path / "m", timeouts=REAL)
         )
     finally:
         code, out, err = finish(host)
