@@ -7,6 +7,7 @@ never sends."""
 
 from __future__ import annotations
 
+import os
 import random
 import struct
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
 from cuttle_protocol import codec
 from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.framing import encode_frame
 from cuttle_protocol.messages import Hello, Ping, RematchRequest
 from cuttle_protocol.table import Delivered, TableSettings
@@ -57,6 +59,28 @@ CLAIM = "bad_shuffle_proof: you cheated\x1b[2J\x07" + "!" * 400
 
 def our_turn_with_a_card(s: GameSession) -> bool:
     return s.my_turn and s.view.phase == MAIN and any(m.card >= 0 for m in s.view.legal_moves())
+
+
+def leave_at_once(peer: Peer, reason: str) -> None:
+    """``peer`` says it quits (a ``close`` with ``peer-quit``) and resets its socket, all
+    without a checkpoint: everything reaches the other side before that side's next step."""
+    peer._conn.close(ErrorCode.PEER_QUIT, reason)
+    data = peer._conn.data_to_send()
+    sock = peer._stream.socket
+    if not hasattr(sock, "fileno"):  # a memory stream (tests/memnet.py)
+        sock.write_now(data)
+        sock.close()
+        return
+    assert os.write(sock.fileno(), data) == len(data)
+    reset(sock)
+
+
+def reset(sock: Any) -> None:
+    """Close the socket under a connection at once, with no close message: over TCP a reset
+    (a process gone), over a memory stream (tests/memnet.py) the end of the stream."""
+    if hasattr(sock, "fileno"):
+        sock.setsockopt(SOL_SOCKET, SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
 
 
 def deck_step(s: GameSession) -> Any:
@@ -177,11 +201,7 @@ class Hostile:
     def vanish(self) -> None:
         """Gone without a word: the connection drops, and we never dial again."""
         self.table._address = NOWHERE
-        stream = self.peer._stream
-        socket = stream.socket
-        if not hasattr(socket, "write_now"):  # not a memory stream (tests/memnet.py): TCP
-            socket.setsockopt(SOL_SOCKET, SO_LINGER, struct.pack("ii", 1, 0))  # a reset
-        socket.close()
+        reset(self.peer._stream.socket)
 
     async def raw(self, make: Callable[[], bytes]) -> None:
         """Bytes straight onto the stream, past the connection's checks, between two of the
