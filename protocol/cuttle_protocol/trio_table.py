@@ -463,6 +463,7 @@ class HostShell(TableShell):
 
     async def _serve(self, link: _Link, identity: bytes, *, resuming: bool) -> None:
         peer = link.peer
+        broke: RemoteProtocolError | None = None  # a table message out of place
         self._flush()
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.write)
@@ -470,6 +471,7 @@ class HostShell(TableShell):
                 try:
                     await self._read(link, identity, resuming=resuming)
                 except RemoteProtocolError as exc:
+                    broke = exc
                     await peer.aclose(exc.code, exc.message)
                 except ConnectionEnded:
                     pass  # how it ended is in `peer.ended`
@@ -490,8 +492,12 @@ class HostShell(TableShell):
             self.core.remove_joiner(identity, why)
         elif ended is not None and ended.reason is EndReason.PEER_CLOSED and ended.code != "away":
             self.core.remove_joiner(identity, f"closed with {ended.code}: {why}")
+        elif broke is not None:
+            # The joiner broke the table's rules on the wire (a `rematch` mid-game, say):
+            # as any wire fault, not a lost connection to wait for.
+            self.core.remove_joiner(identity, f"{_wire_kind(broke.code)}: {broke.message}")
         elif ended is not None and ended.reason in (EndReason.REMOTE_ERROR, EndReason.LOCAL_ERROR):
-            self.core.remove_joiner(identity, f"wire_{ended.code.replace('-', '_')}: {why}")
+            self.core.remove_joiner(identity, f"{_wire_kind(ended.code)}: {why}")
         else:
             self._went_away(identity, why)
         self._flush()
@@ -740,7 +746,7 @@ class GuestShell(TableShell):
             # `busy`: the host still holds our last connection, until it sees it is gone
             self.core.fault(0, "left", f"closed with {ended.code}: {ended.message}")
         elif ended.reason in (EndReason.REMOTE_ERROR, EndReason.LOCAL_ERROR):
-            self.core.fault(0, f"wire_{ended.code.replace('-', '_')}", ended.message)
+            self.core.fault(0, _wire_kind(ended.code), ended.message)
         else:
             # Lost (a reset, an end without close, a refused redial: the host may be
             # restarting from its journal, SPEC 4.6): dial again until the window ends.
@@ -812,6 +818,11 @@ class GuestShell(TableShell):
                 self.fault(0, "timeout", "the host relayed nothing, and gave no verdict")
             if self.ended.is_set():
                 return
+
+
+def _wire_kind(code: str) -> str:
+    """The fault kind of a wire error code (SPEC 4.4): `wire_` and the code, `_` for `-`."""
+    return f"wire_{code.replace('-', '_')}"
 
 
 _NOT_A_TABLE = Refusal(

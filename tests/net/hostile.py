@@ -1,35 +1,64 @@
-"""A scripted joiner for the table of endings (SPEC.md 4.4): it joins a real ``cuttle host``,
-plays honestly with a bot up to a chosen moment, then ends the game one way or another —
-conceding, going silent, vanishing, or breaking the wire protocol, the deck protocol or the
-rules.  Built from the protocol package's own parts, reaching into them only to forge what
-an honest peer never sends."""
+"""A scripted joiner for the table of endings (SPEC.md 4.4): it sits at a 2-seat Cuttle table
+(a table host in this process, or a real ``cuttle host``), plays honestly with a bot up to a
+chosen moment, then ends the game one way or another — conceding, going silent, vanishing,
+or breaking the wire protocol, the deck protocol or the rules.  Built on the table's own
+seat (`join_table` + `play_at_table`), reaching into it only to forge what an honest seat
+never sends."""
 
 from __future__ import annotations
 
 import os
 import random
-import socket
 import struct
+from collections.abc import Callable
 from pathlib import Path
+from socket import SO_LINGER, SOL_SOCKET
+from typing import Any
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.cli_table import bot_for
 from cuttle_protocol import codec
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.framing import encode_frame
-from cuttle_protocol.messages import DeckPayload, Hello, Ping, RematchRequest
-from cuttle_protocol.messages import Move as WireMove
-from cuttle_protocol.netgame import Match
-from cuttle_protocol.trio_peer import ConnectionEnded, Peer, connect
+from cuttle_protocol.messages import Hello, Ping, RematchRequest
+from cuttle_protocol.table import Delivered, TableSettings
+from cuttle_protocol.tablegame import Step, TableGame, play_at_table
+from cuttle_protocol.trio_peer import Listener, Peer
+from cuttle_protocol.trio_table import GuestShell, HostShell, TableTimeouts, host_table, join_table
 
-from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.cuttle.engine import MAIN
 from cuttle_net.games.cuttle.moves import DRAW, Kind, move
-from cuttle_net.records.record import build_record, save_record
-from cuttle_net.session import GameSession, Output, SendDeck, SendMove
+from cuttle_net.session import GameSession, Output, SendMove, message_body
 
 NAME = "mallory"
+TOKEN = "standard"
+NOWHERE = "127.0.0.1:9"  # where a vanished joiner "dials again": nobody listens there
+
+AT_THE_DEAL = {"concede-deal", "move-in-deal", "vanish-deal"}
+AFTER_THE_GAME = {"audit-silent", "audit-vanish", "audit-quit"}
+WIRE = {"bad-frame", "plaintext", "bit-flip", "replay", "reorder", "unknown", "hello-again"}
+WIRE |= {"rematch"}
+MODES = AT_THE_DEAL | AFTER_THE_GAME | WIRE
+MODES |= {
+    "concede",
+    "concede-crossing",
+    "silent",
+    "vanish",
+    "quit",
+    "claim",
+    "illegal",
+    "out-of-turn",
+}
+MODES |= {"malformed-move", "bad-move-signature", "deck-signature", "offer-draw", "junk-deck"}
+JUNK_MESSAGES = 100  # junk deck messages (`junk-deck`)
+JUNK = 1_000_000  # bytes in a junk deck message: with its post, just under the frame limit
+CLAIM = "bad_shuffle_proof: you cheated\x1b[2J\x07" + "!" * 400
+
+
+def our_turn_with_a_card(s: GameSession) -> bool:
+    return s.my_turn and s.view.phase == MAIN and any(m.card >= 0 for m in s.view.legal_moves())
 
 
 def leave_at_once(peer: Peer, reason: str) -> None:
@@ -43,191 +72,253 @@ def leave_at_once(peer: Peer, reason: str) -> None:
         sock.close()
         return
     assert os.write(sock.fileno(), data) == len(data)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    reset(sock)
+
+
+def reset(sock: Any) -> None:
+    """Close the socket under a connection at once, with no close message: over TCP a reset
+    (a process gone), over a memory stream (tests/memnet.py) the end of the stream."""
+    if hasattr(sock, "fileno"):
+        sock.setsockopt(SOL_SOCKET, SO_LINGER, struct.pack("ii", 1, 0))
     sock.close()
 
 
+def deck_step(s: GameSession) -> Any:
+    """A legal move of ours that makes us send a deck message: a card from our hand that the
+    other player does not know yet (we prove it); if it knows our whole hand (it plays with
+    glasses, an eight), a draw, which is public then: we send our share of it (after the
+    other's)."""
+    known = s.view.known[s.seat]
+    from_hand = [m for m in s.view.legal_moves() if m.card >= 0 and m.card not in known]
+    return from_hand[0] if from_hand else DRAW
+
+
+def over(s: GameSession) -> bool:
+    """The game reached its outcome by the rules: the audit is next."""
+    return s.view is not None and s.view.outcome is not None
+
+
 class Hostile:
-    def __init__(self, peer: Peer, key: Ed25519PrivateKey, seed: int) -> None:
-        self.peer = peer
-        match = Match.of(peer)
-        self.session = GameSession(match.seat(0), match.header(0, key), key)
-        self.bot = make_bot("greedy")
-        self.rng = random.Random(seed)
-        self.hold_audit = False  # keep the audit's messages to ourselves
-        self.received = 0  # messages from the host
+    """Our seat at the table: an honest bot until `mode`'s moment, then `mode`."""
 
-    async def carry(self, out: Output) -> None:
+    def __init__(self, table: GuestShell | HostShell, mode: str, seed: int) -> None:
+        assert mode in MODES, mode
+        self.table, self.mode = table, mode
+        self.bot, self.rng = bot_for("cuttle", "greedy"), random.Random(seed)
+        self.session: GameSession | None = None
+        self.done = False  # we misbehaved already
+        self.breaking = False  # our next deck message goes out with a broken signature
+        self.moment: Callable[[], None] = lambda: None  # called as we begin to misbehave
+        post = table.post
+
+        def filtered(body: dict) -> None:
+            # `audit-*`: our audit messages stay with us; `deck-signature`: our next deck
+            # message goes out with its signature broken; everything else goes out as is.
+            msg = body.get("msg") if isinstance(body, dict) else None
+            if isinstance(msg, dict) and self.breaking:
+                self.breaking = False
+                body = {**body, "msg": {**msg, "sig": bytes(64)}}
+            audit = isinstance(msg, dict) and msg.get("op") == ["audit"]
+            if not (mode in AFTER_THE_GAME and audit):
+                post(body)
+
+        table.post = filtered  # type: ignore[method-assign]
+
+    @property
+    def peer(self) -> Peer:
+        """Our connection: to the host, or (a hostile host) to the one joiner."""
+        if isinstance(self.table, HostShell):
+            (link,) = self.table._links.values()
+        else:
+            link = self.table._link
+        assert link is not None, "no connection"
+        return link.peer
+
+    def carry(self, out: Output) -> None:
         for item in out.sends:
-            if isinstance(item, SendMove):
-                await self.peer.send(WireMove(item.text, item.signature))
-            elif not (self.hold_audit and item.data.get("op") == ["audit"]):
-                await self.peer.send(DeckPayload(item.data))
+            self.table.post(message_body(item))
 
-    async def receive_one(self) -> None:
-        message = await self.peer.receive()
-        self.received += 1
-        if isinstance(message, WireMove):
-            await self.carry(
-                self.session.receive_move(1 - self.session.seat, message.text, message.sig)
-            )
-        elif isinstance(message, DeckPayload):
-            await self.carry(self.session.receive_deck(1 - self.session.seat, message.data))
+    def post_move(self, text: str, sig: bytes) -> None:
+        self.table.post({"t": "move", "text": text, "sig": sig})
 
-    async def play_until(self, done) -> None:
-        """Play honestly (the bot decides for us) until ``done(session)``."""
+    def signed(self, text: str) -> None:
+        """`text` as our move, signed as an honest one would be, whatever the rules say."""
+        assert self.session is not None
+        record = self.session._sign(text)
+        self.post_move(record.text, record.signature)
+
+    # -- the hooks of `play_at_table` ------------------------------------------------------
+
+    def watch(self, item: object) -> None:
         s = self.session
-        while not done(s):
-            if s.my_turn:
-                await self.carry(s.play(self.bot.choose(s.view, self.rng)))
-            else:
-                await self.receive_one()
+        if isinstance(item, Delivered) and self.mode == "concede-crossing" and not self.done:
+            body = item.body
+            move_in = isinstance(body, dict) and body.get("t") == "move"
+            if s is not None and s.view is not None and item.seat != self.table.core.me and move_in:
+                # The other seat's move is here, not yet read: we concede as if it were
+                # still on the wire, so it crosses our concession (SPEC 4.2).
+                self.done = True
+                self.carry(s.concede())
+        if not isinstance(item, Step):
+            return
+        first = self.session is None
+        self.session = item.session
+        s = item.session
+        if first and self.mode in AT_THE_DEAL and not self.done:
+            self.done = True
+            if self.mode == "concede-deal":
+                self.carry(s.concede())
+            elif self.mode == "move-in-deal":
+                self.signed("draw")
+            else:  # vanish-deal: gone as the deal begins
+                self.vanish()
+        elif self.mode == "audit-vanish" and over(s) and not self.done:
+            self.done = True
+            self.vanish()
+        elif self.mode == "audit-quit" and over(s) and not self.done:
+            self.done = True
+            self.table.leave("peer-quit", "")
 
-    async def raw(self, data: bytes) -> None:
-        """Bytes straight onto the TCP stream, past the connection's checks."""
-        await self.peer._stream.send_all(data)
+    def choose(self, view: Any) -> Any:
+        s = self.session
+        assert s is not None
+        if self.mode == "offer-draw":  # a draw offered at each of our turns until agreed
+            if view.can_offer_draw:
+                return move(Kind.OFFER_DRAW)
+            legal = view.legal_moves()
+            return DRAW if DRAW in legal else self.bot.choose(view, self.rng)
+        honest = AT_THE_DEAL | AFTER_THE_GAME | {"concede-crossing"}
+        if self.done or self.mode in honest or not our_turn_with_a_card(s):
+            if self.done:
+                return trio.sleep_forever()  # said our piece: nothing more
+            return self.bot.choose(view, self.rng)
+        self.done = True
+        self.moment()
+        return self.misbehave(s, view)  # and then silence, until the table ends
 
-    def sealed(self, message) -> bytes:
-        """``message`` framed and encrypted as the connection would send it next."""
+    # -- the moment ------------------------------------------------------------------------
+
+    def vanish(self) -> None:
+        """Gone without a word: the connection drops, and we never dial again."""
+        self.table._address = NOWHERE
+        reset(self.peer._stream.socket)
+
+    async def raw(self, make: Callable[[], bytes]) -> None:
+        """Bytes straight onto the stream, past the connection's checks, between two of the
+        connection's own writes (`make` runs then: a frame sealed now is next in order);
+        then nothing more."""
+        async with self.peer._write_lock:
+            await self.peer._stream.send_all(make())
+        await trio.sleep_forever()
+
+    def sealed(self, message: object) -> bytes:
+        """`message` framed and encrypted as the connection would send it next."""
         conn = self.peer._conn
         conn._queue(message, codec.pack(message.to_wire()))
         return conn.data_to_send()
 
+    def wire_fault(self, mode: str) -> bytes:
+        """The bytes of a wire fault, sealed (if at all) as the next frame in order."""
+        if mode == "rematch":  # a message of the table's, out of place
+            return self.sealed(RematchRequest())
+        if mode == "hello-again":  # a handshake message once the handshake is over
+            return self.sealed(Hello((1,), (), "joiner", NAME, bytes(32), bytes(32)))
+        if mode == "unknown":
+            conn = self.peer._conn
+            conn._queue(None, codec.pack({"t": "teleport"}))
+            return conn.data_to_send()
+        if mode == "bad-frame":
+            return b"\0\0\0\0"
+        if mode == "plaintext":
+            return encode_frame(codec.pack(Ping(n=7).to_wire()))
+        if mode == "bit-flip":
+            frame = bytearray(self.sealed(Ping(n=7)))
+            frame[-1] ^= 1
+            return bytes(frame)
+        if mode == "replay":
+            frame = self.sealed(Ping(n=7))
+            return frame + frame
+        assert mode == "reorder", mode
+        first, second = self.sealed(Ping(n=7)), self.sealed(Ping(n=8))
+        return second + first
 
-def our_turn_with_a_card(s: GameSession) -> bool:
-    return s.my_turn and s.view.phase == MAIN and any(m.card >= 0 for m in s.view.legal_moves())
-
-
-async def misbehave(h: Hostile, mode: str) -> None:
-    s = h.session
-    if mode == "concede-deal":
-        await h.carry(s.start())  # our first deal message, if any, then give up at once
-        await h.carry(s.concede())
-        return
-    if mode in ("move-in-deal", "vanish-deal"):
-        await h.carry(s.start())
-        if mode == "vanish-deal":
-            # Once seated: the host's deal comes after its seat check, which we answered
-            # (SPEC 3.11, *The seat*); a joiner gone before that only leaves it waiting.
-            await h.play_until(
-                lambda s: (s.deck.awaiting_peer() and h.received > 0) or s.view is not None
-            )
-            await trio.aclose_forcefully(h.peer._stream)
-            return
-        record = s._sign("draw")
-        await h.peer.send(WireMove(record.text, record.signature))
-        return
-    await h.carry(s.start())
-    if mode.startswith("audit-"):
-        h.hold_audit = True
-        await h.play_until(lambda s: s.view is not None and s.view.outcome is not None)
-        if mode == "audit-vanish":
-            await trio.aclose_forcefully(h.peer._stream)
-        elif mode == "audit-quit":
-            await h.peer.aclose("peer-quit", "")
-        return  # audit-silent: say nothing more
-    if mode == "concede-crossing":
-        await h.play_until(
-            lambda s: s.waiting_for == (1 - s.seat, "move")
-        )  # the host decides now ...
-        await trio.sleep(0.3)  # ... and its move is on the wire, unread, when we concede
-        await h.carry(s.concede())
-        with trio.move_on_after(2):
-            while True:
-                await h.receive_one()  # the crossed move: void for both
-        return
-    await h.play_until(our_turn_with_a_card)
-    view = s.view
-    if mode == "concede":
-        await h.carry(s.concede())
-    elif mode == "silent":
-        await h.peer.wait_ended()  # send nothing: the host's move timeout runs out
-    elif mode == "vanish":
-        await trio.aclose_forcefully(h.peer._stream)
-    elif mode == "quit":
-        await h.peer.aclose("peer-quit", "")
-    elif mode == "claim":
-        claim = "bad_shuffle_proof: you cheated\x1b[2J\x07" + "!" * 400
-        await h.peer.aclose("cheat-detected", claim)
-    elif mode == "illegal":  # pass although the draw pile is not empty
-        record = s._sign("pass")
-        await h.peer.send(WireMove(record.text, record.signature))
-    elif mode == "out-of-turn":  # a card from the hand, and before showing it, another move
-        out = s.play(next(m for m in view.legal_moves() if m.card >= 0))
-        (sent,) = [item for item in out.sends if isinstance(item, SendMove)]
-        await h.peer.send(WireMove(sent.text, sent.signature))  # the host waits for our reveal
-        record = s._sign("draw")
-        await h.peer.send(WireMove(record.text, record.signature))
-    elif mode == "malformed-move":
-        await h.peer.send(WireMove("fly to the moon", bytes(64)))
-    elif mode == "bad-move-signature":
-        legal = next(m for m in view.legal_moves() if m.card >= 0)
-        await h.peer.send(WireMove(str(legal), bytes(64)))
-    elif mode == "deck-signature":  # a card from the hand, its reveal's signature broken
-        out = s.play(next(m for m in view.legal_moves() if m.card >= 0))
-        for item in out.sends:
-            if isinstance(item, SendDeck):
-                item.data["sig"] = bytes(64)
-        await h.carry(out)
-    elif mode == "offer-draw":  # a draw offered at each of our turns until the host agrees
-        while not s.finished:  # drawing after a refusal: we never win before it agrees
-            if s.my_turn and s.view.can_offer_draw:
-                await h.carry(s.play(move(Kind.OFFER_DRAW)))
-            elif s.my_turn:
-                legal = s.view.legal_moves()
-                choice = DRAW if DRAW in legal else h.bot.choose(s.view, h.rng)
-                await h.carry(s.play(choice))
-            else:
-                await h.receive_one()
-    elif mode == "rematch":
-        await h.peer.send(RematchRequest())
-    elif mode == "hello-again":  # a handshake message once the handshake is over
-        hello = Hello((1,), (), "joiner", NAME, bytes(32), bytes(32))
-        await h.raw(h.sealed(hello))
-    elif mode == "unknown":
-        conn = h.peer._conn
-        conn._queue(None, codec.pack({"t": "teleport"}))
-        await h.raw(conn.data_to_send())
-    elif mode == "bad-frame":
-        await h.raw(b"\0\0\0\0")
-    elif mode == "plaintext":
-        await h.raw(encode_frame(codec.pack(Ping(n=7).to_wire())))
-    elif mode == "bit-flip":
-        frame = bytearray(h.sealed(Ping(n=7)))
-        frame[-1] ^= 1
-        await h.raw(bytes(frame))
-    elif mode == "replay":
-        frame = h.sealed(Ping(n=7))
-        await h.raw(frame)
-        await h.raw(frame)
-    elif mode == "reorder":
-        first, second = h.sealed(Ping(n=7)), h.sealed(Ping(n=8))
-        await h.raw(second + first)
-    else:
-        raise ValueError(mode)
+    def misbehave(self, s: GameSession, view: Any) -> Any:
+        """Break the game as `mode` says; what our chooser gives then: silence (an
+        awaitable that never ends), or a move to play."""
+        mode = self.mode
+        card = next(m for m in view.legal_moves() if m.card >= 0)
+        if mode == "concede":
+            self.carry(s.concede())
+        elif mode == "silent":
+            pass
+        elif mode == "junk-deck":  # deck messages nobody asked for, each as big as allowed
+            for _ in range(JUNK_MESSAGES):
+                self.table.post({"t": "deck", "msg": {"from": s.seat, "junk": bytes(JUNK)}})
+        elif mode == "vanish":
+            self.vanish()
+        elif mode == "quit":
+            self.table.leave("peer-quit", "")
+        elif mode == "claim":
+            self.table.leave("cheat-detected", CLAIM)
+        elif mode == "illegal":  # pass although the draw pile is not empty
+            self.signed("pass")
+        elif mode == "out-of-turn":  # a card from the hand, and before showing it, a draw
+            (sent,) = [i for i in s.play(card).sends if isinstance(i, SendMove)]
+            self.post_move(sent.text, sent.signature)
+            self.signed("draw")
+        elif mode == "malformed-move":
+            self.post_move("fly to the moon", bytes(64))
+        elif mode == "bad-move-signature":
+            self.post_move(str(card), bytes(64))
+        elif mode == "deck-signature":  # a move whose deck message we sign wrong
+            self.breaking = True
+            return deck_step(s)  # played as any move of ours: we break it as it is posted
+        elif mode in WIRE:
+            return self.raw(lambda: self.wire_fault(mode))
+        else:
+            raise ValueError(mode)
+        return trio.sleep_forever()
 
 
-async def run(port: int, mode: str, data_dir: Path, seed: int = 0) -> dict:
-    """Join the host on ``port`` and end the game as ``mode`` says; return what we saw and
-    the path of our own record (``None`` when we left no game to record)."""
+async def run(
+    address: str,
+    mode: str,
+    data_dir: Path,
+    *,
+    seed: int = 0,
+    timeouts: TableTimeouts | None = None,
+    moment: Callable[[], None] = lambda: None,
+) -> tuple[Hostile, TableGame]:
+    """Sit at the table hosted at `address` and end the game as `mode` says; our seat and
+    the game as we saw it (its record saved in `data_dir`). `moment()` is called as we
+    begin to misbehave at our turn."""
     key = Ed25519PrivateKey.generate()
-    seen: dict = {"record": None, "ended": None}
-    async with connect(f"127.0.0.1:{port}", LocalPlayer(NAME, key)) as peer:
-        h = Hostile(peer, key, seed)
-        seen["seat"] = h.session.seat
-        try:
-            with trio.move_on_after(20):
-                await misbehave(h, mode)
-                if mode not in ("vanish", "vanish-deal", "audit-vanish", "quit", "audit-quit"):
-                    seen["ended"] = await peer.wait_ended()
-        except ConnectionEnded as ended:
-            seen["ended"] = ended
-        ended = seen["ended"]
-        if ended is not None and ended.reason == "peer-closed" and not h.session.finished:
-            h.session.peer_closed(1 - h.session.seat, ended.code, ended.message)
-        if h.session.finished:
-            names = (NAME, peer.info.peer_name)
-            names = names if h.session.seat == 0 else names[::-1]
-            text = build_record(h.session, names, "2026-11-22T00:00:00Z")
-            seen["record"] = save_record(text, data_dir, f"hostile-{mode}")
-    return seen
+    async with join_table(address, LocalPlayer(NAME, key), timeouts=timeouts) as table:
+        h = Hostile(table, mode, seed)
+        h.moment = moment
+        token = "+".join(table.host_info.rules.variants)  # the table's options (SPEC 3.15)
+        game = await play_at_table(
+            table, key, token, choose=h.choose, watch=h.watch, data_dir=data_dir
+        )
+    return h, game
+
+
+async def host(
+    listener: Listener,
+    mode: str,
+    data_dir: Path,
+    *,
+    seed: int = 0,
+    timeouts: TableTimeouts | None = None,
+) -> tuple[Hostile, TableGame]:
+    """Host a 2-seat Cuttle table on `listener` for one joiner, and end its game as `mode`
+    says (a hostile host); our seat and the game as we saw it."""
+    key = Ed25519PrivateKey.generate()
+    settings = TableSettings("cuttle", (TOKEN,), 2)
+    me = LocalPlayer(NAME, key)
+    async with host_table(listener, me, settings, timeouts=timeouts) as table:
+        h = Hostile(table, mode, seed)
+        game = await play_at_table(
+            table, key, TOKEN, choose=h.choose, watch=h.watch, data_dir=data_dir
+        )
+    return h, game

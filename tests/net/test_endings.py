@@ -1,31 +1,42 @@
-"""The table of endings (SPEC.md 4.4), row by row, over real processes: a real ``cuttle host
---bot`` against a scripted joiner (``hostile.py``) that ends the game one way or another.
-Each row checks the host's exit status and result line, both records' ``Result`` and
-``Ending``, and ``cuttle verify`` on them."""
+"""The table of endings (SPEC.md 4.4), row by row, at a 2-seat Cuttle table on the wire: an
+honest table host (`HostShell` and `play_at_table`, a greedy bot) against a scripted joiner
+(``hostile.py``) that ends the game one way or another, in this process over memory streams
+on trio's mock clock. Each row checks the culprit, the host's result line and its record's
+``Result``, ``Ending`` and ``Audit``, and that the honest record verifies. A few rows run
+against a real ``cuttle host`` process too (exit status, result line, ``cuttle verify``).
+
+tests/session/test_table_verdicts.py holds every ending at every seat in memory at the
+session level; here the same endings come from bytes on a connection."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import random
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import trio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli import main as cuttle
+from cuttle_client.cli_table import bot_for
+from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.table import TableSettings
+from cuttle_protocol.tablegame import TableGame, play_at_table
+from cuttle_protocol.trio_peer import open_listener
+from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
 
 from cuttle_net.records.record import parse_record
+from cuttle_net.records.verify import Verdict, verify_text
 
 from . import hostile
 from .test_host_join import finish, join, result_lines, start_host
 
-pytestmark = pytest.mark.slow
-FLAGS = ("--bot", "greedy", "--move-timeout", "2", "--reply-timeout", "4")
-
-
-def verify(path: Path) -> int:
-    """``cuttle verify PATH``'s exit status (run in this process: the same code path)."""
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        return cuttle(["verify", str(path)])
+TIMEOUTS = TableTimeouts(reply=4, move=2, window=1)  # on the mock clock
+REAL = TableTimeouts(reply=20, move=60, window=1)  # on the real clock: no row waits on them
+WAIT = 3600  # mock seconds: a hang is still caught
+NOT_AUDITED = "not audited: the cards never shown stay unproven"
 
 
 def tags(path: Path) -> dict[str, str]:
@@ -36,95 +47,163 @@ def moves(path: Path) -> list[str]:
     return [f"{seat} {text}" for seat, text, _ in parse_record(path.read_text()).moves]
 
 
+def verdict(path: Path) -> Verdict:
+    return verify_text(path.read_text()).verdict
+
+
+@dataclass
 class Row:
-    """One game: the host process's side and the scripted joiner's."""
+    """One game: the honest host's side (``game``, its ``log``) and the scripted joiner's."""
 
-    def __init__(self, tmp: Path, mode: str, *flags: str) -> None:
-        host, port = start_host(tmp, *FLAGS, "--reconnect-window", "1", *flags)
-        try:
-            self.seen = trio.run(hostile.run, port, mode, tmp / "m")
-        finally:
-            self.exit, out, err = finish(host)
-        assert "Traceback" not in err, err
-        (self.line,) = result_lines(out)
-        (self.record,) = (tmp / "a" / "games").glob("*.cuttle")
-        self.tags = tags(self.record)
-        self.seat = 1 - self.seen["seat"]  # the host's seat
-        self.mallory = self.seen["seat"]
+    game: TableGame
+    theirs: TableGame
+    log: list[str]
 
-    def forfeit(self, kind: str, verified: int = 3) -> None:
-        """The scripted joiner broke the game as ``kind``: it forfeits, the host wins."""
-        assert self.exit == 1
-        assert self.tags["Result"] == str(self.seat)
-        assert self.tags["Ending"].startswith(f"fault {kind} by seat {self.mallory}: ")
-        assert f"mallory (seat {self.mallory}) forfeits, {kind}: " in self.line
-        assert self.line.startswith("result: game 1:") and "alice wins: " in self.line
-        assert verify(self.record) == verified  # 3: unaudited, the unseen cards unproven
+    @property
+    def mallory(self) -> int:
+        """The scripted joiner's game seat (Cuttle's dealer sits at seat 1, SPEC 4.1)."""
+        assert self.theirs.session is not None
+        return self.theirs.session.seat
+
+    @property
+    def tags(self) -> dict[str, str]:
+        assert self.game.record is not None
+        return tags(self.game.record)
+
+    def lost(self) -> None:
+        """The joiner lost: the host's seat wins, unaudited, and the honest record verifies
+        as far as it goes (the cards never shown stay unproven)."""
+        assert self.tags["Result"] == str(1 - self.mallory), self.tags
+        assert self.tags["Audit"] == "none"
+        assert self.game.line.startswith("result: game 1: ") and "alice wins: " in self.game.line
+        assert self.game.line.endswith(NOT_AUDITED), self.game.line
+        assert verdict(self.game.record) == Verdict.UNAUDITED
+        assert not any("Traceback" in line for line in self.log), self.log
+
+    def forfeit(self, kind: str) -> None:
+        """The joiner's own message broke the game as ``kind``, found by the host's session."""
+        self.lost()
+        assert self.tags["Ending"].startswith(f"fault {kind} by seat {self.mallory}: "), self.tags
+        assert f"mallory (seat {self.mallory}) forfeits, {kind}: " in self.game.line
+        # The honest record holds everything up to the fault (the deal at least).
+        transcript = parse_record(self.game.record.read_text()).transcript
+        assert any(entry.kind == "op" for entry in transcript)
+
+    def left(self, words: str) -> None:
+        """The joiner left the table (or the host saw its connection go) with ``words``."""
+        self.lost()
+        ending = f'closed by seat {self.mallory}: left "{words}'
+        assert self.tags["Ending"].startswith(ending), self.tags
+        assert f"mallory (seat {self.mallory}) left the table: {words}" in self.game.line
 
 
-def test_two_honest_processes_end_by_the_rules(tmp_path: Path) -> None:
-    host, port = start_host(tmp_path, "--bot", "greedy")
-    joined = join(tmp_path, port, "--bot", "random")
-    code, out, _ = finish(host)
-    assert code == joined.returncode == 0
-    assert result_lines(out) == result_lines(joined.stdout)
-    records = [next((tmp_path / s / "games").glob("*.cuttle")) for s in "ab"]
-    a, b = (tags(r) for r in records)
-    assert a["Ending"] == b["Ending"] in ("goal", "passes", "agreed")
-    assert a["Result"] == b["Result"] and a["Audit"] == b["Audit"] != "none"
-    assert moves(records[0]) == moves(records[1])
-    assert [verify(r) for r in records] == [0, 0]
-    assert result_lines(out)[0].endswith("; audit passed")
+async def play(tmp: Path, mode: str, hostile_host: bool = False, bot: str = "greedy") -> Row:
+    """A table of two in this process: an honest ``bot`` and ``hostile`` in ``mode`` (the
+    joiner, or with ``hostile_host`` the host)."""
+    log: list[str] = []
+    games: dict[str, tuple[hostile.Hostile | None, TableGame]] = {}
+    key = Ed25519PrivateKey.generate()
+    me = LocalPlayer("alice", key)
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def sit(table) -> None:
+            player, rng = bot_for("cuttle", bot), random.Random(1)
+            game = await play_at_table(
+                table,
+                key,
+                hostile.TOKEN,
+                choose=lambda view: player.choose(view, rng),
+                say=log.append,
+                data_dir=tmp / "a",
+            )
+            games["honest"] = (None, game)
+
+        async def honest_host() -> None:
+            settings = TableSettings("cuttle", (hostile.TOKEN,), 2)
+            async with host_table(
+                listener, me, settings, timeouts=TIMEOUTS, log=log.append
+            ) as table:
+                await sit(table)
+
+        async def honest_joiner() -> None:
+            async with join_table(address, me, timeouts=TIMEOUTS, log=log.append) as table:
+                await sit(table)
+
+        async def mallory() -> None:
+            if hostile_host:
+                games["hostile"] = await hostile.host(listener, mode, tmp / "m", timeouts=TIMEOUTS)
+            else:
+                games["hostile"] = await hostile.run(address, mode, tmp / "m", timeouts=TIMEOUTS)
+
+        with trio.fail_after(WAIT):
+            async with trio.open_nursery() as nursery:
+                if hostile_host:
+                    nursery.start_soon(mallory)
+                    nursery.start_soon(honest_joiner)
+                else:
+                    nursery.start_soon(honest_host)
+                    nursery.start_soon(mallory)
+    return Row(games["honest"][1], games["hostile"][1], log)
 
 
-def test_an_agreed_draw_is_audited_and_both_records_agree(tmp_path: Path) -> None:
+@pytest.mark.trio
+async def test_an_agreed_draw_is_audited_and_both_records_agree(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
     # The scripted joiner offers a draw at each of its turns and otherwise only draws; the
     # host's random bot accepts an offer half the time, so now and then it refuses until it
-    # reaches its goal (52 games in 2,000 played in-process: two refusals can be enough).
-    # Such a game is an ordinary win, checked as one; then another is played (up to three).
+    # reaches its goal: such a game is an ordinary win, checked as one; then another is
+    # played (up to three).
     for attempt in range(3):
-        row = Row(tmp_path / f"game{attempt}", "offer-draw", "--bot", "random")
+        row = await play(tmp_path / f"game{attempt}", "offer-draw", bot="random")
         if row.tags["Ending"] != "goal":
             break
-        assert row.exit == 0 and verify(row.record) == 0, row.line
-    ours = row.seen["record"]
-    assert row.exit == 0, (row.line, row.tags)
-    for path in (row.record, ours):
+        assert row.game.clean and verdict(row.game.record) == Verdict.VALID, row.game.line
+    for path in (row.game.record, row.theirs.record):
         t = tags(path)
         assert (t["Result"], t["Ending"]) == ("draw", "agreed") and t["Audit"] != "none"
-        assert verify(path) == 0
-    assert moves(row.record) == moves(ours)
-    assert "drawn (agreed); audit passed" in row.line
+        assert verdict(path) == Verdict.VALID
+    assert moves(row.game.record) == moves(row.theirs.record)
+    assert row.game.line.endswith("drawn (agreed); audit passed")
 
 
 @pytest.mark.parametrize("mode", ["concede-deal", "concede", "concede-crossing"])
-def test_a_concession_at_any_moment(tmp_path: Path, mode: str) -> None:
-    row = Row(tmp_path, mode)
-    assert row.exit == 1
-    ours = row.seen["record"]
-    for path in (row.record, ours):
+@pytest.mark.trio
+async def test_a_concession_at_any_moment(
+    tmp_path: Path, mode: str, memory_net, autojump_clock
+) -> None:
+    row = await play(tmp_path, mode)
+    for path in (row.game.record, row.theirs.record):
         t = tags(path)
-        assert (t["Result"], t["Ending"], t["Audit"]) == (str(row.seat), "concede", "none")
-        assert verify(path) == 3
-    assert moves(row.record) == moves(ours)  # a crossed move is void on both sides
-    assert moves(ours)[-1] == f"{row.mallory} concede"
-    assert f"alice wins: mallory (seat {row.mallory}) conceded; not audited" in row.line
+        assert (t["Result"], t["Ending"], t["Audit"]) == (str(1 - row.mallory), "concede", "none")
+        assert verdict(path) == Verdict.UNAUDITED
+    # The table's one log orders a move crossing the concession: the same on both sides.
+    assert moves(row.game.record) == moves(row.theirs.record)
+    assert moves(row.game.record)[-1] == f"{row.mallory} concede"
+    assert f"alice wins: mallory (seat {row.mallory}) conceded; not audited" in row.game.line
 
 
-def test_silence_is_a_timeout_and_both_records_say_so(tmp_path: Path) -> None:
-    row = Row(tmp_path, "silent")
+@pytest.mark.trio
+async def test_silence_is_a_timeout_and_both_records_say_so(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
+    row = await play(tmp_path, "silent")
     row.forfeit("timeout")
-    assert "no move in time" in row.tags["Ending"]
-    ours = tags(row.seen["record"])  # told, and it did owe the move: the same verdict
+    assert f"no move in {TIMEOUTS.move:g} s" in row.tags["Ending"]
+    ours = tags(row.theirs.record)  # the deadline passed on its own clock too: one verdict
     assert ours["Result"] == row.tags["Result"]
     assert ours["Ending"].startswith(f"fault timeout by seat {row.mallory}: ")
 
 
 @pytest.mark.parametrize("mode", ["vanish", "vanish-deal"])
-def test_walking_away_is_a_forfeit(tmp_path: Path, mode: str) -> None:
-    row = Row(tmp_path, mode)
-    row.forfeit("timeout")
-    assert "did not come back" in row.tags["Ending"] or "nobody connected" in row.tags["Ending"]
+@pytest.mark.trio
+async def test_walking_away_is_a_forfeit(
+    tmp_path: Path, mode: str, memory_net, autojump_clock
+) -> None:
+    row = await play(tmp_path, mode)
+    row.left(f"connection lost and not back within {TIMEOUTS.window:g} s")
+    assert any("lost the connection to mallory" in line for line in row.log), row.log
 
 
 @pytest.mark.parametrize(
@@ -137,16 +216,27 @@ def test_walking_away_is_a_forfeit(tmp_path: Path, mode: str) -> None:
         ("reorder", "wire_decrypt_failed"),
         ("unknown", "wire_unknown_message"),
         ("hello-again", "wire_unexpected_message"),
+        # A table message out of place: before, the host took it for a lost connection
+        # and waited the reconnect window for the joiner to come back.
         ("rematch", "wire_unexpected_message"),
     ],
 )
-def test_a_wire_fault_is_the_senders(tmp_path: Path, mode: str, kind: str) -> None:
-    Row(tmp_path, mode).forfeit(kind)
+@pytest.mark.trio
+async def test_a_wire_fault_is_the_senders(
+    tmp_path: Path, mode: str, kind: str, memory_net, autojump_clock
+) -> None:
+    """Only the host sees the connection: it names the joiner as having left, with the wire
+    fault as its words (SPEC 3.15), at once (no reconnect window)."""
+    row = await play(tmp_path, mode)
+    row.left(f"{kind}: ")
+    assert not any("lost the connection" in line for line in row.log), row.log
 
 
-def test_a_deck_fault_is_the_cheaters(tmp_path: Path) -> None:
-    # The broken message is in the transcript; being unsigned, it is the host's claim.
-    Row(tmp_path, "deck-signature").forfeit("bad_signature")
+@pytest.mark.trio
+async def test_a_deck_fault_is_the_cheaters(tmp_path: Path, memory_net, autojump_clock) -> None:
+    # A signed entry whose deck message's own signature is broken: every session finds it.
+    row = await play(tmp_path, "deck-signature")
+    row.forfeit("bad_signature")
 
 
 @pytest.mark.parametrize(
@@ -159,35 +249,126 @@ def test_a_deck_fault_is_the_cheaters(tmp_path: Path) -> None:
         ("bad-move-signature", "bad_move_signature"),
     ],
 )
-def test_a_rules_fault_is_the_movers(tmp_path: Path, mode: str, kind: str) -> None:
-    row = Row(tmp_path, mode)
-    row.forfeit(kind)
-    assert row.seen["ended"].code == ("cheat-detected" if "signature" in mode else "illegal-move")
+@pytest.mark.trio
+async def test_a_rules_fault_is_the_movers(
+    tmp_path: Path, mode: str, kind: str, memory_net, autojump_clock
+) -> None:
+    (await play(tmp_path, mode)).forfeit(kind)
+
+
+@pytest.mark.parametrize(("mode", "words"), [("quit", "closed with peer-quit"), ("claim", "bad_")])
+@pytest.mark.trio
+async def test_leaving_mid_game_is_a_forfeit_and_the_words_are_a_claim(
+    tmp_path: Path, mode: str, words: str, memory_net, autojump_clock
+) -> None:
+    """A joiner that leaves calling the host a cheat only left: its words are shown, made
+    safe (no escape sequence reaches a screen or a record), and convict nobody."""
+    row = await play(tmp_path, mode)
+    row.left(words)
+    ending = row.tags["Ending"]
+    for text in (ending, row.game.line):
+        assert "\x1b" not in text and "\x07" not in text
+    assert len(ending) < 260
+    assert row.theirs.note == "you left the table"  # its own record: unfinished, not a win
+    assert tags(row.theirs.record)["Result"] == "*"
 
 
 @pytest.mark.parametrize(
-    ("mode", "code", "said"), [("quit", "peer-quit", ""), ("claim", "cheat-detected", "bad_")]
+    ("mode", "ending"),
+    [
+        ("audit-silent", f"fault timeout by seat {{}}: no message in {TIMEOUTS.reply:g} s"),
+        ("audit-vanish", 'closed by seat {}: left "connection lost and not back'),
+        ("audit-quit", 'closed by seat {}: left "closed with peer-quit'),
+    ],
 )
-def test_leaving_mid_game_is_a_forfeit_and_the_words_are_a_claim(
-    tmp_path: Path, mode: str, code: str, said: str
+@pytest.mark.trio
+async def test_leaving_during_the_audit_forfeits(
+    tmp_path: Path, mode: str, ending: str, memory_net, autojump_clock
 ) -> None:
-    row = Row(tmp_path, mode)
-    assert row.exit == 1 and row.tags["Result"] == str(row.seat)
-    ending = row.tags["Ending"]
-    assert ending.startswith(f'closed by seat {row.mallory}: {code} "{said}')
-    assert "\x1b" not in ending and "\x07" not in ending and len(ending) < 260
-    assert f"mallory (seat {row.mallory}) left, closing with {code}" in row.line
-    assert verify(row.record) == 3
-
-
-@pytest.mark.parametrize("mode", ["audit-silent", "audit-vanish", "audit-quit"])
-def test_leaving_during_the_audit_forfeits(tmp_path: Path, mode: str) -> None:
-    row = Row(tmp_path, mode)
-    assert row.exit == 1 and row.tags["Result"] == str(row.seat) and row.tags["Audit"] == "none"
-    if mode == "audit-quit":
-        assert row.tags["Ending"].startswith(f'closed by seat {row.mallory}: peer-quit ""')
-    else:
-        assert row.tags["Ending"].startswith(f"fault timeout by seat {row.mallory}: ")
+    row = await play(tmp_path, mode)
+    row.lost()
+    assert row.tags["Ending"].startswith(ending.format(row.mallory)), row.tags
+    if mode == "audit-silent":
         assert "in the audit after" in row.tags["Ending"] and "unproven" in row.tags["Ending"]
-    assert "not audited: the cards never shown stay unproven" in row.line
-    assert verify(row.record) == 3
+
+
+# -- a hostile host: the honest joiner names it --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "ending"),
+    [
+        ("bad-frame", "fault wire_malformed_frame by seat {}: "),
+        ("bit-flip", "fault wire_decrypt_failed by seat {}: "),
+        ("rematch", "fault wire_unexpected_message by seat {}: "),
+        ("illegal", "fault illegal_move by seat {}: "),
+        ("deck-signature", "fault bad_signature by seat {}: "),
+        ("silent", "fault timeout by seat {}: "),
+        ("quit", 'closed by seat {}: left "'),
+        ("claim", 'closed by seat {}: left "bad_shuffle_proof: you cheated'),
+    ],
+)
+@pytest.mark.trio
+async def test_a_hostile_host_is_named_by_the_joiner(
+    tmp_path: Path, mode: str, ending: str, memory_net, autojump_clock
+) -> None:
+    row = await play(tmp_path, mode, hostile_host=True)
+    row.lost()
+    assert row.tags["Ending"].startswith(ending.format(row.mallory)), row.tags
+
+
+# -- real processes: a few rows against `cuttle host` ----------------------------------------
+
+
+def cuttle_verify(path: Path) -> int:
+    """``cuttle verify PATH``'s exit status (run in this process: the same code path)."""
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return cuttle(["verify", str(path)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("concede", "conceded; not audited"),
+        ("bad-frame", "left the table: wire_malformed_frame: "),
+        ("claim", "left the table: bad_shuffle_proof: you cheated"),
+    ],
+)
+def test_a_real_cuttle_host_ends_the_row_and_its_record_verifies(
+    tmp_path: Path, mode: str, said: str
+) -> None:
+    flags = ("--move-timeout", f"{REAL.move:g}", "--reply-timeout", f"{REAL.reply:g}")
+    host, port = start_host(tmp_path, "--bot", "greedy", *flags)
+    try:
+        _, theirs = trio.run(
+            lambda: hostile.run(f"127.0.0.1:{port}", mode, tmp_path / "m", timeouts=REAL)
+        )
+    finally:
+        code, out, err = finish(host)
+    assert "Traceback" not in err, err
+    assert code == 1, out + err
+    (line,) = result_lines(out)
+    mallory = theirs.session.seat
+    assert line.startswith("result: game 1:") and "alice wins: " in line, line
+    assert f"mallory (seat {mallory}) {said}" in line, line
+    assert "\x1b" not in out + err
+    (record,) = (tmp_path / "a" / "games").glob("*.cuttle")
+    assert tags(record)["Result"] == str(1 - mallory)
+    assert cuttle_verify(record) == 3  # unaudited: the unseen cards unproven
+
+
+@pytest.mark.slow
+def test_two_honest_processes_end_by_the_rules(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, "--bot", "greedy")
+    joined = join(tmp_path, port, "--bot", "random")
+    code, out, _ = finish(host)
+    assert code == joined.returncode == 0
+    assert result_lines(out) == result_lines(joined.stdout)
+    records = [next((tmp_path / s / "games").glob("*.cuttle")) for s in "ab"]
+    a, b = (tags(r) for r in records)
+    assert a["Ending"] == b["Ending"] in ("goal", "passes", "agreed")
+    assert a["Result"] == b["Result"] and a["Audit"] == b["Audit"] != "none"
+    assert moves(records[0]) == moves(records[1])
+    assert [cuttle_verify(r) for r in records] == [0, 0]
+    assert result_lines(out)[0].endswith("; audit passed")

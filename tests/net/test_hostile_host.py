@@ -168,7 +168,7 @@ async def test_mid_game_only_the_same_player_takes_the_seat_back(tmp_path: Path)
                     stdout=out,
                     stderr=subprocess.STDOUT,
                 )
-            await host.async_wait_for("connection lost")
+            await host.async_wait_for("lost the connection to bob")
             lost = time.monotonic()
             # A silent stray, garbage, then a stranger called bob with another key come first.
             stray = await trio.open_tcp_stream("127.0.0.1", host.port)
@@ -176,11 +176,11 @@ async def test_mid_game_only_the_same_player_takes_the_seat_back(tmp_path: Path)
             assert isinstance(garbage[-1], Close) and garbage[-1].code == "malformed-frame"
             stranger = await trio.to_thread.run_sync(join, tmp_path, host.port, "stranger")
             assert stranger.returncode == 1
-            assert "kept for the player of the game in progress" in stranger.stdout
-            await host.async_wait_for("refused bob .*wrong-player")
+            assert "its 2 seats are taken and its game has started" in stranger.stdout
+            await host.async_wait_for("refused bob .*busy")
             state["open"] = True  # the real joiner's redialling now gets through
             opened = time.monotonic()
-            await host.async_wait_for("reconnected: the game goes on")
+            await host.async_wait_for("bob .* is back")
             resumed = time.monotonic()
             joined = await trio.to_thread.run_sync(lambda: joiner.wait(WAIT))
             code, text = await trio.to_thread.run_sync(host.finish)
@@ -192,7 +192,7 @@ async def test_mid_game_only_the_same_player_takes_the_seat_back(tmp_path: Path)
     await trio.aclose_forcefully(stray)
     out = joiner_log.read_text()
     assert joined == 0 and code == 0, out + text
-    assert "reconnected: the game goes on" in out
+    assert "the connection to the host is back" in out
     assert "result:" in out and "unfinished" not in out and "unfinished" not in text
     verify_records(host.dir, tmp_path / "b")
     # The stranger never reached the game or the host's known peers.
