@@ -477,9 +477,12 @@ def _introduce(peer: Peer, known: KnownPeers, say: Say, *, resuming: bool = Fals
         say(RESUMED_NO_CODE)
         return
     if peer.verified:
+        # A table's code is the table's (SPEC 3.15), shown once every seat is in: this
+        # connection's own code would be a second, different one on the same screen.
+        code = "" if "table" in info.caps else f"; the code is {info.sas}"
         say(
             "verified: the host proved the key named by the invitation "
-            f"(no need to compare codes; the code is {info.sas})"
+            f"(no need to compare codes{code})"
         )
         return
     if peer.trust == Trust.CHANGED:
