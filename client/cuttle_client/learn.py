@@ -84,6 +84,7 @@ class Coaching:
     run: LessonRun
     config_dir: Path | None
     coach: list[tuple[str, str]]
+    table_title: str  # the table's title while a lesson is played: each game's own
     over_heading = "Lesson complete"
     again_label = "Next lesson"
     back_label = "Lessons"
@@ -95,8 +96,6 @@ class Coaching:
     @property
     def can_rematch(self) -> bool:  # "rematch" is the next lesson
         return self.index + 1 < len(self.course.lessons)
-
-    table_title: str  # the table's title while a lesson is played: each game's own
 
     @property
     def banner(self) -> str:
@@ -152,7 +151,7 @@ def courses() -> dict[str, Course]:
 def lesson_table(game: str, index: int, bot_delay: float, config_dir: Path | None) -> Coaching:
     """The controller of lesson ``index`` of ``game``: the game's own (``GameUI.lesson``)."""
     kind = game_ui(game).lesson_class()
-    return kind(index, bot_delay=bot_delay, config_dir=config_dir)  # type: ignore[no-any-return]
+    return kind(index, bot_delay=bot_delay, config_dir=config_dir)
 
 
 # ---------------------------------------------------------------- the list
