@@ -65,6 +65,9 @@ class GameUI:
     # "module:Class": imported when a lesson opens; "" for a game without lessons. Its
     # course is the core package's ``lessons.COURSE``.
     lesson: str = ""
+    # Its rules screen, "module:function" taking (rules token, players, ascii, the keys to
+    # list after the rules) and giving the screen: the lobby's ?.
+    rules_help: str = ""
     default_bot: str = "easy"  # the lobby's choice of bot (a name in the core's ``bots``)
 
     def replay_board(self) -> ReplayBoard:
@@ -78,10 +81,13 @@ class GameUI:
             raise ValueError(f"{self.title} has no lessons")
         return _load(self.lesson)
 
+    def rules_screen(self, token: str, players: int, ascii: bool, keys: str) -> Any:
+        return _load(self.rules_help)(token, players, ascii, keys)
+
 
 def _load(path: str) -> Any:
-    """The class a registry entry names as "module:Class" (the module relative to this
-    package): imported only now, so that no screen imports another game's modules."""
+    """The class (or function) a registry entry names as "module:Class" (the module relative
+    to this package): imported only now, so that no screen imports another game's modules."""
     module, _, cls = path.partition(":")
     return getattr(importlib.import_module(module, __package__), cls)
 
@@ -94,6 +100,7 @@ GAMES: dict[str, GameUI] = {
         widgets.ReplayBoard,
         ".cuttle_seat:CuttleTable",
         ".cuttle_lesson:CuttleLesson",
+        ".help:rules_screen",
     ),
     # Two decks are the same faces twice: a card id is its face modulo 32.
     "unisson": GameUI(
@@ -103,6 +110,7 @@ GAMES: dict[str, GameUI] = {
         unisson_widgets.ReplayBoard,
         ".unisson.network:NetworkTable",
         ".unisson.lesson:UnissonLesson",
+        ".unisson.help:rules_screen",
     ),
 }
 

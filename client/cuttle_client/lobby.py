@@ -31,8 +31,7 @@ LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
 # Each game's bots, weakest first as the games list them; "greedy" is "easy" under its
 # other name, so it is not offered twice.
 BOT_ORDER = {
-    game: tuple(name for name in game_part(game, "bots").BOTS if name != "greedy")
-    for game in GAMES
+    game: tuple(name for name in game_part(game, "bots").BOTS if name != "greedy") for game in GAMES
 }
 DEFAULT_BOT = {name: game.default_bot for name, game in GAMES.items()}
 
@@ -411,15 +410,9 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(PlayedScreen(settings.games(), settings.ascii))
 
     def action_help(self) -> None:
-        from cuttle_net.games.cuttle.rules import Rules
-
-        from .help import LOBBY_KEYS, HelpScreen
+        """The rules of the game chosen, as the lobby's rows set them: its own screen."""
+        from .help import LOBBY_KEYS
 
         ascii = self.app.settings.ascii  # type: ignore[attr-defined]
-        if self.game == "unisson":
-            from .unisson.help import UnissonHelpScreen
-
-            decks = 2 if self.rules == "two-decks" else 1
-            self.app.push_screen(UnissonHelpScreen(self.players, decks, ascii, LOBBY_KEYS))
-            return
-        self.app.push_screen(HelpScreen(Rules.parse(self.rules), ascii, LOBBY_KEYS))
+        ui = GAMES[self.game]
+        self.app.push_screen(ui.rules_screen(self.rules, self._seats(), ascii, LOBBY_KEYS))

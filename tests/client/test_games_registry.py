@@ -41,3 +41,15 @@ def test_a_ten_reads_and_shows_alike_in_both_games(text: str) -> None:
     assert GAMES["cuttle"].card(cuttle, True) == GAMES["unisson"].card(unisson, True) == "TD"
     # A second deck's copy is the same face.
     assert GAMES["unisson"].card(unisson + FACES, False) == "10♦"
+
+
+@pytest.mark.parametrize(
+    ("name", "token", "players", "words"),
+    [("cuttle", "standard", 2, "standard"), ("unisson", "two-decks", 5, "two decks")],
+)
+def test_every_game_has_a_rules_screen_for_the_lobby(
+    name: str, token: str, players: int, words: str
+) -> None:
+    screen = GAMES[name].rules_screen(token, players, False, "KEYS")
+    text = screen.text()
+    assert words in text and text.endswith("KEYS")
