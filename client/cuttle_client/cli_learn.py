@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from cuttle_net.games import GAMES
+
 from .cli_play import _run_app, add_dir_options, add_display_options, add_name_option
 
 COMMANDS = ("learn",)
@@ -19,11 +21,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "L'Unisson's with --game unisson. Lessons finished are ticked (kept in the config "
         "folder).",
     )
+    first, *_ = GAMES  # the registry's first game: Cuttle
     p.add_argument(
         "--game",
-        choices=("cuttle", "unisson"),
-        default="cuttle",
-        help="whose lessons to start at: cuttle (the default) or unisson",
+        choices=tuple(GAMES),
+        default=first,
+        help=f"whose lessons to start at: {', '.join(GAMES)} (default {first})",
     )
     add_display_options(p, argparse.SUPPRESS)  # also before the command: cuttle --ascii learn
     add_name_option(p, argparse.SUPPRESS)

@@ -1,9 +1,10 @@
 """The client's game registry: what a screen must know of each game, by its name.
 
-Screens that serve every game (the replay, the lobby's list of games played, the network
-seat) look a game up here instead of branching on its name; each entry points at the
-game's own widgets, and names its seat at a networked table as ``module:Class``, imported
-only when used (no screen imports another game's seat).
+Screens that serve every game (the replay, the lobby's list of games played and its bots,
+the lessons, the network seat) look a game up here instead of branching on its name; each
+entry points at the game's own widgets, and names its seat at a networked table and its
+lesson controller as ``module:Class``, imported only when used (no screen imports another
+game's seat). Adding a game: docs/adding-a-game.md.
 """
 
 from __future__ import annotations
@@ -60,18 +61,46 @@ class GameUI:
     # The class of its seat at a networked table (``seat.TableSeat`` with the game's
     # controller), "module:Class" relative to this package: imported when a table opens.
     table_seat: str
+    # The controller of its lessons (its practice controller with ``learn.Coaching``), as
+    # "module:Class": imported when a lesson opens; "" for a game without lessons. Its
+    # course is the core package's ``lessons.COURSE``.
+    lesson: str = ""
+    # Its rules screen, "module:function" taking (rules token, players, ascii, the keys to
+    # list after the rules) and giving the screen: the lobby's ?.
+    rules_help: str = ""
+    default_bot: str = "easy"  # the lobby's choice of bot (a name in the core's ``bots``)
 
     def replay_board(self) -> ReplayBoard:
         return self.board()  # type: ignore[return-value]
 
     def seat_class(self) -> Any:
-        module, _, cls = self.table_seat.partition(":")
-        return getattr(importlib.import_module(module, __package__), cls)
+        return _load(self.table_seat)
+
+    def lesson_class(self) -> Any:
+        if not self.lesson:
+            raise ValueError(f"{self.title} has no lessons")
+        return _load(self.lesson)
+
+    def rules_screen(self, token: str, players: int, ascii: bool, keys: str) -> Any:
+        return _load(self.rules_help)(token, players, ascii, keys)
+
+
+def _load(path: str) -> Any:
+    """The class (or function) a registry entry names as "module:Class" (the module relative
+    to this package): imported only now, so that no screen imports another game's modules."""
+    module, _, cls = path.partition(":")
+    return getattr(importlib.import_module(module, __package__), cls)
 
 
 GAMES: dict[str, GameUI] = {
     "cuttle": GameUI(
-        "cuttle", "Cuttle", card_display, widgets.ReplayBoard, ".cuttle_seat:CuttleTable"
+        "cuttle",
+        "Cuttle",
+        card_display,
+        widgets.ReplayBoard,
+        ".cuttle_seat:CuttleTable",
+        ".cuttle_lesson:CuttleLesson",
+        ".help:rules_screen",
     ),
     # Two decks are the same faces twice: a card id is its face modulo 32.
     "unisson": GameUI(
@@ -80,6 +109,8 @@ GAMES: dict[str, GameUI] = {
         lambda c, ascii: face_display(c % FACES, ascii),
         unisson_widgets.ReplayBoard,
         ".unisson.network:NetworkTable",
+        ".unisson.lesson:UnissonLesson",
+        ".unisson.help:rules_screen",
     ),
 }
 

@@ -194,3 +194,9 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#help-text").focus()
+
+
+def rules_screen(token: str, players: int, ascii: bool, keys: str) -> HelpScreen:
+    """Cuttle's rules under the rules token ``token`` (the registry's ``GameUI.rules_help``;
+    Cuttle is for two, so ``players`` changes nothing)."""
+    return HelpScreen(Rules.parse(token), ascii, keys)

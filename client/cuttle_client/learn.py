@@ -1,10 +1,12 @@
 """Lessons, played on the ordinary practice tables (``cuttle learn``, the lobby's Learn).
 
 A lesson is a practice game that starts from its lesson's position (the data is in each
-game's ``lessons.py``), with the other seats' moves scripted.  The controllers here judge
-the learner's moves with ``LessonRun``: a move the rules refuse is explained in the
-engine's words, one beside the point in the lesson's, and the table's side panel (the
-``coach``) says the goal, the rule after a miss, and why a move worked.  The lessons
+game's ``lessons.py``), with the other seats' moves scripted.  Each game's lesson
+controller (``GameUI.lesson`` in the registry, in the game's own client module) is its
+practice controller with ``Coaching`` mixed in, which judges the learner's moves with
+``LessonRun``: a move the rules refuse is explained in the engine's words, one beside the
+point in the lesson's, and the table's side panel (the ``coach``) says the goal, the rule
+after a miss, and why a move worked.  The lessons
 finished are kept in the config folder (``lessons.json``) and ticked in the list.
 """
 
@@ -25,22 +27,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from cuttle_net.games.cuttle.engine import IllegalMove
-from cuttle_net.games.cuttle.lessons import COURSE as CUTTLE
-from cuttle_net.games.cuttle.moves import Move
+from cuttle_net.games import game_part
 from cuttle_net.games.lessons import Course, Lesson, LessonRun
-from cuttle_net.games.unisson import IllegalMove as UnissonIllegal
-from cuttle_net.games.unisson.lessons import COURSE as UNISSON
-from cuttle_net.games.unisson.moves import Move as UnissonMove
 
-from .controller import PracticeController
-from .lobby import GAME_TITLES
-from .unisson.controller import Ending as UnissonEnding
-from .unisson.controller import PracticeController as UnissonPractice
-from .unisson.words import result_words
+from .games import GAMES, game_ui
 from .widgets import DONE, GOAL, RULE
 
-COURSES: dict[str, Course] = {"cuttle": CUTTLE, "unisson": UNISSON}
 PROGRESS_FILE = "lessons.json"
 LEAVE = "Leave this lesson? It is not ticked as done."
 
@@ -85,13 +77,14 @@ def mark_finished(game: str, key: str, config_dir: Path | None) -> None:
 
 
 class Coaching:
-    """What both games' lesson controllers share: the run, the coach's lines, progress."""
+    """What every game's lesson controller shares: the run, the coach's lines, progress."""
 
     course: Course
     index: int
     run: LessonRun
     config_dir: Path | None
     coach: list[tuple[str, str]]
+    table_title: str  # the table's title while a lesson is played: each game's own
     over_heading = "Lesson complete"
     again_label = "Next lesson"
     back_label = "Lessons"
@@ -103,10 +96,6 @@ class Coaching:
     @property
     def can_rematch(self) -> bool:  # "rematch" is the next lesson
         return self.index + 1 < len(self.course.lessons)
-
-    @property
-    def table_title(self) -> str:
-        return "L'Unisson · learn" if self.course.game == "unisson" else "cuttle · learn"
 
     @property
     def banner(self) -> str:
@@ -153,96 +142,15 @@ class Coaching:
         return f"{self.lesson.title}: done. {self.run.lesson.steps[-1].after}{last}"
 
 
-class CuttleLesson(Coaching, PracticeController):
-    """A lesson of Cuttle on the Cuttle practice table."""
-
-    def __init__(
-        self, index: int = 0, *, bot_delay: float = 0.6, config_dir: Path | None = None
-    ) -> None:
-        self.course, self.index, self.config_dir = CUTTLE, index, config_dir
-        super().__init__("easy", seed=0, bot_delay=bot_delay)
-
-    def _deal(self, seed: int, seat: int) -> None:
-        self._begin()
-        self.seed, self.seat = seed, self.lesson.seat
-        self.names = ("You", "Sam") if self.seat == 0 else ("Sam", "You")
-        self.game = self.run.game  # type: ignore[assignment]
-        self.rules = self.game.rules
-        self.order, self.moves, self.saved = [], [], None
-        self._view = self.game.view(self.seat)
-        self.log, self.ending = [], None
-        self._deals += 1
-
-    def submit(self, move: Move) -> None:
-        self._take(move, IllegalMove)
-
-    concede_question = LEAVE  # c at the table
-
-    def concede(self) -> None:
-        self._end(None, f"You left the lesson {self.lesson.title}: it is not ticked as done.")
-
-    def rematch(self) -> None:
-        self.index += 1
-        self._deal(0, 0)
-        self._advance()
-
-    def _advance(self) -> None:
-        if self.run.done:
-            self._end(None, self._ending_words())  # no match score: a lesson is no game
-        else:
-            self._changed()  # the learner acts next: the lessons are written so
+def courses() -> dict[str, Course]:
+    """Each game's course of lessons, in the registry's order (a game without lessons has
+    none here)."""
+    return {name: game_part(name, "lessons").COURSE for name, ui in GAMES.items() if ui.lesson}
 
 
-class UnissonLesson(Coaching, UnissonPractice):
-    """A lesson of L'Unisson on the L'Unisson practice table."""
-
-    def __init__(
-        self, index: int = 0, *, bot_delay: float = 0.6, config_dir: Path | None = None
-    ) -> None:
-        self.course, self.index, self.config_dir = UNISSON, index, config_dir
-        super().__init__("easy", 3, 1, seed=0, bot_delay=bot_delay)
-
-    def _deal(self) -> None:
-        self._begin()
-        self.game = self.run.game  # type: ignore[assignment]
-        self.seat, self.players, self.decks = self.lesson.seat, self.game.players, self.game.decks
-        others = iter(("Ada", "Ben", "Cy", "Dee", "Eve"))
-        self.names = tuple("You" if s == self.seat else next(others) for s in range(self.players))
-        self.order, self.moves, self.saved = [], [], None
-        self._view = self.game.view(self.seat)
-        self.log, self.ending = [], None
-        self._deals += 1
-
-    def submit(self, move: UnissonMove) -> None:
-        self._take(move, UnissonIllegal)
-
-    leave_question = LEAVE  # l at the table
-
-    def rematch(self) -> None:
-        self.index += 1
-        self._deal()
-        self._advance()
-
-    def _advance(self) -> None:
-        if not self.run.done:
-            self._changed()
-            return
-        g = self.game
-        words = self._ending_words()
-        if g.is_over:
-            words = f"{result_words(g, self.names, self.seat)} · {words}"
-            scores, hands = tuple(g.scores()), tuple(tuple(g.hand(s)) for s in range(g.players))
-            self.ending = UnissonEnding(words, scores, hands)
-        else:
-            self.ending = UnissonEnding(words, (), ())
-        self._changed()
-
-
-def lesson_table(
-    game: str, index: int, bot_delay: float, config_dir: Path | None
-) -> CuttleLesson | UnissonLesson:
-    """The controller of lesson ``index`` of ``game``."""
-    kind = UnissonLesson if game == "unisson" else CuttleLesson
+def lesson_table(game: str, index: int, bot_delay: float, config_dir: Path | None) -> Coaching:
+    """The controller of lesson ``index`` of ``game``: the game's own (``GameUI.lesson``)."""
+    kind = game_ui(game).lesson_class()
     return kind(index, bot_delay=bot_delay, config_dir=config_dir)
 
 
@@ -250,7 +158,7 @@ def lesson_table(
 
 
 class LearnScreen(Screen[None]):
-    """Every lesson of both games, ticked once finished; Enter plays one."""
+    """Every lesson of every game, ticked once finished; Enter plays one."""
 
     DEFAULT_CSS = """
     #learn-intro { height: auto; padding: 0 1; color: $text-muted; }
@@ -261,9 +169,9 @@ class LearnScreen(Screen[None]):
         Binding("enter", "start", "Play the lesson", show=False),
     ]
 
-    def __init__(self, game: str = "cuttle") -> None:
+    def __init__(self, game: str = "") -> None:
         super().__init__()
-        self.game = game
+        self.game = game or next(iter(GAMES))  # the first game's lessons by default
         self._rows: list[tuple[str, int] | None] = []  # each option's (game, index)
         self._played: int | None = None  # the option of the lesson last opened
 
@@ -292,10 +200,10 @@ class LearnScreen(Screen[None]):
         self._rows = []
         todo: dict[str, int] = {}  # each game's first lesson not done
         unfinished: set[int] = set()
-        for game, course in COURSES.items():
+        for game, course in courses().items():
             ticked = done.get(game, set())
             count = sum(lesson.key in ticked for lesson in course.lessons)
-            heading = f"{GAME_TITLES[game]}: {count} of {len(course.lessons)} done"
+            heading = f"{GAMES[game].title}: {count} of {len(course.lessons)} done"
             options.append(Option(Text(heading, style="bold"), disabled=True))
             self._rows.append(None)
             for i, lesson in enumerate(course.lessons):

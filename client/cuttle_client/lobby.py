@@ -17,8 +17,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Select, Static
 
-from cuttle_net.games.cuttle.bots import BOTS
-from cuttle_net.games.unisson.bots import BOTS as UNISSON_BOTS
+from cuttle_net.games import game_part
+from cuttle_net.games.interface import game_module
 
 from .games import GAMES
 from .peertext import plain
@@ -31,10 +31,9 @@ LAN_OFF = "LAN discovery is off (CUTTLE_NO_LAN=1): join by address above."
 # Each game's bots, weakest first as the games list them; "greedy" is "easy" under its
 # other name, so it is not offered twice.
 BOT_ORDER = {
-    game: tuple(name for name in bots if name != "greedy")
-    for game, bots in (("cuttle", BOTS), ("unisson", UNISSON_BOTS))
+    game: tuple(name for name in game_part(game, "bots").BOTS if name != "greedy") for game in GAMES
 }
-DEFAULT_BOT = {"cuttle": "easy", "unisson": "easy"}
+DEFAULT_BOT = {name: game.default_bot for name, game in GAMES.items()}
 
 
 def deck_options(players: int) -> list[tuple[str, str]]:
@@ -355,13 +354,15 @@ class LobbyScreen(Screen[None]):
         bot.set_options(bot_options(self.game))
         bot.value = chosen if chosen in BOT_ORDER[self.game] else DEFAULT_BOT[self.game]
 
+    def _seats(self) -> int:
+        """The players of the game chosen: the players row's for a game of several sizes."""
+        seats = game_module(self.game).seats
+        return self.players if len(seats) > 1 else seats[0]
+
     @on(Button.Pressed, "#practice")
     def action_practice(self) -> None:
         bot = str(self.query_one("#bot", Select).value)
-        if self.game == "unisson":
-            self.post_message(self.PracticeRequested(bot, self.rules, "unisson", self.players))
-        else:
-            self.post_message(self.PracticeRequested(bot, self.rules))
+        self.post_message(self.PracticeRequested(bot, self.rules, self.game, self._seats()))
 
     @on(Button.Pressed, "#learn")
     def action_learn(self) -> None:
@@ -369,10 +370,7 @@ class LobbyScreen(Screen[None]):
 
     @on(Button.Pressed, "#host")
     def action_host(self) -> None:
-        if self.game == "unisson":
-            self.post_message(self.HostRequested(self.rules, "unisson", self.players))
-            return
-        self.post_message(self.HostRequested(self.rules))
+        self.post_message(self.HostRequested(self.rules, self.game, self._seats()))
 
     @on(Button.Pressed, "#join")
     @on(Input.Submitted, "#address")
@@ -412,15 +410,9 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(PlayedScreen(settings.games(), settings.ascii))
 
     def action_help(self) -> None:
-        from cuttle_net.games.cuttle.rules import Rules
-
-        from .help import LOBBY_KEYS, HelpScreen
+        """The rules of the game chosen, as the lobby's rows set them: its own screen."""
+        from .help import LOBBY_KEYS
 
         ascii = self.app.settings.ascii  # type: ignore[attr-defined]
-        if self.game == "unisson":
-            from .unisson.help import UnissonHelpScreen
-
-            decks = 2 if self.rules == "two-decks" else 1
-            self.app.push_screen(UnissonHelpScreen(self.players, decks, ascii, LOBBY_KEYS))
-            return
-        self.app.push_screen(HelpScreen(Rules.parse(self.rules), ascii, LOBBY_KEYS))
+        ui = GAMES[self.game]
+        self.app.push_screen(ui.rules_screen(self.rules, self._seats(), ascii, LOBBY_KEYS))

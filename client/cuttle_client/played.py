@@ -17,7 +17,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from cuttle_net.records.record import RecordError, parse_record
+from cuttle_net.records.record import RecordError, parse_record, table_tags
 from cuttle_net.records.verify import verify_text
 
 from .games import GAMES
@@ -37,7 +37,8 @@ class Played:
 
 def summary(path: Path, tags: dict[str, str]) -> str:
     """A record in one line: when, which game, who played, and how it ended."""
-    game = tags.get("Game", "cuttle")
+    tags = table_tags(tags)  # an old practice record leaves its game unsaid
+    game = tags.get("Game", "?")
     title = GAMES[game].title if game in GAMES else game
     seats = int(tags.get("Players", "2")) if tags.get("Players", "2").isdigit() else 2
     names = [tags.get(f"Seat{s}", "?") for s in range(seats)]

@@ -132,11 +132,9 @@ class GameModule(Protocol):
 
 def game_module(name: str) -> GameModule:
     """The module of the game called ``name`` (``ValueError`` naming the known games)."""
-    import importlib
+    from . import game_part
 
-    from . import game_package
-
-    return importlib.import_module(game_package(name).__name__ + ".module").MODULE
+    return game_part(name, "module").MODULE
 
 
 __all__ = ["CHANCE", "NOBODY", "GameModule", "Outcome", "game_module"]

@@ -217,6 +217,18 @@ def tag_order(tags: Mapping[str, str]) -> tuple[str, ...]:
 
 _SEAT_TAG = re.compile(r"Seat[0-9]+(Key)?")
 
+# What a cuttle-record/3 practice record leaves unsaid: it was always Cuttle for two
+# players, seat 1 dealing (SPEC 5.5).
+_PRACTICE_3_TABLE = {"Game": "cuttle", "Players": "2", "Dealer": "1"}
+
+
+def table_tags(tags: Mapping[str, str]) -> dict[str, str]:
+    """``tags`` with the game, the players and the dealer always named: a /3 practice
+    record's are filled in, so no reader needs to know which game that format held."""
+    if "Practice" in tags and tags.get("Format") == FORMAT_3:
+        return {**_PRACTICE_3_TABLE, **tags}
+    return dict(tags)
+
 
 def is_practice(record: GameRecord) -> bool:
     return "Practice" in record.tags

@@ -56,13 +56,13 @@ from .header import GameHeader
 from .record import (
     DECK_VERSIONS,
     FORMAT,
-    FORMAT_3,
     GameRecord,
     RecordError,
     is_practice,
     parse_deal,
     parse_record,
     record_digest,
+    table_tags,
 )
 from .replay import replay
 
@@ -669,9 +669,7 @@ def _check_ending(
 
 def _verify_practice(record: GameRecord, report: Report) -> None:
     """A practice game: one machine dealt it and held every card (SPEC 5.5)."""
-    tags, report.practice = record.tags, True
-    if tags["Format"] == FORMAT_3:  # always Cuttle, two seats, seat 1 dealing
-        tags = {"Game": "cuttle", "Players": "2", "Dealer": "1", **tags}
+    tags, report.practice = table_tags(record.tags), True
     module, seats, rules, dealer = _read_table(tags)
     if not re.fullmatch(r"[a-z][a-z0-9-]{0,31}", tags["Practice"]):
         raise Invalid("Practice: the bot's name")

@@ -122,6 +122,18 @@ REPLACED_REASON = "another connection with your identity key took your seat"
 BUSY_REASON = "you are at this table already, on another connection"
 
 
+def _resumed(first: Message) -> Resume:
+    """`first`, the `resume` a table's reconnection begins with; RemoteProtocolError if it
+    is not one, or if its `game` is not 0 (SPEC 3.15: a table resumes its whole log)."""
+    if type(first) is not Resume:
+        why = f"{first.TYPE} where resume was due"
+    elif first.game != 0:
+        why = f"resume of game {first.game}: a table resumes its whole log, as game 0"
+    else:
+        return first
+    raise RemoteProtocolError(ErrorCode.UNEXPECTED_MESSAGE, why)
+
+
 class _Link:
     """One connection of the table: its peer and the queue its one writer drains."""
 
@@ -412,13 +424,13 @@ class HostShell(TableShell):
         if self.core.stage is Stage.ENDED:
             await peer.aclose(ErrorCode.BUSY, "this table has ended")
             return False
-        if type(first) is not Resume or first.game != 0:
-            if first is None:
-                await peer.aclose(ErrorCode.BUSY, BUSY_REASON)
-            else:
-                await peer.aclose(
-                    ErrorCode.UNEXPECTED_MESSAGE, f"{first.TYPE} where resume was due"
-                )
+        if first is None:
+            await peer.aclose(ErrorCode.BUSY, BUSY_REASON)
+            return False
+        try:
+            resume = _resumed(first)
+        except RemoteProtocolError as exc:
+            await peer.aclose(exc.code, exc.message)
             return False
         old = self._links.get(identity)
         if old is not None:
@@ -427,7 +439,7 @@ class HostShell(TableShell):
         self._links[identity] = link
         link.queue_in.send_nowait(Resume(0, self.core.posts_received(identity)))
         try:
-            self.core.resend(identity, first.received)
+            self.core.resend(identity, resume.received)
         except RemoteProtocolError as exc:
             await peer.aclose(exc.code, exc.message)  # its end is handled as any other
         else:
@@ -512,12 +524,9 @@ class HostShell(TableShell):
             first = await peer.receive()
             if link.replaced:
                 return
-            if type(first) is not Resume or first.game != 0:
-                raise RemoteProtocolError(
-                    ErrorCode.UNEXPECTED_MESSAGE, f"{first.TYPE} where resume was due"
-                )
+            resume = _resumed(first)
             link.resuming = False
-            self.core.resend(identity, first.received)
+            self.core.resend(identity, resume.received)
             self._came_back(identity)
             self._flush()
         async for message in peer:  # after the end: until `close_all` closes it
@@ -766,11 +775,7 @@ class GuestShell(TableShell):
                 if resuming:
                     link.queue_in.send_nowait(Resume(0, self.core.received))
                     first = await peer.receive()
-                    if type(first) is not Resume or first.game != 0:
-                        raise RemoteProtocolError(
-                            ErrorCode.UNEXPECTED_MESSAGE, f"{first.TYPE} where resume was due"
-                        )
-                    self.core.resend(first.received)
+                    self.core.resend(_resumed(first).received)
                     if self.away:
                         self.away = False
                         self._log("the connection to the host is back")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from cuttle_client.games import GAMES, game_ui
 
+from cuttle_net.games import GAMES as CORE
+from cuttle_net.games import game_part
 from cuttle_net.games.cuttle.cards import parse_card
 from cuttle_net.games.interface import game_module
 from cuttle_net.games.unisson.cards import FACES, parse_face
@@ -18,6 +20,20 @@ def test_every_game_is_registered_under_its_module_name() -> None:
         game_ui("chess")
 
 
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_has_the_parts_the_registries_name(name: str) -> None:
+    # docs/adding-a-game.md: the core package's bots and lessons, the client's lesson
+    # controller and table seat, all found by the game's name.
+    assert name in CORE
+    ui = GAMES[name]
+    bots = game_part(name, "bots")
+    assert ui.default_bot in bots.BOTS and bots.make_bot(ui.default_bot) is not None
+    course = game_part(name, "lessons").COURSE
+    assert course.game == name and course.lessons
+    assert ui.lesson_class()(0, bot_delay=0).course is course
+    assert ui.seat_class() is not None
+
+
 @pytest.mark.parametrize("text", ["TD", "10D", "10♦", "td"])
 def test_a_ten_reads_and_shows_alike_in_both_games(text: str) -> None:
     cuttle, unisson = parse_card(text), parse_face(text)
@@ -25,3 +41,15 @@ def test_a_ten_reads_and_shows_alike_in_both_games(text: str) -> None:
     assert GAMES["cuttle"].card(cuttle, True) == GAMES["unisson"].card(unisson, True) == "TD"
     # A second deck's copy is the same face.
     assert GAMES["unisson"].card(unisson + FACES, False) == "10♦"
+
+
+@pytest.mark.parametrize(
+    ("name", "token", "players", "words"),
+    [("cuttle", "standard", 2, "standard"), ("unisson", "two-decks", 5, "two decks")],
+)
+def test_every_game_has_a_rules_screen_for_the_lobby(
+    name: str, token: str, players: int, words: str
+) -> None:
+    screen = GAMES[name].rules_screen(token, players, False, "KEYS")
+    text = screen.text()
+    assert words in text and text.endswith("KEYS")

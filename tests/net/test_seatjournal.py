@@ -122,6 +122,9 @@ async def test_every_seats_journal_rebuilds_its_log_and_session_byte_for_byte(
         assert core.log.relays == live.log.relays
         assert core.log.entries == live.log.entries
         assert core.stage is Stage.ENDED  # the game's end is journaled too
+        # The same table code (SPEC 3.15, *One code*): a restarted seat shows no new one.
+        assert live.code and core.code == live.code
+        assert seat_again.code is not None and seat_again.code.code == live.code
         session, played = seat_again.session, games[seat].session
         assert session is not None and played is not None
         assert session.seat == played.seat and session.finished

@@ -223,6 +223,50 @@ async def test_an_instance_that_cannot_resume_is_refused_and_the_seat_stays(
 
 
 @pytest.mark.trio
+async def test_a_resume_of_another_game_number_is_refused_saying_so(
+    memory_net, autojump_clock
+) -> None:
+    """At a table `resume.game` is always 0 (SPEC 3.15): a connection with a seated key that
+    resumes "game 1" is closed with unexpected-message naming the number, and the seat
+    stays with its own connection."""
+    results: dict[str, str] = {}
+    twin = player("p2")
+    refusal: list[ConnectionEnded] = []
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+
+        async def host() -> None:
+            settings = TableSettings("count", (), 3)
+            async with host_table(listener, player("p0"), settings, timeouts=FAST) as t:
+                results["p0"] = await play_count(t, 30)
+
+        async def join(name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
+            async with join_table(address, twin if name == "p2" else player(name)) as t:
+                task_status.started()  # seated: the next joiner comes after
+                if name == "p2":  # the code is out: not a lobby, so a takeover is tried
+                    while t.core.log is None or len(t.core.log) < 7:
+                        await trio.sleep(0.001)
+                    async with connect(address, twin, caps=TABLE_CAPS) as peer:
+                        await peer.send(Resume(1, 0))
+                        with pytest.raises(ConnectionEnded) as info:
+                            await peer.receive()
+                    refusal.append(info.value)
+                results[name] = await play_count(t, 30)
+
+        with trio.fail_after(BOUND):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(host)
+                await trio.sleep(0.05)
+                await nursery.start(join, "p1")
+                nursery.start_soon(join, "p2")
+    assert len(set(results.values())) == 1, results
+    assert results["p0"].startswith("result: counted to 30"), results
+    (ended,) = refusal
+    assert ended.code == "unexpected-message", ended
+    assert ended.message.startswith("resume of game 1"), ended
+
+
+@pytest.mark.trio
 async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_again(
     memory_net, autojump_clock
 ) -> None:

@@ -1,4 +1,4 @@
-"""The lessons of both games, checked without a screen: every position is a real one,
+"""The lessons of every game, checked without a screen: every position is a real one,
 every passing move is legal there, every wrong move a newcomer may try is refused (in the
 engine's words) or judged wrong (in the lesson's)."""
 
@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from cuttle_net.games import GAMES, game_part
 from cuttle_net.games.cuttle.lessons import COURSE as CUTTLE
 from cuttle_net.games.lessons import REST, Course, Lesson, play_through
 from cuttle_net.games.unisson.lessons import COURSE as UNISSON
 
-COURSES = (CUTTLE, UNISSON)
+COURSES = tuple(game_part(name, "lessons").COURSE for name in GAMES)  # every game's
 ALL = [(c, lesson) for c in COURSES for lesson in c.lessons]
 IDS = [f"{c.game}-{lesson.key}" for c, lesson in ALL]
 

@@ -10,6 +10,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol import codec
 from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.errors import ErrorCode, RemoteProtocolError
 from cuttle_protocol.messages import Entry, Message, Post
 from cuttle_protocol.table import (
     CodeShown,
@@ -469,6 +470,24 @@ def test_a_reconnected_joiner_catches_up_and_resends_what_was_lost() -> None:
     logs = [[(d.seat, d.body["n"]) for d in table.of(i, Delivered)] for i in range(3)]
     assert logs[0] == logs[1] == logs[2] == [(0, 0), (1, 1), (2, 2)]
     assert guest.unrelayed == 0
+
+
+def test_a_resume_counting_more_than_was_sent_is_refused_on_either_side() -> None:
+    # SPEC 3.15: `received` counts the log's entries (a joiner's) or its posts (the host's)
+    # from the table's start, over every game; above what was sent, the connection closes
+    # with unexpected-message.
+    table = Table(3)
+    table.start()
+    guest = table.guests[0]
+    guest.post({"t": "say"})
+    table.pump()
+    table.host.resend(guest.identity, guest.received)  # exactly what it holds: nothing more
+    guest.resend(table.host.posts_received(guest.identity))
+    with pytest.raises(RemoteProtocolError) as by_joiner:
+        table.host.resend(guest.identity, guest.received + 1)
+    with pytest.raises(RemoteProtocolError) as by_host:
+        guest.resend(table.host.posts_received(guest.identity) + 1)
+    assert by_joiner.value.code == by_host.value.code == ErrorCode.UNEXPECTED_MESSAGE
 
 
 def test_the_seating_must_seat_us_and_the_host_for_the_proposed_game() -> None:

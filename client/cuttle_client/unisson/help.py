@@ -57,3 +57,9 @@ class UnissonHelpScreen(HelpScreen):
         deck_words = "one deck of 32" if self.decks == 1 else "two decks (64 cards)"
         text = f"{RULES.format(players=self.players, decks=deck_words)}\n\n{self.keys}"
         return text.replace("–", "-").replace("▶", ">") if self.ascii else text
+
+
+def rules_screen(token: str, players: int, ascii: bool, keys: str) -> UnissonHelpScreen:
+    """L'Unisson's rules for ``players`` with the decks the token names (the registry's
+    ``GameUI.rules_help``)."""
+    return UnissonHelpScreen(players, 2 if token == "two-decks" else 1, ascii, keys)
