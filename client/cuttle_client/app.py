@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+from cuttle_protocol.address import parse_address
 from cuttle_protocol.dirs import data_dir as default_data_dir
 from cuttle_protocol.dirs import games_dir
+from cuttle_protocol.invitation import Invitation, is_invitation
 from cuttle_protocol.netplay import NetPlan
 from cuttle_protocol.seatjournal import unfinished_tables
 from cuttle_protocol.seatplay import GameSettings
@@ -127,8 +129,9 @@ class CuttleApp(App[None]):
     def _mention_unfinished_games(self) -> None:
         """Seats a killed or departed client left unfinished: how to take them back."""
         for h in unfinished_tables(self.settings.data_dir or default_data_dir()):
-            if h.role == "joiner":  # Join (j) then Enter takes it back
-                self.lobby.suggest_join(h.address)
+            if h.role == "joiner":
+                if _dialable(h.address):  # Join (j) then Enter takes it back
+                    self.lobby.suggest_join(h.address)
                 where = f"join {h.address}"
             else:
                 where = f"host on port {h.port}"
@@ -405,3 +408,15 @@ def _title(game: str) -> str:
         return game_ui(game).title
     except ValueError:
         return game
+
+
+def _dialable(address: str) -> bool:
+    """An address a joiner could dial (a journal is a file its owner may have edited)."""
+    try:
+        if is_invitation(address):
+            Invitation.decode(address)
+        else:
+            parse_address(address)
+    except ValueError:
+        return False
+    return True

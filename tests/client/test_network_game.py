@@ -332,7 +332,7 @@ def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_
     wait for it in vain (the proxy holds the joiner's redials). The person did not move: the
     screen says plainly that they lose on time, and why; the joiner, whose own wait ran out
     too, records the same verdict."""
-    from tests.net.test_reconnect import cutting_proxy
+    from tests.net.proxies import cutting_proxy
 
     app = host_app_with_window(tmp_path, 3)
     peer: list[subprocess.Popen[str]] = []

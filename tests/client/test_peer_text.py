@@ -17,7 +17,7 @@ from cuttle_client import app as app_module
 from cuttle_client.app import NetworkLaunch, Settings, make_app
 from cuttle_client.controller import PracticeController
 from cuttle_client.lobby import LobbyScreen
-from cuttle_client.modals import ConfirmScreen, GameOverScreen, KeyChangedScreen, LeaveScreen
+from cuttle_client.modals import ConfirmScreen, GameOverScreen, KeyChangedScreen
 from cuttle_client.peertext import plain, visible
 from cuttle_client.replay import ReplayApp, load
 from cuttle_client.seat import KeyChange
@@ -78,16 +78,17 @@ def test_a_peer_name_is_plain_text_on_every_screen(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shown = NAMES[name]
-    # A journal left by a game against this peer: the lobby's notification names them.
-    header = SimpleNamespace(game=0, peer_name=name, role="joiner", address="127.0.0.1:4454")
-    monkeypatch.setattr(app_module, "unfinished_games", lambda data: [(tmp_path, header)])
+    # A seat's journal at a table reached by a name like this one: the lobby's notification
+    # says where it was (the address as it was typed, or came in a LAN record).
+    header = SimpleNamespace(game="cuttle", role="joiner", address=f"{name}:4454", port=4454)
+    monkeypatch.setattr(app_module, "unfinished_tables", lambda data: [header])
     app = make_app(Settings(bot_delay=0, data_dir=tmp_path, lan=False, name="Ann"))
 
     async def body(pilot: Pilot) -> None:
         # The notification, then the lobby's list of LAN games.
         # (Tests run without toasts: a notification shown with markup=False is Content(message).)
         (note,) = app._notifications
-        assert f"against {shown} is unfinished" in note.message and not note.markup
+        assert f"join {shown}:4454 again" in note.message and not note.markup
         app.clear_notifications()
         lobby = app.lobby
         assert isinstance(lobby, LobbyScreen)
@@ -128,10 +129,6 @@ def test_a_peer_name_is_plain_text_on_every_screen(
         await pilot.click("#title", offset=(title.index(shown) + len(shown) - 1, 0))
         assert app.is_running and app.screen is table  # the name's last letter did nothing
         shows(app, f"Last: {shown}")
-        app.push_screen(LeaveScreen(name, 60))
-        await pilot.pause()
-        shows(app, f"Concede: {shown} wins")
-        await keys(pilot, "s")
         await keys(pilot, "c")
         shows(app, f"Concede this game? {shown} wins.")
         await keys(pilot, "y")

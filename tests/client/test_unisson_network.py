@@ -28,7 +28,7 @@ from textual.widgets import Input, Static
 from cuttle_net.games.unisson.bots import make_bot
 from cuttle_net.records.verify import Verdict, verify_text
 from tests.client.helpers import choose_any_option, keys, run, screen_text, until
-from tests.net.test_reconnect import cutting_proxy as holding_proxy
+from tests.net.proxies import cutting_proxy as holding_proxy
 
 FAST = TableTimeouts(reply=10.0, move=30.0, window=5.0)
 

@@ -36,7 +36,7 @@ from cuttle_protocol.trio_table import (
 
 from .count_game import play_count, player
 from .hostile import leave_at_once
-from .test_reconnect import cutting_proxy as holding_proxy
+from .proxies import cutting_proxy as holding_proxy
 
 # The real deadlines: on the mock clock (`autojump_clock`) a 60 s window costs no time.
 FAST = TableTimeouts()
