@@ -115,16 +115,11 @@ class SeatOrder:
         return (game_seat - self.shift) % self.seats
 
 
-def game_session(
-    settings: TableSettings,
-    started: Started,
-    rules_token: str,
-    identity: Ed25519PrivateKey,
-    me: int,
-    rng: Callable[[int], bytes] = os.urandom,
-) -> tuple[SeatOrder, tuple[str, ...], GameSession]:
-    """The game a table starts (SPEC 4.1): its seat order, the players' names in game seats,
-    and our session (`me`: our table seat; `rng`: all of our randomness in the game)."""
+def game_header(
+    settings: TableSettings, started: Started, rules_token: str
+) -> tuple[SeatOrder, tuple[str, ...], GameHeader]:
+    """The game a table starts (SPEC 4.1): its seat order, the players' names in game
+    seats, and its header (what every seat and a watcher agree on)."""
     module = game_module(settings.game)
     count = len(started.seats)
     order = SeatOrder.of(module, count, started.dealer)
@@ -137,8 +132,22 @@ def game_session(
         dealer=order.game(started.dealer),
         keys=tuple(s.identity for s in seated),
     )
+    return order, tuple(s.name for s in seated), header
+
+
+def game_session(
+    settings: TableSettings,
+    started: Started,
+    rules_token: str,
+    identity: Ed25519PrivateKey,
+    me: int,
+    rng: Callable[[int], bytes] = os.urandom,
+) -> tuple[SeatOrder, tuple[str, ...], GameSession]:
+    """The game a table starts (SPEC 4.1): its seat order, the players' names in game seats,
+    and our session (`me`: our table seat; `rng`: all of our randomness in the game)."""
+    order, names, header = game_header(settings, started, rules_token)
     session = GameSession(order.game(me), header, identity, rng=rng)
-    return order, tuple(s.name for s in seated), session
+    return order, names, session
 
 
 @dataclass
