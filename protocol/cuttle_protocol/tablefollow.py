@@ -23,7 +23,7 @@ from cuttle_net.records.follow import WatchedGame
 from cuttle_net.records.verify import Report, verify_text
 
 from .table import Delivered, Started, TableEnded, TableEvent, Watching
-from .tablegame import SeatOrder, game_header
+from .tableseats import SeatOrder, game_header
 
 # --- what a watcher sees -------------------------------------------------------------------
 

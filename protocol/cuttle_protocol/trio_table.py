@@ -885,12 +885,16 @@ async def host_table(
     random_bytes: Callable[[int], bytes] = os.urandom,
     core: TableHost | None = None,
     restarted: Sequence[bytes] = (),
+    max_watchers: int | None = None,
 ) -> AsyncIterator[HostShell]:
     """Host a table on `listener` for the block: joiners are seated as they come.
 
     `core`: the table's core, made by the caller (a journaled one); `restarted`: the
-    joiners of a table rebuilt from the host's journal, waited for as lost ones."""
+    joiners of a table rebuilt from the host's journal, waited for as lost ones;
+    `max_watchers`: how many watchers it takes (0: none; default `MAX_WATCHERS`)."""
     core = core or TableHost(player, settings, random_bytes=random_bytes)
+    if max_watchers is not None:
+        core.max_watchers = max_watchers
     shell = HostShell(
         listener,
         core,
