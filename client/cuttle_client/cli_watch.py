@@ -39,7 +39,9 @@ def _say(text: str) -> None:
 
 def note_line(note: Any) -> str:
     """One line for what the watcher saw (peer words shown as plain text by `visible`)."""
-    from cuttle_protocol.tablefollow import Began, Ended, Played, Seen, Verdict
+    from cuttle_protocol.table import Watching
+    from cuttle_protocol.tablefollow import Began, Ended, Played, Verdict
+    from cuttle_protocol.tablegame import watching_text
 
     if isinstance(note, Began):
         seats = ", ".join(f"{n} (seat {i})" for i, n in enumerate(note.names))
@@ -47,8 +49,8 @@ def note_line(note: Any) -> str:
     if isinstance(note, Played):
         who = "chance" if note.seat is None else f"{note.name} (seat {note.seat})"
         return f"{who}: {note.text}"
-    if isinstance(note, Seen):
-        return "watching: " + (", ".join(note.watchers) or "nobody")
+    if isinstance(note, Watching):
+        return watching_text(note)
     if isinstance(note, Verdict):
         from cuttle_net.records.verify import outcome_text
 

@@ -3,7 +3,7 @@
     follower = Follower(me.identity)             # the watcher's key signs its copies
     for event in watcher.take_events():          # a `tablewatch.TableWatcher`'s events
         for note in follower.feed(event, watcher.settings):
-            ...                                  # Began, Played, Seen, Verdict, Ended
+            ...                                  # Began, Played, Watching, Verdict, Ended
 
 Each game is followed as `cuttle verify` would (`records.follow.WatchedGame`): every deck
 message, proof, share and move as it arrives, the spectator's view, and at the end the
@@ -48,13 +48,6 @@ class Played:
 
 
 @dataclass(frozen=True)
-class Seen:
-    """Who watches now (names), from the host's `watch` entry."""
-
-    watchers: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class Verdict:
     """Game `number` is over for the watcher: `report` is `cuttle verify`'s verdict on the
     watcher's copy of its record (`record`, the text to save)."""
@@ -73,7 +66,8 @@ class Ended:
     text: str
 
 
-Note = Began | Played | Seen | Verdict | Ended
+Note = Began | Played | Watching | Verdict | Ended
+"""What a watcher sees (`Watching`: the table's event, who watches now)."""
 
 
 def _now() -> str:
@@ -116,7 +110,7 @@ class Follower:
             if game.over:
                 notes.append(self._verdict(""))
         elif isinstance(event, Watching):
-            notes.append(Seen(tuple(n for n, _ in event.watchers)))
+            notes.append(event)
         elif isinstance(event, TableEnded):
             who = "" if event.culprit is None else f"seat {event.culprit}: "
             text = f"the table ended: {who}{event.kind}: {event.detail}"
@@ -140,6 +134,5 @@ __all__ = [
     "Follower",
     "Note",
     "Played",
-    "Seen",
     "Verdict",
 ]

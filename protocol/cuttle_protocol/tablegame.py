@@ -53,6 +53,7 @@ from .table import (
     Started,
     TableEnded,
     TableSettings,
+    Watching,
 )
 from .tableseats import SeatOrder, game_header
 from .trio_table import ShellEvent, TableShell
@@ -237,6 +238,8 @@ async def play_at_table(
             show(event)
             if isinstance(event, Lobby):
                 say(lobby_text(event))
+            elif isinstance(event, Watching):
+                say(watching_text(event))
             elif isinstance(event, CodeShown):
                 for seat in table.core.seats:
                     if seat.seat != table.core.me:
@@ -358,6 +361,11 @@ def lobby_text(lobby: Lobby) -> str:
     free = seats - len(lobby.players)
     wait = f"waiting for {free} more player{'s' * (free > 1)}" if free else "every seat is taken"
     return f"at the table ({lobby.settings.game}, {seats} seats): {who}; {wait}"
+
+
+def watching_text(event: Watching) -> str:
+    """Who watches the table (the host's `watch` entry: SPEC 3.15 *Watchers*)."""
+    return "watching: " + (", ".join(n for n, _ in event.watchers) or "nobody")
 
 
 def seat_text(table: TableShell, seat: SeatInfo) -> str:

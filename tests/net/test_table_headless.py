@@ -210,6 +210,7 @@ def test_cuttle_watch_prints_every_move_and_the_verdict_and_saves_a_record(
     listed = re.findall(r"^\d+\. \d (.+?)(?: \|.*)?$", record.read_text(), re.M)
     assert [m.split(": ", 2)[2] for m in moves] == listed
     assert "cuttle: watching: w0" in out
+    assert all("cuttle: watching: w0" in seat_out for _, seat_out, _ in seats)  # told
     assert "cuttle: game 1 verdict: valid; seat " in out
     (copy,) = (tmp_path / "w0" / "games").glob("*.cuttle")
     assert verify_text(copy.read_text()).verdict == Verdict.VALID

@@ -16,8 +16,8 @@ from cuttle_client.cli_table import bot_for
 from cuttle_protocol import codec
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.messages import Post, Resume
-from cuttle_protocol.table import TableSettings
-from cuttle_protocol.tablefollow import Played, Seen
+from cuttle_protocol.table import TableSettings, Watching
+from cuttle_protocol.tablefollow import Played
 from cuttle_protocol.tablegame import play_at_table
 from cuttle_protocol.tablewatch import MAX_DROPPED, WATCH_CAP
 from cuttle_protocol.trio_peer import ConnectionEnded, connect, open_listener
@@ -143,7 +143,7 @@ async def test_a_watcher_sees_every_public_move_never_a_secret_and_its_record_ve
     assert verify_text(path.read_text()).verdict is RecordVerdict.VALID
     assert '[Signer "watcher"]' in path.read_text()
     # The seats were told who watches.
-    assert any(isinstance(n, Seen) and n.watchers == ("Watcher",) for n in notes)
+    assert any(isinstance(n, Watching) and [w for w, _ in n.watchers] == ["Watcher"] for n in notes)
     # Never a secret before the audit (the audit reveals them to everyone: the control).
     before, after = split_at_audit(core, session.header, verdict.names)
     secrets, hidden = secrets_and_cards(games)
