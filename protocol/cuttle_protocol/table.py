@@ -255,6 +255,7 @@ class _Table:
         """The code of the `leave` we posted (the table ends once the host relays it)."""
         self._events: list[TableEvent] = []
         self.watchers: tuple[tuple[str, bytes], ...] = ()  # who watches (the last `watch`)
+        self._watch_entries = 0  # `watch` entries in the log: no step of the game
 
     # --- the caller's side ---------------------------------------------------------------
 
@@ -324,6 +325,12 @@ class _Table:
         if not 0 <= culprit < max(len(self.seats), 1):
             raise ValueError(f"no seat {culprit} at this table")
         self._fail(_Culprit(culprit, kind, detail))
+
+    @property
+    def steps(self) -> int:
+        """Entries that moved the table or its game on: the log's length but the `watch`
+        entries (a watcher coming or going restarts no seat's clock)."""
+        return (len(self.log) if self.log is not None else 0) - self._watch_entries
 
     def waiting_for(self) -> list[int]:
         """The seats whose commitment, reveal or confirmation the table waits for."""
@@ -482,6 +489,7 @@ class _Table:
         """The entry is in the log: move the table on."""
         kind, seat, seats = body["t"], entry.seat, len(self.seats)
         if kind == "watch":
+            self._watch_entries += 1
             self.watchers = tuple((display_safe(n), k) for n, k in _watchers(body["watchers"]))
             self._events.append(Watching(self.watchers))
         elif kind == "leave":

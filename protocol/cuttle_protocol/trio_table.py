@@ -224,10 +224,14 @@ class TableShell:
     def _flush(self) -> None:
         self._route()
         log = self.core.log
-        if log is not None and len(log) != self._length and self.core.stage is not Stage.ENDED:
+        if (
+            log is not None
+            and self.core.steps != self._length
+            and self.core.stage is not Stage.ENDED
+        ):
             # Not the entry that ended the table: `overdue` judges a verdict against the
             # time the step became due.
-            self._length = len(log)
+            self._length = self.core.steps
             self._progress = trio.current_time()
         for event in self.core.take_events():
             if isinstance(event, CodeShown):

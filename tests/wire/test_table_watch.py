@@ -119,3 +119,19 @@ def test_every_size_of_table_can_be_watched(seats: int) -> None:
     watcher = table.watch("w")
     table.start()
     assert watcher.stage is Stage.GAME and watcher.log.head == table.host.log.head
+
+
+def test_a_watcher_coming_or_going_restarts_no_seats_clock() -> None:
+    # The shells time a stalled step from the last entry that moved the table (`steps`):
+    # a stranger coming and going must not keep a stalling seat from its timeout.
+    table = Watched(3)
+    table.start()
+    before = [side.steps for side in table.sides]
+    watcher = table.watch("w")
+    table.host.remove_watcher(watcher.identity)
+    table.pump()
+    assert len(table.of(1, Watching)) == 2
+    assert [side.steps for side in table.sides] == before
+    table.sides[2].post({"t": "say", "n": 1})
+    table.pump()
+    assert [side.steps for side in table.sides] == [n + 1 for n in before]
