@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import ErrorCode, LocalProtocolError
-from .messages import Message, Post
-from .table import TableEnded, TableGuest
+from .messages import Entry, Message, Post
+from .table import TableEnded, TableGuest, _Culprit
 
 WATCH_CAP = "watch"
 """The capability a watcher announces instead of `table` (and a host that takes watchers)."""
@@ -50,6 +50,20 @@ class TableWatcher(TableGuest):
     def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
         self.leaving = code
         self._end(TableEnded(None, "left", "you stopped watching"))
+
+    def receive(self, message: Message) -> None:
+        """A message from the host. After a reconnection (the host's, or ours) the host
+        sends the log from entry 0 again: an entry we hold is skipped if it is the same,
+        and a different one is the host's `bad-relay`."""
+        if type(message) is Entry and self.log is not None and message.n < len(self.log):
+            e = self.log.entries[message.n]
+            held = (e.seat, e.seen, e.head, e.vouch, e.body, e.sig)
+            sent = (message.seat, message.seen, message.head, message.vouch, message.body)
+            if (*sent, message.sig) == held and message.relay == self.log.relays[message.n + 1]:
+                return
+            self._fail(_Culprit(0, "bad-relay", f"entry {message.n} differs from the one sent"))
+            return
+        super().receive(message)
 
 
 class WatcherGate:

@@ -6,12 +6,14 @@ host, its entries checked by `tablewatch.TableWatcher`, its games followed by
         verdicts = await follow_table(table, me.identity, show=print)
 
 A watcher never posts: it reads until the table ends (the host's last entry, or a check
-that failed), then closes. It needs no seat, so nothing waits for it: a watcher whose
-connection is lost just stops (it does not dial again).
+that failed), then closes. A connection lost (or a host that restarts from its journal,
+SPEC 4.6) is dialled again for up to the reconnect window: the host sends the log from
+entry 0 again, and the watcher skips what it holds (`TableWatcher.receive`).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -64,7 +66,8 @@ class WatcherShell(TableShell):
         self.core.take_outgoing()  # (always empty: a watcher posts nothing)
 
     async def serve(self, peer: Peer) -> None:
-        """Read the host's entries until the table ends or the connection does."""
+        """Read the host's entries until the table ends or the connection does (then the
+        caller may dial again: `lost`)."""
         try:
             async for message in peer:
                 self.core.receive(message)
@@ -77,13 +80,23 @@ class WatcherShell(TableShell):
             await peer.aclose(exc.code, exc.message)
         except ConnectionEnded:
             pass
-        if not self.ended.is_set():
+        if not self.ended.is_set() and not self.lost(peer.ended):
             ended = peer.ended
             why = ended.message if ended is not None else "the connection ended"
             self.core.fault(0, "left", f"the host went: {why}")
             self._flush()
-        self.opened.set()
+        if self.core.log is None or self.ended.is_set():
+            self.opened.set()
         await peer.aclose(ErrorCode.PEER_QUIT, "")
+
+    def lost(self, ended: ConnectionEnded | None) -> bool:
+        """Was the connection lost (worth dialling again), rather than closed by the host
+        on purpose (the table ended, it refused us, it closed us)?"""
+        if ended is None or self.core.log is None:
+            return False
+        if ended.reason is EndReason.PEER_CLOSED:
+            return ended.code == ErrorCode.AWAY
+        return ended.reason in (EndReason.NETWORK_ERROR, EndReason.TIMEOUT)
 
 
 @asynccontextmanager
@@ -94,10 +107,13 @@ async def watch_table(
     peer_settings: PeerSettings | None = None,
     known_peers: KnownPeers | None = None,
     log: Callable[[str], None] = lambda line: None,
+    window: float = 60.0,
 ) -> AsyncIterator[WatcherShell]:
     """Watch the table hosted at `address` (HOST[:PORT] or an invitation) for the block.
-    Raises `ConnectionEnded` if the connection fails, or the host takes no watchers."""
-    async with connect(
+    Raises `ConnectionEnded` if the connection fails, or the host takes no watchers.
+    A connection lost later is dialled again for up to `window` seconds (the same host)."""
+    dial = contextlib.asynccontextmanager(_dialler)
+    connection = connect(
         address,
         player,
         judge_rules=accept_any_rules,
@@ -105,14 +121,15 @@ async def watch_table(
         known_peers=known_peers,
         settings=peer_settings,
         caps=(WATCH_CAP,),
-    ) as peer:
+    )
+    async with connection as peer:
         shell = WatcherShell(TableWatcher(player, peer.info.peer_identity), log)
         shell.known_peers = known_peers
         if peer.trust is not None:
             shell.trust[peer.info.peer_identity] = peer.trust
         refused: ConnectionEnded | None = None
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(shell.serve, peer)
+            nursery.start_soon(_keep_watching, shell, peer, dial, address, player, window)
             await shell.opened.wait()
             if shell.core.log is None:  # refused after the handshake (no watchers, full...)
                 ended = peer.ended
@@ -127,6 +144,52 @@ async def watch_table(
                     nursery.cancel_scope.cancel()
     if refused is not None:
         raise refused
+
+
+async def _dialler(address: str, player: LocalPlayer, host: bytes) -> AsyncIterator[Peer]:
+    """A connection to the same host again (its key checked before it takes us in)."""
+
+    def same_host(peer: Peer) -> Refusal | None:
+        if peer.info.peer_identity != host:
+            return Refusal(ErrorCode.WRONG_PLAYER, "you are not this table's host", "another host")
+        return _watchable(peer)
+
+    async with connect(address, player, judge_peer=same_host, caps=(WATCH_CAP,)) as peer:
+        yield peer
+
+
+async def _keep_watching(
+    shell: WatcherShell,
+    peer: Peer,
+    dial: Callable[..., contextlib.AbstractAsyncContextManager[Peer]],
+    address: str,
+    player: LocalPlayer,
+    window: float,
+) -> None:
+    """Serve the first connection, then dial again while it is lost, within `window`."""
+    await shell.serve(peer)
+    ended = peer.ended
+    while shell.lost(ended) and not shell.ended.is_set():
+        why = ended.message if ended is not None else "lost"
+        shell._log(f"lost the connection to the host ({why}): dialling again")
+        ended = None
+        with trio.move_on_after(window) as waiting:
+            while ended is None:
+                try:
+                    async with dial(address, player, shell.core.host_identity) as again:
+                        shell._log("watching again")
+                        await shell.serve(again)
+                        ended = again.ended
+                except ConnectionEnded as exc:
+                    if exc.reason is EndReason.PEER_CLOSED and exc.code != ErrorCode.AWAY:
+                        ended = exc  # refused on purpose: stop
+                    else:
+                        await trio.sleep(1.0)
+        if waiting.cancelled_caught:
+            shell.core.fault(0, "left", f"the host is not back after {window:g} s")
+            shell._flush()
+            return
+    shell.opened.set()
 
 
 def _today() -> str:

@@ -45,6 +45,7 @@ async def watched_table(
     watcher: Any,
     *,
     max_watchers: int | None = None,
+    hosting: dict[str, Any] | None = None,
 ) -> tuple[dict[int, Any], Any]:
     """A table of `seats` bots (a greedy bot each) and `watcher(address)` beside it, let in
     before the seats fill; each seat's game, and what the watcher returned."""
@@ -52,7 +53,7 @@ async def watched_table(
     out: dict[str, Any] = {}
     async with open_listener(0, "127.0.0.1") as listener:
         address = f"127.0.0.1:{listener.address[1]}"
-        hosting: dict[str, Any] = {}
+        hosting = {} if hosting is None else hosting  # "table": the host's shell
 
         async def sit(seat: int, table, key) -> None:
             bot, rng = bot_for(game, "greedy"), random.Random(seat)
@@ -207,3 +208,37 @@ async def test_a_host_without_watchers_refuses_them(
     games, why = await watched_table(tmp_path, 3, "unisson", "one-deck", watcher, max_watchers=0)
     assert why == "this table takes no watchers"
     assert all(g.clean for g in games.values())
+
+
+@pytest.mark.trio
+async def test_a_watcher_whose_connection_is_lost_dials_again_and_misses_nothing(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
+    hosting: dict[str, Any] = {}
+
+    async def watcher(address: str) -> Any:
+        key = Ed25519PrivateKey.generate()
+        me = key.public_key().public_bytes_raw()
+        notes: list[Any] = []
+
+        def show(note: Any) -> None:
+            notes.append(note)
+            if len([n for n in notes if isinstance(n, Played)]) == 3:  # cut it once
+                link = hosting["table"]._watcher_links[me]
+                trio.lowlevel.spawn_system_task(link.peer.aclose, "away", "cut by the test")
+
+        async with watch_table(address, LocalPlayer("W", key)) as table:
+            verdicts = await follow_table(table, key, show=show, save=False)
+            return notes, verdicts
+
+    games, (notes, verdicts) = await watched_table(
+        tmp_path, 3, "unisson", "one-deck", watcher, hosting=hosting
+    )
+    session = games[0].session
+    played = [(n.seat, n.text) for n in notes if isinstance(n, Played)]
+    assert played == [(s, session.module.move_text(m)) for s, m in session.played]
+    ((verdict, _),) = verdicts
+    assert verdict.report.verdict is RecordVerdict.VALID, verdict.report.problem
+    # The seats saw it go and come back.
+    told = [[w for w, _ in n.watchers] for n in notes if isinstance(n, Watching)]
+    assert told[:3] == [["W"], [], ["W"]]
