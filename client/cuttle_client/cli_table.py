@@ -346,7 +346,10 @@ async def _announced(
     rules = game_module(where.game).parse_rules(where.token, where.players)
 
     def first() -> Announcement:
-        return Announcement(name, port, rules, game=where.game, seats=where.players)
+        watchers = where.max_watchers != 0  # (None: the table's default, some)
+        return Announcement(
+            name, port, rules, game=where.game, seats=where.players, watchers=watchers
+        )
 
     kept = await lan.keep_announced(stack, host, first, say)
     if kept is None:
