@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.session import MoveRecord
+from cuttle_net.deck.encoding import hash256
+from cuttle_net.session import CONCEDE, NO_DECK_HEAD, MoveRecord
 
 from .ending import Ending, fault_ending, unfinished_ending
 from .header import GameHeader
@@ -36,6 +38,8 @@ class WatchedGame:
         self.moves: list[MoveRecord] = []  # every signed move, where it was made
         self.problem = ""  # the first check that failed: the game is over for the watcher
         self._applied = 0
+        self._inputs: list[tuple[int, Any]] = []  # every message taken, to void moves
+        self._heads: list[bytes] = [self.public.head]  # the move chain's head before move n
         self._drain()
 
     @property
@@ -53,21 +57,70 @@ class WatchedGame:
         and return the moves it made the game apply (seat or None for chance, notation)."""
         if self.over:
             return []
-        game = self.public
         try:
-            if _is(body, "move", "text", "sig"):
-                at = len(game.deck.log)
-                game.take("move", None, seat, body["sig"], body["text"])
-                self.moves.append(MoveRecord(seat, body["text"], body["sig"], at))
-            elif _is(body, "deck", "msg"):
-                game.take("msg", body["msg"])
+            if _is(body, "move", "text", "sig") and body["text"] == CONCEDE:
+                self._concede(seat, body)
             else:
-                raise Invalid(f"seat {seat} sent a game message that is neither a move nor deck")
-            self._drain()
+                self._take(seat, body)
         except Invalid as exc:
             self.problem = str(exc)
+        game = self.public
         applied, self._applied = game.played[self._applied :], len(game.played)
         return applied
+
+    def _take(self, seat: int, body: Any) -> None:
+        game = self.public
+        if _is(body, "move", "text", "sig"):
+            at = len(game.deck.log)
+            game.take("move", None, seat, body["sig"], body["text"])
+            self.moves.append(MoveRecord(seat, body["text"], body["sig"], at))
+            self._heads.append(game.head)
+        elif _is(body, "deck", "msg"):
+            game.take("msg", body["msg"])
+        else:
+            raise Invalid(f"seat {seat} sent a game message that is neither a move nor deck")
+        self._inputs.append((seat, body))
+        self._drain()
+
+    def _concede(self, seat: int, body: Any) -> None:
+        """A concession is signed at the point of the move chain its author had reached: the
+        moves after it crossed it and are void (SPEC 4.2), as every seat finds."""
+        if self.public.over is not None:
+            return  # the game ended by the rules first: a concession is void (SPEC 4.2)
+        since = len(self.moves)
+        while since and self.moves[since - 1].seat != seat:
+            since -= 1
+        key = self.public.keys[seat]
+        for n in range(len(self.moves), since - 1, -1):
+            digest = hash256(
+                "move", self.header.session_id, n, self._heads[n], NO_DECK_HEAD, seat, CONCEDE
+            )
+            try:
+                key.verify(body["sig"], digest)
+            except (InvalidSignature, TypeError, ValueError):
+                continue
+            if n < len(self.moves):  # replay the game without the crossed moves
+                first = self.moves[n]
+                kept = self._inputs[: self._input_of_move(n)]
+                self.public, self.moves, self._inputs = PublicGame(self.header), [], []
+                self._heads, self._applied = [self.public.head], 0
+                self._drain()
+                for s, b in kept:
+                    self._take(s, b)
+                assert len(self.moves) == n and first not in self.moves
+            self._take(seat, body)
+            return
+        raise Invalid(f"seat {seat}'s concession: its signature checks at no point of the moves")
+
+    def _input_of_move(self, n: int) -> int:
+        """Where move `n` is among the messages taken."""
+        count = 0
+        for i, (_, b) in enumerate(self._inputs):
+            if _is(b, "move", "text", "sig"):
+                if count == n:
+                    return i
+                count += 1
+        return len(self._inputs)
 
     def _drain(self) -> None:
         # Each seat begins the operations a move requires at once, without a message: so

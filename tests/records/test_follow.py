@@ -58,3 +58,30 @@ def test_a_changed_move_is_caught_as_it_arrives() -> None:
     report = verify_text(watched.record("2026-11-28T00:00:00Z", WATCHER_KEY))
     # Its copy says the game is unfinished, which is all a watcher can vouch for.
     assert report.verdict is Verdict.UNAUDITED, report.problem
+
+
+@pytest.mark.parametrize("crossed", [1, 2])
+def test_a_concession_that_crossed_moves_voids_them_for_the_watcher_too(crossed: int) -> None:
+    table = Table("unisson", "one-deck", 3, seed=7)
+    table.start()
+    conceder = None
+    for _ in range(crossed):  # moves the conceder has not read when it concedes
+        (mover,) = [s for s in table.sessions if s.my_turn]
+        conceder = conceder or table.sessions[(mover.seat + 1) % 3]
+        table.post(mover.seat, mover.play(table.bot(mover.view, table.rng)))
+        for s in table.sessions:
+            if s is not conceder:
+                while table.deliver_one(s.seat):
+                    pass
+    assert conceder is not None
+    table.post(conceder.seat, conceder.concede())
+    table.pump()
+    watched, _ = followed(table)
+    assert not watched.problem, watched.problem
+    assert watched.public.stop.kind == "conceded"
+    session = table.sessions[0]
+    assert [r.text for r in watched.moves] == [r.text for r in session.records]
+    report = verify_text(watched.record("2026-11-28T00:00:00Z", WATCHER_KEY))
+    assert report.verdict is Verdict.UNAUDITED and report.moves == [
+        (s, session.module.move_text(m) if m != "concede" else m) for s, m in session.played
+    ]
