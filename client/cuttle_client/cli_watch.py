@@ -21,7 +21,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     watch = sub.add_parser(
         "watch",
         help="watch a table at HOST[:PORT] or by an invitation",
-        description="Watch the game at a table without a seat: every move is checked as it "
+        description="Watch the game at a table (Cuttle or L'Unisson) without a seat: every "
+        "move is checked as it "
         "arrives (signatures, proofs, the rules on public cards), no hidden card ever "
         "reaches you, and each game's verdict is shown once its audit is done; the record is "
         "saved and verifies like a player's. HOST may be a name, an IPv4 address or an IPv6 "
