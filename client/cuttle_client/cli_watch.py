@@ -41,7 +41,7 @@ def _say(text: str) -> None:
 def note_line(note: Any) -> str:
     """One line for what the watcher saw (peer words shown as plain text by `visible`)."""
     from cuttle_protocol.table import Watching
-    from cuttle_protocol.tablefollow import Began, Ended, Played, Verdict
+    from cuttle_protocol.tablefollow import Began, Ended, GameVerdict, Played
     from cuttle_protocol.tablegame import watching_text
 
     if isinstance(note, Began):
@@ -52,7 +52,7 @@ def note_line(note: Any) -> str:
         return f"{who}: {note.text}"
     if isinstance(note, Watching):
         return watching_text(note)
-    if isinstance(note, Verdict):
+    if isinstance(note, GameVerdict):
         from cuttle_net.records.verify import outcome_text
 
         report = note.report

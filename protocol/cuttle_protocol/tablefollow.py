@@ -3,7 +3,7 @@
     follower = Follower(me.identity)             # the watcher's key signs its copies
     for event in watcher.take_events():          # a `tablewatch.TableWatcher`'s events
         for note in follower.feed(event, watcher.settings):
-            ...                                  # Began, Played, Watching, Verdict, Ended
+            ...                                  # Began, Played, Watching, GameVerdict, Ended
 
 Each game is followed as `cuttle verify` would (`records.follow.WatchedGame`): every deck
 message, proof, share and move as it arrives, the spectator's view, and at the end the
@@ -48,7 +48,7 @@ class Played:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class GameVerdict:
     """Game `number` is over for the watcher: `report` is `cuttle verify`'s verdict on the
     watcher's copy of its record (`record`, the text to save)."""
 
@@ -66,7 +66,7 @@ class Ended:
     text: str
 
 
-Note = Began | Played | Watching | Verdict | Ended
+Note = Began | Played | Watching | GameVerdict | Ended
 """What a watcher sees (`Watching`: the table's event, who watches now)."""
 
 
@@ -90,7 +90,7 @@ class Follower:
         self.game: WatchedGame | None = None
         self.order = SeatOrder(0, 1)
         self.number = 0
-        self.verdicts: list[Verdict] = []
+        self.verdicts: list[GameVerdict] = []
 
     def feed(self, event: TableEvent, settings: Any = None) -> list[Note]:
         """What `event` (of the watcher's table, whose `settings` are given once seated)
@@ -119,11 +119,11 @@ class Follower:
             notes.append(Ended(text))
         return notes
 
-    def _verdict(self, note: str) -> Verdict:
+    def _verdict(self, note: str) -> GameVerdict:
         game = self.game
         assert game is not None
         record = game.record(self._date(), self._key, note)
-        verdict = Verdict(self.number, game.names, verify_text(record), record, note)
+        verdict = GameVerdict(self.number, game.names, verify_text(record), record, note)
         self.verdicts.append(verdict)
         return verdict
 
@@ -132,7 +132,7 @@ __all__ = [
     "Began",
     "Ended",
     "Follower",
+    "GameVerdict",
     "Note",
     "Played",
-    "Verdict",
 ]

@@ -29,7 +29,7 @@ from .dirs import games_dir
 from .errors import ErrorCode, RemoteProtocolError
 from .identity import KnownPeers
 from .table import TableEnded
-from .tablefollow import Follower, Note, Verdict
+from .tablefollow import Follower, GameVerdict, Note
 from .tablewatch import WATCH_CAP, TableWatcher
 from .trio_peer import (
     ConnectionEnded,
@@ -203,15 +203,15 @@ async def follow_table(
     show: Callable[[Note], None] = lambda note: None,
     save: bool = True,
     data_dir: Path | None = None,
-) -> list[tuple[Verdict, Path | None]]:
+) -> list[tuple[GameVerdict, Path | None]]:
     """Follow the watched table's games to the end: `show` each move, who watches, each
     game's verdict; save the watcher's copy of each record (`save`). Returns the verdicts."""
     follower = Follower(key)
-    done: list[tuple[Verdict, Path | None]] = []
+    done: list[tuple[GameVerdict, Path | None]] = []
     async for event in table.events:
         for note in follower.feed(event, table.core.settings):
             show(note)
-            if isinstance(note, Verdict):
+            if isinstance(note, GameVerdict):
                 path = None
                 if save:
                     stem = f"{_today()}-watched-{'-'.join(note.names)}-game{note.number}"
