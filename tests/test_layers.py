@@ -31,7 +31,7 @@ CORE_FORBIDDEN |= {"miniupnpc", "selectors", "ssl"}
 # The modules of cuttle_protocol that are trio or socket shells; every other one is sans-I/O
 # and must import without loading trio, textual, asyncio or socket.
 PROTOCOL_IO_SHELLS = {"addresses", "dial", "lan", "netplay", "portmap", "seatplay", "trio_peer"}
-PROTOCOL_IO_SHELLS |= {"trio_table", "tablegame", "tablematch"}
+PROTOCOL_IO_SHELLS |= {"trio_table", "tablegame", "tablematch", "trio_watch"}
 
 
 @dataclass(frozen=True)

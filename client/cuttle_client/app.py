@@ -284,6 +284,7 @@ class CuttleApp(App[None]):
                 plan.bind,
                 plan.announce,
                 plan.map_port,
+                plan.max_watchers,
             )
             data, config = self.settings.data_dir, plan.config_dir
             game = game_ui(launch.game)

@@ -11,9 +11,19 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import cli_arena, cli_lan, cli_learn, cli_net, cli_play, cli_record, cli_rules, stopping
+from . import (
+    cli_arena,
+    cli_lan,
+    cli_learn,
+    cli_net,
+    cli_play,
+    cli_record,
+    cli_rules,
+    cli_watch,
+    stopping,
+)
 
-MODULES = (cli_play, cli_learn, cli_net, cli_lan, cli_record, cli_rules, cli_arena)
+MODULES = (cli_play, cli_learn, cli_net, cli_watch, cli_lan, cli_record, cli_rules, cli_arena)
 SUBCOMMANDS = {name: module for module in MODULES for name in module.COMMANDS}
 
 

@@ -49,6 +49,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
     host.add_argument(
+        "--no-watchers", action="store_true", help="a table: let nobody watch (cuttle watch)"
+    )
+    host.add_argument(
+        "--max-watchers",
+        type=int,
+        metavar="N",
+        help="a table: let at most N watch (default 16)",
+    )
+    host.add_argument(
         "--no-map",
         action="store_true",
         help="do not ask the router to forward the port (UPnP)",
@@ -196,7 +205,7 @@ def _run_table_host(args: argparse.Namespace) -> int:
     ``--players N``, with the rule set and variants (Cuttle) as the table's options."""
     from cuttle_protocol.netplay import NetPlan
 
-    from cuttle_client.cli_table import bot_for, host_headless, table_rules
+    from cuttle_client.cli_table import bot_for, host_headless, table_rules, watchers_from
     from cuttle_client.profile import player_name
 
     if args.players is None:
@@ -216,6 +225,7 @@ def _run_table_host(args: argparse.Namespace) -> int:
             map_port=not args.no_map,
             config_dir=args.config_dir,
             reply_timeout=args.reply_timeout,
+            max_watchers=watchers_from(args),
         )
     except ValueError as e:
         print(f"cuttle host: {e}", file=sys.stderr)

@@ -150,6 +150,7 @@ class Hosting:
     bind: str = "::"
     announce: bool = True
     map_port: bool = False  # ask the router to forward the port (UPnP)
+    max_watchers: int | None = None  # watchers let in (0: none; None: the table's default)
 
 
 async def sit_at_table(
@@ -247,6 +248,7 @@ async def sit_at_table(
                 log=say,
                 core=resumed.core if resumed else JournaledHost(journal, me, settings),
                 restarted=resumed.lost if resumed else (),
+                max_watchers=where.max_watchers,
             )
             if where.announce:
                 play["watch"] = await _announced(stack, name, where, host, port, say, play)
@@ -349,7 +351,10 @@ async def _announced(
     rules = game_module(where.game).parse_rules(where.token, where.players)
 
     def first() -> Announcement:
-        return Announcement(name, port, rules, game=where.game, seats=where.players)
+        watchers = where.max_watchers != 0  # (None: the table's default, some)
+        return Announcement(
+            name, port, rules, game=where.game, seats=where.players, watchers=watchers
+        )
 
     kept = await lan.keep_announced(stack, host, first, say)
     if kept is None:
@@ -370,7 +375,13 @@ async def host_headless(args: argparse.Namespace, name: str, say: Any, token: st
     bot = bot_for(args.game, args.bot)
     announce, map_port = not args.no_announce, not args.no_map
     where = Hosting(args.game, args.players, token, args.port, args.bind, announce, map_port)
+    where = replace(where, max_watchers=watchers_from(args))
     return await _bot_at_table(args, name, where, bot, say)
+
+
+def watchers_from(args: argparse.Namespace) -> int | None:
+    """`--no-watchers` (0) or `--max-watchers N`; None: the table's default."""
+    return 0 if getattr(args, "no_watchers", False) else getattr(args, "max_watchers", None)
 
 
 async def join_headless(args: argparse.Namespace, conn: Any, name: str, say: Any) -> int:

@@ -148,6 +148,7 @@ class TableController:
     dealing: bool = False  # a new game is being agreed on or dealt: the view is the last game's
     refused: str = ""  # the last move the game refused after it left the table, and why
     banner: str = ""  # shown beside the title all game long (e.g. the code to compare)
+    watching: str = ""  # who watches the table (SPEC 3.15 *Watchers*), for the title
     # A lesson's lines (``learn``): kind ("goal", "rule", "done") and words, for the side panel.
     coach: Sequence[tuple[str, str]] = ()
     # The game-over panel's words: its heading, and its two buttons'.

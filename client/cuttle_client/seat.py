@@ -30,7 +30,15 @@ from cuttle_protocol.identity import ConfigError
 from cuttle_protocol.journal import JournalDamaged, JournalInUse
 from cuttle_protocol.netplay import Connected
 from cuttle_protocol.seatplay import GameSettings
-from cuttle_protocol.table import CodeShown, Lobby, Rematch, Started, TableEnded, TableGuest
+from cuttle_protocol.table import (
+    CodeShown,
+    Lobby,
+    Rematch,
+    Started,
+    TableEnded,
+    TableGuest,
+    Watching,
+)
 from cuttle_protocol.tablegame import SeatOrder, Step, TableGame, seat_text
 from cuttle_protocol.tablematch import TableMatch
 from cuttle_protocol.trio_peer import ConnectionEnded, Reconnected, Reconnecting
@@ -325,6 +333,9 @@ class TableSeat(Meeting):
                 self._say("every player confirmed the code: dealing…")
         elif isinstance(item, Rematch):
             self._agreed(item)
+        elif isinstance(item, Watching):  # the host's word, in the log (SPEC 3.15)
+            self.watching = watching_words(item)
+            self._changed()
         elif isinstance(item, Step):
             if self.session is None and not self._seats and self._table is not None:
                 core = self._table.core  # rebuilt from our journal: no Started was seen
@@ -746,3 +757,11 @@ def in_use_words(e: Any) -> str:
         f"this game is being played by another cuttle process right now (its journal "
         f"{e.path} is in use): let that one finish, or use another --port or --data-dir"
     )
+
+
+def watching_words(event: Watching) -> str:
+    """Who watches, for the title: "Wendy watching", "3 watching", or nothing."""
+    names = [n for n, _ in event.watchers]
+    if not names:
+        return ""
+    return f"{names[0]} watching" if len(names) == 1 else f"{len(names)} watching"

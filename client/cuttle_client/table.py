@@ -122,6 +122,7 @@ class TableScreen(Screen[None]):
             parts.insert(0, c.trouble())
         if c.score != MatchScore():
             parts.append(c.score.text(names[c.opponent]))
+        parts.append(c.watching)
         title = " · ".join(p for p in [*parts, str(c.rules)] if p)
         self.query_one("#title", Static).update(plain(title))
         if c.ending is not None:

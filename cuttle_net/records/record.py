@@ -30,7 +30,7 @@ import base64
 import binascii
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,10 +38,11 @@ from typing import Any
 import msgpack
 
 from cuttle_net.deck.encoding import hash256
-from cuttle_net.games.interface import GameModule
+from cuttle_net.games.interface import GameModule, game_module
 from cuttle_net.session import CONCEDE, GameSession, MoveRecord
 
 from .ending import Ending, unfinished_ending
+from .header import GameHeader
 from .replay import Seen, replay
 
 FORMAT = "cuttle-record/5"
@@ -71,6 +72,9 @@ _AFTER_SEATS = (
 # seat (no keys) between these.
 _PRACTICE_BEFORE_SEATS = ("Format", "Practice", "Date", "Game", "Rules", "Players")
 _PRACTICE_AFTER_SEATS = ("Dealer", "Deal", "Result", "Ending")
+WATCHER = "watcher"
+"""The ``Signer`` of a copy saved by a watcher (SPEC 5.2): it sits at no seat, so its own
+key follows as ``SignerKey``."""
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) "((?:[^"\\]|\\["\\])*)"\]')
 _MOVE = re.compile(r"([1-9][0-9]*)\. ([0-9]|chance) ([^|]*[^| ])(?: \| (.+))?")
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
@@ -212,7 +216,10 @@ def tag_order(tags: Mapping[str, str]) -> tuple[str, ...]:
         names = (f"Seat{s}" for s in range(seats))
         return (*_PRACTICE_BEFORE_SEATS, *names, *_PRACTICE_AFTER_SEATS)
     each = [(f"Seat{s}", f"Seat{s}Key") for s in range(seats)]
-    return (*_BEFORE_SEATS, *(t for pair in each for t in pair), *_AFTER_SEATS)
+    after = _AFTER_SEATS
+    if tags.get("Signer") == WATCHER:
+        after = (*_AFTER_SEATS[:-1], "SignerKey", _AFTER_SEATS[-1])
+    return (*_BEFORE_SEATS, *(t for pair in each for t in pair), *after)
 
 
 _SEAT_TAG = re.compile(r"Seat[0-9]+(Key)?")
@@ -312,8 +319,45 @@ def build_record(session: GameSession, names: tuple[str, ...], date: str, note: 
     (a disconnection, say) when the session itself cannot know.  After an audit the deck
     order is known, so each move notes the cards each seat saw by it.
     """
-    result, ending = session.result, str(session.ending(note))
-    header, module = session.header, session.module
+    module = session.module
+    texts = [(seat, CONCEDE if m == CONCEDE else module.move_text(m)) for seat, m in session.played]
+    return signed_record(
+        session.header,
+        names,
+        date,
+        result=session.result,
+        ending=str(session.ending(note)),
+        audit=session.audit,
+        signer=str(session.seat),
+        played=texts,
+        deck=session.deck,
+        deck_cut=session.deck_cut,
+        moves=session.records,
+        sign=session.sign,
+    )
+
+
+def signed_record(
+    header: GameHeader,
+    names: Sequence[str],
+    date: str,
+    *,
+    result: str,
+    ending: str,
+    audit: bytes | None,
+    signer: str,
+    played: Sequence[tuple[int | None, str]],
+    deck: Any,
+    deck_cut: int | None,
+    moves: Sequence[MoveRecord],
+    sign: Callable[[bytes], bytes],
+    signer_key: bytes | None = None,
+) -> str:
+    """A record's text: the tags, the moves (``played``: seat and notation, with the cards
+    each seat saw once ``audit`` revealed the deck's order), the transcript (``deck``'s
+    log up to ``deck_cut`` with each signed move placed where it was made), signed by
+    ``sign``. ``signer``: a seat, or ``WATCHER`` with ``signer_key``, its own key."""
+    module = game_module(header.name)
     tags = {
         "Format": FORMAT,
         "Date": date,
@@ -331,26 +375,27 @@ def build_record(session: GameSession, names: tuple[str, ...], date: str, note: 
         "Session": header.session_id.hex(),
         "Result": result,
         "Ending": ending,
-        "Audit": session.audit.hex() if session.audit else "none",
-        "Signer": str(session.seat),
+        "Audit": audit.hex() if audit else "none",
+        "Signer": signer,
     }
-    texts = [(seat, CONCEDE if m == CONCEDE else module.move_text(m)) for seat, m in session.played]
-    moves: list[tuple[int | None, str, Seen]] = [(seat, t, ()) for seat, t in texts]
-    if session.audit is not None:
-        order = session.deck.deck_order()
+    if signer_key is not None:
+        tags["SignerKey"] = signer_key.hex()
+    texts = list(played)
+    seen_moves: list[tuple[int | None, str, Seen]] = [(seat, t, ()) for seat, t in texts]
+    if audit is not None:
+        order = deck.deck_order()
         _, steps = replay(module, header.rules, header.seats, header.dealer, order, texts)
-        moves = [(step.seat, step.text, step.seen) for step in steps]
+        seen_moves = [(step.seat, step.text, step.seen) for step in steps]
     transcript: list[TranscriptEntry] = []
-    signed = list(session.records)
-    deck = session.deck.transcript()[: session.deck_cut]
-    for i, (kind, data) in enumerate(deck):
+    signed = list(moves)
+    for i, (kind, data) in enumerate(deck.transcript()[:deck_cut]):
         while signed and signed[0].deck_at <= i:
             transcript.append(_move_entry(signed.pop(0)))
         transcript.append(TranscriptEntry(kind, data))
     transcript += [_move_entry(r) for r in signed]
-    unsigned = GameRecord(tags, moves, transcript).to_text()
-    signature = session.sign(record_digest(unsigned)).hex()
-    return GameRecord({**tags, "Signature": signature}, moves, transcript).to_text()
+    unsigned = GameRecord(tags, seen_moves, transcript).to_text()
+    signature = sign(record_digest(unsigned)).hex()
+    return GameRecord({**tags, "Signature": signature}, seen_moves, transcript).to_text()
 
 
 def _move_entry(r: MoveRecord) -> TranscriptEntry:

@@ -56,6 +56,7 @@ from .header import GameHeader
 from .record import (
     DECK_VERSIONS,
     FORMAT,
+    WATCHER,
     GameRecord,
     RecordError,
     is_practice,
@@ -182,7 +183,8 @@ def read_header(tags: dict[str, str]) -> GameHeader:
             result != result_text(tuple(int(w) for w in set(winners)))
         ):
             raise Invalid("Result: the winning seats (ascending, comma-separated), draw or *")
-    _seat_number(tags, "Signer", seats)
+    if tags["Signer"] != WATCHER:
+        _seat_number(tags, "Signer", seats)
     if tags["Audit"] != "none":
         _hex(tags, "Audit", 32)
     _hex(tags, "Signature", 64)
@@ -481,18 +483,32 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
         ending = parse_ending(tags["Ending"])
     except EndingError as e:
         raise Invalid(f"Ending: {e}") from None
-    signer = int(tags["Signer"])
-    keys = [identity_public_key(k) for k in header.keys]
+    watcher = tags["Signer"] == WATCHER
+    # A watcher's copy (SPEC 5.2): signed by its own key, which vouches for nothing but
+    # who saved it; a seat's, by that seat's key in the header.
+    signer = -1 if watcher else int(tags["Signer"])
     try:
-        keys[signer].verify(bytes.fromhex(tags["Signature"]), record_digest(text))
+        key = identity_public_key(_hex(tags, "SignerKey", 32)) if watcher else None
+    except BadIdentityKey as e:
+        raise Invalid(f"SignerKey: {e}") from None
+    keys = [identity_public_key(k) for k in header.keys]
+    who = "the watcher" if watcher else f"seat {signer}"
+    try:
+        (key or keys[signer]).verify(bytes.fromhex(tags["Signature"]), record_digest(text))
     except InvalidSignature:
         raise Invalid(
-            f"the record's signature by seat {signer} does not match its content: "
+            f"the record's signature by {who} does not match its content: "
             "a line was changed, added, removed or moved"
         ) from None
     report.header, report.module, report.rules = header, game_module(header.name), header.rules
     report.seats, report.dealer = header.seats, header.dealer
-    report.lines.append(f"record signed by seat {signer} ({tags[f'Seat{signer}']}): ok")
+    if watcher:
+        report.lines.append(
+            f"record signed by a watcher (key {tags['SignerKey'][:16]}…, at no seat): ok; "
+            "the names and the date are its word"
+        )
+    else:
+        report.lines.append(f"record signed by seat {signer} ({tags[f'Seat{signer}']}): ok")
     # The transcript.
     game = PublicGame(header, DECK_VERSIONS[tags["Format"]])
     for n, e in enumerate(record.transcript, 1):
@@ -537,6 +553,11 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
         )
     report.moves, report.public, report.outcome = played, game.states, game.over
     claims = _check_ending(tags, ending, stop, game, signer)
+    if watcher and (claims or ending.form == "closed"):
+        # A watcher heard no seat's words and owed nothing: it states what the transcript
+        # proves, or `unfinished`.
+        claim = claims[0] if claims else tags["Ending"]
+        raise Invalid(f"Ending: a watcher's copy states only what its transcript proves: {claim}")
     report.lines.append(f"ending: {tags['Ending']}; result {tags['Result']}")
     report.lines += claims
     audited = stop.kind == "audited"

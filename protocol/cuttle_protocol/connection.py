@@ -431,10 +431,11 @@ class Connection:
             raise RemoteProtocolError(ErrorCode.BAD_KEY, own_key_refusal(self.role))
         signature = self._player.identity.sign(crypto.auth_message(self.role, self._transcript))
         self._send(Auth(signature=signature))
-        if "table" in set(self._hello.caps) & set(hello.caps):
-            # A table's dealer comes from its own draw (3.15): this flip names nobody, so
-            # nothing is remembered (a table host answers every commitment afresh, and a
-            # joiner that remembered would refuse the next table of the same host).
+        if {"table", "watch"} & set(self._hello.caps) & set(hello.caps):
+            # A table's dealer comes from its own draw (3.15), and a watcher plays no game:
+            # this flip names nobody, so nothing is remembered (a table host answers every
+            # commitment afresh, and a joiner that remembered would refuse the next table of
+            # the same host).
             self._flips = FlipBook()
         if self.role is Role.JOINER:
             # Remembered before we commit: the same host gets the same flip (coinflip.py).

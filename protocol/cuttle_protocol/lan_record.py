@@ -67,6 +67,7 @@ class Announcement:
     version: int = PROTOCOL_VERSION
     game: str = CUTTLE
     seats: int = 2
+    watchers: bool = False  # a table that takes watchers (`cuttle watch`, SPEC 3.15)
 
     def __post_init__(self) -> None:
         if not 1 <= self.port <= 65535:
@@ -89,7 +90,8 @@ def seats_text(announcement: Announcement) -> str:
     """The seats as a list shows them: "seat free" (Cuttle), "2 of 4 seats taken" (a table)."""
     if not announcement.table:
         return "seat free" if announcement.seat_free else "seat taken"
-    return f"{announcement.taken} of {announcement.seats} seats taken"
+    watch = ", watchers welcome" if announcement.watchers else ""
+    return f"{announcement.taken} of {announcement.seats} seats taken{watch}"
 
 
 def check_name(name: str) -> None:
@@ -128,6 +130,8 @@ def encode(announcement: Announcement) -> dict[bytes, bytes]:
     if a.table:
         properties |= {b"game": a.game.encode(), b"seats": b"%d" % a.seats}
         properties[b"taken"] = b"%d" % a.taken
+        if a.watchers:
+            properties[b"watch"] = b"yes"
     return properties
 
 
@@ -176,7 +180,10 @@ def decode(properties: Mapping[bytes, bytes | None], port: int | None) -> Announ
         taken = _count(properties, b"taken")
         if taken > seats or (taken < seats) != free:
             raise RecordError(f"{taken} of {seats} seats taken, and seat is {seat}")
-    return Announcement(name, port, rules, taken, version, game, seats)
+    watch = properties.get(b"watch")
+    if watch not in (None, b"yes"):
+        raise RecordError(f"watch is {display_text(watch.decode(errors='replace'))!r}, not yes")
+    return Announcement(name, port, rules, taken, version, game, seats, watch == b"yes")
 
 
 def _module(game: str) -> Any:

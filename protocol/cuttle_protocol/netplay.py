@@ -60,6 +60,8 @@ class NetPlan:
     # join: None if we can play a table's game (its token), else why not (a bot that does
     # not play it): refused in the handshake, before the host seats us.
     table_game: Callable[[str], str | None] | None = None
+    # host, a table: how many may watch it (0: none, `--no-watchers`; None: the default)
+    max_watchers: int | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in ("host", "join"):
@@ -74,6 +76,8 @@ class NetPlan:
                 f"a player name is 1 to {MAX_NAME_LEN} printable characters, without leading, "
                 "trailing or repeated spaces"
             )
+        if self.max_watchers is not None and not 0 <= self.max_watchers <= 16:
+            raise ValueError(f"at most 16 watchers, not {self.max_watchers}")
         # Checked here, before any connection: a bad port is the user's typo.
         if self.mode == "host" and not 0 <= self.port <= 65_535:
             raise ValueError(f"bad port {self.port}: a port is 1..65535 (0: any free port)")

@@ -64,7 +64,9 @@ from .tablelog import (
 
 FAULT_KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 """A fault's kind: the table's own (`bad-relay`...) or a game session's (`illegal_move`...)."""
-TABLE_KINDS = frozenset({"seats", "commit", "reveal", "ready", "fault", "leave", "rematch"})
+TABLE_KINDS = frozenset(
+    {"seats", "commit", "reveal", "ready", "fault", "leave", "rematch", "watch"}
+)
 """Entry bodies the table itself uses; every other `"t"` is a game message."""
 
 
@@ -167,7 +169,17 @@ class TableEnded:
         return self.evidence is not None and (self.culprit, self.kind) == (0, "equivocation")
 
 
-TableEvent = Lobby | CodeShown | Started | Delivered | Rematch | TableEnded
+@dataclass(frozen=True)
+class Watching:
+    """Who watches the table now (the host's `watch` entry): names (display-safe) and keys."""
+
+    watchers: tuple[tuple[str, bytes], ...]
+
+
+TableEvent = Lobby | CodeShown | Started | Delivered | Rematch | TableEnded | Watching
+
+MAX_WATCHERS = 16
+"""The most watchers a host lets in (SPEC 3.15 *Watchers*); `--max-watchers` lowers it."""
 
 
 class Stage(Enum):
@@ -212,6 +224,8 @@ def _fields(body: dict[str, Any], *names: str) -> bool:
 class _Table:
     """What host and guest share: the log, the stages, the code, and the events."""
 
+    watching = False  # a watcher's table (`tablewatch.TableWatcher`): it sits at no seat
+
     def __init__(self, player: LocalPlayer, random_bytes: Callable[[int], bytes]) -> None:
         self._player = player
         self.identity = player.identity.public_key().public_bytes_raw()
@@ -240,6 +254,8 @@ class _Table:
         self.leaving: str | None = None
         """The code of the `leave` we posted (the table ends once the host relays it)."""
         self._events: list[TableEvent] = []
+        self.watchers: tuple[tuple[str, bytes], ...] = ()  # who watches (the last `watch`)
+        self._watch_entries = 0  # `watch` entries in the log: no step of the game
 
     # --- the caller's side ---------------------------------------------------------------
 
@@ -309,6 +325,12 @@ class _Table:
         if not 0 <= culprit < max(len(self.seats), 1):
             raise ValueError(f"no seat {culprit} at this table")
         self._fail(_Culprit(culprit, kind, detail))
+
+    @property
+    def steps(self) -> int:
+        """Entries that moved the table or its game on: the log's length but the `watch`
+        entries (a watcher coming or going restarts no seat's clock)."""
+        return (len(self.log) if self.log is not None else 0) - self._watch_entries
 
     def waiting_for(self) -> list[int]:
         """The seats whose commitment, reveal or confirmation the table waits for."""
@@ -386,6 +408,12 @@ class _Table:
 
         if kind == "seats":
             refuse("the seating is entry 0 only")
+        if kind == "watch":
+            if seat != 0 or self.stage not in (Stage.GAME, Stage.BETWEEN):
+                refuse("only the host, once a game started")
+            if not (_fields(body, "watchers") and _watchers(body["watchers"]) is not None):
+                refuse("malformed")
+            return
         if kind == "leave":
             if not (
                 _fields(body, "code", "reason")
@@ -460,7 +488,11 @@ class _Table:
     def _apply(self, entry: LogEntry, body: dict[str, Any], index: int) -> None:
         """The entry is in the log: move the table on."""
         kind, seat, seats = body["t"], entry.seat, len(self.seats)
-        if kind == "leave":
+        if kind == "watch":
+            self._watch_entries += 1
+            self.watchers = tuple((display_safe(n), k) for n, k in _watchers(body["watchers"]))
+            self._events.append(Watching(self.watchers))
+        elif kind == "leave":
             reason = display_safe(body["reason"])
             self._end(TableEnded(seat, "left", reason or f"closed with {body['code']}", seat))
         elif kind == "fault":
@@ -509,12 +541,19 @@ class _Table:
         self.game += 1
         self.stage, self._start = Stage.GAME, index + 1
         self._events.append(Started(self.seats, self.game_dealer, self.session_id, self.game))
+        self._began()
+
+    def _began(self) -> None:
+        """A game began (the host says who watches, if that changed before)."""
 
     def _seat_everyone(self, players: list[tuple[str, bytes]]) -> None:
         """Entry 0 is in: the seats are fixed; commit to our code value."""
         assert self.log is not None
         self.seats = tuple(SeatInfo(i, display_safe(n), k) for i, (n, k) in enumerate(players))
         self._keys = [identity_public_key(k) for _, k in players]
+        if self.watching:  # no seat, no code value: the watcher only follows
+            self.stage = Stage.COMMIT
+            return
         self.me = next(s.seat for s in self.seats if s.identity == self.identity)
         self.stage = Stage.COMMIT
         self._post({"t": "commit", "value": code_commitment(self.log.head, self.me, self._value)})
@@ -533,6 +572,21 @@ def _proof(value: object) -> Equivocation | None:
     if not all(type(v) is bytes and len(v) == size for v, size in sizes) or length < 0:
         return None
     return Equivocation(length, head, sig, other, other_sig)
+
+
+def _watchers(value: object) -> list[tuple[str, bytes]] | None:
+    """A `watch` entry's watchers, checked: 0..MAX_WATCHERS [name, identity] pairs."""
+    if type(value) is not list or len(value) > MAX_WATCHERS:
+        return None
+    ok = all(
+        type(item) is list
+        and len(item) == 2
+        and _text(item[0], 1, MAX_NAME_LEN)
+        and type(item[1]) is bytes
+        and len(item[1]) == KEY_SIZE
+        for item in value
+    )
+    return [(n, k) for n, k in value] if ok else None
 
 
 def _players(value: object) -> list[tuple[str, bytes]] | None:
@@ -577,6 +631,9 @@ class TableHost(_Table):
         self._posts_from: dict[bytes, int] = {}  # posts received from each joiner
         self.me = 0
         self._events.append(Lobby(settings, self.players, 0))  # the host sits alone at first
+        self.max_watchers = MAX_WATCHERS  # 0: no watchers (`--no-watchers`)
+        self._watching: dict[bytes, str] = {}  # identity -> name, in arrival order
+        self._told: tuple[tuple[str, bytes], ...] = ()  # the watchers the log last named
 
     @property
     def players(self) -> tuple[SeatInfo, ...]:
@@ -678,6 +735,41 @@ class TableHost(_Table):
 
     # --- internals -----------------------------------------------------------------------
 
+    # --- watchers (SPEC 3.15 *Watchers*) -------------------------------------------------
+
+    def add_watcher(self, name: str, identity: bytes) -> str | None:
+        """A watcher completed its handshake: None once it watches (it is sent the log
+        from entry 0, then every entry), else why not (the `busy` close reason)."""
+        if self.stage is Stage.ENDED:
+            return "this table has ended"
+        if not self.max_watchers:
+            return "this table takes no watchers"
+        if identity in self._watching or any(k == identity for _, k in self._lobby):
+            return "you are at this table already"
+        if len(self._watching) >= self.max_watchers:
+            return f"this table has its {self.max_watchers} watchers"
+        self._watching[identity] = display_safe(name)[:MAX_NAME_LEN] or "?"
+        for n in range(len(self.log) if self.log is not None else 0):
+            self._outgoing.append((identity, self._entry_message(n)))
+        self._tell_watchers()
+        return None
+
+    def remove_watcher(self, identity: bytes) -> None:
+        """A watcher's connection ended (or we closed it): it is sent nothing more."""
+        if self._watching.pop(identity, None) is not None:
+            self._tell_watchers()
+
+    def _tell_watchers(self) -> None:
+        """Say in the log who watches, once a game is under way (before, the entries of
+        the table's start are counted: it waits for `_began`)."""
+        now = tuple((n, k) for k, n in self._watching.items())
+        if now != self._told and self.stage in (Stage.GAME, Stage.BETWEEN):
+            self._told = now
+            self._post({"t": "watch", "watchers": [[n, k] for n, k in now]})
+
+    def _began(self) -> None:
+        self._tell_watchers()
+
     def _show_lobby(self) -> None:
         assert self.settings is not None
         for place, (_, identity) in enumerate(self._lobby[1:], start=1):
@@ -739,6 +831,8 @@ class TableHost(_Table):
         message = self._entry_message(index)
         for seat in self.seats[1:]:
             self._outgoing.append((seat.identity, message))
+        for identity in self._watching:  # every entry is public to the table (3.15)
+            self._outgoing.append((identity, message))
         return index
 
     def _entry_message(self, n: int) -> Entry:
@@ -909,7 +1003,7 @@ class TableGuest(_Table):
             raise _Culprit(0, "bad-relay", "the seating is for another game than was proposed")
         if players[0][1] != self.host_identity:
             raise _Culprit(0, "bad-relay", "the seating does not put the host at seat 0")
-        if all(k != self.identity for _, k in players):
+        if all(k != self.identity for _, k in players) and not self.watching:
             raise _Culprit(0, "bad-relay", "the seating leaves us out")
         table_id = body["table"]
         if not verify(self._host_key, message.vouch, relay_statement(0, genesis(table_id))):

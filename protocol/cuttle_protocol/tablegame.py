@@ -37,8 +37,6 @@ from typing import Any
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.games.interface import game_module
-from cuttle_net.records.header import GameHeader
 from cuttle_net.records.record import build_record, save_record
 from cuttle_net.session import TABLE_HOST, Fault, GameSession, Output, message_body
 
@@ -55,7 +53,9 @@ from .table import (
     Started,
     TableEnded,
     TableSettings,
+    Watching,
 )
+from .tableseats import SeatOrder, game_header
 from .trio_table import ShellEvent, TableShell
 
 Choose = Callable[[Any], Any]
@@ -92,29 +92,6 @@ _RULES_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class SeatOrder:
-    """The seats of a game at a table (SPEC 4.1): the table's seats, in joining order, turned
-    so that a game whose dealer always takes one seat (Cuttle: seat 1) finds the table's
-    dealer there; any other game keeps the table's numbers. The session, its record and
-    its result lines count game seats; the table's entries, faults and deadlines count
-    table seats."""
-
-    shift: int  # game seat = (table seat + shift) mod seats
-    seats: int
-
-    @classmethod
-    def of(cls, module: Any, seats: int, dealer: int) -> SeatOrder:
-        fixed = module.dealer_seat
-        return cls(0 if fixed is None else (fixed - dealer) % seats, seats)
-
-    def game(self, table_seat: int) -> int:
-        return (table_seat + self.shift) % self.seats
-
-    def table(self, game_seat: int) -> int:
-        return (game_seat - self.shift) % self.seats
-
-
 def game_session(
     settings: TableSettings,
     started: Started,
@@ -125,20 +102,9 @@ def game_session(
 ) -> tuple[SeatOrder, tuple[str, ...], GameSession]:
     """The game a table starts (SPEC 4.1): its seat order, the players' names in game seats,
     and our session (`me`: our table seat; `rng`: all of our randomness in the game)."""
-    module = game_module(settings.game)
-    count = len(started.seats)
-    order = SeatOrder.of(module, count, started.dealer)
-    seated = [started.seats[order.table(g)] for g in range(count)]
-    header = GameHeader(
-        connection=started.session_id,
-        number=started.number,
-        name=settings.game,
-        rules=module.parse_rules(rules_token, count),
-        dealer=order.game(started.dealer),
-        keys=tuple(s.identity for s in seated),
-    )
+    order, names, header = game_header(settings, started, rules_token)
     session = GameSession(order.game(me), header, identity, rng=rng)
-    return order, tuple(s.name for s in seated), session
+    return order, names, session
 
 
 @dataclass
@@ -272,6 +238,8 @@ async def play_at_table(
             show(event)
             if isinstance(event, Lobby):
                 say(lobby_text(event))
+            elif isinstance(event, Watching):
+                say(watching_text(event))
             elif isinstance(event, CodeShown):
                 for seat in table.core.seats:
                     if seat.seat != table.core.me:
@@ -393,6 +361,11 @@ def lobby_text(lobby: Lobby) -> str:
     free = seats - len(lobby.players)
     wait = f"waiting for {free} more player{'s' * (free > 1)}" if free else "every seat is taken"
     return f"at the table ({lobby.settings.game}, {seats} seats): {who}; {wait}"
+
+
+def watching_text(event: Watching) -> str:
+    """Who watches the table (the host's `watch` entry: SPEC 3.15 *Watchers*)."""
+    return "watching: " + (", ".join(n for n, _ in event.watchers) or "nobody")
 
 
 def seat_text(table: TableShell, seat: SeatInfo) -> str:

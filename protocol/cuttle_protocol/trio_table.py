@@ -51,6 +51,7 @@ from .table import (
     TableSettings,
     _Table,
 )
+from .tablewatch import WATCH_CAP, WatcherGate
 from .trio_peer import (
     CLOSE_GRACE,
     ConnectionEnded,
@@ -235,10 +236,14 @@ class TableShell:
     def _flush(self) -> None:
         self._route()
         log = self.core.log
-        if log is not None and len(log) != self._length and self.core.stage is not Stage.ENDED:
+        if (
+            log is not None
+            and self.core.steps != self._length
+            and self.core.stage is not Stage.ENDED
+        ):
             # Not the entry that ended the table: `overdue` judges a verdict against the
             # time the step became due.
-            self._length = len(log)
+            self._length = self.core.steps
             self._progress = trio.current_time()
         for event in self.core.take_events():
             if isinstance(event, CodeShown):
@@ -306,6 +311,7 @@ class HostShell(TableShell):
         self._settings = settings
         self.known_peers = known_peers
         self._links: dict[bytes, _Link] = {}
+        self._watcher_links: dict[bytes, _Link] = {}  # watchers' connections (tablewatch)
         self._nursery: trio.Nursery | None = None  # where joiners are served (`run`)
         self._lost: dict[bytes, float] = {}  # identity -> when its reconnect window ends
         self._away: set[bytes] = set()  # said `SeatAway` and not yet `SeatBack`
@@ -315,7 +321,7 @@ class HostShell(TableShell):
 
     def _route(self) -> None:
         for identity, message in self.core.take_outgoing():
-            link = self._links.get(identity)
+            link = self._links.get(identity) or self._watcher_links.get(identity)
             if link is not None and not link.resuming:
                 link.queue_in.send_nowait(message)
 
@@ -333,7 +339,7 @@ class HostShell(TableShell):
             self._rules,
             self._admit,
             settings=self._settings,
-            caps=TABLE_CAPS,
+            caps=(*TABLE_CAPS, WATCH_CAP),
             shut=(ErrorCode.BUSY, "this table has ended"),
             codes=lambda: self.core.stage is Stage.LOBBY,  # the table's code comes after it
         ):
@@ -342,6 +348,8 @@ class HostShell(TableShell):
     def _refusal(self, info: HandshakeComplete) -> tuple[str, str] | None:
         """Why a handshaken peer gets no seat now (a close code and the reason), or None."""
         identity = info.peer_identity
+        if WATCH_CAP in info.caps and "table" not in info.caps:
+            return None  # a watcher (`_admit`)
         if "table" not in info.caps:
             reason = "this host seats a table of several players: your program cannot"
             return ErrorCode.RULES_REFUSED, reason
@@ -364,6 +372,8 @@ class HostShell(TableShell):
         refusal = self._refusal(info)
         if refusal is not None:
             return refusal
+        if "table" not in info.caps:
+            return self._admit_watcher(peer)
         link = _Link(peer)
         old = self._links.get(identity)
         who = f"{info.peer_name} (key {info.peer_fingerprint})"
@@ -393,6 +403,46 @@ class HostShell(TableShell):
         self._nursery.start_soon(self._joined, link, identity, "back" if back else "new")
         self._flush()
         return None
+
+    def _admit_watcher(self, peer: Peer) -> tuple[str, str] | None:
+        """A watcher completed its handshake: it watches from now on, or is refused."""
+        info = peer.info
+        why = self.core.add_watcher(info.peer_name, info.peer_identity)
+        if why is not None:
+            return ErrorCode.BUSY, why
+        link = _Link(peer)
+        self._watcher_links[info.peer_identity] = link
+        self._log(f"{info.peer_name} (key {info.peer_fingerprint}) watches the table")
+        assert self._nursery is not None
+        self._nursery.start_soon(self._watched, link, info.peer_identity)
+        self._flush()
+        return None
+
+    async def _watched(self, link: _Link, identity: bytes) -> None:
+        """Serve a watcher: the log goes out; what it sends is dropped, or closes it."""
+        gate = WatcherGate()
+
+        def gone() -> None:  # nothing more is routed to it (its queue closes)
+            if self._watcher_links.get(identity) is link:
+                del self._watcher_links[identity]
+                self.core.remove_watcher(identity)
+                self._flush()
+
+        async with running(link.peer) as peer, trio.open_nursery() as nursery:
+            nursery.start_soon(link.write)
+            try:
+                async for message in peer:
+                    verdict = gate.judge(message)
+                    if verdict is not None:
+                        self._log(f"closed a watcher's connection: {verdict[1]}")
+                        gone()
+                        await link.finish(*verdict)
+                        break
+            except (ConnectionEnded, RemoteProtocolError):
+                pass
+            finally:
+                gone()
+            nursery.cancel_scope.cancel()
 
     @staticmethod
     def _replace(old: _Link) -> None:
@@ -556,7 +606,7 @@ class HostShell(TableShell):
     async def close_all(self) -> None:
         code, reason = self._close_code()
         async with trio.open_nursery() as nursery:
-            for link in list(self._links.values()):
+            for link in [*self._links.values(), *self._watcher_links.values()]:
                 nursery.start_soon(link.finish, code, reason)
 
 
@@ -855,12 +905,16 @@ async def host_table(
     random_bytes: Callable[[int], bytes] = os.urandom,
     core: TableHost | None = None,
     restarted: Sequence[bytes] = (),
+    max_watchers: int | None = None,
 ) -> AsyncIterator[HostShell]:
     """Host a table on `listener` for the block: joiners are seated as they come.
 
     `core`: the table's core, made by the caller (a journaled one); `restarted`: the
-    joiners of a table rebuilt from the host's journal, waited for as lost ones."""
+    joiners of a table rebuilt from the host's journal, waited for as lost ones;
+    `max_watchers`: how many watchers it takes (0: none; default `MAX_WATCHERS`)."""
     core = core or TableHost(player, settings, random_bytes=random_bytes)
+    if max_watchers is not None:
+        core.max_watchers = max_watchers
     shell = HostShell(
         listener,
         core,

@@ -681,3 +681,37 @@ def test_a_hosting_person_sees_a_seat_lost_for_good_named_at_the_end(tmp_path: P
     run(app, body)
     line = games["Cy"].line  # Cy, told by the host: the same verdict
     assert "Bob (seat 1) left the table: connection lost and not back within 6 s" in line, line
+
+
+def test_the_seats_screen_says_who_watches_as_plain_text(tmp_path: Path) -> None:
+    """A watcher (`cuttle watch`) beside the table the person hosts: its name, markup and
+    all, is in the title as text; it follows the game to its end."""
+    from cuttle_protocol.trio_watch import follow_table, watch_table
+
+    app = hosting(tmp_path)
+    games: dict[str, TableGame] = {}
+    watched: list = []
+
+    async def watcher(address: str) -> None:
+        key = Ed25519PrivateKey.generate()
+        async with watch_table(address, LocalPlayer("[b]W[/b]", key)) as table:
+            watched.extend(await follow_table(table, key, save=False))
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "(port " in screen_text(app))
+        port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
+        app.trio.start_task(lambda: watcher(f"127.0.0.1:{port}"))  # type: ignore[attr-defined]
+        await until(pilot, lambda: "watches the table" in screen_text(app))
+        await two_bots_join(pilot, tmp_path, games)
+        await answer_the_code(pilot, True)
+        table = await table_shown(pilot)
+        title = table.query_one("#title", Static)
+        await until(pilot, lambda: str(title.render()).endswith(" · [b]W[/b] watching"))
+        await play_to_the_end(pilot, table, random.Random(5))
+        await until(pilot, lambda: len(games) == 2 and len(watched) == 1, 60)
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await keys(pilot, "l")
+
+    run(app, body)
+    ((verdict, _),) = watched
+    assert verdict.report.verdict is Verdict.VALID, verdict.report.problem

@@ -287,3 +287,13 @@ def test_the_record_module_is_pure() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_a_table_that_takes_watchers_says_so() -> None:
+    a = Announcement("Alice", 4454, ONE_DECK, 2, game="unisson", seats=4, watchers=True)
+    assert encode(a) == {**TABLE, b"watch": b"yes"}
+    assert decode(encode(a), 4454) == a
+    assert seats_text(a) == "2 of 4 seats taken, watchers welcome"
+    assert not decode(TABLE, 4454).watchers
+    with pytest.raises(RecordError, match="watch"):
+        decode({**TABLE, b"watch": b"\x1b[2J"}, 4454)

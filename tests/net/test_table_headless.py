@@ -33,9 +33,14 @@ def cuttle(tmp: Path, name: str, *args: str) -> subprocess.Popen[str]:
 
 
 def play(
-    tmp: Path, players: int, *host_extra: str, join_extra: tuple[str, ...] = ()
+    tmp: Path,
+    players: int,
+    *host_extra: str,
+    join_extra: tuple[str, ...] = (),
+    watchers: int = 0,
 ) -> list[tuple[int, str, str]]:
-    """Every process's (exit status, stdout, stderr), the host's first."""
+    """Every process's (exit status, stdout, stderr), the host's first (then the joiners',
+    then `watchers` running ``cuttle watch``, started before the joiners)."""
     host = cuttle(
         tmp,
         "p0",
@@ -55,10 +60,12 @@ def play(
             found = re.search(r"\(port (\d+)\)", line)
             port = found and found[1]
         assert port, host.stderr.read() if host.poll() is not None else "no port"
+        watching = [cuttle(tmp, f"w{i}", "watch", f"127.0.0.1:{port}") for i in range(watchers)]
         for i in range(1, players):
             bot = "random" if i % 2 else "greedy"
             join = ("join", f"127.0.0.1:{port}", "--bot", bot, "--reply-timeout", "30", *join_extra)
             procs.append(cuttle(tmp, f"p{i}", *join))
+        procs += watching
         for p in procs:
             p.wait(timeout=max(1.0, deadline - time.monotonic()))
     finally:
@@ -188,3 +195,22 @@ def test_a_host_killed_mid_game_and_not_restarted_is_named_once_the_window_ends(
         (record,) = (tmp_path / name / "games").glob("*.cuttle")
         report = verify_text(record.read_text())
         assert report.verdict == Verdict.UNAUDITED, report.problem  # what was played, signed
+
+
+@pytest.mark.slow
+def test_cuttle_watch_prints_every_move_and_the_verdict_and_saves_a_record(
+    tmp_path: Path,
+) -> None:
+    outputs = play(tmp_path, 3, watchers=1)
+    *seats, (status, out, err) = outputs
+    assert [s for s, _, _ in seats] == [0, 0, 0], seats
+    assert status == 0, (out, err)
+    moves = [line for line in out.splitlines() if re.match(r"cuttle: p\d \(seat \d\): ", line)]
+    (record,) = (tmp_path / "p0" / "games").glob("*.cuttle")
+    listed = re.findall(r"^\d+\. \d (.+?)(?: \|.*)?$", record.read_text(), re.M)
+    assert [m.split(": ", 2)[2] for m in moves] == listed
+    assert "cuttle: watching: w0" in out
+    assert all("cuttle: watching: w0" in seat_out for _, seat_out, _ in seats)  # told
+    assert "cuttle: game 1 verdict: valid; seat " in out
+    (copy,) = (tmp_path / "w0" / "games").glob("*.cuttle")
+    assert verify_text(copy.read_text()).verdict == Verdict.VALID

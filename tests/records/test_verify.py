@@ -230,6 +230,8 @@ def test_the_example_records_are_up_to_date_and_quoted_by_the_spec() -> None:
     assert verify_text((vectors / "example-conceded.cuttle").read_text()).verdict == (
         Verdict.UNAUDITED
     )
+    watcher = (vectors / "example-watcher.cuttle").read_text()
+    assert verify_text(watcher).verdict == Verdict.VALID and '[Signer "watcher"]' in watcher
     practice = verify_text((vectors / "example-practice.cuttle").read_text())
     assert practice.verdict == Verdict.VALID and practice.practice
     spec = (root / "SPEC.md").read_text()

@@ -1,10 +1,11 @@
 """Test vectors for SPEC.md 3.15: a whole three-seat table from fixed inputs.
 
 protocol/vectors/wire/table.json holds every `table` and `entry` message the host sends and
-every `post` the joiners send, in order, as MessagePack hex, with the heads, the code, the
-first dealer and the session id. It is regenerated here and must match (set
-CUTTLE_WRITE_VECTORS=1 to rewrite it after a deliberate change); a second test recomputes
-every head, signature check, the code and the dealer from the formulas of 3.15 alone.
+every `post` the joiners send (and every `entry` it sends a watcher, *Watchers*), in order,
+as MessagePack hex, with the heads, the code, the first dealer and the session id. It is
+regenerated here and must match (set CUTTLE_WRITE_VECTORS=1 to rewrite it after a
+deliberate change); a second test recomputes every head, signature check, the code and the
+dealer from the formulas of 3.15 alone.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.table import CodeShown, Started, TableGuest, TableHost, TableSettings
+from cuttle_protocol.tablewatch import TableWatcher
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "wire" / "table.json"
 DOMAIN = b"cuttle-net/4"
@@ -37,6 +39,7 @@ INPUTS = {
     for name in NAMES
 }
 GAME = {"game": "unisson", "options": ["short"], "seats": 3}
+WATCHER = {"name": "dave", "identity_seed": fixed("dave identity").hex()}
 
 
 def build_vectors() -> dict:
@@ -59,6 +62,12 @@ def build_vectors() -> dict:
         )
         for p in players[1:]
     }
+    dave = LocalPlayer(
+        WATCHER["name"],
+        Ed25519PrivateKey.from_private_bytes(bytes.fromhex(WATCHER["identity_seed"])),
+    )
+    watcher = TableWatcher(dave, host.identity)
+    sides = {**guests, watcher.identity: watcher}  # (a watcher posts nothing)
     messages: list[dict] = []
 
     def pump() -> None:
@@ -67,7 +76,7 @@ def build_vectors() -> dict:
             moved = False
             for identity, message in host.take_outgoing():
                 moved = True
-                to = guests[identity]
+                to = sides[identity]
                 messages.append(
                     {"from": "alice", "to": to._player.name, "hex": _hex(message.to_wire())}
                 )
@@ -83,6 +92,8 @@ def build_vectors() -> dict:
     for player in players[1:]:
         host.add_joiner(player.name, player.identity.public_key().public_bytes_raw())
         pump()
+        if player is players[1]:  # a watcher comes while the table fills
+            assert host.add_watcher(dave.name, watcher.identity) is None
     for side in (host, *guests.values()):
         side.confirm()
         pump()
@@ -98,8 +109,9 @@ def build_vectors() -> dict:
     assert second.number == 2
     return {
         "description": "cuttle-net/4 table (SPEC 3.15): three seats, from the lobby to the"
-        " start of game 1, then the rematch that starts game 2",
-        "inputs": {"players": INPUTS, "settings": GAME},
+        " start of game 1 (the host names its watcher, dave, who is sent every entry), then"
+        " the rematch that starts game 2",
+        "inputs": {"players": INPUTS, "settings": GAME, "watcher": WATCHER},
         "messages": messages,
         "derived": {
             "heads": [h.hex() for h in host.log.heads],
@@ -167,10 +179,17 @@ def test_table_vectors_follow_the_spec() -> None:
     derived = vectors["derived"]
     assert [h.hex() for h in heads] == derived["heads"]
     kinds = [b["t"] for _, b in bodies]
-    assert kinds == ["seats"] + ["commit"] * 3 + ["reveal"] * 3 + ["ready"] * 3 + ["rematch"] * 3
+    table = ["seats"] + ["commit"] * 3 + ["reveal"] * 3 + ["ready"] * 3
+    assert kinds == [*table, "watch"] + ["rematch"] * 3
+    # Once game 1 started, the host names who watches; the watcher got every entry too.
+    dave = bytes.fromhex(WATCHER["identity_seed"])
+    dave_key = Ed25519PrivateKey.from_private_bytes(dave).public_key().public_bytes_raw()
+    assert bodies[10] == (0, {"t": "watch", "watchers": [["dave", dave_key]]})
+    to_dave = [w for w, m in zip(wires, vectors["messages"], strict=True) if m["to"] == "dave"]
+    assert to_dave == to_bob
     # The host proposes game 2, then each joiner agrees, each after seeing the proposal.
-    assert [(s, b["game"]) for s, b in bodies[10:]] == [(0, 2), (1, 2), (2, 2)]
-    assert all(e["seen"] > 10 for e in to_bob[11:])
+    assert [(s, b["game"]) for s, b in bodies[11:]] == [(0, 2), (1, 2), (2, 2)]
+    assert all(e["seen"] > 11 for e in to_bob[12:])
     commits = {s: b["value"] for s, b in bodies if b["t"] == "commit"}
     values = {s: b["value"] for s, b in bodies if b["t"] == "reveal"}
     for seat, value in values.items():

@@ -63,6 +63,7 @@ class UnissonController:
     leave_question = "Leave this table? The game is abandoned."
     farewell = ""  # said in the lobby once the player left mid-game (where the record is)
     banner = ""  # said in the title after the table's name (a lesson's number and name)
+    watching = ""  # who watches the table (SPEC 3.15 *Watchers*), for the title
     # A lesson's lines (``learn``): kind ("goal", "rule", "done") and words, for the side panel.
     coach: Sequence[tuple[str, str]] = ()
     # The game-over panel's words: its heading, and its two buttons'.

@@ -147,6 +147,7 @@ class UnissonTableScreen(Screen[None]):
         if c.games:  # the table is known by now: its place goes to the match
             parts[-1] = f"L'Unisson · {c.label}"
             parts.append(f"game {len(c.games) + (c.ending is None)} · {match_words(c)}")
+        parts += [c.watching] if c.watching else []
         self.query_one("#title", Static).update(plain(" · ".join(parts)))
 
     def _question(self) -> Text:

@@ -1,6 +1,7 @@
 """Example records (SPEC.md part 5), made deterministically from fixed keys and seeds:
 an audited classic game, a standard game that seat 1 concedes (never audited), an
-audited three-player game of L'Unisson, and a practice game of L'Unisson (SPEC 5.5).
+audited three-player game of L'Unisson, the same game as a watcher's copy (SPEC 5.2), and a
+practice game of L'Unisson (SPEC 5.5).
 
     python protocol/vectors/record/record_vectors.py          # rewrite the files
     python protocol/vectors/record/record_vectors.py --check  # compare (the test suite)
@@ -19,9 +20,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.interface import game_module
+from cuttle_net.records.follow import WatchedGame
 from cuttle_net.records.header import GameHeader
 from cuttle_net.records.record import build_practice_record, build_record
-from cuttle_net.session import GameSession, SendMove
+from cuttle_net.session import GameSession, SendMove, message_body
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # protocol/vectors/
 from vectorfiles import shake_rng, write_or_check
@@ -38,9 +40,10 @@ def play(
     seed: int,
     bots: list[Callable[[Any, random.Random], Any]],
     concede_after: int | None = None,
+    watched: bool = False,
 ) -> str:
     """One game at a table of ``seats``, every message delivered in one order (the star of
-    part 3); the record seat 0 saves."""
+    part 3); the record seat 0 saves (``watched``: the copy a watcher saves)."""
     keys = [
         Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"record identity %d" % s).digest())
         for s in range(seats)
@@ -87,6 +90,12 @@ def play(
         mover = next(s for s in sessions if s.my_turn)
         post(mover.seat, mover.play(bots[mover.seat](mover.view, choices)))
         pump()
+    if watched:
+        watcher = WatchedGame(header, tuple(NAMES[:seats]))
+        for sender, item in log:
+            watcher.receive(sender, message_body(item))
+        key = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"record watcher").digest())
+        return watcher.record(DATE, key)
     return build_record(sessions[0], tuple(NAMES[:seats]), DATE)
 
 
@@ -120,6 +129,9 @@ FILES = {
         "cuttle", "standard", 2, 1, 2, [GREEDY, RANDOM], concede_after=9
     ),
     "example-unisson.cuttle": lambda: play("unisson", "one-deck", 3, 2, 3, [any_move] * 3),
+    "example-watcher.cuttle": lambda: play(
+        "unisson", "one-deck", 3, 2, 3, [any_move] * 3, watched=True
+    ),
     "example-practice.cuttle": lambda: practice("unisson", "one-deck", 3, 1, 4),
 }
 
