@@ -238,20 +238,16 @@ def test_game_messages_refused_before_the_handshake_ends() -> None:
     assert host.phase is Phase.ERROR
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_coin_flip_is_agreed_and_both_outcomes_occur(seed: int) -> None:
-    host, joiner = make_pair()
-    h, j = handshake(host, joiner)
-    assert h.first_dealer is j.first_dealer
-    OUTCOMES.add(h.first_dealer)
-
-
-OUTCOMES: set[Role] = set()
-
-
-def test_coin_flip_outcomes_seen() -> None:
-    # Runs after the 40 flips above: with fair coins both seats deal first at least once.
-    assert {Role.HOST, Role.JOINER} == OUTCOMES
+def test_coin_flip_is_agreed_and_both_outcomes_occur() -> None:
+    # With fair coins, 40 flips give both seats the first deal (a miss: 2 in 2**40); one test,
+    # so that no other test (or worker, under xdist) has to run before it.
+    outcomes: set[Role] = set()
+    for _ in range(40):
+        host, joiner = make_pair()
+        h, j = handshake(host, joiner)
+        assert h.first_dealer is j.first_dealer
+        outcomes.add(h.first_dealer)
+    assert outcomes == {Role.HOST, Role.JOINER}
 
 
 def test_wrong_coin_value_is_a_remote_error() -> None:
