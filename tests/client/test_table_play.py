@@ -261,3 +261,24 @@ def test_the_game_over_panel_moves_aside_for_the_final_table(size, tmp_path) -> 
         assert isinstance(app.screen, LobbyScreen)
 
     run(app, body, size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+def test_the_final_table_says_how_to_get_back(size, tmp_path) -> None:
+    """With the game-over panel aside, the table's footer offered Draw and Concede, and
+    nothing said how to see the result again or reach the lobby; the panel never said the
+    table was under it (a new player, issue 26)."""
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path), Practice("greedy", seed=1))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "c", "y")
+        assert isinstance(app.screen, GameOverScreen)
+        assert "Table (t)" in screen_text(app)  # the panel names the way to the table
+        await keys(pilot, "escape")
+        last = screen_text(app).rstrip("\n").splitlines()[-1]
+        assert "Final table · Esc: result · r: rematch · l: lobby" in last
+        assert "Concede" not in last
+        await keys(pilot, "t")
+        assert "Game over" in screen_text(app) and "Final table" not in screen_text(app)
+
+    run(app, body, size=size)
