@@ -368,7 +368,8 @@ async def leave_when_over(table: TableShell) -> None:
         with trio.move_on_after(table.timeouts.reply):
             await table.ended.wait()  # the host closes the table
     if not table.ended.is_set() and table.core.leaving is None:
-        table.leave(ErrorCode.PEER_QUIT, "the game is over")
+        # the others read "the match is over: HOST left: no more games" (who, and why once)
+        table.leave(ErrorCode.PEER_QUIT, "no more games")
 
 
 def _outcome(

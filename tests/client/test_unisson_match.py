@@ -161,6 +161,8 @@ def test_a_joiner_sees_the_hosts_proposal_agrees_with_r_and_sees_the_match_end(
         await until(pilot, lambda: c.view is not before and c.ending is None)  # game 2 dealt
         await play_to_the_end(pilot, table, random.Random(6))
         await until(pilot, lambda: "The match is over: Hal left" in screen_text(app))
+        # who left and why, once (it read "Hal left: the game is over")
+        assert "The match is over: Hal left: no more games." in screen_text(app)
         assert isinstance(app.screen, GameOverScreen)
         assert not app.screen.query_one("#rematch").display
         assert len(c.games) == 2 and "game 2 · match: you" in screen_text(app).splitlines()[0]

@@ -124,12 +124,14 @@ async def test_cuttle_is_played_at_a_two_seat_table_to_verified_records(
 
 
 @pytest.mark.trio
+@pytest.mark.parametrize("seats", [3, 4])
 async def test_a_seat_leaving_while_a_person_thinks_ends_the_game_naming_it(
-    tmp_path: Path, memory_net, autojump_clock
+    tmp_path: Path, memory_net, autojump_clock, seats: int
 ) -> None:
-    """The people at seats 0 and 1 never decide; seat 2 leaves as soon as one of them has a
-    decision pending: that seat hears it at once (its events are not held up by the move it
-    awaits), and every seat's result names seat 2."""
+    """The people at seats 0 and 1 (and 3) never decide; seat 2 leaves as soon as one of
+    them has a decision pending: that seat hears it at once (its events are not held up by
+    the move it awaits), and every seat's result names seat 2, and its winners as a list
+    ("p0, p1 and p3 win", not "p0 and p1 and p3 win")."""
 
     async def never(view):
         await trio.sleep_forever()
@@ -142,10 +144,13 @@ async def test_a_seat_leaving_while_a_person_thinks_ends_the_game_naming_it(
         return {"watch": watch}
 
     hooks = {0: {"choose": never}, 1: {"choose": never}, 2: leave_when_a_person_thinks}
+    if seats == 4:
+        hooks[3] = {"choose": never}
     games = await table_of(tmp_path, hooks)
-    for seat in (0, 1):
+    won = "p0 and p1 win" if seats == 3 else "p0, p1 and p3 win"
+    for seat in set(hooks) - {2}:
         line = games[seat].line
-        assert "p2 (seat 2) left" in line and "gone for coffee" in line, (seat, line)
+        assert f"{won}: p2 (seat 2) left the table: gone for coffee" in line, (seat, line)
     assert games[2].line.endswith("unfinished: you left the table"), games[2].line
     for game in games.values():  # everything checkable holds; the deal stays unproven
         assert game.record is not None
