@@ -244,7 +244,7 @@ class TableScreen(Screen[None]):
         try:
             self.controller.submit(move)
         except IllegalMove as e:
-            self._error(f"{move}: {e}")
+            self._error(f"{cardtext.move_shown(move, self.ascii)}: {e}")
             self._keep_error = self.controller.dealing
             return False
         return True

@@ -58,7 +58,7 @@ def test_a_cuttle_lesson_wrong_move_then_right_move_then_ticked(tmp_path: Path) 
         assert "Reach 21" in panel_text(pilot)
         await keys(pilot, "2", "enter")  # 6♥ for points: legal, but 20
         assert error_text(pilot) == (
-            "✗ points 6H: 6♥ makes 20, one short of 21. Which card makes 21?"
+            "✗ points 6♥: 6♥ makes 20, one short of 21. Which card makes 21?"
         )
         assert "Rule: a card played as points adds its rank" in panel_text(pilot)
         c = pilot.app.screen.controller
@@ -84,7 +84,7 @@ def test_a_refused_move_is_explained_in_the_engines_words() -> None:
     async def body(pilot: Pilot) -> None:
         await keys(pilot, "colon", *"scuttle 9c 9h", "enter")
         assert error_text(pilot) == (
-            "✗ scuttle 9C 9H: 9♣ cannot scuttle 9♥: equal rank needs a higher suit"
+            "✗ scuttle 9♣ 9♥: 9♣ cannot scuttle 9♥: equal rank needs a higher suit"
         )
         assert "Rule: a scuttle needs a higher rank" in panel_text(pilot)
         pilot.app.screen.query_one("#move-input").value = ""
@@ -122,7 +122,7 @@ def test_a_unisson_lesson_on_the_unisson_table() -> None:
         await keys(pilot, "d")
         await until(pilot, lambda: "✓ One action done" in panel_text(pilot))
         await keys(pilot, "colon", *"discard 9d", "enter")  # not the Q♠
-        assert error_text(pilot) == "✗ discard 9D: legal, but not what this step asks"
+        assert error_text(pilot) == "✗ discard 9♦: legal, but not what this step asks"
         assert "Rule: discard puts a card" in panel_text(pilot)
         pilot.app.screen.query_one("#move-input").value = ""
         await keys(pilot, *"discard qs", "enter")

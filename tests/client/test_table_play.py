@@ -78,9 +78,9 @@ def test_an_illegal_typed_move_is_explained_inline() -> None:
         await keys(pilot, *"scuttle 3d 7h", "enter")
         await pilot.pause()
         assert error_text(pilot) == (
-            "✗ scuttle 3D 7H: 3♦ cannot scuttle 7♥: it is not a point card your opponent controls"
+            "✗ scuttle 3♦ 7♥: 3♦ cannot scuttle 7♥: it is not a point card your opponent controls"
         )
-        assert "✗ scuttle 3D 7H: 3♦ cannot" in screen_text(pilot.app)
+        assert "✗ scuttle 3♦ 7♥: 3♦ cannot" in screen_text(pilot.app)
         await keys(pilot, *"x", "enter")  # still in the field: a syntax error is explained too
         await pilot.pause()
         assert error_text(pilot).startswith("✗ '7hx' is not a card")
