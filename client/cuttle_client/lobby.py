@@ -66,6 +66,10 @@ class AddressInput(Input):
 class LobbyScreen(Screen[None]):
     """Where the client starts (``cuttle`` with no arguments)."""
 
+    # Focused as soon as the lobby is composed: Textual's default focused the name field
+    # first, so a key pressed before on_mount (a loaded machine) was typed into the name.
+    AUTO_FOCUS = "#practice"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("g", "game", "Game"),
         Binding("p", "practice", "Practice"),

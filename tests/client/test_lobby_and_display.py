@@ -76,6 +76,24 @@ def test_practice_is_the_default_in_the_lobby() -> None:
     run(app, body)
 
 
+def test_a_key_pressed_as_the_lobby_opens_is_not_typed_into_the_name() -> None:
+    """Composed, the lobby focused its first field (the name) until on_mount moved the focus
+    to Practice: a key pressed meanwhile (a new player's `j` on a loaded machine) became
+    part of the name (seen in tmux: "Alicej")."""
+
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    async def body(pilot: Pilot) -> None:
+        await app.push_screen(LobbyScreen("Ann", lan=False))
+        # Composed, not yet settled: what a key pressed now would reach.
+        assert app.screen.focused is app.screen.query_one("#practice")
+        await keys(pilot, "j")
+        assert app.screen.query_one("#name").value == "Ann"
+        assert app.screen.focused is app.screen.query_one("#address")
+
+    run(app, body)
+
+
 def test_ascii_mode_shows_no_suit_glyphs() -> None:
     app = practice_app(seed=7, ascii=True)
 
