@@ -387,6 +387,9 @@ class LobbyScreen(Screen[None]):
             self.notice("Type the host's address here, then Enter: HOST[:PORT]")
             field.focus()
             return
+        # Back in the lobby after that game, its keys work again (the field kept the focus
+        # and took them as text, out of sight at the end of an invitation); Enter rejoins.
+        self.query_one("#join", Button).focus()
         self.post_message(self.JoinRequested(address))
 
     def action_lan(self) -> None:

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import CuttleApp
+from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import GameOverScreen
+from cuttle_client.played import PlayedScreen
 from cuttle_client.unisson.network import NetworkTable
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.tablematch import TableMatch, play_match_at_table
@@ -168,6 +170,12 @@ def test_a_joiner_sees_the_hosts_proposal_agrees_with_r_and_sees_the_match_end(
         assert len(c.games) == 2 and "game 2 · match: you" in screen_text(app).splitlines()[0]
         await until(pilot, lambda: len(matches) == 2)
         await keys(pilot, "l")
+        # Back in the lobby, its keys work: the Join field had kept the focus, and took
+        # `r` (the games played) as text.
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await keys(pilot, "r")
+        assert isinstance(app.screen, PlayedScreen), app.screen_stack
+        assert app.lobby.query_one("#address", Input).value == where["address"]
 
     files = tmp_path / "ann"
     app = make_app(Settings(bot_delay=0, data_dir=files, config_dir=files, lan=False, name="Ann"))
