@@ -278,6 +278,10 @@ def test_the_final_table_says_how_to_get_back(size, tmp_path) -> None:
         last = screen_text(app).rstrip("\n").splitlines()[-1]
         assert "Final table · Esc: result · r: rematch · l: lobby" in last
         assert "Concede" not in last
+        # the bot's hand, which the panel names, is face up on the final table too
+        hand = table(pilot).controller.their_hand()[0]
+        them = next(x for x in screen_text(app).splitlines() if "Hand   " in x)
+        assert hand and all(card_display(x) in them for x in hand) and "▒▒" not in them, them
         await keys(pilot, "t")
         assert "Game over" in screen_text(app) and "Final table" not in screen_text(app)
 
