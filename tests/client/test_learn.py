@@ -154,6 +154,22 @@ def test_the_lobby_opens_the_lessons_at_its_game() -> None:
     run(app, body)
 
 
+def test_learn_unisson_lists_its_lessons_first(tmp_path: Path) -> None:
+    """`cuttle learn --game unisson` (or e with L'Unisson chosen) showed Cuttle's 17 lessons
+    with L'Unisson's heading and first lesson at the bottom of an 80×24 screen: its
+    lessons come first, every one in sight."""
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "L'Unisson: 0 of" in screen_text(pilot.app))
+        rows = [x.strip("│ ") for x in screen_text(pilot.app).splitlines()]
+        first = rows.index(f"L'Unisson: 0 of {len(UNISSON.lessons)} done")
+        titles = [f"{i}. {lesson.title}" for i, lesson in enumerate(UNISSON.lessons, 1)]
+        assert rows[first + 1 : first + 1 + len(titles)] == titles
+        assert first < rows.index(f"Cuttle: 0 of {len(CUTTLE.lessons)} done")
+
+    run(learn_app(tmp_path, "unisson"), body)
+
+
 def test_a_lesson_keeps_its_panel_below_80_columns() -> None:
     """A practice table drops its move log below 80 columns; a lesson's panel holds the goal
     and the rule, so it stays."""
