@@ -402,6 +402,9 @@ def seat_text(table: TableShell, seat: SeatInfo) -> str:
     mark = f", {trust.value}" if trust is not None else ""
     if trust is not None and trust.value == "changed":
         mark += ": WARNING, this name had another key before: an impostor?"
+    known = table.known_peers.name_of(seat.identity) if table.known_peers else None
+    if trust is not None and trust.value == "renamed" and known:
+        mark += f": known to you as {known}"  # the same key, proven (SPEC 3.11)
     return f"{seat.name} (key {seat.fingerprint}{mark})"
 
 

@@ -329,3 +329,21 @@ def test_a_cuttle_table_seats_its_dealer_at_game_seat_one(dealer: int) -> None:
     assert [order.table(order.game(t)) for t in (0, 1)] == [0, 1]
     same = SeatOrder.of(game_module("unisson"), 4, 3)
     assert [same.game(t) for t in range(4)] == [0, 1, 2, 3]
+
+
+def test_a_renamed_seat_is_shown_with_the_name_it_was_known_by(tmp_path: Path) -> None:
+    """A known key under a new name read only "renamed": the client shows the name it knew
+    (SPEC 3.11), as the two-player title does ("known to you as Botb1")."""
+    from types import SimpleNamespace
+
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    from cuttle_protocol.identity import KnownPeers
+    from cuttle_protocol.table import SeatInfo
+    from cuttle_protocol.tablegame import seat_text
+
+    key = Ed25519PrivateKey.generate().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    peers = KnownPeers(tmp_path)
+    peers.remember("Bob", key)
+    table = SimpleNamespace(trust={key: peers.check("Robert", key)}, known_peers=peers)
+    text = seat_text(table, SeatInfo(2, "Robert", key))  # type: ignore[arg-type]
+    assert text.endswith(", renamed: known to you as Bob)"), text
