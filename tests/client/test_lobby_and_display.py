@@ -94,6 +94,18 @@ def test_a_key_pressed_as_the_lobby_opens_is_not_typed_into_the_name() -> None:
     run(app, body)
 
 
+def test_the_lobby_names_learn_whole_at_60_columns() -> None:
+    """At 60×20 the Practice row was cut at 'Learn' (its key lost): the bot's list was
+    sized for 'greedy (default)' and the button for a longer word."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    async def body(pilot: Pilot) -> None:
+        row = next(x for x in screen_text(app).splitlines() if "Practice (p)" in x)
+        assert "against easy (default)" in row and "Learn (e)" in row, row
+
+    run(app, body, size=(60, 20))
+
+
 def test_ascii_mode_shows_no_suit_glyphs() -> None:
     app = practice_app(seed=7, ascii=True)
 
