@@ -52,6 +52,11 @@ def test_game_over(snap_compare) -> None:
     assert snap_compare(table_after(1, []), press=["c", "y"])
 
 
+def test_the_final_table_with_the_panel_aside(snap_compare) -> None:
+    """The game-over table at 80×24: the bot's hand face up, the keys on the bottom line."""
+    assert snap_compare(table_after(1, []), press=["c", "y", "escape"])
+
+
 def test_wide_table_widens_the_log(snap_compare) -> None:
     moves = ["permanent QD", "scuttle TH TC", "points 8C", "draw", "scuttle 4C 2S", "jack JD 9D"]
     assert snap_compare(table_after(0, moves, "standard"), terminal_size=(120, 40))
