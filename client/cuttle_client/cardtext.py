@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Collection, Iterable
 
 from rich.text import Text
 
-from cuttle_net.games.cuttle.cards import SUIT_OF, card_display
+from cuttle_net.games.cuttle.cards import SUIT_OF, card_display, parse_card
 
 RED_SUITS = (1, 2)  # diamonds, hearts
 
@@ -53,3 +54,13 @@ def ascii_text(text: str) -> str:
 
 
 _GLYPH_TO_LETTER = str.maketrans(dict(zip("♣♦♥♠", "CDHS", strict=True)))
+
+
+def move_shown(move: object, ascii: bool = False) -> str:
+    """A move's notation with its cards as the table shows them (``points 5S`` →
+    ``points 5♠``, ``extend 1 TH`` → ``extend 1 10♥``): the player picked cards by their
+    face, and reads them back the same way (SPEC 1.6); ``ascii`` keeps the text form."""
+    return _CARD_TOKEN.sub(lambda m: card_display(parse_card(m.group(0)), ascii), str(move))
+
+
+_CARD_TOKEN = re.compile(r"\b[A2-9TJQK][CDHS]\b")  # the text form of a card (not JK)

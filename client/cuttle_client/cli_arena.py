@@ -38,7 +38,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int, default=100, metavar="N", help="games (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the match seed")
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="processes to play in")
-    p.add_argument("--game", choices=("cuttle", "unisson"), default="cuttle")
+    p.add_argument(
+        "--game",
+        choices=("cuttle", "unisson"),
+        default="cuttle",
+        help="the game: cuttle (two bots, the default) or unisson (3 to 6)",
+    )
     p.add_argument(
         "--decks",
         type=int,

@@ -31,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--bot",
         choices=list(BOTS),
-        default="greedy",
+        default="easy",  # the lobby's default, under the same name ("Easy bot", not "Greedy")
         help="the opponent (in L'Unisson, every other seat), weakest first: random; easy, "
         "also called greedy (one move ahead, the default); medium and hard (search)",
     )

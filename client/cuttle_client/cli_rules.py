@@ -72,7 +72,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"plies, 0 to {MAX_PERFT_DEPTH}",
     )
     rnd = cmds.add_parser("random", help="play a whole random game and print it")
-    rnd.add_argument("--seed", type=_whole_number("a seed", MAX_SEED), required=True, metavar="N")
+    rnd.add_argument(
+        "--seed",
+        type=_whole_number("a seed", MAX_SEED),
+        required=True,
+        metavar="N",
+        help="the random game's seed: the same seed, the same game",
+    )
     add_rules_options(rnd)
     add_game_options(rnd)
 
@@ -98,7 +104,13 @@ def add_game_options(p: argparse.ArgumentParser, positions: bool = True) -> None
 
 def add_rules_options(p: argparse.ArgumentParser) -> None:
     """``--rules`` and ``--variant``, as every command that starts a game takes them."""
-    p.add_argument("--rules", choices=("classic", "standard"), default="classic")
+    p.add_argument(
+        "--rules",
+        choices=("classic", "standard"),
+        default="classic",
+        help="Cuttle's rule set: classic (the default) or standard (a hand of at most 8, "
+        "a 7 shows two cards, four kings win at once: SPEC.md part 1)",
+    )
     p.add_argument(
         "--variant",
         action="append",

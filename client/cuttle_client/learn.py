@@ -200,7 +200,9 @@ class LearnScreen(Screen[None]):
         self._rows = []
         todo: dict[str, int] = {}  # each game's first lesson not done
         unfinished: set[int] = set()
-        for game, course in courses().items():
+        # The game asked for comes first, its lessons in sight (below the other game's 17,
+        # L'Unisson's list started off screen at 80×24).
+        for game, course in sorted(courses().items(), key=lambda item: item[0] != self.game):
             ticked = done.get(game, set())
             count = sum(lesson.key in ticked for lesson in course.lessons)
             heading = f"{GAMES[game].title}: {count} of {len(course.lessons)} done"

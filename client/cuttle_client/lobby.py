@@ -65,6 +65,10 @@ class AddressInput(Input):
 class LobbyScreen(Screen[None]):
     """Where the client starts (``cuttle`` with no arguments)."""
 
+    # Focused as soon as the lobby is composed: Textual's default focused the name field
+    # first, so a key pressed before on_mount (a loaded machine) was typed into the name.
+    AUTO_FOCUS = "#practice"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("g", "game", "Game"),
         Binding("p", "practice", "Practice"),
@@ -381,6 +385,9 @@ class LobbyScreen(Screen[None]):
             self.notice("Type the host's address here, then Enter: HOST[:PORT]")
             field.focus()
             return
+        # Back in the lobby after that game, its keys work again (the field kept the focus
+        # and took them as text, out of sight at the end of an invitation); Enter rejoins.
+        self.query_one("#join", Button).focus()
         self.post_message(self.JoinRequested(address))
 
     def action_lan(self) -> None:

@@ -162,6 +162,10 @@ class GameOverScreen(ModalScreen[str]):
             with Horizontal(classes="buttons"):
                 yield Button(f"{again} (r)", id="rematch", variant="primary", compact=True)
                 yield Button(f"{back} (l)", id="lobby", compact=True)
+                yield Button("Table (t)", id="peek", compact=True)
+        # With the panel aside, the table's own footer would offer keys that do nothing
+        # now: this line says which keys do.
+        yield Static(id="peek-bar")
 
     def on_mount(self) -> None:
         self.show(self._text, self.rematch)
@@ -174,13 +178,24 @@ class GameOverScreen(ModalScreen[str]):
         button = self.query_one("#rematch", Button)
         button.display = rematch
         self.query_one("#rematch" if rematch else "#lobby", Button).focus()
+        self._show_bar()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.action_choose(event.button.id or "lobby")
+        if event.button.id == "peek":
+            self.action_peek()
+        else:
+            self.action_choose(event.button.id or "lobby")
 
     def action_peek(self) -> None:
         panel = self.query_one("#game-over")
         panel.display = not panel.display
+        self.query_one("#peek-bar", Static).display = not panel.display
+        self._show_bar()
+
+    def _show_bar(self) -> None:
+        _, again, back = self._words
+        keys = ["Esc: result", *[f"r: {again.lower()}"] * self.rematch, f"l: {back.lower()}"]
+        self.query_one("#peek-bar", Static).update(plain(" Final table · " + " · ".join(keys)))
 
     def action_choose(self, answer: str) -> None:
         if answer == "rematch" and not self.rematch:

@@ -110,6 +110,11 @@ class TableScreen(Screen[None]):
             if c.refused:
                 self._error(c.refused)
         touched = c.log[-1].touched if c.log else frozenset()
+        if c.ending is not None and not c.coach:
+            # The final table shows their hand as far as it is known (the game-over panel
+            # names it; moved aside, it left backs on the table).
+            view = view.copy()
+            view.hands[c.opponent], view.hidden[c.opponent] = c.their_hand()
         show_board(self, view, me, names, self.ascii, touched)
         log = self.query_one("#log", MoveLog)
         log.show(c.log, self.ascii, c.coach)
@@ -245,7 +250,7 @@ class TableScreen(Screen[None]):
         try:
             self.controller.submit(move)
         except IllegalMove as e:
-            self._error(f"{move}: {e}")
+            self._error(f"{cardtext.move_shown(move, self.ascii)}: {e}")
             self._keep_error = self.controller.dealing
             return False
         return True

@@ -8,6 +8,11 @@ from collections.abc import Mapping, Sequence
 from cuttle_net.session import GameSession
 
 
+def and_list(words: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``: the winners of a table read as a list."""
+    return " and ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
+
+
 def verdict_line(
     head: str,
     session: GameSession,
@@ -24,7 +29,7 @@ def verdict_line(
     def who(seat: int | None) -> str:
         return f"{names[seat]} (seat {seat})" if seat is not None else "nobody"
 
-    won = " and ".join(names[s] for s in winners)
+    won = and_list([names[s] for s in winners])
     win = f"{won} {'win' if len(winners) > 1 else 'wins'}"
     if ending.form == "fault":
         verdict = f"{win}: {who(ending.seat)} forfeits, {ending.code}: {ending.text}"

@@ -336,7 +336,8 @@ async def leave_when_over(table: TableShell) -> None:
         with trio.move_on_after(table.timeouts.reply):
             await table.ended.wait()  # the host closes the table
     if not table.ended.is_set() and table.core.leaving is None:
-        table.leave(ErrorCode.PEER_QUIT, "the game is over")
+        # the others read "the match is over: HOST left: no more games" (who, and why once)
+        table.leave(ErrorCode.PEER_QUIT, "no more games")
 
 
 def _outcome(
@@ -374,6 +375,9 @@ def seat_text(table: TableShell, seat: SeatInfo) -> str:
     mark = f", {trust.value}" if trust is not None else ""
     if trust is not None and trust.value == "changed":
         mark += ": WARNING, this name had another key before: an impostor?"
+    known = table.known_peers.name_of(seat.identity) if table.known_peers else None
+    if trust is not None and trust.value == "renamed" and known:
+        mark += f": known to you as {known}"  # the same key, proven (SPEC 3.11)
     return f"{seat.name} (key {seat.fingerprint}{mark})"
 
 

@@ -303,6 +303,9 @@ def test_every_help_text_is_clean_and_names_each_game() -> None:
     for parser, depth in parsers:
         text = parser.format_help()
         assert "%%" not in text, parser.prog
+        # every option says what it does (`play --rules {classic,standard}` did not)
+        bare = [a.option_strings for a in parser._actions if a.option_strings and not a.help]
+        assert not bare, (parser.prog, bare)
         if depth <= 1:
             assert "Cuttle" in text and "L'Unisson" in text, parser.prog
 

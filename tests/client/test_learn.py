@@ -53,7 +53,7 @@ def test_a_cuttle_lesson_wrong_move_then_right_move_then_ticked(tmp_path: Path) 
         assert "Reach 21" in panel_text(pilot)
         await keys(pilot, "2", "enter")  # 6♥ for points: legal, but 20
         assert error_text(pilot) == (
-            "✗ points 6H: 6♥ makes 20, one short of 21. Which card makes 21?"
+            "✗ points 6♥: 6♥ makes 20, one short of 21. Which card makes 21?"
         )
         assert "Rule: a card played as points adds its rank" in panel_text(pilot)
         c = pilot.app.screen.controller
@@ -79,7 +79,7 @@ def test_a_refused_move_is_explained_in_the_engines_words() -> None:
     async def body(pilot: Pilot) -> None:
         await keys(pilot, "colon", *"scuttle 9c 9h", "enter")
         assert error_text(pilot) == (
-            "✗ scuttle 9C 9H: 9♣ cannot scuttle 9♥: equal rank needs a higher suit"
+            "✗ scuttle 9♣ 9♥: 9♣ cannot scuttle 9♥: equal rank needs a higher suit"
         )
         assert "Rule: a scuttle needs a higher rank" in panel_text(pilot)
         pilot.app.screen.query_one("#move-input").value = ""
@@ -117,7 +117,7 @@ def test_a_unisson_lesson_on_the_unisson_table() -> None:
         await keys(pilot, "d")
         await until(pilot, lambda: "✓ One action done" in panel_text(pilot))
         await keys(pilot, "colon", *"discard 9d", "enter")  # not the Q♠
-        assert error_text(pilot) == "✗ discard 9D: legal, but not what this step asks"
+        assert error_text(pilot) == "✗ discard 9♦: legal, but not what this step asks"
         assert "Rule: discard puts a card" in panel_text(pilot)
         pilot.app.screen.query_one("#move-input").value = ""
         await keys(pilot, *"discard qs", "enter")
@@ -147,6 +147,22 @@ def test_the_lobby_opens_the_lessons_at_its_game() -> None:
         assert isinstance(pilot.app.screen, LobbyScreen)
 
     run(app, body)
+
+
+def test_learn_unisson_lists_its_lessons_first(tmp_path: Path) -> None:
+    """`cuttle learn --game unisson` (or e with L'Unisson chosen) showed Cuttle's 17 lessons
+    with L'Unisson's heading and first lesson at the bottom of an 80×24 screen: its
+    lessons come first, every one in sight."""
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "L'Unisson: 0 of" in screen_text(pilot.app))
+        rows = [x.strip("│ ") for x in screen_text(pilot.app).splitlines()]
+        first = rows.index(f"L'Unisson: 0 of {len(UNISSON.lessons)} done")
+        titles = [f"{i}. {lesson.title}" for i, lesson in enumerate(UNISSON.lessons, 1)]
+        assert rows[first + 1 : first + 1 + len(titles)] == titles
+        assert first < rows.index(f"Cuttle: 0 of {len(CUTTLE.lessons)} done")
+
+    run(learn_app(tmp_path, "unisson"), body)
 
 
 def test_a_lesson_keeps_its_panel_below_80_columns() -> None:

@@ -74,6 +74,36 @@ def test_practice_is_the_default_in_the_lobby() -> None:
     run(app, body)
 
 
+def test_a_key_pressed_as_the_lobby_opens_is_not_typed_into_the_name() -> None:
+    """Composed, the lobby focused its first field (the name) until on_mount moved the focus
+    to Practice: a key pressed meanwhile (a new player's `j` on a loaded machine) became
+    part of the name (seen in tmux: "Alicej")."""
+
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    async def body(pilot: Pilot) -> None:
+        await app.push_screen(LobbyScreen("Ann", lan=False))
+        # Composed, not yet settled: what a key pressed now would reach.
+        assert app.screen.focused is app.screen.query_one("#practice")
+        await keys(pilot, "j")
+        assert app.screen.query_one("#name").value == "Ann"
+        assert app.screen.focused is app.screen.query_one("#address")
+
+    run(app, body)
+
+
+def test_the_lobby_names_learn_whole_at_60_columns() -> None:
+    """At 60×20 the Practice row was cut at 'Learn' (its key lost): the bot's list was
+    sized for 'greedy (default)' and the button for a longer word."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    async def body(pilot: Pilot) -> None:
+        row = next(x for x in screen_text(app).splitlines() if "Practice (p)" in x)
+        assert "against easy (default)" in row and "Learn (e)" in row, row
+
+    run(app, body, size=(60, 20))
+
+
 def test_ascii_mode_shows_no_suit_glyphs() -> None:
     app = practice_app(seed=7, ascii=True)
 
@@ -124,6 +154,10 @@ def test_command_line_opens_the_lobby_or_a_table(monkeypatch: pytest.MonkeyPatch
     assert opened[:2] == [(False, None), (True, None)]
     assert opened[2] == (True, Practice("random", Rules.parse("standard+joker"), 3))
     assert cli.main(["play", "--variant", "nine-frozen", "--variant", "nine-to-deck"]) == 2
+    # The default bot is the lobby's, under its name: `cuttle play` met "Greedy bot" and
+    # the lobby "Easy bot" (the same bot, two names for a newcomer).
+    assert cli.main(["play", "--seed", "3"]) == 0
+    assert opened[-1][1] == Practice("easy", Rules.parse("classic"), 3)
 
 
 def alice_on_the_lan(monkeypatch: pytest.MonkeyPatch) -> None:

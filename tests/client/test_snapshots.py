@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.controller import PracticeController
 from cuttle_client.modals import KeyChangedScreen
@@ -49,6 +50,11 @@ def test_glasses_expose_the_opponents_hand(snap_compare) -> None:
 def test_game_over(snap_compare) -> None:
     # The table saves no record here: its path, with the time in it, would change each run.
     assert snap_compare(table_after(1, []), press=["c", "y"])
+
+
+def test_the_final_table_with_the_panel_aside(snap_compare) -> None:
+    """The game-over table at 80×24: the bot's hand face up, the keys on the bottom line."""
+    assert snap_compare(table_after(1, []), press=["c", "y", "escape"])
 
 
 def test_wide_table_widens_the_log(snap_compare) -> None:
@@ -105,11 +111,20 @@ def test_rematch_prompt(snap_compare) -> None:
     assert snap_compare(CuttleApp(Settings(bot_delay=0), c), press=["c", "y"])
 
 
-def test_the_readme_screenshot_is_the_mid_game_snapshot() -> None:
+@pytest.mark.parametrize(
+    ("screenshot", "snapshot"),
+    [
+        ("table.svg", "test_snapshots/test_mid_game_table.svg"),
+        ("unisson-table.svg", "test_unisson_snapshots/test_six_players_two_decks.svg"),
+    ],
+)
+def test_the_readme_screenshots_are_the_current_snapshots(screenshot, snapshot) -> None:
+    """README shows the tables as they are: each screenshot is a snapshot these tests keep
+    current (the L'Unisson one was checked by nobody)."""
     root = Path(__file__).resolve().parents[2]
-    snapshot = root / "tests/client/__snapshots__/test_snapshots/test_mid_game_table.svg"
-    assert (root / "docs/table.svg").read_text() == snapshot.read_text(), (
-        "copy the updated snapshot to docs/table.svg"
+    snap = root / "tests/client/__snapshots__" / snapshot
+    assert (root / "docs" / screenshot).read_text() == snap.read_text(), (
+        f"copy the updated snapshot {snapshot} to docs/{screenshot}"
     )
 
 

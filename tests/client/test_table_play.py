@@ -78,9 +78,9 @@ def test_an_illegal_typed_move_is_explained_inline() -> None:
         await keys(pilot, *"scuttle 3d 7h", "enter")
         await pilot.pause()
         assert error_text(pilot) == (
-            "✗ scuttle 3D 7H: 3♦ cannot scuttle 7♥: it is not a point card your opponent controls"
+            "✗ scuttle 3♦ 7♥: 3♦ cannot scuttle 7♥: it is not a point card your opponent controls"
         )
-        assert "✗ scuttle 3D 7H: 3♦ cannot" in screen_text(pilot.app)
+        assert "✗ scuttle 3♦ 7♥: 3♦ cannot" in screen_text(pilot.app)
         await keys(pilot, *"x", "enter")  # still in the field: a syntax error is explained too
         await pilot.pause()
         assert error_text(pilot).startswith("✗ '7hx' is not a card")
@@ -259,5 +259,30 @@ def test_the_game_over_panel_moves_aside_for_the_final_table(size, tmp_path) -> 
         assert "Game over" in screen_text(app)
         await keys(pilot, "l")
         assert isinstance(app.screen, LobbyScreen)
+
+    run(app, body, size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+def test_the_final_table_says_how_to_get_back(size, tmp_path) -> None:
+    """With the game-over panel aside, the table's footer offered Draw and Concede, and
+    nothing said how to see the result again or reach the lobby; the panel never said the
+    table was under it (a new player, issue 26)."""
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path), Practice("greedy", seed=1))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "c", "y")
+        assert isinstance(app.screen, GameOverScreen)
+        assert "Table (t)" in screen_text(app)  # the panel names the way to the table
+        await keys(pilot, "escape")
+        last = screen_text(app).rstrip("\n").splitlines()[-1]
+        assert "Final table · Esc: result · r: rematch · l: lobby" in last
+        assert "Concede" not in last
+        # the bot's hand, which the panel names, is face up on the final table too
+        hand = table(pilot).controller.their_hand()[0]
+        them = next(x for x in screen_text(app).splitlines() if "Hand   " in x)
+        assert hand and all(card_display(x) in them for x in hand) and "▒▒" not in them, them
+        await keys(pilot, "t")
+        assert "Game over" in screen_text(app) and "Final table" not in screen_text(app)
 
     run(app, body, size=size)

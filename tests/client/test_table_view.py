@@ -116,3 +116,17 @@ def test_both_games_write_a_card_the_same_way(ascii: bool) -> None:
 
     for f in ALL_FACES:
         assert face_display(f, ascii) == card_display(parse_card(face_text(f)), ascii)
+
+
+def test_a_refused_move_is_read_back_with_the_cards_as_shown() -> None:
+    """A refused move was echoed in notation ("✗ points 5S: legal, but not what this step
+    asks" in a lesson, "scuttle 3D 7H: 3♦ cannot…"): the cards read as the table shows them."""
+    from cuttle_client.cardtext import move_shown
+
+    from cuttle_net.games.cuttle.moves import parse_move
+    from cuttle_net.games.unisson import parse_move as unisson_move
+
+    assert move_shown(parse_move("scuttle 3d th")) == "scuttle 3♦ 10♥"
+    assert move_shown(parse_move("scuttle 3d th"), ascii=True) == "scuttle 3D TH"
+    assert move_shown(unisson_move("extend 1 TH")) == "extend 1 10♥"
+    assert move_shown("draw") == "draw"

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import CuttleApp
+from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import GameOverScreen
+from cuttle_client.played import PlayedScreen
 from cuttle_client.unisson.network import NetworkTable
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.tablematch import TableMatch, play_match_at_table
@@ -161,11 +163,19 @@ def test_a_joiner_sees_the_hosts_proposal_agrees_with_r_and_sees_the_match_end(
         await until(pilot, lambda: c.view is not before and c.ending is None)  # game 2 dealt
         await play_to_the_end(pilot, table, random.Random(6))
         await until(pilot, lambda: "The match is over: Hal left" in screen_text(app))
+        # who left and why, once (it read "Hal left: the game is over")
+        assert "The match is over: Hal left: no more games." in screen_text(app)
         assert isinstance(app.screen, GameOverScreen)
         assert not app.screen.query_one("#rematch").display
         assert len(c.games) == 2 and "game 2 · match: you" in screen_text(app).splitlines()[0]
         await until(pilot, lambda: len(matches) == 2)
         await keys(pilot, "l")
+        # Back in the lobby, its keys work: the Join field had kept the focus, and took
+        # `r` (the games played) as text.
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await keys(pilot, "r")
+        assert isinstance(app.screen, PlayedScreen), app.screen_stack
+        assert app.lobby.query_one("#address", Input).value == where["address"]
 
     files = tmp_path / "ann"
     app = make_app(Settings(bot_delay=0, data_dir=files, config_dir=files, lan=False, name="Ann"))

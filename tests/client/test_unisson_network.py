@@ -133,7 +133,7 @@ def test_a_person_hosts_compares_the_code_and_plays_to_a_verified_record(tmp_pat
         await pilot.pause()
         await keys(pilot, *"extend 9 7H", "enter")  # nobody has 9 sequences at the start
         error = str(table.query_one("#error").render())
-        assert error.startswith("✗ extend 9 7H: "), error
+        assert error.startswith("✗ extend 9 7♥: "), error  # the cards as shown
         assert c.my_turn and not c.busy
         await keys(pilot, "escape")
         await play_to_the_end(pilot, table, random.Random(3))

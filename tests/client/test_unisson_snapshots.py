@@ -85,6 +85,11 @@ def test_game_over_with_every_score(snap_compare) -> None:
     assert snap_compare(table(4, 2, lambda c: False))
 
 
+def test_the_final_table_with_the_panel_aside(snap_compare) -> None:
+    """The game-over table at 80×24: every hand, the range, the keys on the bottom line."""
+    assert snap_compare(table(4, 2, lambda c: False), press=["escape"])
+
+
 def test_ascii_table(snap_compare) -> None:
     assert snap_compare(table(5, 4, lambda c: c.view.turn >= 4, ascii=True))
 

@@ -164,7 +164,7 @@ def test_a_typed_move_is_played_or_refused_with_the_rule() -> None:
         await pilot.pause()
         await keys(pilot, *"meld 7h 8h 9h", "enter")
         error = line(pilot, "#error")
-        assert error.startswith("✗ meld 7H 8H 9H: ") and "you hold no" in error
+        assert error.startswith("✗ meld 7♥ 8♥ 9♥: ") and "you hold no" in error
         field = pilot.app.screen.query_one("#move-input")
         field.value = ""  # type: ignore[attr-defined]
         await keys(pilot, *"draw", "enter")

@@ -124,12 +124,14 @@ async def test_cuttle_is_played_at_a_two_seat_table_to_verified_records(
 
 
 @pytest.mark.trio
+@pytest.mark.parametrize("seats", [3, 4])
 async def test_a_seat_leaving_while_a_person_thinks_ends_the_game_naming_it(
-    tmp_path: Path, memory_net, autojump_clock
+    tmp_path: Path, memory_net, autojump_clock, seats: int
 ) -> None:
-    """The people at seats 0 and 1 never decide; seat 2 leaves as soon as one of them has a
-    decision pending: that seat hears it at once (its events are not held up by the move it
-    awaits), and every seat's result names seat 2."""
+    """The people at seats 0 and 1 (and 3) never decide; seat 2 leaves as soon as one of
+    them has a decision pending: that seat hears it at once (its events are not held up by
+    the move it awaits), and every seat's result names seat 2, and its winners as a list
+    ("p0, p1 and p3 win", not "p0 and p1 and p3 win")."""
 
     async def never(view):
         await trio.sleep_forever()
@@ -142,10 +144,13 @@ async def test_a_seat_leaving_while_a_person_thinks_ends_the_game_naming_it(
         return {"watch": watch}
 
     hooks = {0: {"choose": never}, 1: {"choose": never}, 2: leave_when_a_person_thinks}
+    if seats == 4:
+        hooks[3] = {"choose": never}
     games = await table_of(tmp_path, hooks)
-    for seat in (0, 1):
+    won = "p0 and p1 win" if seats == 3 else "p0, p1 and p3 win"
+    for seat in set(hooks) - {2}:
         line = games[seat].line
-        assert "p2 (seat 2) left" in line and "gone for coffee" in line, (seat, line)
+        assert f"{won}: p2 (seat 2) left the table: gone for coffee" in line, (seat, line)
     assert games[2].line.endswith("unfinished: you left the table"), games[2].line
     for game in games.values():  # everything checkable holds; the deal stays unproven
         assert game.record is not None
@@ -324,3 +329,21 @@ def test_a_cuttle_table_seats_its_dealer_at_game_seat_one(dealer: int) -> None:
     assert [order.table(order.game(t)) for t in (0, 1)] == [0, 1]
     same = SeatOrder.of(game_module("unisson"), 4, 3)
     assert [same.game(t) for t in range(4)] == [0, 1, 2, 3]
+
+
+def test_a_renamed_seat_is_shown_with_the_name_it_was_known_by(tmp_path: Path) -> None:
+    """A known key under a new name read only "renamed": the client shows the name it knew
+    (SPEC 3.11), as the two-player title does ("known to you as Botb1")."""
+    from types import SimpleNamespace
+
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    from cuttle_protocol.identity import KnownPeers
+    from cuttle_protocol.table import SeatInfo
+    from cuttle_protocol.tablegame import seat_text
+
+    key = Ed25519PrivateKey.generate().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    peers = KnownPeers(tmp_path)
+    peers.remember("Bob", key)
+    table = SimpleNamespace(trust={key: peers.check("Robert", key)}, known_peers=peers)
+    text = seat_text(table, SeatInfo(2, "Robert", key))  # type: ignore[arg-type]
+    assert text.endswith(", renamed: known to you as Bob)"), text

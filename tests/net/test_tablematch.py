@@ -37,7 +37,7 @@ async def test_a_three_seat_unisson_table_plays_a_match_with_the_deal_passing_le
     for seat, match in matches.items():
         assert len(match.games) == 3 and match.clean, (seat, match)
         assert all(g.record.stem.endswith(f"-game{n}") for n, g in enumerate(match.games, 1))
-        assert match.end == ("no more games" if seat == 0 else "p0 (seat 0) left: the game is over")
+        assert match.end == ("no more games" if seat == 0 else "p0 (seat 0) left: no more games")
     for n in range(3):  # every seat: the same line for game n + 1
         lines = {m.games[n].line for m in matches.values()}
         assert len(lines) == 1 and lines.pop().startswith(f"result: game {n + 1}: "), lines
@@ -147,8 +147,9 @@ async def test_a_table_that_ended_while_the_last_game_was_being_saved_is_still_s
 ) -> None:
     """The host plays one game and leaves at once; a joiner still saving its record hears
     of it only from the table's events, which no loop reads any more: its `watch` (the
-    screen's "the match is over: p0 left") must still see the `TableEnded`.  The joiners
-    here finish the game only once the table has ended, as a slow disk makes them."""
+    screen's "the match is over: p0 left: no more games") must still see the `TableEnded`.
+    The joiners here finish the game only once the table has ended, as a slow disk makes
+    them."""
     import cuttle_protocol.tablematch as tablematch
 
     real = tablematch.play_at_table
@@ -164,6 +165,6 @@ async def test_a_table_that_ended_while_the_last_game_was_being_saved_is_still_s
     hooks = {0: {"games": 1}, 1: {"watch": seen[1].append}, 2: {"watch": seen[2].append}}
     matches = await table_of(tmp_path, hooks, play=play_match_at_table)
     for seat in (1, 2):
-        assert matches[seat].end == "p0 (seat 0) left: the game is over"
+        assert matches[seat].end == "p0 (seat 0) left: no more games"
         (end,) = [x for x in seen[seat] if isinstance(x, TableEnded)]
         assert (end.culprit, end.kind) == (0, "left")

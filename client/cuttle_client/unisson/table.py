@@ -276,7 +276,7 @@ class UnissonTableScreen(Screen[None]):
         try:
             self.controller.submit(move)
         except IllegalMove as e:
-            self._error(f"{move}: {self._to_you(str(e))}")
+            self._error(f"{cardtext.move_shown(move, self.ascii)}: {self._to_you(str(e))}")
             return False
         return True
 
