@@ -21,10 +21,11 @@ from cuttle_protocol.netplay import NetPlan
 from cuttle_protocol.tablegame import TableGame, play_at_table
 from cuttle_protocol.trio_table import TableTimeouts, join_table
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.records.verify import Verdict, verify_text
-from tests.client.helpers import choose_any_option, run, screen_text, until
+from tests.client.helpers import choose_like, keys, run, screen_text, until
 from tests.client.test_unisson_network import answer_the_code
 
 FAST = TableTimeouts(reply=10.0, move=30.0, window=5.0)
@@ -69,12 +70,13 @@ async def cuttle_table_shown(pilot: Pilot) -> TableScreen:
 
 
 async def play_to_the_end(pilot: Pilot, table: TableScreen, rng: random.Random) -> None:
-    c = table.controller
+    """The person plays greedy moves by keys (a short game), Bob random ones."""
+    c, bot = table.controller, make_bot("greedy")
     for _ in range(3000):
         await until(pilot, lambda: c.ending is not None or c.my_turn, 60)
         if c.ending is not None:
             return
-        await choose_any_option(pilot, table, rng)
+        await choose_like(pilot, table, lambda view: bot.choose(view, rng))
     raise AssertionError("the game did not end")
 
 
@@ -125,6 +127,17 @@ def test_the_move_clock_and_the_bell_when_the_turn_comes(tmp_path: Path) -> None
         left = int(re.search(r"(\d+) s to move", screen_text(app))[1])  # type: ignore[index]
         assert 0 < left <= 30, left
         assert c.move_clock is not None and c.move_clock[0] == c.seat
+        # The clock's redraw each second leaves the highlight where the player's keys put it
+        # (it went back to the first option: the next Down or Enter hit another one).
+        actions = table.query_one("#actions", OptionList)
+        await until(pilot, lambda: actions.highlighted is not None)
+        await keys(pilot, "down")
+        chosen = actions.highlighted
+        assert chosen is not None and chosen > 0, chosen
+        shown_left = lambda: re.search(r"(\d+) s to move", screen_text(app))  # noqa: E731
+        await until(pilot, lambda: shown_left() and shown_left()[1] != str(left), 10)
+        await pilot.pause()
+        assert actions.highlighted == chosen
 
     run(app, body)
 
