@@ -27,7 +27,7 @@ from textual.widgets import Input, Static
 
 from cuttle_net.games.unisson.bots import make_bot
 from cuttle_net.records.verify import Verdict, verify_text
-from tests.client.helpers import choose_any_option, keys, run, screen_text, until
+from tests.client.helpers import choose_any_option, choose_like, keys, run, screen_text, until
 from tests.net.test_reconnect import cutting_proxy as holding_proxy
 
 FAST = TableTimeouts(reply=10.0, move=30.0, window=5.0)
@@ -80,12 +80,13 @@ async def table_shown(pilot: Pilot) -> UnissonTableScreen:
 
 
 async def play_to_the_end(pilot: Pilot, table: UnissonTableScreen, rng: random.Random) -> None:
-    c = table.controller
+    """The person plays a greedy bot's moves by keys: a short game."""
+    c, choose = table.controller, greedy(rng.randrange(100))
     for _ in range(2000):
         await until(pilot, lambda: c.ending is not None or c.my_turn, 60)
         if c.ending is not None:
             return
-        await choose_any_option(pilot, table, rng)
+        await choose_like(pilot, table, choose)
     raise AssertionError("the game did not end")
 
 
