@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import CuttleApp, NetworkLaunch, Settings, make_app
 from cuttle_client.cuttle_seat import CuttleTable
@@ -80,6 +81,7 @@ async def play_to_the_end(pilot: Pilot, table: TableScreen, rng: random.Random) 
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # a whole game by keys at a networked table
 def test_a_person_hosts_cuttle_at_a_table_and_plays_to_a_verified_record(tmp_path: Path) -> None:
     app = cuttle_host(tmp_path)
     games: dict[str, TableGame] = {}
@@ -207,6 +209,7 @@ def test_the_move_clock_reads_minutes_from_a_minute_on() -> None:
     assert [clock_text(s) for s in (0, 59, 60, 596)] == ["0 s", "59 s", "1:00", "9:56"]
 
 
+@pytest.mark.slow  # a whole game by keys at a networked table
 def test_r_plays_a_second_cuttle_game_at_the_table_with_the_deal_passed_on(
     tmp_path: Path,
 ) -> None:

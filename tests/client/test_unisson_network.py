@@ -108,6 +108,7 @@ def hosting(tmp: Path, window: float = 5) -> CuttleApp:
     return make_app(settings, network=launch)
 
 
+@pytest.mark.slow  # a whole game by keys at a networked table
 def test_a_person_hosts_compares_the_code_and_plays_to_a_verified_record(tmp_path: Path) -> None:
     app = hosting(tmp_path)
     games: dict[str, TableGame] = {}
@@ -604,6 +605,7 @@ async def the_host_sees_bob_lost(pilot: Pilot, c: NetworkTable) -> None:
     await until(pilot, lambda: counting(left), 10)  # the countdown goes on
 
 
+@pytest.mark.slow  # a whole game by keys at a networked table
 def test_a_hosting_person_sees_a_seat_lost_and_back(tmp_path: Path) -> None:
     """The person hosts; Bob's connection (behind a proxy) drops mid-game: the person's
     screen says so, naming him; he comes back and the notice goes, and the table goes on to
