@@ -14,3 +14,11 @@ os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="cuttle-tests-config-")
 
 # The in-memory network for the trio shells' timing tests (tests/memnet.py).
 from tests.memnet import memory_net  # noqa: F401
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    """The modules that hold a slow test (whole games over sockets or processes, marked
+    `slow`) run first, each module whole and in its order: under xdist a long test that
+    starts last keeps one worker busy while the others have nothing left to do."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)  # stable: the rest keeps its order

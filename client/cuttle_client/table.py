@@ -16,7 +16,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
-from textual.widgets.option_list import Option
 
 from cuttle_net.games.cuttle.engine import IllegalMove
 from cuttle_net.games.cuttle.moves import DRAW, OFFER_DRAW, PASS, Move, MoveSyntaxError, parse_move
@@ -28,7 +27,7 @@ from .help import HelpScreen
 from .modals import ConfirmScreen, GameOverScreen, ScrapScreen
 from .peertext import plain
 from .trio_guest import TrioGuest
-from .widgets import Hand, LastMove, MoveLog, TooSmall, board, show_board
+from .widgets import Hand, LastMove, MoveLog, TooSmall, board, set_choices, show_board
 
 
 class TableScreen(Screen[None]):
@@ -172,7 +171,8 @@ class TableScreen(Screen[None]):
     def _fill_actions(self) -> None:
         actions = self.query_one("#actions", OptionList)
         level = self._level()
-        actions.set_options(Option(plain(ch.label), disabled=not ch.enabled) for ch in level)
+        options = [(plain(ch.label), ch.enabled) for ch in level]
+        shown = set_choices(actions, options, (self._decision, tuple(self._path)))
         crumbs, walk = [], self._tree
         for i in self._path:  # "9♥  points, scuttle" then "scuttle…" read "9♥ › scuttle"
             crumbs.append(walk[i].label.split("  ")[0].removesuffix("…"))
@@ -180,9 +180,7 @@ class TableScreen(Screen[None]):
         title = " › ".join(["Choose", *crumbs]) if level else "Nothing to choose now"
         actions.border_title = plain(title)  # a choice may name a peer
         actions.border_subtitle = "Esc: back" if self._path else ""
-        first = next((i for i, ch in enumerate(level) if ch.enabled), None)
-        actions.highlighted = first
-        self._show_hand(level[first].card if first is not None else None)
+        self._show_hand(level[shown].card if shown is not None else None)
         if level and not self.query_one("#move-input").display:
             actions.focus()
 

@@ -12,7 +12,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
 from cuttle_net.games.cuttle.cards import RANK_OF
 from cuttle_net.games.cuttle.engine import CHANCE, Game
@@ -314,3 +315,20 @@ class ReplayBoard(Vertical):
         if final.outcome is None:
             return ""  # not by the rules: the replay says how (a forfeit)
         return ending_text(final.outcome, final, None, p.names)  # type: ignore[arg-type]
+
+
+def set_choices(
+    actions: OptionList, options: Sequence[tuple[Text, bool]], question: object
+) -> int | None:
+    """Show ``options`` (label, enabled) in ``actions`` and return the one highlighted: the
+    same as before when the options and the ``question`` they answer are (a redraw each
+    second while a move clock runs must not send the highlight back to the top under the
+    player's keys), else the first enabled one."""
+    shown = (question, [(label.plain, enabled) for label, enabled in options])
+    if shown == getattr(actions, "_shown_choices", None) and actions.highlighted is not None:
+        return actions.highlighted
+    actions._shown_choices = shown  # type: ignore[attr-defined]
+    actions.set_options(Option(label, disabled=not enabled) for label, enabled in options)
+    first = next((i for i, (_, enabled) in enumerate(options) if enabled), None)
+    actions.highlighted = first
+    return first

@@ -123,7 +123,40 @@ async def choose_any_option(pilot: Pilot, table: Screen, rng: random.Random) -> 
     enabled = [
         i for i in range(options.option_count) if not options.get_option_at_index(i).disabled
     ]
-    target = rng.choice(enabled)
-    await keys(
-        pilot, *(["up"] * options.option_count), *(["down"] * enabled.index(target)), "enter"
-    )
+    await pick_option(pilot, enabled, rng.choice(enabled))
+
+
+async def pick_option(pilot: Pilot, enabled: list[int], target: int) -> None:
+    """Highlight option ``target`` of the focused list and press Enter: Home (the first
+    enabled option), then Down over the enabled ones. (Up pressed once per option was as
+    sure, and cost a settled key press each: most of a whole game's time.)"""
+    await keys(pilot, "home", *(["down"] * enabled.index(target)), "enter")
+
+
+async def choose_like(pilot: Pilot, table: Screen, choose: Callable[[object], object]) -> None:
+    """Play the move ``choose(view)`` picks (a bot's) by keys through the options: a game
+    of greedy moves is a few moves long, of random ones some fifty, each a dozen keys.
+    The screen draws the turn's options a few frames after the controller has the turn:
+    waited for."""
+    c = table.controller  # type: ignore[attr-defined]
+    move = choose(c.view)
+    held = lambda: any(_holds(ch, move) for ch in _level(table))  # noqa: E731
+    await until(pilot, held, 30)
+    while True:
+        level = _level(table)
+        index = next(i for i, ch in enumerate(level) if _holds(ch, move))
+        await pick_option(pilot, [i for i, ch in enumerate(level) if ch.enabled], index)
+        if level[index].move is not None:
+            return
+
+
+def _level(table: Screen) -> list:
+    """The options the table screen shows now (both tables keep the open branch privately:
+    the Cuttle table a path into its tree, L'Unisson's a stack of levels)."""
+    if hasattr(table, "_level"):
+        return list(table._level())
+    return list(table._stack[-1][1]) if table._stack else []  # type: ignore[attr-defined]
+
+
+def _holds(choice: object, move: object) -> bool:
+    return choice.move == move or any(_holds(ch, move) for ch in choice.children)  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import CuttleApp, NetworkLaunch, Settings, make_app
 from cuttle_client.cuttle_seat import CuttleTable
@@ -21,10 +22,11 @@ from cuttle_protocol.seatplay import GameSettings
 from cuttle_protocol.tablegame import TableGame, play_at_table
 from cuttle_protocol.trio_table import TableTimeouts, join_table
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.records.verify import Verdict, verify_text
-from tests.client.helpers import choose_any_option, run, screen_text, until
+from tests.client.helpers import choose_like, keys, run, screen_text, until
 from tests.client.test_unisson_network import answer_the_code
 
 FAST = TableTimeouts(reply=10.0, move=30.0, window=5.0)
@@ -69,15 +71,17 @@ async def cuttle_table_shown(pilot: Pilot) -> TableScreen:
 
 
 async def play_to_the_end(pilot: Pilot, table: TableScreen, rng: random.Random) -> None:
-    c = table.controller
+    """The person plays greedy moves by keys (a short game), Bob random ones."""
+    c, bot = table.controller, make_bot("greedy")
     for _ in range(3000):
         await until(pilot, lambda: c.ending is not None or c.my_turn, 60)
         if c.ending is not None:
             return
-        await choose_any_option(pilot, table, rng)
+        await choose_like(pilot, table, lambda view: bot.choose(view, rng))
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow  # a whole game by keys at a networked table
 def test_a_person_hosts_cuttle_at_a_table_and_plays_to_a_verified_record(tmp_path: Path) -> None:
     app = cuttle_host(tmp_path)
     games: dict[str, TableGame] = {}
@@ -125,6 +129,17 @@ def test_the_move_clock_and_the_bell_when_the_turn_comes(tmp_path: Path) -> None
         left = int(re.search(r"(\d+) s to move", screen_text(app))[1])  # type: ignore[index]
         assert 0 < left <= 30, left
         assert c.move_clock is not None and c.move_clock[0] == c.seat
+        # The clock's redraw each second leaves the highlight where the player's keys put it
+        # (it went back to the first option: the next Down or Enter hit another one).
+        actions = table.query_one("#actions", OptionList)
+        await until(pilot, lambda: actions.highlighted is not None)
+        await keys(pilot, "down")
+        chosen = actions.highlighted
+        assert chosen is not None and chosen > 0, chosen
+        shown_left = lambda: re.search(r"(\d+) s to move", screen_text(app))  # noqa: E731
+        await until(pilot, lambda: shown_left() and shown_left()[1] != str(left), 10)
+        await pilot.pause()
+        assert actions.highlighted == chosen
 
     run(app, body)
 
@@ -194,6 +209,7 @@ def test_the_move_clock_reads_minutes_from_a_minute_on() -> None:
     assert [clock_text(s) for s in (0, 59, 60, 596)] == ["0 s", "59 s", "1:00", "9:56"]
 
 
+@pytest.mark.slow  # a whole game by keys at a networked table
 def test_r_plays_a_second_cuttle_game_at_the_table_with_the_deal_passed_on(
     tmp_path: Path,
 ) -> None:

@@ -8,6 +8,7 @@ import random
 import re
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import CuttleApp
 from cuttle_client.lobby import LobbyScreen
@@ -59,6 +60,7 @@ async def game_over(pilot: Pilot) -> str:
     return str(app.screen.query_one("#result").render())
 
 
+@pytest.mark.slow  # a whole game by keys at a networked table
 def test_r_plays_the_next_game_with_the_deal_passed_on_and_the_totals_kept(
     tmp_path: Path,
 ) -> None:
@@ -117,6 +119,7 @@ def totals_of(match: TableMatch) -> list[int]:
     return [sum(s[i] for s in scores) for i in range(3)]
 
 
+@pytest.mark.slow  # a whole game by keys at a networked table
 def test_a_joiner_sees_the_hosts_proposal_agrees_with_r_and_sees_the_match_end(
     tmp_path: Path,
 ) -> None:

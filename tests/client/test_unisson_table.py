@@ -16,7 +16,7 @@ from textual.widgets import OptionList
 
 from cuttle_net.games.unisson.cards import ACE, RANK_OF
 from cuttle_net.records.verify import Verdict, verify_text
-from tests.client.helpers import keys, run, screen_text, until
+from tests.client.helpers import keys, pick_option, run, screen_text, until
 
 
 def unisson_app(players: int = 4, seed: int = 1, ascii: bool = False) -> CuttleApp:
@@ -64,10 +64,7 @@ async def play_by_keys(pilot: Pilot, rng: random.Random) -> None:
         if not enabled:
             await keys(pilot, "escape")
             continue
-        target = rng.choice(enabled)
-        await keys(
-            pilot, *["up"] * listing.option_count, *["down"] * enabled.index(target), "enter"
-        )
+        await pick_option(pilot, enabled, rng.choice(enabled))
     raise AssertionError("the game did not end")
 
 

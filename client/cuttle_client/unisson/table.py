@@ -19,7 +19,6 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
-from textual.widgets.option_list import Option
 
 from cuttle_net.games.unisson import IllegalMove, MoveSyntaxError, parse_move
 from cuttle_net.games.unisson.moves import Kind, Move
@@ -28,7 +27,7 @@ from .. import cardtext
 from ..modals import ConfirmScreen, GameOverScreen
 from ..peertext import plain, visible
 from ..trio_guest import TrioGuest
-from ..widgets import MoveLog, TooSmall
+from ..widgets import MoveLog, TooSmall, set_choices
 from .choices import Choice, choices, for_card
 from .controller import UnissonController
 from .help import UnissonHelpScreen
@@ -171,15 +170,12 @@ class UnissonTableScreen(Screen[None]):
     def _fill_actions(self) -> None:
         actions = self.query_one("#actions", OptionList)
         level = self._stack[-1][1] if self._stack else []
-        actions.set_options(
-            Option(plain(self._shown(ch.label)), disabled=not ch.enabled) for ch in level
-        )
+        options = [(plain(self._shown(ch.label)), ch.enabled) for ch in level]
+        shown = set_choices(actions, options, (self._decision, [t for t, _ in self._stack]))
         titles = [t for t, _ in self._stack]
         actions.border_title = plain(" › ".join(titles) if level else "Nothing to choose now")
         actions.border_subtitle = "Esc: back" if len(self._stack) > 1 else ""
-        first = next((i for i, ch in enumerate(level) if ch.enabled), None)
-        actions.highlighted = first
-        self._show_hand(level[first] if first is not None else None)
+        self._show_hand(level[shown] if shown is not None else None)
         if level and not self.query_one("#move-input").display:
             actions.focus()
 
