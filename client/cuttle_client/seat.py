@@ -699,7 +699,10 @@ def stopped_words(
             within = closed.reason.removeprefix(f"{NOT_BACK} ")
             return _not_back(closed.seat, session.seat, names, within)
         if closed.code == "left":  # a table's verdict: the seat left
-            said = "" if closed.reason.startswith("closed with") else f' ("{closed.reason}")'
+            words = closed.reason
+            if words.startswith("closed with"):  # its connection's close: only its words
+                words = words.partition(": ")[2]
+            said = f' ("{words}")' if words else ""
             return f"The game stopped: {who} left the table{said}"
         said = f' "{session.ending().text}"' if closed.reason else ""
         return f"The game stopped: {who} left, closing with {closed.code}{said}"

@@ -159,10 +159,13 @@ class _Link:
         finally:
             self.written.set()
 
-    async def finish(self, code: str, reason: str) -> None:
-        """Let the writer send what is queued (briefly), then close with `code`."""
+    async def finish(self, code: str, reason: str, grace: float) -> None:
+        """Let the writer send what is queued, then close with `code`. `grace` (the reply
+        timeout) bounds only a peer that reads nothing: a grace of a second lost a host's
+        last entry (its `leave`, with its words) on a loaded machine, the close overtaking
+        it."""
         self.queue_in.close()
-        with trio.move_on_after(CLOSE_GRACE):
+        with trio.move_on_after(grace):
             await self.written.wait()
         await self.peer.aclose(code, reason)
 
@@ -436,7 +439,7 @@ class HostShell(TableShell):
                     if verdict is not None:
                         self._log(f"closed a watcher's connection: {verdict[1]}")
                         gone()
-                        await link.finish(*verdict)
+                        await link.finish(*verdict, self.timeouts.reply)
                         break
             except (ConnectionEnded, RemoteProtocolError):
                 pass
@@ -607,7 +610,7 @@ class HostShell(TableShell):
         code, reason = self._close_code()
         async with trio.open_nursery() as nursery:
             for link in [*self._links.values(), *self._watcher_links.values()]:
-                nursery.start_soon(link.finish, code, reason)
+                nursery.start_soon(link.finish, code, reason, self.timeouts.reply)
 
 
 class GuestShell(TableShell):
@@ -839,7 +842,7 @@ class GuestShell(TableShell):
             except ConnectionEnded:
                 pass
             if self.ended.is_set():
-                await link.finish(*self._close_code())
+                await link.finish(*self._close_code(), self.timeouts.reply)
             nursery.cancel_scope.cancel()
         self._link = None
         return peer.ended
@@ -852,7 +855,7 @@ class GuestShell(TableShell):
         with trio.move_on_after(self.timeouts.reply):
             while self.core.unrelayed and link.peer.ended is None:
                 await trio.sleep(WATCH_INTERVAL / 10)
-        await link.finish(*self._close_code())
+        await link.finish(*self._close_code(), self.timeouts.reply)
 
     async def _watch(self, peer: Peer) -> None:
         """The host must relay our posts, and give a verdict when someone stalls."""

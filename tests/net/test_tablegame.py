@@ -347,3 +347,43 @@ def test_a_renamed_seat_is_shown_with_the_name_it_was_known_by(tmp_path: Path) -
     table = SimpleNamespace(trust={key: peers.check("Robert", key)}, known_peers=peers)
     text = seat_text(table, SeatInfo(2, "Robert", key))  # type: ignore[arg-type]
     assert text.endswith(", renamed: known to you as Bob)"), text
+
+
+@pytest.mark.trio
+async def test_a_host_leaving_mid_game_is_heard_with_its_words_even_by_a_slow_writer(
+    tmp_path: Path, memory_net, autojump_clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host leaves mid-game with words; its last entries (the `leave`) take longer to
+    write than a second, as on a loaded machine: the joiners still read the `leave` before
+    the connection's close, so they name the host with its words (a grace of one second
+    let the close overtake it)."""
+    from cuttle_protocol import trio_table
+
+    real_write = trio_table._Link.write
+
+    async def slow_write(link: trio_table._Link) -> None:
+        send = link.peer.send
+
+        async def slowly(message: object) -> None:
+            if leaving:
+                await trio.sleep(3)  # the process starved of CPU
+            await send(message)
+
+        link.peer.send = slowly  # type: ignore[method-assign]
+        await real_write(link)
+
+    monkeypatch.setattr(trio_table._Link, "write", slow_write)
+    leaving: list[bool] = []
+
+    def host(table):
+        def watch(item: object) -> None:
+            if isinstance(item, Step) and item.session.to_act == 1 and not leaving:
+                leaving.append(True)
+                table.leave("peer-quit", "gone for coffee")
+
+        return {"watch": watch}
+
+    games = await table_of(tmp_path, {0: host, 1: {}, 2: {}})
+    for seat in (1, 2):
+        tags = parse_record(games[seat].record.read_text()).tags
+        assert tags["Ending"] == 'closed by seat 0: left "gone for coffee"', tags["Ending"]
