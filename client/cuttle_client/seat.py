@@ -144,7 +144,11 @@ class TableSeat(Meeting):
     player agrees (``rematch``, r on the game-over panel), the deal passing on; and a seat
     whose process died is rebuilt from its journal (SPEC 4.6), shown at once."""
 
-    leave_question = "Leave this table? The game stops for everyone, and you lose it."
+    @property
+    def leave_question(self) -> str:
+        if self._view is None:  # still seating: no game to lose
+            return "Leave this table? No game has been dealt: the others are told you left."
+        return "Leave this table? The game stops for everyone, and you lose it."
     farewell = ""  # said in the lobby once the player left mid-game (where the record is)
     label = "table"
     _view: Any
