@@ -27,6 +27,7 @@ from .moves import DRAW, STOP, Kind, Move
 from .scoring import scores
 
 _DRAW, _TAKE, _DISCARD, _MELD, _EXTEND = Kind.DRAW, Kind.TAKE, Kind.DISCARD, Kind.MELD, Kind.EXTEND
+_PASS = Kind.PASS
 _OCTAVE_SET = frozenset(OCTAVES)
 # The playout policy's weights (see ``policy``), in its own units.
 W_MELD, W_EXTEND = 20.0, 18.0
@@ -35,11 +36,15 @@ W_TAKE_ACE, W_TAKE_SEVEN, W_TAKE_END = 2.0, 1.5, 1.5
 W_DRAW, W_DRAW_END = 1.0, 1.0
 W_DISCARD, W_DISCARD_ACE, W_DISCARD_SEVEN, W_DISCARD_END = 1.5, 2.5, 1.0, 3.0
 W_PASS, NOISE, P_STOP = 0.0, 0.5, 0.8
-MAX_PLIES = 400
+# The last player's bonus (+5): emptying the stock in one's own turn earns it, so a move
+# that empties it (or starts to, with an action left to finish) is worth W_LAST, and ending
+# one's turn with the stock low enough for the next player to empty it costs W_LEAVE.
+W_LAST, W_LAST_NEXT, W_LEAVE = 6.0, 4.0, 3.0
+MAX_PLIES = 400  # a playout's safety net: a game ends long before (the stock, idle turns)
 # The search tries only the WIDTH moves the policy likes best at its root: a decision with
 # twenty legal moves would otherwise get a handful of playouts each, too few to tell two
 # moves apart (the luck of the deal is most of a game's result).
-WIDTH = 6  # a playout's safety net: a game ends long before (the stock, idle turns)
+WIDTH = 6
 
 
 def _tables() -> tuple[list[list[int]], list[list[int]]]:
@@ -139,9 +144,16 @@ def policy(g: Game, moves: list[Move], rng: random.Random, epsilon: float) -> Mo
         return moves[int(rand() * len(moves))]
     pend = g.pending
     if pend and pend[0][0] == MAY_DRAW:
+        _, seat, count = pend[0]
+        stock = len(g.stock)
+        # Whoever empties the stock, the last player's bonus goes to the seat whose turn it is.
+        if W_LAST and seat == g.player and stock <= count:
+            return DRAW
+        if W_LAST and seat != g.player and stock == 1:
+            return STOP
         # A free card is worth having until the end nears (then it may cost the empty
         # hand, and emptying the stock in another's turn makes that seat the last).
-        ending = g.last >= 0 or len(g.stock) <= g.players
+        ending = g.last >= 0 or stock <= g.players
         return STOP if ending and rand() < P_STOP else DRAW
     vs = values(g, moves, rand, NOISE)
     return moves[vs.index(max(vs))]
@@ -171,6 +183,8 @@ def values(g: Game, moves: list[Move], rand: Callable[[], float], noise: float) 
     ending = g.last >= 0 or stock <= g.players
     seqs = g.seqs[p]
     first = g.used == 0
+    # The last player's bonus: open while the stock holds cards (see W_LAST).
+    race = W_LAST and g.last < 0 and 0 < stock <= 4
     for m in moves:
         k = m[0]
         if k == _MELD:
@@ -208,8 +222,30 @@ def values(g: Game, moves: list[Move], rand: Callable[[], float], noise: float) 
                 v += W_DISCARD_END
         else:  # pass
             v = W_PASS
+        if race:
+            v += _race(k, m, stock, first)
         out.append(v + noise * rand())
     return out
+
+
+def _race(k: Kind, m: Move, stock: int, first: bool) -> float:
+    """What move ``m`` (of kind ``k``) does to the seat's chance of the last player's bonus,
+    ``stock`` cards left, ``first`` if it is the turn's first action."""
+    if k == _DRAW:
+        took = 1
+    elif k == _TAKE:
+        took = 1 + (m[1][0] & 7 == SEVEN)  # a seven taken brings a free draw
+    elif k == _DISCARD and m[1][0] & 7 == ACE:
+        took = 2  # an ace discarded brings two free draws
+    else:
+        took = 0
+    if took >= stock:
+        return W_LAST
+    if first and took and took + 1 >= stock:
+        return W_LAST_NEXT  # the turn's second action can empty it
+    if (k == _PASS or not first) and stock - took <= 2:
+        return -W_LEAVE  # the turn ends with the stock for the next player to empty
+    return 0.0
 
 
 def rewards(g: Game) -> list[float]:
