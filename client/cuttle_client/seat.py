@@ -518,7 +518,7 @@ class TableSeat(Meeting):
         """A game of the match is over: its ending, and whether another may follow."""
         self._finished(game)
         self._last = self.ending
-        self.can_rematch = game.clean and not self._ended() and self.ending is not None
+        self.can_rematch = game.settled and not self._ended() and self.ending is not None
         self._changed()
 
     def _ended(self) -> bool:

@@ -152,6 +152,14 @@ class TableGame:
     record: Path | None = None
     note: str = ""  # why a game that did not finish stopped ("you left the table")
 
+    @property
+    def settled(self) -> bool:
+        """The game ended as its players end one: by the rules with its audit passed, or by
+        a concession (nothing to audit). The next game of a match may follow (SPEC 3.15,
+        *Another game*); a fault or a seat leaving ends the match."""
+        s = self.session
+        return self.clean or (s is not None and s.ending().form == "concede")
+
 
 async def play_at_table(
     table: TableShell,

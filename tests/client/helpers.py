@@ -127,3 +127,16 @@ async def choose_any_option(pilot: Pilot, table: Screen, rng: random.Random) -> 
     await keys(
         pilot, *(["up"] * options.option_count), *(["down"] * enabled.index(target)), "enter"
     )
+
+
+async def seated(pilot: Pilot) -> None:
+    """Until a network table's screen is up, the table's code confirmed if it was asked."""
+    from cuttle_client.modals import ConfirmScreen
+    from cuttle_client.table import TableScreen
+
+    app = pilot.app
+    asked = lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#no")  # noqa: E731
+    await until(pilot, lambda: isinstance(app.screen, TableScreen) or asked())
+    if asked():
+        await keys(pilot, "y")
+    await until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))

@@ -17,7 +17,15 @@ from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.records.record import parse_record
-from tests.client.helpers import choose_any_option, keys, run, screen_text, settle, until
+from tests.client.helpers import (
+    choose_any_option,
+    keys,
+    run,
+    screen_text,
+    seated,
+    settle,
+    until,
+)
 from tests.records.saved import records_in_play_order
 
 
@@ -165,7 +173,9 @@ def headless_host(
 
 
 def join_app(tmp_path: Path, port: int):
-    plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann")
+    plan = NetPlan(
+        "join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann", tables=True
+    )
     return make_app(Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
 
 
@@ -174,20 +184,20 @@ def test_the_joiner_is_asked_for_a_rematch_and_keeps_the_score(tmp_path: Path) -
     app = join_app(tmp_path, port)
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await seated(pilot)
         c = app.screen.controller
         await concede(pilot)  # at once: no audit, their hand stays hidden
-        await until(pilot, lambda: "bot asks for a rematch" in screen_text(app))
+        await until(pilot, lambda: "bot proposes game 2: r to play it" in screen_text(app))
         over = screen_text(app)
         assert "Match: You 0–1 bot" in over
         assert "bot's hand:" in over and "never shown" in over
         await keys(pilot, "r")
-        await until(pilot, lambda: c.ending is None)  # the bot may have moved already
+        await until(pilot, lambda: c.ending is None and c.session is not None)
         # The new deal is done (the deck protocol) before a move is sent.
         await until(pilot, lambda: c.session.view is not None and not c.session.busy)
         await concede(pilot)
-        assert "Match: You 0–2 bot" in screen_text(app)
-        assert "asks for a rematch" not in screen_text(app)  # two games were asked for
+        await until(pilot, lambda: "Match: You 0–2 bot" in screen_text(app))
+        assert "proposes game" not in screen_text(app)  # two games were asked for
         await keys(pilot, "l")
 
     try:

@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 
 from cuttle_net.records.record import parse_record
-from tests.client.helpers import choose_any_option, keys, run, screen_text, until
+from tests.client.helpers import choose_any_option, keys, run, screen_text, seated, until
 from tests.client.test_network_game import play_to_the_end
 from tests.net.crash import Side
 from tests.records.saved import records_in_play_order
@@ -53,16 +53,6 @@ def bot_host(tmp: Path) -> tuple[Side, int]:
 def client(tmp: Path, port: int):
     plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp / "ann", tables=True)
     return make_app(Settings(data_dir=tmp / "ann"), network=NetworkLaunch(plan))
-
-
-async def seated(pilot: Pilot) -> None:
-    """Until the table screen is up, the table's code confirmed if it was asked."""
-    app = pilot.app
-    asked = lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#no")  # noqa: E731
-    await until(pilot, lambda: isinstance(app.screen, TableScreen) or asked())
-    if asked():
-        await keys(pilot, "y")
-    await until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
 
 
 async def at_the_table(pilot: Pilot) -> None:
