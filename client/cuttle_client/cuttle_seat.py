@@ -32,6 +32,7 @@ class CuttleTable(TableSeat, TableController):
         for event in events:
             if isinstance(event, Dealt):
                 self._view = session.view.copy()
+                self.dealing = False
                 self._open()
             elif isinstance(event, MovePlayed):
                 before = self.view
@@ -53,6 +54,11 @@ class CuttleTable(TableSeat, TableController):
 
     def _new_game(self) -> None:
         self._final_hand = None
+
+    def check(self, move: Move) -> None:
+        if self.dealing:  # r was pressed: the view is still the last game's
+            raise IllegalMove("wait: the next game is not dealt yet")
+        super().check(move)
 
     def submit(self, move: Move) -> None:
         if self.busy:
@@ -91,7 +97,7 @@ class CuttleTable(TableSeat, TableController):
         self._end(outcome, text)
 
     def _stop_with(self, why: str) -> None:
-        self.ending = Ending(None, why)
+        self.ending, self.dealing = Ending(None, why), False
         self._changed()
 
 

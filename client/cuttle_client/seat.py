@@ -534,6 +534,7 @@ class TableSeat(Meeting):
         self._asked = f"You want game {self._number + 1}: waiting for {first} to agree…"
         self.between = " ".join([self._asked, *self._agreed_words()])
         self.ending = None  # the panel goes: the final table shows until the next deal
+        self.dealing = True  # a move now is refused, and its refusal kept past the deal
         self._guest.run_sync_soon(self._again_in.send_nowait, True)
         self._changed()
 
@@ -569,7 +570,7 @@ class TableSeat(Meeting):
 
     def _match_ended(self, end: TableEnded) -> None:
         """The table ended between games: no more games, and who ended the match."""
-        self.can_rematch = False
+        self.can_rematch = self.dealing = False
         if end.culprit == self._me:
             return  # we left
         who = "Nobody" if end.culprit is None else self._table_name(end.culprit)

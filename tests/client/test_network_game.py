@@ -131,12 +131,13 @@ def test_the_host_stops_offering_a_rematch_once_the_joiner_left(tmp_path: Path) 
         await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         peer.append(headless_joiner(tmp_path / "bot", port, games=2))
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await seated(pilot)
         await concede(pilot)
         await until(pilot, rematch_offered)
         peer[0].terminate()  # the joiner quits while the host looks at the result
         await until(pilot, lambda: not rematch_offered())
-        assert "You 0–1 bot" in screen_text(app) and "bot has left" in screen_text(app)
+        shown = screen_text(app)
+        assert "You 0–1 bot" in shown and "The match is over: bot left" in shown
         await keys(pilot, "r")  # nothing to agree to: the result stays up
         assert isinstance(app.screen, GameOverScreen) and not rematch_offered()
         await keys(pilot, "l")
@@ -215,7 +216,7 @@ def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path:
         return str(shown.render()) if shown.display else ""
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await seated(pilot)
         c = app.screen.controller
         if c.my_turn:  # a draw first, so that the bot has a move to make
             await keys(pilot, "d")
@@ -223,17 +224,18 @@ def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path:
         # A concession while the bot waits to move: its move crosses the concession, and
         # stays unread when the game ends; the rematch is still asked for and agreed.
         await concede(pilot)
-        await until(pilot, lambda: "bot asks for a rematch" in screen_text(app), 60)
+        await until(pilot, lambda: "bot proposes game 2" in screen_text(app), 60)
         # A draw at once, the new game not dealt yet: both keys in one go (keys() would let
         # the app settle between them, time enough for the deal to finish).
         await pilot.press("r", "d")
         await settle(pilot)
-        assert error().startswith("✗ draw: wait: ")
+        refused = error()
+        assert refused == "✗ draw: wait: the next game is not dealt yet", refused
         await until(pilot, lambda: c.session.view is not None and not c.dealing, 60)
         await pilot.pause()
         # Dealt: the refusal is still there to read (the bot takes 3 s to move), and the
         # draw was not played.
-        assert error().startswith("✗ draw: wait: ") and c.view.turn == 1
+        assert error() == refused and c.view.turn == 1
         assert all(entry.seat != c.seat for entry in c.log)
         await concede(pilot)
         await keys(pilot, "l")
