@@ -265,6 +265,7 @@ async def play_at_table(
             return
         if same:
             table.confirm()
+            table.keys_accepted()  # the person saw every key's warning beside the code
         else:
             table.leave("code-mismatch", "the table code differs from mine")
 

@@ -181,6 +181,15 @@ class TableShell:
         self.core.confirm()
         self._flush()
 
+    def keys_accepted(self) -> None:
+        """The player compared the table code, shown beside a changed key's warning, and
+        found it the same: each changed key is pinned under its name (SPEC 3.11)."""
+        if self.known_peers is None:
+            return
+        for seat in self.core.seats:
+            if seat.seat != self.core.me and self.trust.get(seat.identity) is Trust.CHANGED:
+                self.known_peers.remember(seat.name, seat.identity)
+
     def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
         self.core.leave(code, reason)
         self._flush()

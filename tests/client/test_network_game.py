@@ -246,29 +246,30 @@ def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path:
         host.communicate(timeout=60)
 
 
-def test_a_changed_key_is_asked_about_before_the_game(tmp_path: Path) -> None:
+def test_a_changed_key_is_warned_about_beside_the_table_code(tmp_path: Path) -> None:
+    """A known player's key changed: the table's code dialog warns beside that seat; the
+    new key is pinned only if the player confirms the code (SPEC 3.11)."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cuttle_client.modals import KeyChangedScreen
-    from cuttle_protocol.identity import KnownPeers, Trust
+    from cuttle_protocol.identity import KnownPeers, Trust, load_or_create_identity
 
     known = KnownPeers(tmp_path / "ann")
     other = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
     known.check("bot", other)  # "bot" was met before, with another key
 
-    for answer in ("d", "a"):
+    for answer in ("n", "y"):
         host, port = headless_host(tmp_path / "bot")
         app = join_app(tmp_path, port)
 
         async def body(pilot: Pilot, answer: str = answer, app=app) -> None:
-            await until(pilot, lambda: isinstance(app.screen, KeyChangedScreen))
-            assert "bot's identity key has CHANGED" in screen_text(app)
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await until(pilot, lambda: "an impostor?" in screen_text(app))
+            assert "WARNING: bot's identity key CHANGED" in screen_text(app)
             await keys(pilot, answer)
-            if answer == "d":
-                await until(pilot, lambda: "You refused bot's new key" in screen_text(app))
+            if answer == "n":
+                await until(pilot, lambda: "your code differed" in screen_text(app))
                 assert isinstance(app.screen, ConnectScreen)
                 return
             await until(pilot, lambda: isinstance(app.screen, TableScreen))
-            await until(pilot, lambda: "new key accepted" in screen_text(app))
             await concede(pilot)
             await keys(pilot, "l")
 
@@ -276,12 +277,9 @@ def test_a_changed_key_is_asked_about_before_the_game(tmp_path: Path) -> None:
             run(app, body)
         finally:
             host.communicate(timeout=60)
-        key = (tmp_path / "bot" / "identity.pem").read_bytes()
-        assert key  # the same host key both times
-    from cuttle_protocol.identity import load_or_create_identity
-
-    real = load_or_create_identity(tmp_path / "bot").public_key().public_bytes_raw()
-    assert known.check("bot", real) is Trust.KNOWN  # accepted: remembered
+        real = load_or_create_identity(tmp_path / "bot").public_key().public_bytes_raw()
+        expected = Trust.CHANGED if answer == "n" else Trust.KNOWN
+        assert KnownPeers(tmp_path / "ann").check("bot", real) is expected, answer
 
 
 def test_the_table_says_when_the_connection_is_being_won_back() -> None:
