@@ -77,7 +77,7 @@ class CuttleTable(TableSeat, TableController):
             return
         s = game.session
         assert s is not None
-        text = stopped_words(s, self.names)
+        text = stopped_words(s, self.names, host=self._order.game(0))
         if text is None and not s.finished:
             text = f"The game stopped: {s.ending(game.note).text}"
         elif text is None:

@@ -669,12 +669,16 @@ def away_words(names: Sequence[str], away: Mapping[int, int]) -> str:
 
 
 def stopped_words(
-    session: GameSession, names: Sequence[str], lost_window: float | None = None
+    session: GameSession,
+    names: Sequence[str],
+    lost_window: float | None = None,
+    host: int = 0,
 ) -> str | None:
     """How a game that a seat stopped ended, in words naming that seat (``names`` call the
     player "You"), or None if nobody stopped it. ``lost_window``: the game stopped while a
     lost connection was being won back, with this wait in seconds (a timeout then means
-    that the wait ran out, SPEC 4.6)."""
+    that the wait ran out, SPEC 4.6). ``host``: the host's game seat (a table turns its
+    seats for each game's dealer)."""
     fault, closed = session.fault, session.closed
     if fault is not None:
         who = names[fault.culprit]
@@ -687,7 +691,7 @@ def stopped_words(
         who = names[closed.seat]
         if closed.code == "left" and closed.reason.startswith(f"{NOT_BACK} "):
             within = closed.reason.removeprefix(f"{NOT_BACK} ")
-            return _not_back(closed.seat, session.seat, names, within)
+            return _not_back(closed.seat, session.seat, names, within, host)
         if closed.code == "left":  # a table's verdict: the seat left
             said = "" if closed.reason.startswith("closed with") else f' ("{closed.reason}")'
             return f"The game stopped: {who} left the table{said}"
@@ -718,7 +722,7 @@ def _lost_on_time(culprit: int, seat: int, names: Sequence[str], window: float, 
     )
 
 
-def _not_back(culprit: int, seat: int, names: Sequence[str], within: str) -> str:
+def _not_back(culprit: int, seat: int, names: Sequence[str], within: str, host: int) -> str:
     """A table: a seat's connection was lost and not back within the window, so the seat
     forfeits. Only the host names a joiner so; a joiner names the host when its own
     connection to it is not back (SPEC 3.15)."""
@@ -726,7 +730,7 @@ def _not_back(culprit: int, seat: int, names: Sequence[str], within: str) -> str
     if culprit == seat:
         return f"The game stopped: your connection {what}: you forfeit"
     who = names[culprit]
-    if culprit == 0 and seat != 0:  # our own connection to the host
+    if culprit == host and seat != host:  # our own connection to the host
         return f"The game stopped: the connection to {who}, the host, {what}: {who} forfeits"
     return f"The game stopped: {who}'s connection {what}: {who} forfeits"
 

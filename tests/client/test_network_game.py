@@ -283,16 +283,16 @@ def test_a_changed_key_is_warned_about_beside_the_table_code(tmp_path: Path) -> 
 
 
 def test_the_table_says_when_the_connection_is_being_won_back() -> None:
-    from cuttle_client.network import NetworkController
-    from cuttle_protocol.netgame import Reconnected, Reconnecting
+    from cuttle_client.cuttle_seat import CuttleTable
+    from cuttle_protocol.trio_peer import Reconnected, Reconnecting
 
-    c = NetworkController(NetPlan("join", "ann", address="127.0.0.1:9"))
-    c._on_event(Reconnecting("the peer closed the connection mid-frame"))
-    assert c.waiting_for() == (
-        "reconnecting… (connection lost: the peer closed the connection mid-frame)"
+    c = CuttleTable("ann")
+    c._watch(Reconnecting("the peer closed the connection mid-frame"))
+    assert c.trouble() == (
+        "connection lost (the peer closed the connection mid-frame): reconnecting…"
     )
-    c._on_event(Reconnected())
-    assert c.waiting_for() is None
+    c._watch(Reconnected())
+    assert c.trouble() == ""
 
 
 # -- the other player gone and not back within the reconnect window (SPEC 4.6)
@@ -335,13 +335,14 @@ def ending_of(games: Path) -> dict[str, str]:
     return parse_record(record.read_text()).tags
 
 
-def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_on_time(
+def test_the_connection_lost_on_your_turn_is_the_joiner_not_back_at_a_table(
     tmp_path: Path,
 ) -> None:
     """The joiner's connection is cut (a proxy, both ways) on the person's turn, and both
-    wait for it in vain (the proxy holds the joiner's redials). The person did not move: the
-    screen says plainly that they lose on time, and why; the joiner, whose own wait ran out
-    too, records the same verdict."""
+    wait for it in vain (the proxy holds the joiner's redials). At a table the seat whose
+    connection is not back forfeits, whose turn it was (SPEC 4.6): the host's screen names
+    the joiner, not the person who did not move; each side's record names the other, as
+    each saw it (its own wait ran out)."""
     from tests.net.test_reconnect import cutting_proxy
 
     app = host_app_with_window(tmp_path, 3)
@@ -362,20 +363,17 @@ def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_
         app.trio.start_task(proxy)
         await until(pilot, lambda: bool(proxied))
         peer.append(joiner_command(tmp_path / "bot", proxied[0], "--reconnect-window", "2"))
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await seated(pilot)
         c = app.screen.controller
         await until(pilot, lambda: c.my_turn and not c.session.busy)
         app.trio.run_sync_soon(cut.set)
-        await until(pilot, lambda: bool(c.reconnecting))
+        await until(pilot, lambda: bool(c.away) or c.ending is not None)  # the host waits
         over = await game_over(pilot, app)
         assert over.startswith(
-            "You lose on time: the connection to bot was lost on your turn and you did not "
-            "move in the 3 s wait (your move would have been sent once bot was back)"
+            "The game stopped: bot's connection was lost and not back within 3 s: bot forfeits"
         ), over
         assert "record saved" in over and "took too long" not in over
-        assert "Match: You 0–1 bot" in over, over  # a forfeit counts
-        # At 80x24 the whole of it shows in the game-over dialog.
-        await until(pilot, lambda: "have been sent once bot was back)" in screen_text(app))
+        assert "Match: You 1–0 bot" in over, over  # a forfeit counts
         await keys(pilot, "l")
 
     try:
@@ -387,23 +385,20 @@ def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_
             peer[0].communicate(timeout=60)
     mine, theirs = ending_of(tmp_path / "ann" / "games"), ending_of(tmp_path / "bot" / "games")
     assert peer[0].returncode == 1, out + err
-    me_seat = 1 - int(mine["Result"])  # the other seat won: the bot's
-    assert theirs["Result"] == mine["Result"]
-    # The records' words are unchanged. The joiner may lack our last deck step (cut in
-    # flight): then it names that step, still ours.
-    assert mine["Ending"] == (
-        f"fault timeout by seat {me_seat}: no move: the other player did not come back within 3 s"
-    )
-    assert theirs["Ending"].startswith(f"fault timeout by seat {me_seat}: no ")
-    assert theirs["Ending"].endswith(": the other player did not come back within 2 s")
-    assert f"ann (seat {me_seat}) forfeits, timeout: no " in out
+    window = r'closed by seat (\d): left "connection lost and not back within (\d) s"'
+    ours, bots = re.fullmatch(window, mine["Ending"]), re.fullmatch(window, theirs["Ending"])
+    assert ours and bots, (mine, theirs)
+    assert ours[1] != bots[1] and (ours[2], bots[2]) == ("3", "2")  # each names the other
+    lost = r"bot wins: ann \(seat \d\) left the table: connection lost and not back within 2 s"
+    assert re.search(lost, out), out
 
 
-def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_why(
+def test_the_other_player_gone_on_their_turn_forfeits_and_the_screen_says_why(
     tmp_path: Path,
 ) -> None:
     """The joining bot's process dies on its own turn (it waits 30 s before each move) and
-    does not come back within the window: it loses on time."""
+    does not come back within the window: at a table the seat not back forfeits (SPEC
+    4.6), and the host's screen says so."""
     app = host_app_with_window(tmp_path, 2)
     peer: list[subprocess.Popen[str]] = []
 
@@ -411,7 +406,7 @@ def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_w
         await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         peer.append(joiner_command(tmp_path / "bot", port, "--bot-delay", "30"))
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await seated(pilot)
         table = app.screen
         c = table.controller
         await until(pilot, lambda: table.is_mounted and table.query("#actions"))
@@ -433,8 +428,7 @@ def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_w
         peer[0].kill()
         over = await game_over(pilot, app)
         assert over.startswith(
-            "bot loses on time: the connection to bot was lost on bot's turn and no move "
-            "came in the 2 s wait"
+            "The game stopped: bot's connection was lost and not back within 2 s: bot forfeits"
         ), over
         assert "Match: You 1–0 bot" in over, over  # a forfeit counts
         await keys(pilot, "l")
@@ -446,4 +440,6 @@ def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_w
             peer[0].kill()
             peer[0].communicate(timeout=60)
     tags = ending_of(tmp_path / "ann" / "games")
-    assert tags["Ending"].endswith("no move: the other player did not come back within 2 s")
+    ending = re.fullmatch(r'closed by seat (\d): left "connection lost and not back within 2 s"',
+                          tags["Ending"])  # fmt: skip
+    assert ending and tags["Result"] == str(1 - int(ending[1])), tags  # ann won
