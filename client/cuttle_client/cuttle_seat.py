@@ -26,11 +26,14 @@ class CuttleTable(TableSeat, TableController):
 
     def _step(self, session: GameSession, events: list[object]) -> None:
         if self.session is None:
-            self.session = session
-            self.seat, self.rules = session.seat, session.rules
-            self.names = self._game_names(session)  # type: ignore[assignment]
+            self.session, self.rules = session, session.rules
+            if self._view is None:  # the first game: nothing is drawn yet
+                self._seat_in(session)
         for event in events:
             if isinstance(event, Dealt):
+                # The next game's seats are turned (the deal passes on): the last game's
+                # view is drawn from the last game's seat until the new cards are dealt.
+                self._seat_in(session)
                 self._view = session.view.copy()
                 self.dealing = False
                 self._open()
@@ -44,6 +47,10 @@ class CuttleTable(TableSeat, TableController):
                 self._view = session.view.copy()
         if self._view is not None:
             self._changed()
+
+    def _seat_in(self, session: GameSession) -> None:
+        self.seat = session.seat
+        self.names = self._game_names(session)  # type: ignore[assignment]
 
     def _replayed(self, session: GameSession) -> None:
         self.log = [

@@ -481,8 +481,9 @@ class TableSeat(Meeting):
             words = ""
         elif waiting[1] == "move":
             words = f"{self.names[waiting[0]]} is thinking…"
-        else:
-            words = f"the cards are being shown: waiting for {self.names[waiting[0]]}'s step…"
+        else:  # (the session's seats: the next game's while its cards are dealt)
+            who = "your" if waiting[0] == s.seat else f"{self._game_names(s)[waiting[0]]}'s"
+            words = f"the cards are being shown: waiting for {who} step…"
         clock = self._clock_words(mine=False)
         if clock and words.endswith("thinking…"):
             words = f"{words} ({clock})"
