@@ -285,7 +285,10 @@ async def play_at_table(
                 for seat in table.core.seats:
                     if seat.seat != table.core.me:
                         say(f"seat {seat.seat}: {seat_text(table, seat)}")
-                say(f"compare this code with every other player's: {event.code}")
+                if table.host_verified and len(table.core.seats) == 2:  # the one other key
+                    say(f"verified: the host proved the invitation's key (code {event.code})")
+                else:
+                    say(f"compare this code with every other player's: {event.code}")
                 if confirm is None:
                     table.confirm()  # headless: the code is shown, nobody is asked
                 else:

@@ -164,6 +164,8 @@ class TableShell:
         self._events_in, self.events = trio.open_memory_channel[ShellEvent](math.inf)
         self.owes: Owes = lambda: None
         """Set by the game: who owes the next step once the game runs."""
+        self.host_verified = False
+        """Joiner: the handshake proved the host's key named by an invitation (SPEC 3.14)."""
         self.ended = trio.Event()
         self._progress = trio.current_time()  # when the log last grew
         self._length = 0
