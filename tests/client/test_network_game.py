@@ -135,9 +135,9 @@ def test_the_host_stops_offering_a_rematch_once_the_joiner_left(tmp_path: Path) 
         await concede(pilot)
         await until(pilot, rematch_offered)
         peer[0].terminate()  # the joiner quits while the host looks at the result
+        await until(pilot, lambda: "The match is over: bot left" in screen_text(app))
         await until(pilot, lambda: not rematch_offered())
-        shown = screen_text(app)
-        assert "You 0–1 bot" in shown and "The match is over: bot left" in shown
+        assert "You 0–1 bot" in screen_text(app)
         await keys(pilot, "r")  # nothing to agree to: the result stays up
         assert isinstance(app.screen, GameOverScreen) and not rematch_offered()
         await keys(pilot, "l")
