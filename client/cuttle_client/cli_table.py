@@ -290,6 +290,8 @@ async def sit_at_table(
             )
         try:
             table = await stack.enter_async_context(opened)
+            if not isinstance(where, Hosting):  # (a Rejoin dials again: no invitation)
+                table.host_verified = bool(where.peer is not None and where.peer.verified)
             seated(table)
             if match:
                 from cuttle_protocol.tablematch import play_match_at_table

@@ -26,12 +26,16 @@ class CuttleTable(TableSeat, TableController):
 
     def _step(self, session: GameSession, events: list[object]) -> None:
         if self.session is None:
-            self.session = session
-            self.seat, self.rules = session.seat, session.rules
-            self.names = self._game_names(session)  # type: ignore[assignment]
+            self.session, self.rules = session, session.rules
+            if self._view is None:  # the first game: nothing is drawn yet
+                self._seat_in(session)
         for event in events:
             if isinstance(event, Dealt):
+                # The next game's seats are turned (the deal passes on): the last game's
+                # view is drawn from the last game's seat until the new cards are dealt.
+                self._seat_in(session)
                 self._view = session.view.copy()
+                self.dealing = False
                 self._open()
             elif isinstance(event, MovePlayed):
                 before = self.view
@@ -44,6 +48,10 @@ class CuttleTable(TableSeat, TableController):
         if self._view is not None:
             self._changed()
 
+    def _seat_in(self, session: GameSession) -> None:
+        self.seat = session.seat
+        self.names = self._game_names(session)  # type: ignore[assignment]
+
     def _replayed(self, session: GameSession) -> None:
         self.log = [
             LogEntry(CHANCE if seat is None else seat, move, f"{self.names[seat]}: {move}")
@@ -53,6 +61,11 @@ class CuttleTable(TableSeat, TableController):
 
     def _new_game(self) -> None:
         self._final_hand = None
+
+    def check(self, move: Move) -> None:
+        if self.dealing:  # r was pressed: the view is still the last game's
+            raise IllegalMove("wait: the next game is not dealt yet")
+        super().check(move)
 
     def submit(self, move: Move) -> None:
         if self.busy:
@@ -71,7 +84,7 @@ class CuttleTable(TableSeat, TableController):
             return
         s = game.session
         assert s is not None
-        text = stopped_words(s, self.names)
+        text = stopped_words(s, self.names, host=self._order.game(0))
         if text is None and not s.finished:
             text = f"The game stopped: {s.ending(game.note).text}"
         elif text is None:
@@ -91,7 +104,7 @@ class CuttleTable(TableSeat, TableController):
         self._end(outcome, text)
 
     def _stop_with(self, why: str) -> None:
-        self.ending = Ending(None, why)
+        self.ending, self.dealing = Ending(None, why), False
         self._changed()
 
 

@@ -496,8 +496,9 @@ class TableSeat(Meeting):
             words = ""
         elif waiting[1] == "move":
             words = f"{self.names[waiting[0]]} is thinking…"
-        else:
-            words = f"the cards are being shown: waiting for {self.names[waiting[0]]}'s step…"
+        else:  # (the session's seats: the next game's while its cards are dealt)
+            who = "your" if waiting[0] == s.seat else f"{self._game_names(s)[waiting[0]]}'s"
+            words = f"the cards are being shown: waiting for {who} step…"
         clock = self._clock_words(mine=False)
         if clock and words.endswith("thinking…"):
             words = f"{words} ({clock})"
@@ -533,7 +534,7 @@ class TableSeat(Meeting):
         """A game of the match is over: its ending, and whether another may follow."""
         self._finished(game)
         self._last = self.ending
-        self.can_rematch = game.clean and not self._ended() and self.ending is not None
+        self.can_rematch = game.settled and not self._ended() and self.ending is not None
         self._changed()
 
     def _ended(self) -> bool:
@@ -549,6 +550,7 @@ class TableSeat(Meeting):
         self._asked = f"You want game {self._number + 1}: waiting for {first} to agree…"
         self.between = " ".join([self._asked, *self._agreed_words()])
         self.ending = None  # the panel goes: the final table shows until the next deal
+        self.dealing = True  # a move now is refused, and its refusal kept past the deal
         self._guest.run_sync_soon(self._again_in.send_nowait, True)
         self._changed()
 
@@ -584,7 +586,7 @@ class TableSeat(Meeting):
 
     def _match_ended(self, end: TableEnded) -> None:
         """The table ended between games: no more games, and who ended the match."""
-        self.can_rematch = False
+        self.can_rematch = self.dealing = False
         if end.culprit == self._me:
             return  # we left
         who = "Nobody" if end.culprit is None else self._table_name(end.culprit)
@@ -683,12 +685,16 @@ def away_words(names: Sequence[str], away: Mapping[int, int]) -> str:
 
 
 def stopped_words(
-    session: GameSession, names: Sequence[str], lost_window: float | None = None
+    session: GameSession,
+    names: Sequence[str],
+    lost_window: float | None = None,
+    host: int = 0,
 ) -> str | None:
     """How a game that a seat stopped ended, in words naming that seat (``names`` call the
     player "You"), or None if nobody stopped it. ``lost_window``: the game stopped while a
     lost connection was being won back, with this wait in seconds (a timeout then means
-    that the wait ran out, SPEC 4.6)."""
+    that the wait ran out, SPEC 4.6). ``host``: the host's game seat (a table turns its
+    seats for each game's dealer)."""
     fault, closed = session.fault, session.closed
     if fault is not None:
         who = names[fault.culprit]
@@ -701,7 +707,7 @@ def stopped_words(
         who = names[closed.seat]
         if closed.code == "left" and closed.reason.startswith(f"{NOT_BACK} "):
             within = closed.reason.removeprefix(f"{NOT_BACK} ")
-            return _not_back(closed.seat, session.seat, names, within)
+            return _not_back(closed.seat, session.seat, names, within, host)
         if closed.code == "left":  # a table's verdict: the seat left
             words = closed.reason
             if words.startswith("closed with"):  # its connection's close: only its words
@@ -735,7 +741,7 @@ def _lost_on_time(culprit: int, seat: int, names: Sequence[str], window: float, 
     )
 
 
-def _not_back(culprit: int, seat: int, names: Sequence[str], within: str) -> str:
+def _not_back(culprit: int, seat: int, names: Sequence[str], within: str, host: int) -> str:
     """A table: a seat's connection was lost and not back within the window, so the seat
     forfeits. Only the host names a joiner so; a joiner names the host when its own
     connection to it is not back (SPEC 3.15)."""
@@ -743,7 +749,7 @@ def _not_back(culprit: int, seat: int, names: Sequence[str], within: str) -> str
     if culprit == seat:
         return f"The game stopped: your connection {what}: you forfeit"
     who = names[culprit]
-    if culprit == 0 and seat != 0:  # our own connection to the host
+    if culprit == host and seat != host:  # our own connection to the host
         return f"The game stopped: the connection to {who}, the host, {what}: {who} forfeits"
     return f"The game stopped: {who}'s connection {what}: {who} forfeits"
 

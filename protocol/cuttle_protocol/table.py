@@ -48,6 +48,7 @@ from .messages import (
     Entry,
     Message,
     Post,
+    Resume,
     TableStatus,
     display_safe,
 )
@@ -694,6 +695,11 @@ class TableHost(_Table):
         """A message from the joiner with `identity`. A wire-level mistake (a message that
         is not a post, or a post before the table is seated) raises RemoteProtocolError:
         close that connection with its code and call `remove_joiner`."""
+        if type(message) is Resume:  # a restarted seat, at a host that lost its table
+            raise RemoteProtocolError(
+                ErrorCode.UNEXPECTED_MESSAGE,
+                "resume: this host has no unfinished table to resume (its table is a new one)",
+            )
         if type(message) is not Post or self.log is None:
             raise RemoteProtocolError(
                 ErrorCode.UNEXPECTED_MESSAGE, f"{message.TYPE} is not expected from a joiner now"

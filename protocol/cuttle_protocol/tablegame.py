@@ -118,6 +118,14 @@ class TableGame:
     record: Path | None = None
     note: str = ""  # why a game that did not finish stopped ("you left the table")
 
+    @property
+    def settled(self) -> bool:
+        """The game ended as its players end one: by the rules with its audit passed, or by
+        a concession (nothing to audit). The next game of a match may follow (SPEC 3.15,
+        *Another game*); a fault or a seat leaving ends the match."""
+        s = self.session
+        return self.clean or (s is not None and s.ending().form == "concede")
+
 
 async def play_at_table(
     table: TableShell,
@@ -223,6 +231,7 @@ async def play_at_table(
             return
         if same:
             table.confirm()
+            table.keys_accepted()  # the person saw every key's warning beside the code
         else:
             table.leave("code-mismatch", "the table code differs from mine")
 
@@ -244,7 +253,10 @@ async def play_at_table(
                 for seat in table.core.seats:
                     if seat.seat != table.core.me:
                         say(f"seat {seat.seat}: {seat_text(table, seat)}")
-                say(f"compare this code with every other player's: {event.code}")
+                if table.host_verified and len(table.core.seats) == 2:  # the one other key
+                    say(f"verified: the host proved the invitation's key (code {event.code})")
+                else:
+                    say(f"compare this code with every other player's: {event.code}")
                 if confirm is None:
                     table.confirm()  # headless: the code is shown, nobody is asked
                 else:

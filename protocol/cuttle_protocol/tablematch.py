@@ -129,7 +129,7 @@ async def play_match_at_table(
             totals = totals or MatchTotals(table.core.seats)
             totals.add(game)
             report(game, totals)
-            if not game.clean:
+            if not game.settled:
                 end = game.note or "the game did not end by the rules"
                 break
             if table.ended.is_set():  # a seat left as the game ended

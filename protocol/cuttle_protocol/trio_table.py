@@ -180,6 +180,8 @@ class TableShell:
         self._events_in, self.events = trio.open_memory_channel[ShellEvent](math.inf)
         self.owes: Owes = lambda: None
         """Set by the game: who owes the next step once the game runs."""
+        self.host_verified = False
+        """Joiner: the handshake proved the host's key named by an invitation (SPEC 3.14)."""
         self.ended = trio.Event()
         self._progress = trio.current_time()  # when the log last grew
         self._length = 0
@@ -196,6 +198,15 @@ class TableShell:
     def confirm(self) -> None:
         self.core.confirm()
         self._flush()
+
+    def keys_accepted(self) -> None:
+        """The player compared the table code, shown beside a changed key's warning, and
+        found it the same: each changed key is pinned under its name (SPEC 3.11)."""
+        if self.known_peers is None:
+            return
+        for seat in self.core.seats:
+            if seat.seat != self.core.me and self.trust.get(seat.identity) is Trust.CHANGED:
+                self.known_peers.remember(seat.name, seat.identity)
 
     def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
         self.core.leave(code, reason)

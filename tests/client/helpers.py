@@ -160,3 +160,16 @@ def _level(table: Screen) -> list:
 
 def _holds(choice: object, move: object) -> bool:
     return choice.move == move or any(_holds(ch, move) for ch in choice.children)  # type: ignore[attr-defined]
+
+
+async def seated(pilot: Pilot) -> None:
+    """Until a network table's screen is up, the table's code confirmed if it was asked."""
+    from cuttle_client.modals import ConfirmScreen
+    from cuttle_client.table import TableScreen
+
+    app = pilot.app
+    asked = lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#no")  # noqa: E731
+    await until(pilot, lambda: isinstance(app.screen, TableScreen) or asked())
+    if asked():
+        await keys(pilot, "y")
+    await until(pilot, lambda: isinstance(pilot.app.screen, TableScreen))

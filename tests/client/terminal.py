@@ -56,6 +56,10 @@ class Terminal:
             pass
         return self.proc.wait(timeout=WAIT)
 
+    def type(self, keys: bytes) -> None:
+        """Keys typed at the terminal."""
+        os.write(self.master, keys)
+
     def hang_up(self) -> None:
         """Close the terminal, as a closed window or a lost connection does (SIGHUP)."""
         os.close(self.master)

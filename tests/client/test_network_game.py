@@ -17,7 +17,15 @@ from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.records.record import parse_record
-from tests.client.helpers import choose_any_option, keys, run, screen_text, settle, until
+from tests.client.helpers import (
+    choose_any_option,
+    keys,
+    run,
+    screen_text,
+    seated,
+    settle,
+    until,
+)
 from tests.records.saved import records_in_play_order
 
 
@@ -123,12 +131,13 @@ def test_the_host_stops_offering_a_rematch_once_the_joiner_left(tmp_path: Path) 
         await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         peer.append(headless_joiner(tmp_path / "bot", port, games=2))
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await seated(pilot)
         await concede(pilot)
         await until(pilot, rematch_offered)
         peer[0].terminate()  # the joiner quits while the host looks at the result
+        await until(pilot, lambda: "The match is over: bot left" in screen_text(app))
         await until(pilot, lambda: not rematch_offered())
-        assert "You 0–1 bot" in screen_text(app) and "bot has left" in screen_text(app)
+        assert "You 0–1 bot" in screen_text(app)
         await keys(pilot, "r")  # nothing to agree to: the result stays up
         assert isinstance(app.screen, GameOverScreen) and not rematch_offered()
         await keys(pilot, "l")
@@ -165,7 +174,9 @@ def headless_host(
 
 
 def join_app(tmp_path: Path, port: int):
-    plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann")
+    plan = NetPlan(
+        "join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann", tables=True
+    )
     return make_app(Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
 
 
@@ -174,20 +185,20 @@ def test_the_joiner_is_asked_for_a_rematch_and_keeps_the_score(tmp_path: Path) -
     app = join_app(tmp_path, port)
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await seated(pilot)
         c = app.screen.controller
         await concede(pilot)  # at once: no audit, their hand stays hidden
-        await until(pilot, lambda: "bot asks for a rematch" in screen_text(app))
+        await until(pilot, lambda: "bot proposes game 2: r to play it" in screen_text(app))
         over = screen_text(app)
         assert "Match: You 0–1 bot" in over
         assert "bot's hand:" in over and "never shown" in over
         await keys(pilot, "r")
-        await until(pilot, lambda: c.ending is None)  # the bot may have moved already
+        await until(pilot, lambda: c.ending is None and c.session is not None)
         # The new deal is done (the deck protocol) before a move is sent.
         await until(pilot, lambda: c.session.view is not None and not c.session.busy)
         await concede(pilot)
-        assert "Match: You 0–2 bot" in screen_text(app)
-        assert "asks for a rematch" not in screen_text(app)  # two games were asked for
+        await until(pilot, lambda: "Match: You 0–2 bot" in screen_text(app))
+        assert "proposes game" not in screen_text(app)  # two games were asked for
         await keys(pilot, "l")
 
     try:
@@ -205,7 +216,7 @@ def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path:
         return str(shown.render()) if shown.display else ""
 
     async def body(pilot: Pilot) -> None:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await seated(pilot)
         c = app.screen.controller
         if c.my_turn:  # a draw first, so that the bot has a move to make
             await keys(pilot, "d")
@@ -213,17 +224,18 @@ def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path:
         # A concession while the bot waits to move: its move crosses the concession, and
         # stays unread when the game ends; the rematch is still asked for and agreed.
         await concede(pilot)
-        await until(pilot, lambda: "bot asks for a rematch" in screen_text(app), 60)
+        await until(pilot, lambda: "bot proposes game 2" in screen_text(app), 60)
         # A draw at once, the new game not dealt yet: both keys in one go (keys() would let
         # the app settle between them, time enough for the deal to finish).
         await pilot.press("r", "d")
         await settle(pilot)
-        assert error().startswith("✗ draw: wait: ")
+        refused = error()
+        assert refused == "✗ draw: wait: the next game is not dealt yet", refused
         await until(pilot, lambda: c.session.view is not None and not c.dealing, 60)
         await pilot.pause()
         # Dealt: the refusal is still there to read (the bot takes 3 s to move), and the
         # draw was not played.
-        assert error().startswith("✗ draw: wait: ") and c.view.turn == 1
+        assert error() == refused and c.view.turn == 1
         assert all(entry.seat != c.seat for entry in c.log)
         await concede(pilot)
         await keys(pilot, "l")
@@ -234,29 +246,30 @@ def test_a_move_made_while_the_rematch_is_dealt_is_refused_and_says_so(tmp_path:
         host.communicate(timeout=60)
 
 
-def test_a_changed_key_is_asked_about_before_the_game(tmp_path: Path) -> None:
+def test_a_changed_key_is_warned_about_beside_the_table_code(tmp_path: Path) -> None:
+    """A known player's key changed: the table's code dialog warns beside that seat; the
+    new key is pinned only if the player confirms the code (SPEC 3.11)."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cuttle_client.modals import KeyChangedScreen
-    from cuttle_protocol.identity import KnownPeers, Trust
+    from cuttle_protocol.identity import KnownPeers, Trust, load_or_create_identity
 
     known = KnownPeers(tmp_path / "ann")
     other = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
     known.check("bot", other)  # "bot" was met before, with another key
 
-    for answer in ("d", "a"):
+    for answer in ("n", "y"):
         host, port = headless_host(tmp_path / "bot")
         app = join_app(tmp_path, port)
 
         async def body(pilot: Pilot, answer: str = answer, app=app) -> None:
-            await until(pilot, lambda: isinstance(app.screen, KeyChangedScreen))
-            assert "bot's identity key has CHANGED" in screen_text(app)
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await until(pilot, lambda: "an impostor?" in screen_text(app))
+            assert "WARNING: bot's identity key CHANGED" in screen_text(app)
             await keys(pilot, answer)
-            if answer == "d":
-                await until(pilot, lambda: "You refused bot's new key" in screen_text(app))
+            if answer == "n":
+                await until(pilot, lambda: "your code differed" in screen_text(app))
                 assert isinstance(app.screen, ConnectScreen)
                 return
             await until(pilot, lambda: isinstance(app.screen, TableScreen))
-            await until(pilot, lambda: "new key accepted" in screen_text(app))
             await concede(pilot)
             await keys(pilot, "l")
 
@@ -264,25 +277,22 @@ def test_a_changed_key_is_asked_about_before_the_game(tmp_path: Path) -> None:
             run(app, body)
         finally:
             host.communicate(timeout=60)
-        key = (tmp_path / "bot" / "identity.pem").read_bytes()
-        assert key  # the same host key both times
-    from cuttle_protocol.identity import load_or_create_identity
-
-    real = load_or_create_identity(tmp_path / "bot").public_key().public_bytes_raw()
-    assert known.check("bot", real) is Trust.KNOWN  # accepted: remembered
+        real = load_or_create_identity(tmp_path / "bot").public_key().public_bytes_raw()
+        expected = Trust.CHANGED if answer == "n" else Trust.KNOWN
+        assert KnownPeers(tmp_path / "ann").check("bot", real) is expected, answer
 
 
 def test_the_table_says_when_the_connection_is_being_won_back() -> None:
-    from cuttle_client.network import NetworkController
-    from cuttle_protocol.netgame import Reconnected, Reconnecting
+    from cuttle_client.cuttle_seat import CuttleTable
+    from cuttle_protocol.trio_peer import Reconnected, Reconnecting
 
-    c = NetworkController(NetPlan("join", "ann", address="127.0.0.1:9"))
-    c._on_event(Reconnecting("the peer closed the connection mid-frame"))
-    assert c.waiting_for() == (
-        "reconnecting… (connection lost: the peer closed the connection mid-frame)"
+    c = CuttleTable("ann")
+    c._watch(Reconnecting("the peer closed the connection mid-frame"))
+    assert c.trouble() == (
+        "connection lost (the peer closed the connection mid-frame): reconnecting…"
     )
-    c._on_event(Reconnected())
-    assert c.waiting_for() is None
+    c._watch(Reconnected())
+    assert c.trouble() == ""
 
 
 # -- the other player gone and not back within the reconnect window (SPEC 4.6)
@@ -325,13 +335,14 @@ def ending_of(games: Path) -> dict[str, str]:
     return parse_record(record.read_text()).tags
 
 
-def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_on_time(
+def test_the_connection_lost_on_your_turn_is_the_joiner_not_back_at_a_table(
     tmp_path: Path,
 ) -> None:
     """The joiner's connection is cut (a proxy, both ways) on the person's turn, and both
-    wait for it in vain (the proxy holds the joiner's redials). The person did not move: the
-    screen says plainly that they lose on time, and why; the joiner, whose own wait ran out
-    too, records the same verdict."""
+    wait for it in vain (the proxy holds the joiner's redials). At a table the seat whose
+    connection is not back forfeits, whose turn it was (SPEC 4.6): the host's screen names
+    the joiner, not the person who did not move; each side's record names the other, as
+    each saw it (its own wait ran out)."""
     from tests.net.proxies import cutting_proxy
 
     app = host_app_with_window(tmp_path, 3)
@@ -352,20 +363,17 @@ def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_
         app.trio.start_task(proxy)
         await until(pilot, lambda: bool(proxied))
         peer.append(joiner_command(tmp_path / "bot", proxied[0], "--reconnect-window", "2"))
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await seated(pilot)
         c = app.screen.controller
         await until(pilot, lambda: c.my_turn and not c.session.busy)
         app.trio.run_sync_soon(cut.set)
-        await until(pilot, lambda: bool(c.reconnecting))
+        await until(pilot, lambda: bool(c.away) or c.ending is not None)  # the host waits
         over = await game_over(pilot, app)
         assert over.startswith(
-            "You lose on time: the connection to bot was lost on your turn and you did not "
-            "move in the 3 s wait (your move would have been sent once bot was back)"
+            "The game stopped: bot's connection was lost and not back within 3 s: bot forfeits"
         ), over
         assert "record saved" in over and "took too long" not in over
-        assert "Match: You 0–1 bot" in over, over  # a forfeit counts
-        # At 80x24 the whole of it shows in the game-over dialog.
-        await until(pilot, lambda: "have been sent once bot was back)" in screen_text(app))
+        assert "Match: You 1–0 bot" in over, over  # a forfeit counts
         await keys(pilot, "l")
 
     try:
@@ -377,23 +385,20 @@ def test_the_connection_lost_on_your_turn_and_no_move_in_the_wait_says_you_lose_
             peer[0].communicate(timeout=60)
     mine, theirs = ending_of(tmp_path / "ann" / "games"), ending_of(tmp_path / "bot" / "games")
     assert peer[0].returncode == 1, out + err
-    me_seat = 1 - int(mine["Result"])  # the other seat won: the bot's
-    assert theirs["Result"] == mine["Result"]
-    # The records' words are unchanged. The joiner may lack our last deck step (cut in
-    # flight): then it names that step, still ours.
-    assert mine["Ending"] == (
-        f"fault timeout by seat {me_seat}: no move: the other player did not come back within 3 s"
-    )
-    assert theirs["Ending"].startswith(f"fault timeout by seat {me_seat}: no ")
-    assert theirs["Ending"].endswith(": the other player did not come back within 2 s")
-    assert f"ann (seat {me_seat}) forfeits, timeout: no " in out
+    window = r'closed by seat (\d): left "connection lost and not back within (\d) s"'
+    ours, bots = re.fullmatch(window, mine["Ending"]), re.fullmatch(window, theirs["Ending"])
+    assert ours and bots, (mine, theirs)
+    assert ours[1] != bots[1] and (ours[2], bots[2]) == ("3", "2")  # each names the other
+    lost = r"bot wins: ann \(seat \d\) left the table: connection lost and not back within 2 s"
+    assert re.search(lost, out), out
 
 
-def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_why(
+def test_the_other_player_gone_on_their_turn_forfeits_and_the_screen_says_why(
     tmp_path: Path,
 ) -> None:
     """The joining bot's process dies on its own turn (it waits 30 s before each move) and
-    does not come back within the window: it loses on time."""
+    does not come back within the window: at a table the seat not back forfeits (SPEC
+    4.6), and the host's screen says so."""
     app = host_app_with_window(tmp_path, 2)
     peer: list[subprocess.Popen[str]] = []
 
@@ -401,7 +406,7 @@ def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_w
         await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
         port = int(re.search(r"\(port (\d+)\)", screen_text(app))[1])
         peer.append(joiner_command(tmp_path / "bot", port, "--bot-delay", "30"))
-        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await seated(pilot)
         table = app.screen
         c = table.controller
         await until(pilot, lambda: table.is_mounted and table.query("#actions"))
@@ -423,8 +428,7 @@ def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_w
         peer[0].kill()
         over = await game_over(pilot, app)
         assert over.startswith(
-            "bot loses on time: the connection to bot was lost on bot's turn and no move "
-            "came in the 2 s wait"
+            "The game stopped: bot's connection was lost and not back within 2 s: bot forfeits"
         ), over
         assert "Match: You 1–0 bot" in over, over  # a forfeit counts
         await keys(pilot, "l")
@@ -436,4 +440,6 @@ def test_the_other_player_gone_on_their_turn_loses_on_time_and_the_screen_says_w
             peer[0].kill()
             peer[0].communicate(timeout=60)
     tags = ending_of(tmp_path / "ann" / "games")
-    assert tags["Ending"].endswith("no move: the other player did not come back within 2 s")
+    ending = re.fullmatch(r'closed by seat (\d): left "connection lost and not back within 2 s"',
+                          tags["Ending"])  # fmt: skip
+    assert ending and tags["Result"] == str(1 - int(ending[1])), tags  # ann won

@@ -1,7 +1,7 @@
 """SIGTERM and SIGHUP stop the ``cuttle`` commands as Ctrl+C does, never with a traceback,
 with the exit status 128 + the signal's number: the terminal client quits as after
-``ctrl+q`` (a network game is left, never conceded: the other player waits, the journal is
-kept) and restores the terminal; ``cuttle arena`` ends its workers; ``cuttle lan`` ends."""
+``ctrl+q`` (a network table is left: the others are told, the record is kept) and restores
+the terminal; ``cuttle arena`` ends its workers; ``cuttle lan`` ends."""
 
 from __future__ import annotations
 
@@ -39,14 +39,16 @@ def test_sigterm_quits_the_practice_table_and_restores_the_terminal(tmp_path: Pa
 @pytest.mark.parametrize("how", ["sigterm", "hang-up"])
 def test_a_stopped_client_leaves_its_network_game(tmp_path: Path, how: str) -> None:
     """SIGTERM, or the terminal closed (SIGHUP, and a terminal that answers nothing more),
-    mid-game: the client closes with ``away`` and keeps its journal and an unfinished
-    record, as ``ctrl+q`` then *leave* does."""
+    mid-game at Cuttle's 2-seat table: the client leaves the table as ``ctrl+q`` then
+    *leave* does (the host is told at once), and keeps its record."""
     host, port = bot_host(tmp_path)
     ann = str(tmp_path / "ann")
     term = Terminal(
         *("join", f"127.0.0.1:{port}", "--name", "ann", "--config-dir", ann, "--data-dir", ann)
     )
     try:
+        term.read_until(lambda out: b"this same code?" in out)  # the table's code
+        term.type(b"y")
         term.read_until(lambda out: b"Moves" in out)  # at the table: the deal is done
         drawn = len(term.output)
         if how == "sigterm":
@@ -57,11 +59,11 @@ def test_a_stopped_client_leaves_its_network_game(tmp_path: Path, how: str) -> N
         else:
             term.hang_up()
             assert term.proc.wait(timeout=WAIT) == 129  # it did not hang on the dead terminal
-        host.wait_for("waiting for the other player to return")
-        assert "(the other player left; they may come back)" in host.text  # not a timeout
-        assert list((tmp_path / "ann" / "journal").glob("*.journal"))
+        host.wait_for(r"ann \(seat \d\) left the table: closed with peer-quit")  # not a wait
+        assert "lost the connection" not in host.text
         (record,) = (tmp_path / "ann" / "games").glob("*.cuttle")
-        assert "you left the game" in record.read_text()
+        assert "you left the table" in record.read_text()
+        assert not list((tmp_path / "ann" / "journal").glob("*.journal"))  # nothing to resume
     finally:
         term.close()
         host.kill()

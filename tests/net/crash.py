@@ -1,5 +1,6 @@
-"""Kill one side of a real `cuttle host` / `cuttle join --bot` game mid-game, start it again,
-and time how long the game takes to go on (shared by the test and the benchmark)."""
+"""Kill or stop one seat of a real `cuttle host` / `cuttle join --bot` game of Cuttle (the
+2-seat table) mid-game, start it again, and time how long the game takes to go on (shared
+by the tests and the benchmark)."""
 
 from __future__ import annotations
 
@@ -45,12 +46,13 @@ class Side:
         for line in self.proc.stdout:
             self.lines.append((time.monotonic(), line.rstrip("\n")))
 
-    def wait_for(self, pattern: str, timeout: float = WAIT) -> tuple[float, str]:
+    def wait_for(self, pattern: str, timeout: float = WAIT, after: float = 0) -> tuple[float, str]:
+        """The first line matching ``pattern`` that came at ``after`` or later."""
         deadline = time.monotonic() + timeout
         exited = None
         while time.monotonic() < deadline:
             for at, line in list(self.lines):
-                if re.search(pattern, line):
+                if at >= after and re.search(pattern, line):
                     return at, line
             if self.proc.poll() is not None:
                 exited = exited or time.monotonic()
@@ -74,29 +76,40 @@ class Side:
 
 
 def host_args(tmp: Path) -> list[str]:
-    return loopback_host_args(tmp, "--bot", "random", "--bot-delay", BOT_DELAY)
+    return loopback_host_args(tmp, "--bot", "random", "--bot-delay", BOT_DELAY, "--no-announce")
 
 
 def join_args(tmp: Path, port: int) -> list[str]:
     return loopback_join_args(tmp, port, "--bot", "random", "--bot-delay", BOT_DELAY)
 
 
-def wait_for_journal(directory: Path, moves: int = 2) -> None:
-    """Until the game is well under way: its journal holds the deal and our share of
-    ``moves`` moves (a seat journals its own moves as ``play``, the others' as messages).
-    The journal is read as the resume reads it, not judged by its size, so neither a slow
-    machine nor a change of the deck's message sizes can move the kill into the deal."""
+def port_of(side: Side) -> int:
+    """The port a host said it listens on."""
+    _, line = side.wait_for(r"\(port \d+\)")
+    found = re.search(r"\(port (\d+)\)", line)
+    assert found
+    return int(found[1])
+
+
+def plays(directory: Path) -> int:
+    """The moves of its own player that the seat journal in ``directory`` holds (0 while
+    there is none)."""
+    found = list(directory.glob("*.journal")) if directory.exists() else []
+    try:
+        return sum(e[0] == "play" for e in read_table_journal(found[0])[1]) if found else 0
+    except JournalDamaged:  # caught between the file's creation and its header
+        return 0
+
+
+def wait_for_journal(directory: Path, moves: int = 1) -> None:
+    """Until the game is under way: the seat journal in ``directory`` holds ``moves`` moves
+    of its player. Read as the resume reads it, not judged by its size, so a slow machine
+    cannot move the kill into the deal."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
-        found = list(directory.glob("*.journal")) if directory.exists() else []
-        if found:
-            try:
-                _, entries = read_table_journal(found[0])
-            except JournalDamaged:  # caught between the file's creation and its header
-                entries = []
-            if sum(entry[0] == "play" for entry in entries) >= (moves + 1) // 2:
-                return
-        elif any(directory.parent.glob("games/*.cuttle")):
+        if plays(directory) >= moves:
+            return
+        if any(directory.parent.glob("games/*.cuttle")):
             raise AssertionError("the game ended before the kill: slow the bots down")
         time.sleep(0.02)
     raise AssertionError(f"no journal in {directory} reached {moves} moves")
@@ -105,23 +118,24 @@ def wait_for_journal(directory: Path, moves: int = 2) -> None:
 @dataclass
 class CrashRun:
     sides: dict[str, Side]  # "host", "join": the survivor and the restarted process
-    resumed_after: float  # seconds from the kill to "the game goes on" on the restarted side
+    resumed_after: float  # seconds from the kill to the host seeing the seat back
     killed: Side  # the process that was killed
 
 
 def crash_and_resume(tmp: Path, victim: str, signum: int = signal.SIGKILL) -> CrashRun:
     """A game in which ``victim`` ("host" or "join") is killed mid-game (by ``signum``) and
-    restarted."""
+    restarted: the game goes on once the host says the joiner is back."""
     host = Side(host_args(tmp))
-    port = int(host.wait_for(r"\(port (\d+)\)")[1].split("(port ")[1].rstrip(")"))
+    port = port_of(host)
     joiner = Side(join_args(tmp, port))
     sides = {"host": host, "join": joiner}
     wait_for_journal(tmp / ("a" if victim == "host" else "b") / "journal")
     killed = sides[victim]
     killed_at = killed.kill(signum)
+    # A host started again with port 0 re-opens its unfinished table on its old port.
     again = Side(host_args(tmp) if victim == "host" else join_args(tmp, port))
     sides[victim] = again
-    back_at, _ = again.wait_for("reconnected: the game goes on")
+    back_at, _ = sides["host"].wait_for(r"\) is back$", after=killed_at)
     return CrashRun(sides, back_at - killed_at, killed)
 
 

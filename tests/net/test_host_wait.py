@@ -130,7 +130,7 @@ def test_a_second_host_on_the_same_data_folder_leaves_the_live_game_alone(
         deadline = time.monotonic() + WAIT
         while "you are seat" not in first.stdout.readline():  # journaled from then on
             assert time.monotonic() < deadline and first.poll() is None
-        assert list((tmp_path / "a" / "journal").glob("host-*.journal"))
+        assert list((tmp_path / "a" / "journal").glob("table-host-*.journal"))
         # The joiner is stopped meanwhile, so that the first game is surely still live (on a
         # loaded machine it could end, freeing its port, before the checks below ran).
         joiner.send_signal(signal.SIGSTOP)

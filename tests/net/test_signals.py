@@ -1,7 +1,7 @@
 """SIGTERM and SIGHUP stop a headless ``cuttle host`` / ``cuttle join`` as Ctrl+C does: the
-player leaves (close ``away``: the other side waits, it does not time out), the journal is
-kept, and the same command started again takes the game back. A seat at a table leaves as
-with ``l``. The exit status is 128 + the signal's number, with no traceback."""
+seat leaves the table as with ``l`` (every other seat is told at once and the game stops
+for them; a killed process, by contrast, resumes: test_crash_resume.py), and keeps its
+record. The exit status is 128 + the signal's number, with no traceback."""
 
 from __future__ import annotations
 
@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .crash import Side, crash_and_resume
-
-LEFT = "the other player left; they may come back"
+from .crash import Side, host_args, join_args, port_of, wait_for_journal
 
 
 @pytest.mark.parametrize(
@@ -21,26 +19,30 @@ LEFT = "the other player left; they may come back"
     [("join", signal.SIGTERM), ("host", signal.SIGHUP), ("join", signal.SIGINT)],
     ids=["join-TERM", "host-HUP", "join-INT"],  # INT: Ctrl+C ended in a traceback before
 )
-def test_a_stopped_side_leaves_the_game_and_takes_it_back(
+def test_a_stopped_side_leaves_the_two_seat_table_and_keeps_its_record(
     tmp_path: Path, victim: str, signum: int
 ) -> None:
-    run = crash_and_resume(tmp_path, victim, signum)
-    stopped = run.killed
+    """Cuttle (the 2-seat table): the stopped side leaves as with ``l``; the other is told
+    at once (no window, no timeout) and wins; both keep their record."""
+    host = Side(host_args(tmp_path))
+    joiner = Side(join_args(tmp_path, port_of(host)))
+    sides = {"host": host, "join": joiner}
+    wait_for_journal(tmp_path / ("a" if victim == "host" else "b") / "journal")
+    stopped = sides[victim]
+    stopped.kill(signum)
     assert stopped.proc.returncode == 128 + signum, stopped.text
     assert "Traceback" not in stopped.text
-    assert "unfinished: the connection ended: you left the game" in stopped.text
-    survivor = run.sides["host" if victim == "join" else "join"]
-    # The close was read (its words, not a lost connection) and the survivor waited.
-    assert f"connection lost ({LEFT}): waiting for the other player" in survivor.text
-    restarted = run.sides[victim]
-    played = re.search(r"resuming game 1 against \w+ \((\d+) moves played\)", restarted.text)
-    assert played and int(played[1]) > 0, restarted.text  # the journal was kept
-    host, joiner = run.sides["host"], run.sides["join"]
-    assert host.finish() == 0, host.text
-    assert joiner.finish() == 0, joiner.text
-    results = [line for line in host.text.splitlines() if line.startswith("result:")]
-    assert results and "audit passed" in results[0]
-    assert results == [ln for ln in joiner.text.splitlines() if ln.startswith("result:")]
+    assert re.search(r"result: .*: unfinished: you left the table", stopped.text), stopped.text
+    other = sides["join" if victim == "host" else "host"]
+    assert other.finish() == 1, other.text  # a game stopped by a seat is not clean
+    who, winner = ("bob", "alice") if victim == "join" else ("alice", "bob")
+    found = re.search(rf"result: .*: {winner} wins: {who} \(seat \d\) left the table: (.*?);",
+                      other.text)  # fmt: skip
+    assert found and found[1] == "closed with peer-quit", other.text
+    assert "lost the connection" not in other.text  # the close was read: no wait
+    for side in "ab":
+        assert len(list((tmp_path / side / "games").glob("*.cuttle"))) == 1
+        assert not list((tmp_path / side / "journal").glob("*.journal"))  # nothing to resume
 
 
 def test_a_stopped_seat_leaves_the_table(tmp_path: Path) -> None:

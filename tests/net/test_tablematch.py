@@ -85,6 +85,26 @@ async def test_cuttle_at_the_two_seat_table_turns_its_seats_as_the_deal_passes(
 
 
 @pytest.mark.trio
+async def test_a_conceded_game_is_followed_by_the_next_one(tmp_path: Path) -> None:
+    """A concession ends a game as its players may (no audit: nothing left to prove): the
+    match goes on to the next game, as after a game played out."""
+    from cuttle_net.games.cuttle.moves import CONCEDE
+
+    hooks = {0: {"games": 2, "choose": lambda view: CONCEDE}, 1: {"games": 2}}
+    matches = await table_of(
+        tmp_path, hooks, game="cuttle", token="classic", play=play_match_at_table
+    )
+    for match in matches.values():
+        assert len(match.games) == 2, match
+        assert match.end == "no more games" or "left: the game is over" in match.end, match
+        for game in match.games:  # each conceded, its record saved as such
+            assert game.session.conceded is not None and game.record is not None
+            assert verify_text(game.record.read_text()).verdict == Verdict.UNAUDITED
+    assert matches[1].totals.line() == matches[0].totals.line()
+    assert "p1 (seat 1) 2" in matches[0].totals.line()  # p0 conceded both
+
+
+@pytest.mark.trio
 async def test_a_joiner_that_wants_no_more_leaves_and_the_others_are_told(
     tmp_path: Path,
 ) -> None:

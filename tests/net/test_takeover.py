@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import subprocess
 from pathlib import Path
 
@@ -420,8 +421,11 @@ async def test_real_processes_a_joiner_back_takes_over_before_the_host_notices(
     out = joiner_log.read_text()
     assert joined == 0 and code == 0, out + text
     assert proxy.events[:3] == ["connection 1", "silenced 1", "connection 2"], proxy.events
-    assert "connection lost" in out and "reconnected: the game goes on" in out, out
-    assert "reconnected: the game goes on" in text and "connection lost" not in text, text
+    assert "lost the connection to the host" in out, out
+    assert "the connection to the host is back" in out, out
+    # The host never noticed the loss: the new connection took the seat over.
+    assert re.search(r"bob \(seat \d\) took its seat over from its last connection", text), text
+    assert "lost the connection" not in text, text
     assert "unfinished" not in out + text
     verify_records(host.dir, tmp_path / "b")
 

@@ -80,7 +80,7 @@ class NetworkTable(TableSeat, UnissonController):
         s = game.session
         assert s is not None
         v = self.view
-        text = stopped_words(s, self.names)
+        text = stopped_words(s, self.names, host=self._order.game(0))
         if text is None and s.conceded is not None:  # another client may offer it
             text = f"The game stopped: {self.names[s.conceded]} conceded"
         culprit = self._culprit(s)
