@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.messages import Post
-from cuttle_protocol.table import CodeShown, Lobby, Started, TableSettings
+from cuttle_protocol.table import Chat, CodeShown, Lobby, Started, TableSettings
 from cuttle_protocol.tablegame import Step, play_at_table
 from cuttle_protocol.trio_peer import open_listener
 from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
@@ -324,3 +324,46 @@ def test_a_cuttle_table_seats_its_dealer_at_game_seat_one(dealer: int) -> None:
     assert [order.table(order.game(t)) for t in (0, 1)] == [0, 1]
     same = SeatOrder.of(game_module("unisson"), 4, 3)
     assert [same.game(t) for t in range(4)] == [0, 1, 2, 3]
+
+
+@pytest.mark.trio
+async def test_chat_reaches_every_seat_while_the_game_finishes_and_stays_out_of_records(
+    tmp_path: Path,
+) -> None:
+    """Each seat talks as the game starts and as it moves: every line reaches every seat,
+    in one order, the game ends by the rules at every seat and no record holds a word."""
+    heard: dict[int, list[tuple[int, str]]] = {0: [], 1: [], 2: []}
+
+    def talker(seat: int):
+        def hooks(table):
+            moves = 0
+
+            def watch(item) -> None:
+                nonlocal moves
+                if isinstance(item, Started):
+                    assert table.say(f"hello from {seat} [b]x[/b]")
+                elif isinstance(item, Chat):
+                    heard[seat].append((item.seat, item.text))
+                elif isinstance(item, Step) and seat == 1:
+                    moves += 1
+                    if moves == 3:
+                        table.say("one moment")
+
+            return {"watch": watch}
+
+        return hooks
+
+    games = await table_of(tmp_path, {s: talker(s) for s in range(3)})
+    lines = {g.line for g in games.values()}
+    assert len(lines) == 1 and lines.pop().endswith("; audit passed"), games
+    assert heard[0] == heard[1] == heard[2]
+    assert sorted(heard[0]) == [
+        (0, "hello from 0 [b]x[/b]"),
+        (1, "hello from 1 [b]x[/b]"),
+        (1, "one moment"),
+        (2, "hello from 2 [b]x[/b]"),
+    ]
+    for g in games.values():
+        text = g.record.read_text()
+        assert verify_text(text).verdict == Verdict.VALID
+        assert "hello" not in text and "moment" not in text

@@ -86,6 +86,9 @@ def build_vectors() -> dict:
     for side in (host, *guests.values()):
         side.confirm()
         pump()
+    # A word to the table (SPEC 3.15): bob's chat line, relayed like every entry.
+    assert next(iter(guests.values())).say("good game")
+    pump()
     # Another game (SPEC 3.15 *Another game*): the host proposes it, each joiner agrees.
     host.rematch()
     pump()
@@ -98,7 +101,7 @@ def build_vectors() -> dict:
     assert second.number == 2
     return {
         "description": "cuttle-net/4 table (SPEC 3.15): three seats, from the lobby to the"
-        " start of game 1, then the rematch that starts game 2",
+        " start of game 1, a chat line from bob, then the rematch that starts game 2",
         "inputs": {"players": INPUTS, "settings": GAME},
         "messages": messages,
         "derived": {
@@ -167,10 +170,13 @@ def test_table_vectors_follow_the_spec() -> None:
     derived = vectors["derived"]
     assert [h.hex() for h in heads] == derived["heads"]
     kinds = [b["t"] for _, b in bodies]
-    assert kinds == ["seats"] + ["commit"] * 3 + ["reveal"] * 3 + ["ready"] * 3 + ["rematch"] * 3
+    assert kinds == (
+        ["seats"] + ["commit"] * 3 + ["reveal"] * 3 + ["ready"] * 3 + ["chat"] + ["rematch"] * 3
+    )
+    assert bodies[10] == (1, {"t": "chat", "text": "good game"})  # bob talks during game 1
     # The host proposes game 2, then each joiner agrees, each after seeing the proposal.
-    assert [(s, b["game"]) for s, b in bodies[10:]] == [(0, 2), (1, 2), (2, 2)]
-    assert all(e["seen"] > 10 for e in to_bob[11:])
+    assert [(s, b["game"]) for s, b in bodies[11:]] == [(0, 2), (1, 2), (2, 2)]
+    assert all(e["seen"] > 11 for e in to_bob[12:])
     commits = {s: b["value"] for s, b in bodies if b["t"] == "commit"}
     values = {s: b["value"] for s, b in bodies if b["t"] == "reveal"}
     for seat, value in values.items():
