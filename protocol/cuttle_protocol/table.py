@@ -273,6 +273,7 @@ class _Table:
         self._chat_rate = ChatRate(CHAT_BURST)
         self.muted: set[int] = set()  # seats whose chat the host drops for flooding
         self._chat_entries = 0  # chat and muted entries in the log
+        self._said = 0  # our chat lines so far
         self.identity = player.identity.public_key().public_bytes_raw()
         self._random = random_bytes
         self._value = random_bytes(KEY_SIZE)  # our contribution to the code and the dealer
@@ -335,7 +336,10 @@ class _Table:
             return False
         if self.me in self.muted or not self._chat_rate.allow(self._clock()):
             return False
-        self._post({"t": "chat", "text": text})
+        # `n` counts our lines: the same words twice over the same log are two entries
+        # (a signature is deterministic; the host refuses a post it has seen).
+        self._post({"t": "chat", "n": self._said, "text": text})
+        self._said += 1
         return True
 
     @property
@@ -464,8 +468,11 @@ class _Table:
             refuse("the seating is entry 0 only")
         if kind == "chat":  # at any stage once seated: it never touches the game
             text = body.get("text")
+            number = body.get("n")
             if not (
-                _fields(body, "text")
+                _fields(body, "n", "text")
+                and type(number) is int
+                and 0 <= number < 2**32
                 and _text(text, 1, MAX_CHAT_LEN)
                 and display_safe(text) == text
             ):

@@ -852,9 +852,7 @@ async def host_table(
 
     `core`: the table's core, made by the caller (a journaled one); `restarted`: the
     joiners of a table rebuilt from the host's journal, waited for as lost ones."""
-    core = core or TableHost(
-        player, settings, random_bytes=random_bytes, clock=trio.current_time
-    )
+    core = core or TableHost(player, settings, random_bytes=random_bytes, clock=trio.current_time)
     shell = HostShell(
         listener,
         core,

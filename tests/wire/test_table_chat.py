@@ -59,12 +59,15 @@ def test_chat_is_refused_before_the_seating_and_after_the_end() -> None:
 @pytest.mark.parametrize(
     "body",
     [
-        {"t": "chat", "text": "x" * 201},
-        {"t": "chat", "text": ""},
-        {"t": "chat", "text": "bell\x07"},
-        {"t": "chat", "text": "two  spaces"},
-        {"t": "chat", "text": b"bytes"},
-        {"t": "chat", "text": "hi", "extra": 1},
+        {"t": "chat", "n": 0, "text": "x" * 201},
+        {"t": "chat", "n": 0, "text": ""},
+        {"t": "chat", "n": 0, "text": "bell\x07"},
+        {"t": "chat", "n": 0, "text": "two  spaces"},
+        {"t": "chat", "n": 0, "text": b"bytes"},
+        {"t": "chat", "n": 0, "text": "hi", "extra": 1},
+        {"t": "chat", "text": "no number"},
+        {"t": "chat", "n": -1, "text": "hi"},
+        {"t": "chat", "n": "0", "text": "hi"},
         {"t": "muted", "seat": 1},  # only the host mutes
     ],
 )
@@ -95,7 +98,8 @@ def test_a_seat_keeps_to_the_rate_and_the_host_drops_what_passes_it() -> None:
     # and the game goes on (the dropped lines are not the host's to answer for).
     clock.now += 100
     for n in range(CHAT_HOST_BURST + 3):
-        table.host.receive(guest.identity, _signed_post(guest, {"t": "chat", "text": f"f{n}"}))
+        line = {"t": "chat", "n": n, "text": f"f{n}"}
+        table.host.receive(guest.identity, _signed_post(guest, line))
         table.pump()
     shown = [t for _, t in _lines(table, 2) if t.startswith("f")]
     assert shown == [f"f{n}" for n in range(CHAT_HOST_BURST)]
@@ -108,7 +112,8 @@ def test_a_flooding_seat_is_named_and_muted_and_the_game_goes_on() -> None:
     table.start()
     guest = table.guests[1]
     for n in range(CHAT_HOST_BURST + CHAT_FLOOD + 5):
-        table.host.receive(guest.identity, _signed_post(guest, {"t": "chat", "text": f"{n}"}))
+        line = {"t": "chat", "n": n, "text": f"{n}"}
+        table.host.receive(guest.identity, _signed_post(guest, line))
         table.pump()
     for i in range(3):
         assert table.of(i, Muted) == [Muted(2)]
@@ -130,3 +135,14 @@ def test_chat_is_no_step_for_the_timeouts() -> None:
     table.guests[0].post({"t": "say", "n": 1})
     table.pump()
     assert [side.steps for side in table.sides] == [s + 1 for s in steps]
+
+
+def test_the_same_line_twice_in_a_row_is_two_lines() -> None:
+    """Found in play: "good game" twice over the same log was the same signed post, which
+    the host refused as a replay and closed the seat's connection."""
+    table = Table(3)
+    table.start()
+    assert table.guests[0].say("good game") and table.guests[0].say("good game")
+    table.pump()
+    assert _lines(table, 2) == [(1, "good game"), (1, "good game")]
+    assert all(side.stage is Stage.GAME for side in table.sides)

@@ -173,7 +173,7 @@ def test_table_vectors_follow_the_spec() -> None:
     assert kinds == (
         ["seats"] + ["commit"] * 3 + ["reveal"] * 3 + ["ready"] * 3 + ["chat"] + ["rematch"] * 3
     )
-    assert bodies[10] == (1, {"t": "chat", "text": "good game"})  # bob talks during game 1
+    assert bodies[10] == (1, {"t": "chat", "n": 0, "text": "good game"})  # bob talks during game 1
     # The host proposes game 2, then each joiner agrees, each after seeing the proposal.
     assert [(s, b["game"]) for s, b in bodies[11:]] == [(0, 2), (1, 2), (2, 2)]
     assert all(e["seen"] > 11 for e in to_bob[12:])
