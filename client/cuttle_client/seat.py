@@ -30,7 +30,18 @@ from cuttle_protocol.identity import ConfigError
 from cuttle_protocol.journal import JournalDamaged, JournalInUse
 from cuttle_protocol.netgame import GameSettings
 from cuttle_protocol.netplay import Connected
-from cuttle_protocol.table import CodeShown, Lobby, Rematch, Started, TableEnded, TableGuest
+from cuttle_protocol.table import (
+    CHAT_BURST,
+    CHAT_EVERY,
+    Chat,
+    CodeShown,
+    Lobby,
+    Muted,
+    Rematch,
+    Started,
+    TableEnded,
+    TableGuest,
+)
 from cuttle_protocol.tablegame import SeatOrder, Step, TableGame, seat_text
 from cuttle_protocol.tablematch import TableMatch
 from cuttle_protocol.trio_peer import ConnectionEnded, Reconnected, Reconnecting
@@ -148,6 +159,8 @@ class TableSeat(Meeting):
     names: tuple[str, ...]
     players: int
     _host: Any
+    can_chat: bool
+    chat: Any  # `chat.TableChat`, the game's controller's (`chat.Talker`)
 
     def __init__(
         self,
@@ -243,6 +256,25 @@ class TableSeat(Meeting):
 
     def _seated(self, table: TableShell) -> None:
         self._table = table
+        self.can_chat = True
+
+    # -- a word to the table (SPEC 3.15): never the game's
+
+    def say(self, text: str) -> None:
+        """Send a line to the table: it shows once the host relays it back."""
+        if self._guest is not None:
+            self._guest.run_sync_soon(self._say_now, text)
+
+    def _say_now(self, text: str) -> None:
+        if self._table is not None and not self._table.say(text):
+            self.chat.note(
+                f"not sent: at most {CHAT_BURST} lines at once, then one every {CHAT_EVERY:g} s"
+            )
+            self._changed()
+
+    def _chat_name(self, seat: int) -> str:
+        """Who said a line: table seat ``seat``'s name, ours "You"."""
+        return "You" if seat == self._me else self._table_name(seat)
 
     async def _confirm(self, event: CodeShown) -> bool:
         self.code = event.code
@@ -323,6 +355,9 @@ class TableSeat(Meeting):
                 self._say("every player confirmed the code: dealing…")
         elif isinstance(item, Rematch):
             self._agreed(item)
+        elif isinstance(item, Chat | Muted):
+            self.chat.heard(item, self._chat_name)
+            self._changed()
         elif isinstance(item, Step):
             if self.session is None and not self._seats and self._table is not None:
                 core = self._table.core  # rebuilt from our journal: no Started was seen

@@ -25,6 +25,7 @@ from cuttle_net.games.unisson import IllegalMove, MoveSyntaxError, parse_move
 from cuttle_net.games.unisson.moves import Kind, Move
 
 from .. import cardtext
+from ..chat import ChatBox, chat_bindings, show_chat
 from ..modals import ConfirmScreen, GameOverScreen
 from ..peertext import plain, visible
 from ..trio_guest import TrioGuest
@@ -53,6 +54,7 @@ class UnissonTableScreen(Screen[None]):
         Binding("colon", "type_move", "Type", show=False),
         Binding("l", "leave", "Leave", show=False),
         Binding("escape", "back", "Back", show=False),
+        *chat_bindings(),
         *(Binding(str(n), f"card({n})", show=False) for n in range(1, 10)),
     ]
 
@@ -130,6 +132,8 @@ class UnissonTableScreen(Screen[None]):
         log = self.query_one("#log", MoveLog)
         log.show(c.log, self.ascii, c.coach)
         log.border_title = "Lesson" if c.coach else "Moves"
+        column = self.query_one("#u-left")
+        show_chat(column, c.chat.lines, c.can_chat, c.say, self._fill_actions)
         self._title()
         self.query_one("#ask", Static).update(self._question())
         self._fill_actions()
@@ -179,7 +183,10 @@ class UnissonTableScreen(Screen[None]):
         first = next((i for i, ch in enumerate(level) if ch.enabled), None)
         actions.highlighted = first
         self._show_hand(level[first] if first is not None else None)
-        if level and not self.query_one("#move-input").display:
+        typing = self.query_one("#move-input").display or any(
+            box.typing for box in self.query(ChatBox)
+        )
+        if level and not typing:
             actions.focus()
 
     def _shown(self, label: str) -> str:
@@ -309,6 +316,16 @@ class UnissonTableScreen(Screen[None]):
             event.input.value = ""
             event.input.display = False
             self._fill_actions()
+
+    # -- a word to the table (SPEC 3.15)
+
+    def action_talk(self) -> None:
+        for box in self.query(ChatBox):
+            box.talk()
+
+    def action_canned(self, key: str) -> None:
+        for box in self.query(ChatBox):
+            box.canned(key)
 
     # -- overlays
 
