@@ -93,7 +93,10 @@ class ChatRate:
 
     def allow(self, now: float) -> bool:
         if self._last is not None:
-            self._tokens = min(self.burst, self._tokens + (now - self._last) / self.every)
+            # A clock that went back (a seat rebuilt from its journal in a new process,
+            # reading another clock) gives nothing back, and takes nothing either.
+            elapsed = max(0.0, now - self._last)
+            self._tokens = min(self.burst, self._tokens + elapsed / self.every)
         self._last = now
         if self._tokens < 1:
             return False

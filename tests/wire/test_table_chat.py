@@ -10,6 +10,7 @@ from cuttle_protocol.table import (
     CHAT_FLOOD,
     CHAT_HOST_BURST,
     Chat,
+    ChatRate,
     Delivered,
     Muted,
     Stage,
@@ -146,3 +147,13 @@ def test_the_same_line_twice_in_a_row_is_two_lines() -> None:
     table.pump()
     assert _lines(table, 2) == [(1, "good game"), (1, "good game")]
     assert all(side.stage is Stage.GAME for side in table.sides)
+
+
+def test_a_clock_that_goes_back_neither_refills_nor_drains_the_bucket() -> None:
+    """A seat rebuilt from its journal in a new process reads a clock of another origin:
+    the bucket goes on from the new time (it would otherwise stay empty until the new
+    clock caught up with the old one)."""
+    rate = ChatRate(2)
+    assert rate.allow(5000.0) and rate.allow(5000.0) and not rate.allow(5000.0)
+    assert not rate.allow(10.0)  # back in time: nothing refilled
+    assert rate.allow(10.0 + CHAT_EVERY)  # and from there on, the rate as ever
