@@ -63,8 +63,10 @@ from .journal import (
 )
 from .messages import message_from_wire
 from .table import (
+    Chat,
     CodeShown,
     Delivered,
+    Muted,
     Stage,
     Started,
     TableEnded,
@@ -475,6 +477,7 @@ def rebuild(
     else:
         core = JournaledGuest(journal, player, header.host_identity)
     seat = Resumed(core)
+    said: list[Chat | Muted] = []  # the table's chat, shown again once rebuilt
 
     def carry(out: Output) -> None:
         # As the live driver does (`play_at_table`): post every send, report our findings.
@@ -505,6 +508,8 @@ def rebuild(
                     seat.ended = event
                 elif isinstance(event, CodeShown):
                     seat.code = event
+                elif isinstance(event, Chat | Muted):
+                    said.append(event)
 
     def replay(entry: list[Any]) -> None:
         kind, *fields = entry
@@ -545,6 +550,7 @@ def rebuild(
             why = f"input {n} ({entry[0]!r}) cannot be replayed: {type(e).__name__}: {e}"
             raise JournalDamaged(journal.path, why) from None
     core.take_outgoing()  # sent before the crash, or sent again on `resume`
+    core._events.extend(said)  # what was said at the table stays on the screen
     if seat.code is not None and core.me in core.waiting_for():
         # Killed before our player confirmed the code: it is shown (asked) again.
         core._events.append(seat.code)

@@ -121,3 +121,13 @@ def test_a_joiner_rebuilt_from_its_journal_numbers_its_next_line_on(tmp_path: Pa
     host.receive(rebuilt.identity, post)  # a new line (n = 2), relayed
     assert [e.text for e in host.take_events() if isinstance(e, Chat)][-1] == "good game"
     assert len(host.log) == len(guest.log) + 1
+
+
+def test_a_rebuilt_seat_shows_the_tables_chat_again(tmp_path: Path) -> None:
+    host, guest, keys = seated(tmp_path, Clock(), Clock())
+    assert guest.say("hello") and host.say("hi Bob")
+    pump(host, guest)
+    host.journal.close()
+    resumed = rebuild(open_journal(host.journal.path), keys[0], game_session)
+    again = [(e.seat, e.text) for e in resumed.core.take_events() if isinstance(e, Chat)]
+    assert again == [(0, "hi Bob"), (1, "hello")]  # in the log's order
