@@ -171,7 +171,7 @@ class SeatJournal:
         self.resumed: Resumed | None = None  # set by `rebuild`
         self.core: TableHost | TableGuest | None = None  # the core that notes here
         self.live_clock: Callable[[], float] = time.monotonic  # what `clock` reads, live
-        self._at: float | None = None  # replaying: the last time journaled (`at`)
+        self._at: float | None = None  # replaying: the time journaled for the next read
         claim(path)
 
     @classmethod
@@ -216,12 +216,13 @@ class SeatJournal:
         So a rebuilt host drops the same flooded lines and relays the same others: its log
         is the one the joiners hold (a different one would convict it of equivocation)."""
         if not self.replaying:
-            now = self.live_clock()
+            now = float(self.live_clock())
             self.note(["at", now])
             return now
-        if self._at is None:
-            raise ValueError("the core read the time, and no time was journaled")
-        return self._at
+        at, self._at = self._at, None  # each time is read once, by the input after it
+        if at is None:
+            raise ValueError("the core read the time, and no time was journaled before")
+        return at
 
     def sync(self, seated: bool) -> None:
         """Write what was noted, before the core's next messages leave (nothing before the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.seatjournal import (
@@ -131,3 +132,21 @@ def test_a_rebuilt_seat_shows_the_tables_chat_again(tmp_path: Path) -> None:
     resumed = rebuild(open_journal(host.journal.path), keys[0], game_session)
     again = [(e.seat, e.text) for e in resumed.core.take_events() if isinstance(e, Chat)]
     assert again == [(0, "hi Bob"), (1, "hello")]  # in the log's order
+
+
+def test_a_journal_whose_chat_line_has_no_time_is_refused_naming_the_input(
+    tmp_path: Path,
+) -> None:
+    from cuttle_protocol.journal import JournalDamaged, _record
+    from cuttle_protocol.seatjournal import _header_wire
+
+    host, _, keys = seated(tmp_path, Clock(), Clock())
+    assert host.say("hello")
+    host.take_outgoing()
+    host.journal.close()
+    header, inputs = read_table_journal(host.journal.path)
+    assert inputs[-2:] == [["at", 0.0], ["say", "hello"]]
+    cut = [*inputs[:-2], ["say", "hello"]]  # the time taken out
+    host.journal.path.write_bytes(b"".join(_record(x) for x in [_header_wire(header), *cut]))
+    with pytest.raises(JournalDamaged, match=r"\('say'\) cannot be replayed.*no time"):
+        rebuild(open_journal(host.journal.path), keys[0], game_session)
