@@ -48,6 +48,8 @@ from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.games.interface import game_module
 from cuttle_net.records.record import build_practice_record, save_record
 
+from .chat import Talker
+
 if TYPE_CHECKING:
     from .trio_guest import TrioGuest
 
@@ -137,7 +139,7 @@ class Ending:
     text: str
 
 
-class TableController:
+class TableController(Talker):
     """One player's seat at a table: the view to draw, and where moves go."""
 
     seat: int

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from .chat import CANNED
 from .peertext import plain
 
 if TYPE_CHECKING:
@@ -144,6 +145,8 @@ class GameOverScreen(ModalScreen[str]):
         # The final table lies under the panel: Esc or t moves the panel aside and back
         # (Esc went straight to the lobby, the final table and hands unseen).
         Binding("t,escape", "peek", "Panel / table"),
+        # "good game" is said at the end: the canned lines reach the table under the panel.
+        *(Binding(k, f"canned('{k}')", show=False) for k in CANNED),
     ]
 
     def __init__(
@@ -185,6 +188,13 @@ class GameOverScreen(ModalScreen[str]):
             self.action_peek()
         else:
             self.action_choose(event.button.id or "lobby")
+
+    def action_canned(self, key: str) -> None:
+        for screen in reversed(self.app.screen_stack[:-1]):  # the table screen below
+            canned = getattr(screen, "action_canned", None)
+            if canned is not None:
+                canned(key)
+                return
 
     def action_peek(self) -> None:
         panel = self.query_one("#game-over")

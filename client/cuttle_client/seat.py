@@ -31,8 +31,12 @@ from cuttle_protocol.journal import JournalDamaged, JournalInUse
 from cuttle_protocol.netplay import Connected
 from cuttle_protocol.seatplay import GameSettings
 from cuttle_protocol.table import (
+    CHAT_BURST,
+    CHAT_EVERY,
+    Chat,
     CodeShown,
     Lobby,
+    Muted,
     Rematch,
     Started,
     TableEnded,
@@ -160,6 +164,8 @@ class TableSeat(Meeting):
     names: tuple[str, ...]
     players: int
     _host: Any
+    can_chat: bool
+    chat: Any  # `chat.TableChat`, the game's controller's (`chat.Talker`)
 
     def __init__(
         self,
@@ -257,6 +263,25 @@ class TableSeat(Meeting):
 
     def _seated(self, table: TableShell) -> None:
         self._table = table
+        self.can_chat = True
+
+    # -- a word to the table (SPEC 3.15): never the game's
+
+    def say(self, text: str) -> None:
+        """Send a line to the table: it shows once the host relays it back."""
+        if self._guest is not None:
+            self._guest.run_sync_soon(self._say_now, text)
+
+    def _say_now(self, text: str) -> None:
+        if self._table is not None and not self._table.say(text):
+            self.chat.note(
+                f"not sent: at most {CHAT_BURST} lines at once, then one every {CHAT_EVERY:g} s"
+            )
+            self._changed()
+
+    def _chat_name(self, seat: int) -> str:
+        """Who said a line: table seat ``seat``'s name, ours "You"."""
+        return "You" if seat == self._me else self._table_name(seat)
 
     async def _confirm(self, event: CodeShown) -> bool:
         self.code = event.code
@@ -339,6 +364,9 @@ class TableSeat(Meeting):
             self._agreed(item)
         elif isinstance(item, Watching):  # the host's word, in the log (SPEC 3.15)
             self.watching = watching_words(item)
+            self._changed()
+        elif isinstance(item, Chat | Muted):
+            self.chat.heard(item, self._chat_name)
             self._changed()
         elif isinstance(item, Step):
             if self.session is None and not self._seats and self._table is not None:

@@ -21,6 +21,7 @@ from cuttle_net.games.cuttle.engine import IllegalMove
 from cuttle_net.games.cuttle.moves import DRAW, OFFER_DRAW, PASS, Move, MoveSyntaxError, parse_move
 
 from . import cardtext
+from .chat import ChatBox, chat_bindings, show_chat
 from .choices import Choice, ask, choices
 from .controller import MatchScore, TableController
 from .help import HelpScreen
@@ -41,6 +42,7 @@ class TableScreen(Screen[None]):
         Binding("c", "concede", "Concede"),
         Binding("o", "offer_draw", "Offer draw", show=False),
         Binding("escape", "back", "Back", show=False),
+        *chat_bindings(),
         *(Binding(str(n), f"card({n})", show=False) for n in range(1, 10)),
     ]
 
@@ -66,7 +68,8 @@ class TableScreen(Screen[None]):
                 yield Static(id="error")
                 yield OptionList(id="actions")
                 yield Input(placeholder="a move, e.g. scuttle 9H 4C (Esc: cancel)", id="move-input")
-            yield MoveLog(id="log")
+            with Vertical(id="right"):
+                yield MoveLog(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -118,6 +121,8 @@ class TableScreen(Screen[None]):
         log = self.query_one("#log", MoveLog)
         log.show(c.log, self.ascii, c.coach)
         log.border_title = "Lesson" if c.coach else "Moves"
+        column = self.query_one("#right")
+        show_chat(column, c.chat.lines, c.can_chat, c.say, self._fill_actions)
         self.query_one("#last", LastMove).show(c.log, self.ascii)
         # Most useful first, the title may be cut at the right: the code to compare, the
         # match score, then the rules (also in the help).
@@ -181,7 +186,10 @@ class TableScreen(Screen[None]):
         actions.border_title = plain(title)  # a choice may name a peer
         actions.border_subtitle = "Esc: back" if self._path else ""
         self._show_hand(level[shown].card if shown is not None else None)
-        if level and not self.query_one("#move-input").display:
+        typing = self.query_one("#move-input").display or any(
+            box.typing for box in self.query(ChatBox)
+        )
+        if level and not typing:
             actions.focus()
 
     def _show_hand(self, highlight: int | None) -> None:
@@ -232,6 +240,14 @@ class TableScreen(Screen[None]):
                     self.query_one("#actions", OptionList).highlighted = i
                 return
         self._error("that card is not a choice now")
+
+    def action_talk(self) -> None:
+        for box in self.query(ChatBox):
+            box.talk()
+
+    def action_canned(self, key: str) -> None:
+        for box in self.query(ChatBox):
+            box.canned(key)
 
     def action_back(self) -> None:
         field = self.query_one("#move-input", Input)

@@ -11,7 +11,9 @@ neither the log nor the session, but what rebuilds both, byte for byte:
 - the inputs, in the order the seat took them: every message its connections delivered to
   the table core (the host: each joiner's, with its key; a joiner: the host's), the host's
   seating of each joiner, the seat's own confirmation of the code, its leaving or verdict,
-  and each move its player chose.
+  each move its player chose, each line its player said to the table (`say`), and the time
+  the core read for the chat's rate (`at`, before the input that read it: the one decision
+  of the core that hangs on the clock, SPEC 3.15, is taken again on the same time).
 
 Replaying them into a fresh core and session (`rebuild`) gives the same log (every entry and
 every host signature, the same at the host as the joiners hold), the same posts, the same
@@ -31,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -60,8 +63,10 @@ from .journal import (
 )
 from .messages import message_from_wire
 from .table import (
+    Chat,
     CodeShown,
     Delivered,
+    Muted,
     Stage,
     Started,
     TableEnded,
@@ -123,6 +128,8 @@ _INPUTS: dict[str, tuple[type, ...]] = {
     "unrelayed": (),  # our leaving, with the host out of reach
     "fault": (int, str, str),
     "play": (str,),  # our player's move
+    "say": (str,),  # our player's line to the table, as typed (the core cleans it)
+    "at": (float,),  # the time the next input's chat rate is judged on
 }
 
 
@@ -178,6 +185,8 @@ class SeatJournal:
         self.replaying = False  # a rebuild feeds the core: nothing is noted again
         self.resumed: Resumed | None = None  # set by `rebuild`
         self.core: TableHost | TableGuest | None = None  # the core that notes here
+        self.live_clock: Callable[[], float] = time.monotonic  # what `clock` reads, live
+        self._at: float | None = None  # replaying: the time journaled for the next read
         claim(path)
 
     @classmethod
@@ -215,6 +224,20 @@ class SeatJournal:
     def played(self, move: str) -> None:
         """Our player's move, noted before anything it makes us post."""
         self.note(["play", move])
+
+    def clock(self) -> float:
+        """The journaled core's clock (it reads it for the chat's rate alone): live, the
+        time, noted (`at`) before the input that reads it; replaying, the time noted then.
+        So a rebuilt host drops the same flooded lines and relays the same others: its log
+        is the one the joiners hold (a different one would convict it of equivocation)."""
+        if not self.replaying:
+            now = float(self.live_clock())
+            self.note(["at", now])
+            return now
+        at, self._at = self._at, None  # each time is read once, by the input after it
+        if at is None:
+            raise ValueError("the core read the time, and no time was journaled before")
+        return at
 
     def sync(self, seated: bool) -> None:
         """Write what was noted, before the core's next messages leave (nothing before the
@@ -304,14 +327,29 @@ class _Noting:
         self.journal.note(["fault", culprit, kind, detail])
         super().fault(culprit, kind, detail)  # type: ignore[misc]
 
+    def say(self, text: str) -> bool:
+        # Noted whether it was sent or not: replayed, it reads the same times in turn.
+        said = super().say(text)  # type: ignore[misc]
+        self.journal.note(["say", text])
+        return said
+
 
 class JournaledHost(_Noting, TableHost):
     """The host's table, noting every input in `journal`."""
 
-    def __init__(self, journal: SeatJournal, player: LocalPlayer, settings: TableSettings):
+    def __init__(
+        self,
+        journal: SeatJournal,
+        player: LocalPlayer,
+        settings: TableSettings,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.journal = journal
         journal.core = self
-        super().__init__(player, settings, random_bytes=journal.header.rng(b"table"))
+        journal.live_clock = clock
+        super().__init__(
+            player, settings, random_bytes=journal.header.rng(b"table"), clock=journal.clock
+        )
 
     # An input is noted once the core took it: one it refuses (a joiner's message that is
     # not a post, say, which closes that connection) changes nothing and is not replayed.
@@ -334,12 +372,24 @@ class JournaledHost(_Noting, TableHost):
 class JournaledGuest(_Noting, TableGuest):
     """A joiner's table, noting every input in `journal`."""
 
-    def __init__(self, journal: SeatJournal, player: LocalPlayer, host_identity: bytes) -> None:
+    def __init__(
+        self,
+        journal: SeatJournal,
+        player: LocalPlayer,
+        host_identity: bytes,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.journal = journal
         journal.core = self
+        journal.live_clock = clock
         h = journal.header
         super().__init__(
-            player, host_identity, game=h.game, options=h.options, random_bytes=h.rng(b"table")
+            player,
+            host_identity,
+            game=h.game,
+            options=h.options,
+            random_bytes=h.rng(b"table"),
+            clock=journal.clock,
         )
 
     def receive(self, message: Any) -> None:  # type: ignore[override]
@@ -443,6 +493,7 @@ def rebuild(
     else:
         core = JournaledGuest(journal, player, header.host_identity)
     seat = Resumed(core)
+    said: list[Chat | Muted] = []  # the table's chat, shown again once rebuilt
 
     def carry(out: Output) -> None:
         # As the live driver does (`play_at_table`): post every send, report our findings.
@@ -473,6 +524,8 @@ def rebuild(
                     seat.ended = event
                 elif isinstance(event, CodeShown):
                     seat.code = event
+                elif isinstance(event, Chat | Muted):
+                    said.append(event)
 
     def replay(entry: list[Any]) -> None:
         kind, *fields = entry
@@ -498,6 +551,10 @@ def rebuild(
             core.fault(*fields)
         elif kind == "play" and seat.session is not None:
             carry(seat.session.play(fields[0]))
+        elif kind == "say":
+            core.say(fields[0])
+        elif kind == "at":
+            journal._at = fields[0]
         else:
             raise ValueError(f"not an input of this {header.role} now")
 
@@ -509,10 +566,11 @@ def rebuild(
             why = f"input {n} ({entry[0]!r}) cannot be replayed: {type(e).__name__}: {e}"
             raise JournalDamaged(journal.path, why) from None
     core.take_outgoing()  # sent before the crash, or sent again on `resume`
+    core._events.extend(said)  # what was said at the table stays on the screen
     if seat.code is not None and core.me in core.waiting_for():
         # Killed before our player confirmed the code: it is shown (asked) again.
         core._events.append(seat.code)
-    journal.replaying = False
+    journal.replaying, journal._at = False, None
     if journal.path.exists():
         journal._append()
     if isinstance(core, TableHost) and core.stage is not Stage.LOBBY:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -66,9 +67,42 @@ from .tablelog import (
 FAULT_KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 """A fault's kind: the table's own (`bad-relay`...) or a game session's (`illegal_move`...)."""
 TABLE_KINDS = frozenset(
-    {"seats", "commit", "reveal", "ready", "fault", "leave", "rematch", "watch"}
+    {"seats", "commit", "reveal", "ready", "fault", "leave", "rematch", "watch", "chat", "muted"}
 )
 """Entry bodies the table itself uses; every other `"t"` is a game message."""
+MAX_CHAT_LEN = MAX_TEXT_LEN
+"""A chat line's length in characters (SPEC 3.15, a word to the table)."""
+CHAT_EVERY = 2.0
+"""A seat's chat: one line per this many seconds on average..."""
+CHAT_BURST = 3
+"""...with this many at once: a seat keeps to it before posting (`say` returns False)."""
+CHAT_HOST_BURST = 6
+"""The host allows this many at once, so that lines bunched up by the network still pass;
+beyond it the host drops the line (never relayed: the game is not touched)."""
+CHAT_FLOOD = 10
+"""Lines the host dropped from one seat before it names the seat (`muted`) and drops the
+rest of its chat."""
+
+
+class ChatRate:
+    """A token bucket: `burst` lines at once, then one per `every` seconds."""
+
+    def __init__(self, burst: int, every: float = CHAT_EVERY) -> None:
+        self.burst, self.every = burst, every
+        self._tokens = float(burst)
+        self._last: float | None = None
+
+    def allow(self, now: float) -> bool:
+        if self._last is not None:
+            # A clock that went back (a seat rebuilt from its journal in a new process,
+            # reading another clock) gives nothing back, and takes nothing either.
+            elapsed = max(0.0, now - self._last)
+            self._tokens = min(self.burst, self._tokens + elapsed / self.every)
+        self._last = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
 
 
 @dataclass(frozen=True)
@@ -171,13 +205,32 @@ class TableEnded:
 
 
 @dataclass(frozen=True)
+class Chat:
+    """Entry `index`: `seat` says `text` to the table (display-safe, at most MAX_CHAT_LEN
+    characters). It never touches the game: no session or record sees it."""
+
+    seat: int
+    text: str
+    index: int
+
+
+@dataclass(frozen=True)
+class Muted:
+    """The host dropped `seat`'s chat for flooding (its signed word) and drops the rest."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Watching:
     """Who watches the table now (the host's `watch` entry): names (display-safe) and keys."""
 
     watchers: tuple[tuple[str, bytes], ...]
 
 
-TableEvent = Lobby | CodeShown | Started | Delivered | Rematch | TableEnded | Watching
+TableEvent = (
+    Lobby | CodeShown | Started | Delivered | Rematch | TableEnded | Watching | Chat | Muted
+)
 
 MAX_WATCHERS = 16
 """The most watchers a host lets in (SPEC 3.15 *Watchers*); `--max-watchers` lowers it."""
@@ -227,8 +280,18 @@ class _Table:
 
     watching = False  # a watcher's table (`tablewatch.TableWatcher`): it sits at no seat
 
-    def __init__(self, player: LocalPlayer, random_bytes: Callable[[int], bytes]) -> None:
+    def __init__(
+        self,
+        player: LocalPlayer,
+        random_bytes: Callable[[int], bytes],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._player = player
+        self._clock = clock  # for the chat's rate (trio's clock in the shells)
+        self._chat_rate = ChatRate(CHAT_BURST)
+        self.muted: set[int] = set()  # seats whose chat the host drops for flooding
+        self._chat_entries = 0  # chat and muted entries in the log
+        self._said = 0  # our chat lines so far
         self.identity = player.identity.public_key().public_bytes_raw()
         self._random = random_bytes
         self._value = random_bytes(KEY_SIZE)  # our contribution to the code and the dealer
@@ -284,6 +347,21 @@ class _Table:
             raise ValueError('a game message is a map whose "t" is not a table kind')
         self._post(body)
 
+    def say(self, text: str) -> bool:
+        """Post a chat line (made display-safe and cut to MAX_CHAT_LEN): it comes back as
+        `Chat` once relayed. False (nothing sent): no table to talk to, nothing to say, or
+        we talk faster than CHAT_BURST lines, then one per CHAT_EVERY seconds."""
+        text = display_safe(text)[:MAX_CHAT_LEN].strip()
+        if not text or self.log is None or self.stage in (Stage.LOBBY, Stage.ENDED):
+            return False
+        if self.me in self.muted or not self._chat_rate.allow(self._clock()):
+            return False
+        # `n` counts our lines: the same words twice over the same log are two entries
+        # (a signature is deterministic; the host refuses a post it has seen).
+        self._post({"t": "chat", "n": self._said, "text": text})
+        self._said += 1
+        return True
+
     def rematch(self) -> None:
         """Host: propose the next game, once the game under way is over (the caller knows:
         the table does not follow the game). Joiner: agree to the proposed game."""
@@ -329,9 +407,11 @@ class _Table:
 
     @property
     def steps(self) -> int:
-        """Entries that moved the table or its game on: the log's length but the `watch`
-        entries (a watcher coming or going restarts no seat's clock)."""
-        return (len(self.log) if self.log is not None else 0) - self._watch_entries
+        """Entries that moved the table or its game on: the log's length but the `watch`,
+        `chat` and `muted` entries (a watcher coming or a word said restarts no seat's
+        clock)."""
+        logged = len(self.log) if self.log is not None else 0
+        return logged - self._watch_entries - self._chat_entries
 
     def waiting_for(self) -> list[int]:
         """The seats whose commitment, reveal or confirmation the table waits for."""
@@ -415,6 +495,25 @@ class _Table:
             if not (_fields(body, "watchers") and _watchers(body["watchers"]) is not None):
                 refuse("malformed")
             return
+        if kind == "chat":  # at any stage once seated: it never touches the game
+            text = body.get("text")
+            number = body.get("n")
+            if not (
+                _fields(body, "n", "text")
+                and type(number) is int
+                and 0 <= number < 2**32
+                and _text(text, 1, MAX_CHAT_LEN)
+                and display_safe(text) == text
+            ):
+                refuse("malformed (1..200 display-safe characters)")
+            return
+        if kind == "muted":
+            if seat != 0:
+                refuse("only the host mutes a seat")
+            target = body.get("seat")
+            if not (_fields(body, "seat") and type(target) is int and 0 < target < seats):
+                refuse("malformed")
+            return
         if kind == "leave":
             if not (
                 _fields(body, "code", "reason")
@@ -493,6 +592,13 @@ class _Table:
             self._watch_entries += 1
             self.watchers = tuple((display_safe(n), k) for n, k in _watchers(body["watchers"]))
             self._events.append(Watching(self.watchers))
+        elif kind in ("chat", "muted"):
+            self._chat_entries += 1
+            if kind == "chat" and seat not in self.muted:  # (a muted seat's: never shown)
+                self._events.append(Chat(seat, body["text"], index))
+            elif kind == "muted" and body["seat"] not in self.muted:
+                self.muted.add(body["seat"])
+                self._events.append(Muted(body["seat"]))
         elif kind == "leave":
             reason = display_safe(body["reason"])
             self._end(TableEnded(seat, "left", reason or f"closed with {body['code']}", seat))
@@ -560,6 +666,14 @@ class _Table:
         self._post({"t": "commit", "value": code_commitment(self.log.head, self.me, self._value)})
 
 
+def _is_chat(body: bytes) -> bool:
+    try:
+        value = codec.unpack(body)
+    except RemoteProtocolError:
+        return False
+    return type(value) is dict and value.get("t") == "chat"
+
+
 def _proof(value: object) -> Equivocation | None:
     if not (type(value) is list and len(value) == 5 and type(value[0]) is int):
         return None
@@ -623,9 +737,12 @@ class TableHost(_Table):
         settings: TableSettings,
         *,
         random_bytes: Callable[[int], bytes] = os.urandom,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__(player, random_bytes)
+        super().__init__(player, random_bytes, clock)
         self.settings = settings
+        self._chat_rates: dict[int, ChatRate] = {}  # each joiner's chat, as it reaches us
+        self._chat_dropped: dict[int, int] = {}
         self.table_id = random_bytes(KEY_SIZE)
         self._lobby: list[tuple[str, bytes]] = [(player.name, self.identity)]
         self._outgoing: list[tuple[bytes, Message]] = []
@@ -737,7 +854,20 @@ class TableHost(_Table):
             self._relay(entry)
             self._fail(culprit)
             return
+        if body["t"] == "chat" and not self._chat_passes(seat):
+            return  # dropped, never relayed: no seat's game sees it
         self._append(entry, body)
+
+    def _chat_passes(self, seat: int) -> bool:
+        """Whether `seat`'s chat line is relayed: within its rate, and the seat not muted.
+        After CHAT_FLOOD dropped lines the seat is named in a `muted` entry of ours."""
+        rate = self._chat_rates.setdefault(seat, ChatRate(CHAT_HOST_BURST))
+        if seat not in self.muted and rate.allow(self._clock()):
+            return True
+        self._chat_dropped[seat] = dropped = self._chat_dropped.get(seat, 0) + 1
+        if dropped >= CHAT_FLOOD and seat not in self.muted:
+            self._post({"t": "muted", "seat": seat})
+        return False
 
     # --- internals -----------------------------------------------------------------------
 
@@ -861,8 +991,9 @@ class TableGuest(_Table):
         game: str | None = None,
         options: tuple[str, ...] | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__(player, random_bytes)
+        super().__init__(player, random_bytes, clock)
         self.host_identity = host_identity
         self._host_key = identity_public_key(host_identity)
         self._agreed = (game, tuple(options) if options is not None else None)
@@ -871,12 +1002,15 @@ class TableGuest(_Table):
         self._table_id = b""
         self._seating: list[tuple[str, bytes]] = []
         self._relayed = 0  # our posts that came back in the log
+        self._chats = 0  # our chat posts, and those that came back: a host may drop chat
+        self._chats_relayed = 0
 
     @property
     def unrelayed(self) -> int:
         """Our posts the host has not yet put in the log: if one stays out past the reply
-        timeout, the host is withholding it (`fault(0, "timeout", ...)`)."""
-        return len(self._posts) - self._relayed
+        timeout, the host is withholding it (`fault(0, "timeout", ...)`). Chat lines do not
+        count: the host drops those past its rate (SPEC 3.15)."""
+        return (len(self._posts) - self._chats) - (self._relayed - self._chats_relayed)
 
     def take_outgoing(self) -> list[Message]:
         out, self._outgoing = self._outgoing, []
@@ -901,6 +1035,7 @@ class TableGuest(_Table):
         if self.stage is Stage.ENDED:
             if type(message) is Entry and message.seat == self.me:
                 self._relayed += 1  # our report (or leaving) came back: the others have it
+                self._chats_relayed += _is_chat(message.body)
             return
         try:
             if type(message) is TableStatus:
@@ -979,6 +1114,7 @@ class TableGuest(_Table):
         self._digests.add(digest)
         if message.seat == self.me:
             self._relayed += 1
+            self._chats_relayed += body["t"] == "chat"
         self._apply(entry, body, n)
 
     def _open_log(self, message: Entry) -> None:
@@ -1025,4 +1161,5 @@ class TableGuest(_Table):
         seen = len(self.log)
         post = Post(seen, self.log.head, self.log.relays[seen], data, self._sign(seen, data))
         self._posts.append(post)
+        self._chats += body["t"] == "chat"
         self._outgoing.append(post)

@@ -212,6 +212,12 @@ class TableShell:
         self.core.leave(code, reason)
         self._flush()
 
+    def say(self, text: str) -> bool:
+        """A chat line to the table (SPEC 3.15): False if not sent (see `_Table.say`)."""
+        said = self.core.say(text)
+        self._flush()
+        return said
+
     def rematch(self) -> None:
         """Host: propose the next game (the one under way is over); joiner: agree to it."""
         self.core.rematch()
@@ -250,14 +256,11 @@ class TableShell:
     def _flush(self) -> None:
         self._route()
         log = self.core.log
-        if (
-            log is not None
-            and self.core.steps != self._length
-            and self.core.stage is not Stage.ENDED
-        ):
+        moved = self.core.steps
+        if log is not None and moved != self._length and self.core.stage is not Stage.ENDED:
             # Not the entry that ended the table: `overdue` judges a verdict against the
-            # time the step became due.
-            self._length = self.core.steps
+            # time the step became due. (Chat and watchers are no steps: talking buys no time.)
+            self._length = moved
             self._progress = trio.current_time()
         for event in self.core.take_events():
             if isinstance(event, CodeShown):
@@ -793,6 +796,7 @@ class GuestShell(TableShell):
                 game=info.rules.rules,
                 options=info.rules.variants,
                 random_bytes=self._random,
+                clock=trio.current_time,
             )
             if self.new_core is None
             else self.new_core(info)
@@ -926,7 +930,7 @@ async def host_table(
     `core`: the table's core, made by the caller (a journaled one); `restarted`: the
     joiners of a table rebuilt from the host's journal, waited for as lost ones;
     `max_watchers`: how many watchers it takes (0: none; default `MAX_WATCHERS`)."""
-    core = core or TableHost(player, settings, random_bytes=random_bytes)
+    core = core or TableHost(player, settings, random_bytes=random_bytes, clock=trio.current_time)
     if max_watchers is not None:
         core.max_watchers = max_watchers
     shell = HostShell(

@@ -118,12 +118,20 @@ async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 60
 
 
 async def choose_any_option(pilot: Pilot, table: Screen, rng: random.Random) -> None:
-    """Pick one of the enabled options under the hand by arrow keys and Enter."""
+    """Pick one of the enabled options under the hand by arrow keys and Enter (once the
+    screen shows them: the turn may come a frame before they are drawn, under load)."""
     options = table.query_one("#actions", OptionList)
-    enabled = [
-        i for i in range(options.option_count) if not options.get_option_at_index(i).disabled
-    ]
-    await pick_option(pilot, enabled, rng.choice(enabled))
+
+    def enabled() -> list[int]:
+        count = options.option_count
+        return [i for i in range(count) if not options.get_option_at_index(i).disabled]
+
+    controller = table.controller  # type: ignore[attr-defined]
+    await until(pilot, lambda: bool(enabled()) or not controller.my_turn)
+    choices = enabled()
+    if not choices:  # the turn went (the game ended meanwhile): the caller looks again
+        return
+    await pick_option(pilot, choices, rng.choice(choices))
 
 
 async def pick_option(pilot: Pilot, enabled: list[int], target: int) -> None:

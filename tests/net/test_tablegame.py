@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.messages import Post
-from cuttle_protocol.table import CodeShown, Lobby, Started, TableSettings
+from cuttle_protocol.table import Chat, CodeShown, Lobby, Started, TableSettings
 from cuttle_protocol.tablegame import Step, play_at_table
 from cuttle_protocol.trio_peer import open_listener
 from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
@@ -387,3 +387,46 @@ async def test_a_host_leaving_mid_game_is_heard_with_its_words_even_by_a_slow_wr
     for seat in (1, 2):
         tags = parse_record(games[seat].record.read_text()).tags
         assert tags["Ending"] == 'closed by seat 0: left "gone for coffee"', tags["Ending"]
+
+
+@pytest.mark.trio
+async def test_chat_reaches_every_seat_while_the_game_finishes_and_stays_out_of_records(
+    tmp_path: Path,
+) -> None:
+    """Each seat talks as the game starts and as it moves: every line reaches every seat,
+    in one order, the game ends by the rules at every seat and no record holds a word."""
+    heard: dict[int, list[tuple[int, str]]] = {0: [], 1: [], 2: []}
+
+    def talker(seat: int):
+        def hooks(table):
+            moves = 0
+
+            def watch(item) -> None:
+                nonlocal moves
+                if isinstance(item, Started):
+                    assert table.say(f"hello from {seat} [b]x[/b]")
+                elif isinstance(item, Chat):
+                    heard[seat].append((item.seat, item.text))
+                elif isinstance(item, Step) and seat == 1:
+                    moves += 1
+                    if moves == 3:
+                        table.say("one moment")
+
+            return {"watch": watch}
+
+        return hooks
+
+    games = await table_of(tmp_path, {s: talker(s) for s in range(3)})
+    lines = {g.line for g in games.values()}
+    assert len(lines) == 1 and lines.pop().endswith("; audit passed"), games
+    assert heard[0] == heard[1] == heard[2]
+    assert sorted(heard[0]) == [
+        (0, "hello from 0 [b]x[/b]"),
+        (1, "hello from 1 [b]x[/b]"),
+        (1, "one moment"),
+        (2, "hello from 2 [b]x[/b]"),
+    ]
+    for g in games.values():
+        text = g.record.read_text()
+        assert verify_text(text).verdict == Verdict.VALID
+        assert "hello" not in text and "moment" not in text

@@ -31,11 +31,19 @@ Filter = Callable[[bytes, Message], Message | list[Message] | None]
 class Table:
     """A host and its guests linked in memory; `to_guest` may alter what the host sends."""
 
-    def __init__(self, seats: int, *, game: str = "count", to_guest: Filter | None = None):
+    def __init__(
+        self,
+        seats: int,
+        *,
+        game: str = "count",
+        to_guest: Filter | None = None,
+        clock: Callable[[], float] = lambda: 0.0,
+    ):
         self.players = [LocalPlayer(f"p{i}", Ed25519PrivateKey.generate()) for i in range(seats)]
-        self.host = TableHost(self.players[0], TableSettings(game, (), seats))
+        self.host = TableHost(self.players[0], TableSettings(game, (), seats), clock=clock)
         self.guests = [
-            TableGuest(p, self.host.identity, game=game, options=()) for p in self.players[1:]
+            TableGuest(p, self.host.identity, game=game, options=(), clock=clock)
+            for p in self.players[1:]
         ]
         self.by_key = {g.identity: g for g in self.guests}
         self.to_guest = to_guest

@@ -97,6 +97,9 @@ def build_vectors() -> dict:
     for side in (host, *guests.values()):
         side.confirm()
         pump()
+    # A word to the table (SPEC 3.15): bob's chat line, relayed like every entry.
+    assert next(iter(guests.values())).say("good game")
+    pump()
     # Another game (SPEC 3.15 *Another game*): the host proposes it, each joiner agrees.
     host.rematch()
     pump()
@@ -109,8 +112,8 @@ def build_vectors() -> dict:
     assert second.number == 2
     return {
         "description": "cuttle-net/4 table (SPEC 3.15): three seats, from the lobby to the"
-        " start of game 1 (the host names its watcher, dave, who is sent every entry), then"
-        " the rematch that starts game 2",
+        " start of game 1 (the host names its watcher, dave, who is sent every entry), a"
+        " chat line from bob, then the rematch that starts game 2",
         "inputs": {"players": INPUTS, "settings": GAME, "watcher": WATCHER},
         "messages": messages,
         "derived": {
@@ -180,16 +183,17 @@ def test_table_vectors_follow_the_spec() -> None:
     assert [h.hex() for h in heads] == derived["heads"]
     kinds = [b["t"] for _, b in bodies]
     table = ["seats"] + ["commit"] * 3 + ["reveal"] * 3 + ["ready"] * 3
-    assert kinds == [*table, "watch"] + ["rematch"] * 3
+    assert kinds == [*table, "watch", "chat"] + ["rematch"] * 3
     # Once game 1 started, the host names who watches; the watcher got every entry too.
     dave = bytes.fromhex(WATCHER["identity_seed"])
     dave_key = Ed25519PrivateKey.from_private_bytes(dave).public_key().public_bytes_raw()
     assert bodies[10] == (0, {"t": "watch", "watchers": [["dave", dave_key]]})
     to_dave = [w for w, m in zip(wires, vectors["messages"], strict=True) if m["to"] == "dave"]
     assert to_dave == to_bob
+    assert bodies[11] == (1, {"t": "chat", "n": 0, "text": "good game"})  # bob, in game 1
     # The host proposes game 2, then each joiner agrees, each after seeing the proposal.
-    assert [(s, b["game"]) for s, b in bodies[11:]] == [(0, 2), (1, 2), (2, 2)]
-    assert all(e["seen"] > 11 for e in to_bob[12:])
+    assert [(s, b["game"]) for s, b in bodies[12:]] == [(0, 2), (1, 2), (2, 2)]
+    assert all(e["seen"] > 12 for e in to_bob[13:])
     commits = {s: b["value"] for s, b in bodies if b["t"] == "commit"}
     values = {s: b["value"] for s, b in bodies if b["t"] == "reveal"}
     for seat, value in values.items():

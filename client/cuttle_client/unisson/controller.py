@@ -24,6 +24,7 @@ from cuttle_net.games.unisson.bots import make_bot
 from cuttle_net.games.unisson.motions import Drawn, HandOut, Motion, Taken, Turned
 from cuttle_net.games.unisson.moves import Kind, Move
 
+from ..chat import Talker
 from ..controller import TableHost, bot_thinks, save_practice, saved_words
 from .words import card, describe, result_words, sequence
 
@@ -49,7 +50,7 @@ class Ending:
     hands: tuple[tuple[int, ...], ...]
 
 
-class UnissonController:
+class UnissonController(Talker):
     """A seat at the table.  Subclasses set the names, keep ``_view`` and the log, and
     implement ``submit`` and ``rematch``."""
 

@@ -24,6 +24,7 @@ from cuttle_net.games.unisson import IllegalMove, MoveSyntaxError, parse_move
 from cuttle_net.games.unisson.moves import Kind, Move
 
 from .. import cardtext
+from ..chat import ChatBox, chat_bindings, show_chat
 from ..modals import ConfirmScreen, GameOverScreen
 from ..peertext import plain, visible
 from ..trio_guest import TrioGuest
@@ -52,6 +53,7 @@ class UnissonTableScreen(Screen[None]):
         Binding("colon", "type_move", "Type", show=False),
         Binding("l", "leave", "Leave", show=False),
         Binding("escape", "back", "Back", show=False),
+        *chat_bindings(),
         *(Binding(str(n), f"card({n})", show=False) for n in range(1, 10)),
     ]
 
@@ -129,6 +131,8 @@ class UnissonTableScreen(Screen[None]):
         log = self.query_one("#log", MoveLog)
         log.show(c.log, self.ascii, c.coach)
         log.border_title = "Lesson" if c.coach else "Moves"
+        column = self.query_one("#u-left")
+        show_chat(column, c.chat.lines, c.can_chat, c.say, self._fill_actions)
         self._title()
         self.query_one("#ask", Static).update(self._question())
         self._fill_actions()
@@ -176,7 +180,10 @@ class UnissonTableScreen(Screen[None]):
         actions.border_title = plain(" › ".join(titles) if level else "Nothing to choose now")
         actions.border_subtitle = "Esc: back" if len(self._stack) > 1 else ""
         self._show_hand(level[shown] if shown is not None else None)
-        if level and not self.query_one("#move-input").display:
+        typing = self.query_one("#move-input").display or any(
+            box.typing for box in self.query(ChatBox)
+        )
+        if level and not typing:
             actions.focus()
 
     def _shown(self, label: str) -> str:
@@ -306,6 +313,16 @@ class UnissonTableScreen(Screen[None]):
             event.input.value = ""
             event.input.display = False
             self._fill_actions()
+
+    # -- a word to the table (SPEC 3.15)
+
+    def action_talk(self) -> None:
+        for box in self.query(ChatBox):
+            box.talk()
+
+    def action_canned(self, key: str) -> None:
+        for box in self.query(ChatBox):
+            box.canned(key)
 
     # -- overlays
 

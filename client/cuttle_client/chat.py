@@ -1,0 +1,184 @@
+"""A word to the table (SPEC 3.15): the chat lines a seat has heard, and the panel that
+shows the last few beside the moves.
+
+Every line is a peer's text: it is shown with ``plain`` (never markup, every control
+character visible), the author's name too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from cuttle_protocol.table import MAX_CHAT_LEN, Chat, Muted
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from .peertext import plain
+
+TALK = "w"
+"""The key that opens a line to the table (a word), free in both games' table screens."""
+CANNED = {"g": "good game", "h": "one moment", "y": "your turn"}
+"""The lines on a key, for speed (h: hold on)."""
+SHOWN = 3
+"""The rows the panel shows (the newest): it fits under the moves at 80x24."""
+KEPT = 50
+"""The lines kept (older ones go)."""
+HINT = f"Chat · {TALK} talk · {' '.join(CANNED)}"
+
+
+class TableChat:
+    """The table's chat as this seat heard it, oldest first: (who, line); who is "" for
+    a note of our own (a line that was not sent)."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, str]] = []
+
+    def heard(self, event: Chat | Muted, name: Callable[[int], str]) -> None:
+        if isinstance(event, Chat):
+            self._add(name(event.seat), event.text)
+        else:
+            self._add("", f"the host muted {name(event.seat)} for flooding the chat")
+
+    def note(self, text: str) -> None:
+        self._add("", text)
+
+    def _add(self, who: str, text: str) -> None:
+        self.lines.append((who, text))
+        del self.lines[:-KEPT]
+
+
+class Talker:
+    """A table controller's side of the chat: ``can_chat`` where there is a table to talk
+    to (a networked one sets it, and implements ``say``), and the lines heard."""
+
+    can_chat: bool = False
+    _chat: TableChat | None = None
+
+    @property
+    def chat(self) -> TableChat:
+        if self._chat is None:
+            self._chat = TableChat()
+        return self._chat
+
+    def say(self, text: str) -> None:
+        """A word to the table (only where ``can_chat``)."""
+        raise NotImplementedError
+
+
+class ChatPanel(VerticalScroll):
+    """The chat, each line as "who: line", wrapped, newest at the bottom: SHOWN rows show."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="chat-text")
+
+    def on_mount(self) -> None:
+        self.border_title = HINT
+
+    def show(self, lines: list[tuple[str, str]]) -> None:
+        t = Text()
+        for i, (who, line) in enumerate(lines):
+            if i:
+                t.append("\n")
+            if who:
+                t.append_text(plain(who, style="bold")).append(": ")
+                t.append_text(plain(line))
+            else:
+                t.append_text(plain(line, style="italic dim"))
+        hint = " · ".join(f"{k}: {line}" for k, line in CANNED.items())
+        empty = Text(f"{TALK}: a word to the table · {hint}", style="dim")
+        self.query_one("#chat-text", Static).update(t if lines else empty)
+        self.call_after_refresh(self.scroll_end, animate=False)  # once the text is laid out
+
+
+class ChatBox(Vertical):
+    """The panel, and the line being typed under it (``talk`` opens it: Enter sends it
+    with ``say``, Esc puts it away; ``closed`` is called either way)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", show=False)]
+
+    def __init__(
+        self, say: Callable[[str], None], closed: Callable[[], None], **kwargs: str
+    ) -> None:
+        super().__init__(**kwargs)
+        self._speak, self._put_away = say, closed
+        self._lines: list[tuple[str, str]] = []
+
+    def compose(self) -> ComposeResult:
+        yield ChatPanel(id="chat")
+        yield Input(
+            placeholder="a word to the table (Enter: send, Esc: cancel)",
+            max_length=MAX_CHAT_LEN,
+            id="chat-input",
+        )
+
+    @property
+    def typing(self) -> bool:
+        return any(field.display for field in self.query(Input))  # (none before composed)
+
+    def show(self, lines: list[tuple[str, str]]) -> None:
+        self._lines = lines
+        for panel in self.query(ChatPanel):  # (none until composed: on_mount shows them)
+            panel.show(lines)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.show, self._lines)
+
+    def talk(self) -> None:
+        field = self.query_one(Input)
+        field.display = True
+        field.focus()
+
+    def canned(self, key: str) -> None:
+        self._speak(CANNED[key])
+
+    def action_close(self) -> None:
+        field = self.query_one(Input)
+        field.value = ""
+        field.display = False
+        self._put_away()
+
+    @on(Input.Submitted, "#chat-input")
+    def _send(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip():
+            self._speak(event.value)
+        self.action_close()
+
+
+def show_chat(
+    where: Widget,
+    lines: list[tuple[str, str]],
+    can_chat: bool,
+    say: Callable[[str], None],
+    closed: Callable[[], None],
+) -> None:
+    """Show the chat at the end of `where` (a table screen's column), mounting the box the
+    first time the table can chat: a table without chat is laid out as it was without."""
+    if not can_chat:
+        return
+    boxes = where.query(ChatBox)
+    if boxes:
+        boxes.first().show(lines)
+        return
+    box = ChatBox(say, closed, id="chat-box")
+    box.show(lines)
+    where.mount(box)
+
+
+def typing(where: Widget) -> bool:
+    """Is a chat line being typed in `where`?"""
+    return any(box.typing for box in where.query(ChatBox))
+
+
+def chat_bindings() -> list[BindingType]:
+    """A table screen's keys for the chat (its actions: ``talk`` and ``canned``)."""
+    return [
+        Binding(TALK, "talk", "Chat", show=False),
+        *(Binding(k, f"canned('{k}')", show=False) for k in CANNED),
+    ]
