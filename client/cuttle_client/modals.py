@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,9 +14,6 @@ from textual.widgets import Button, Input, Static
 
 from .chat import CANNED
 from .peertext import plain
-
-if TYPE_CHECKING:
-    from .seat import KeyChange
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -46,48 +43,6 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
-
-
-class KeyChangedScreen(ModalScreen[bool]):
-    """A known player's identity key changed: play only if the player says so (default: no)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "answer(True)", "Accept the new key"),
-        Binding("d,escape", "answer(False)", "Disconnect"),
-    ]
-
-    def __init__(self, change: KeyChange) -> None:
-        super().__init__()
-        self.change = change
-
-    def compose(self) -> ComposeResult:
-        c = self.change
-        with Vertical(classes="dialog warning", id="key-changed"):
-            yield Static(plain(f"⚠ {c.name}'s identity key has CHANGED", style="bold"))
-            yield Static(
-                Text.assemble(
-                    plain(
-                        f"You played {c.name} before with another key. Maybe they reinstalled, "
-                        "or someone is pretending to be them.\n\n"
-                        f"Ask {c.name}, by voice or in person, to read their code. Accept only "
-                        "if it is exactly:\n  "
-                    ),
-                    (c.code, "bold"),
-                    f"\n\nKey before: {c.before}\nKey now:    {c.fingerprint}",
-                )
-            )
-            with Horizontal(classes="buttons"):
-                yield Button("Disconnect (d)", id="no", variant="primary", compact=True)
-                yield Button("Accept new key (a)", id="yes", variant="error", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
-
-    def action_answer(self, accept: bool) -> None:
-        self.dismiss(accept)
 
 
 class NameScreen(ModalScreen[str]):

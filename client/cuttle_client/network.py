@@ -14,11 +14,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-import trio
 from cuttle_protocol.identity import (
     ConfigError,
-    KnownPeers,
-    Trust,
     default_config_dir,
     load_or_create_identity,
 )
@@ -33,16 +30,17 @@ from textual.widgets import Footer, Static
 
 from .cli_table import Rejoin, has_table_seat, table_seat_game
 from .games import game_ui
-from .modals import ConfirmScreen, KeyChangedScreen
+from .modals import ConfirmScreen
 from .peertext import plain
-from .seat import KeyChange, Meeting
+from .seat import Meeting
 from .widgets import TooSmall
 
 
 class Joining(Meeting):
-    """A joiner meeting its host (``cuttle join``, the lobby's Join): the handshake, a
-    changed key asked about, then ``table``: the seat of the table's game, which plays it
-    and takes this meeting's connect screen and task over."""
+    """A joiner meeting its host (``cuttle join``, the lobby's Join): the handshake, then
+    ``table``: the seat of the table's game, which plays it and takes this meeting's connect
+    screen and task over (a changed key is warned about beside the table's code, which the
+    player confirms: SPEC 3.11)."""
 
     def __init__(
         self,
@@ -52,8 +50,6 @@ class Joining(Meeting):
     ) -> None:
         Meeting.__init__(self)
         self.plan, self.settings, self.data_dir = plan, settings or GameSettings(), data_dir
-        self.key_changed: KeyChange | None = None  # a known player's key changed: ask first
-        self._key_answer, self._key_answers = trio.open_memory_channel[bool](1)
         self.table: Any = None  # the TableSeat, once the host is met
         self.bell: Callable[[], None] = lambda: None  # for the table's seat: the turn came
 
@@ -67,13 +63,6 @@ class Joining(Meeting):
                 await self._sit_at_table(Rejoin(identity, game=game))
                 return
             async with open_game_peer(plan, self._say) as conn:
-                peer = conn.peer
-                if peer.trust == Trust.CHANGED and not await self._accept_changed_key(peer):
-                    self._give_up(f"You refused {peer.info.peer_name}'s new key: disconnected.")
-                    return
-                if peer.trust == Trust.RENAMED:  # the same key (proven), a new name
-                    known = KnownPeers(plan.config_dir or default_config_dir())
-                    known.remember(peer.info.peer_name, peer.info.peer_identity)
                 await self._sit_at_table(conn)
         except ConnectionEnded as e:
             self._give_up(f"The connection ended: {e.message}")
@@ -95,24 +84,6 @@ class Joining(Meeting):
         self.table.bell = self.bell
         self.table.follow(self)
         await self.table.join(conn, plan.address)
-
-    async def _accept_changed_key(self, peer: Any) -> bool:
-        """Ask the player (a dialog) before the table opens; remember the key if accepted."""
-        info = peer.info
-        known = KnownPeers(self.plan.config_dir or default_config_dir())
-        before = known.fingerprint_of(info.peer_name) or "?"
-        self.key_changed = KeyChange(info.peer_name, info.peer_fingerprint, info.sas, before)
-        self._on_key_changed()
-        accepted = await self._key_answers.receive()
-        self.key_changed = None
-        if accepted:
-            known.remember(info.peer_name, info.peer_identity)
-            self._say(f"you accepted {info.peer_name}'s new key: it is remembered")
-        return accepted
-
-    def answer_key_change(self, accept: bool) -> None:
-        assert self._guest is not None
-        self._guest.run_sync_soon(self._key_answer.send_nowait, accept)
 
     def close(self) -> None:
         if self._task is not None:
@@ -155,7 +126,6 @@ class ConnectScreen(Screen[None]):
             self.app.trio,  # type: ignore[attr-defined]
             self._show_status,
             self._dealt,
-            self._ask_about_key,
             self._ask_about_code,
             self._warn,
         )
@@ -165,11 +135,6 @@ class ConnectScreen(Screen[None]):
 
     def _ask_about_code(self, table: Any) -> None:
         self.app.push_screen(ConfirmScreen(table.code_question()), table.answer_code)
-
-    def _ask_about_key(self) -> None:
-        change = self.controller.key_changed
-        assert change is not None
-        self.app.push_screen(KeyChangedScreen(change), self.controller.answer_key_change)
 
     async def on_unmount(self) -> None:
         if not self._handed_over:  # cancelled, or the app is quitting

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +63,8 @@ def _sentence(line: str) -> str:
 class Meeting:
     """What the connect screen drives, a joiner's meeting or a table seat: the story of the
     meeting (``status``), and the screen's hooks, given by ``connect``: ``on_status`` (the
-    story grew), ``on_ready`` (the cards are dealt: open the table), ``on_key_changed`` (ask
-    about a changed key), ``on_code(table)`` (ask the player to compare a table's code),
+    story grew), ``on_ready`` (the cards are dealt: open the table), ``on_code(table)`` (ask
+    the player to compare a table's code, a changed key warned about beside it),
     ``on_alarm(text)`` (tries at our code pile up: warn, SPEC 3.11)."""
 
     def __init__(self) -> None:
@@ -75,7 +74,6 @@ class Meeting:
         self._task: GuestTask | None = None
         self._on_status: Callable[[], None] = lambda: None
         self._on_ready: Callable[[], None] = lambda: None
-        self._on_key_changed: Callable[[], None] = lambda: None
         self._on_code: Callable[[Any], None] = lambda table: None
         self._on_alarm: Callable[[str], None] = lambda text: None
 
@@ -84,14 +82,12 @@ class Meeting:
         guest: TrioGuest,
         on_status: Callable[[], None],
         on_ready: Callable[[], None],
-        on_key_changed: Callable[[], None] = lambda: None,
         on_code: Callable[[Any], None] = lambda table: None,
         on_alarm: Callable[[str], None] = lambda text: None,
     ) -> None:
         """Start meeting the other players in ``guest`` (``_main``), with these hooks."""
         self._on_status, self._on_ready = on_status, on_ready
-        self._on_key_changed, self._on_code = on_key_changed, on_code
-        self._on_alarm = on_alarm
+        self._on_code, self._on_alarm = on_code, on_alarm
         self._guest, self._task = guest, guest.start_task(self._main)
 
     def follow(self, other: Meeting) -> None:
@@ -100,7 +96,7 @@ class Meeting:
         self.status = other.status
         self._guest, self._task = other._guest, other._task
         self._on_status, self._on_ready = other._on_status, other._on_ready
-        self._on_key_changed, self._on_code = other._on_key_changed, other._on_code
+        self._on_code = other._on_code
         self._on_alarm = other._on_alarm
 
     async def _main(self) -> None:
@@ -780,16 +776,6 @@ def _not_back(culprit: int, seat: int, names: Sequence[str], within: str, host: 
     if culprit == host and seat != host:  # our own connection to the host
         return f"The game stopped: the connection to {who}, the host, {what}: {who} forfeits"
     return f"The game stopped: {who}'s connection {what}: {who} forfeits"
-
-
-@dataclass(frozen=True)
-class KeyChange:
-    """A known player came back with another identity key."""
-
-    name: str
-    fingerprint: str  # of the new key
-    code: str  # the short authentication code to compare
-    before: str = "?"  # the fingerprint of the key remembered for that name
 
 
 def in_use_words(e: Any) -> str:

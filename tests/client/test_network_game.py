@@ -174,9 +174,7 @@ def headless_host(
 
 
 def join_app(tmp_path: Path, port: int):
-    plan = NetPlan(
-        "join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann", tables=True
-    )
+    plan = NetPlan("join", "ann", address=f"127.0.0.1:{port}", config_dir=tmp_path / "ann")
     return make_app(Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
 
 

@@ -17,10 +17,9 @@ from cuttle_client import app as app_module
 from cuttle_client.app import NetworkLaunch, Settings, make_app
 from cuttle_client.controller import PracticeController
 from cuttle_client.lobby import LobbyScreen
-from cuttle_client.modals import ConfirmScreen, GameOverScreen, KeyChangedScreen
+from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.peertext import plain, visible
 from cuttle_client.replay import ReplayApp, load
-from cuttle_client.seat import KeyChange
 from cuttle_client.table import TableScreen
 from cuttle_client.unisson.controller import Ending
 from cuttle_client.unisson.controller import PracticeController as UnissonPractice
@@ -106,12 +105,6 @@ def test_a_peer_name_is_plain_text_on_every_screen(
             lobby.post_message(LobbyScreen.NameChanged(name))
             await pilot.pause()
             shows(app, f"Other players will see you as {shown}")
-
-        # A changed key: the dialog names the player.
-        app.push_screen(KeyChangedScreen(KeyChange(name, "ab:cd", "123 456")))
-        await pilot.pause()
-        shows(app, f"{shown}'s identity key has CHANGED")
-        await keys(pilot, "d")
 
         # Cuttle: the table against them (title, border title, log, last move), quitting,
         # conceding, and the game-over panel.

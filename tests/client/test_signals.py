@@ -128,8 +128,18 @@ def test_a_stopped_lan_listing_ends() -> None:
     listing = cuttle("lan", "--timeout", "60", "--interface", "127.0.0.1")
     try:
         fds = Path(f"/proc/{listing.pid}/fd")
+
+        def has_socket() -> bool:
+            for fd in fds.iterdir():
+                try:
+                    if os.readlink(fd).startswith("socket:"):
+                        return True
+                except FileNotFoundError:  # closed between the listing and the look
+                    continue
+            return False
+
         # Listening once its multicast socket is open (on loopback only).
-        _until(lambda: any(os.readlink(fd).startswith("socket:") for fd in fds.iterdir()), "mDNS")
+        _until(has_socket, "mDNS")
         listing.send_signal(signal.SIGTERM)
         _, err = listing.communicate(timeout=WAIT)
         assert listing.returncode == 143 and "Traceback" not in err, err

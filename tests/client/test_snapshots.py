@@ -13,8 +13,6 @@ from pathlib import Path
 import pytest
 from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.controller import PracticeController
-from cuttle_client.modals import KeyChangedScreen
-from cuttle_client.seat import KeyChange
 
 from cuttle_net.games.cuttle.moves import parse_move
 from cuttle_net.games.cuttle.rules import Rules
@@ -82,18 +80,6 @@ def test_rules_help_at_the_table(snap_compare) -> None:
 
 def test_rules_help_in_the_lobby(snap_compare) -> None:
     assert snap_compare(make_app(Settings(bot_delay=0)), press=["question_mark"])
-
-
-def test_key_change_dialog(snap_compare) -> None:
-    change = KeyChange(
-        "Bob", "3f2a 91c0 77de 0b45", "0412 7733 9051 2268 4410", "a7c3 5e10 d2b8 6f94"
-    )
-
-    async def ask(pilot) -> None:
-        pilot.app.push_screen(KeyChangedScreen(change))
-        await pilot.pause()
-
-    assert snap_compare(make_app(Settings(bot_delay=0)), run_before=ask)
 
 
 class _AskedForARematch(PracticeController):
