@@ -385,7 +385,7 @@ def main() -> None:
                 for row, found in play(seats, r / 2).items():
                     runs[r][row].extend(found)
         game = (
-            "Cuttle, two-party connection, random bots"
+            "Cuttle at the 2-seat table, random bots"
             if seats == 2
             else "L'Unisson table, greedy bots"
         )

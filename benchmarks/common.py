@@ -18,6 +18,7 @@ from typing import Any
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.seatplay import bot_decision
 from cuttle_protocol.state import Role
 from cuttle_protocol.table import TableSettings
 from cuttle_protocol.tablegame import TableGame, play_at_table
@@ -77,9 +78,13 @@ async def table_game(
     settings = TableSettings(game, (rules,), len(players))
 
     async def sit(i: int, table: Any) -> None:
+        # The bots decide in a worker thread, as `cuttle`'s headless bots do: decided on the
+        # loop, the two seats of one process keep it busy from the deal to the end (a message
+        # is always ready on loopback), and on a loaded machine the kernel then slices it
+        # like any CPU hog: the move latency measured tripled (benchmarks/README.md, bench_net).
         p = players[i]
         results[i] = await play_at_table(
-            table, p.key, rules, choose=lambda view: p.bot.choose(view, p.rng),
+            table, p.key, rules, choose=lambda view: bot_decision(p.bot, view, p.rng),
             watch=p.on_event, save=False,
         )  # fmt: skip
 

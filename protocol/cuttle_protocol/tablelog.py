@@ -109,6 +109,17 @@ class RelayLog:
     def digest(self, entry: LogEntry) -> bytes:
         return post_digest(self.table_id, entry.seat, entry.seen, entry.head, entry.body)
 
+    def holds(self, length: int, head: bytes, signature: bytes) -> bool:
+        """Is `signature` the host's over `head` as the log of `length` entries that this log
+        holds, checked already? Then checking it again would prove nothing new: Ed25519
+        signatures are deterministic, so an honest host's vouch is byte for byte the
+        signature it relayed (a verify is the costliest step of taking an entry)."""
+        return (
+            0 <= length < len(self.heads)
+            and head == self.heads[length]
+            and signature == self.relays[length]
+        )
+
     def following(self, entry: LogEntry) -> bytes:
         """The head the log would have with `entry` appended."""
         return next_head(self.head, self.digest(entry))

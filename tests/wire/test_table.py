@@ -523,3 +523,49 @@ def test_a_joiner_accusing_another_joiner_is_shown_as_its_word() -> None:
     table.host.fault(2, "timeout", "no move in 600 s")
     table.pump()
     assert {table.of(i, TableEnded)[0].detail for i in range(3)} == {"no move in 600 s"}
+
+
+def test_each_entry_checks_only_the_signatures_new_to_its_reader(monkeypatch) -> None:
+    """An Ed25519 verify is the costliest step of taking an entry (about 0.1 ms): a seat
+    checks the signatures it does not hold yet, and trusts only byte-equal copies of the
+    ones it checked or made (the host's vouch over a head it relayed, our own entry)."""
+    from cuttle_protocol import table as table_module
+
+    table = Table(3)
+    table.start()
+    checked: list[bytes] = []
+    real = table_module.verify
+
+    def counted(key, signature: bytes, data: bytes) -> bool:
+        checked.append(key.public_bytes_raw())
+        return real(key, signature, data)
+
+    monkeypatch.setattr(table_module, "verify", counted)
+    host, author, reader = table.sides
+    author.post({"t": "say", "n": 1})
+    (post,) = author.take_outgoing()
+    host.receive(author.identity, post)
+    assert checked == [author.identity]  # the author's signature; the vouch is the host's own
+    checked.clear()
+    entries = dict(host.take_outgoing())
+    author.receive(entries[author.identity])
+    assert checked == [host.identity]  # its own entry back: only the host's new relay
+    checked.clear()
+    reader.receive(entries[reader.identity])
+    assert checked == [author.identity, host.identity]  # the author's, and the relay
+    table.pump()  # and the entry is taken by all, in one log
+    assert [[d.body for d in table.of(i, Delivered)] for i in range(3)] == [
+        [{"t": "say", "n": 1}]
+    ] * 3
+    assert len({side.log.head for side in table.sides}) == 1
+
+
+def test_a_vouch_that_is_not_the_relayed_signature_is_still_checked() -> None:
+    """A vouch over the right head, but not the host's signature: refused as before."""
+    table = Table(3)
+    table.start()
+    guest = table.guests[0]
+    good = _signed_post(guest, {"t": "say"})
+    table.host.receive(guest.identity, Post(good.seen, good.head, bytes(64), good.body, good.sig))
+    table.pump()
+    _everyone_names(table, 1, "left")
