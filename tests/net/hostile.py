@@ -22,7 +22,14 @@ from cuttle_protocol import codec
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.framing import encode_frame
-from cuttle_protocol.messages import Hello, Ping, RematchRequest
+from cuttle_protocol.messages import (
+    DeckPayload,
+    Hello,
+    Move,
+    Ping,
+    RematchAnswer,
+    RematchRequest,
+)
 from cuttle_protocol.table import Delivered, TableSettings
 from cuttle_protocol.tablegame import Step, TableGame, play_at_table
 from cuttle_protocol.trio_peer import Listener, Peer
@@ -39,7 +46,13 @@ NOWHERE = "127.0.0.1:9"  # where a vanished joiner "dials again": nobody listens
 AT_THE_DEAL = {"concede-deal", "move-in-deal", "vanish-deal"}
 AFTER_THE_GAME = {"audit-silent", "audit-vanish", "audit-quit"}
 WIRE = {"bad-frame", "plaintext", "bit-flip", "replay", "reorder", "unknown", "hello-again"}
-WIRE |= {"rematch"}
+WIRE |= {"rematch", "move", "deck", "rematch-answer"}  # the retired messages (SPEC 3.7)
+RETIRED = {
+    "rematch": RematchRequest(),
+    "move": Move("draw", bytes(64)),
+    "deck": DeckPayload({"t": "shuffle"}),
+    "rematch-answer": RematchAnswer(accept=True),
+}
 MODES = AT_THE_DEAL | AFTER_THE_GAME | WIRE
 MODES |= {
     "concede",
@@ -219,8 +232,8 @@ class Hostile:
 
     def wire_fault(self, mode: str) -> bytes:
         """The bytes of a wire fault, sealed (if at all) as the next frame in order."""
-        if mode == "rematch":  # a message of the table's, out of place
-            return self.sealed(RematchRequest())
+        if mode in RETIRED:  # a retired two-party message on a table connection (SPEC 3.7)
+            return self.sealed(RETIRED[mode])
         if mode == "hello-again":  # a handshake message once the handshake is over
             return self.sealed(Hello((1,), (), "joiner", NAME, bytes(32), bytes(32)))
         if mode == "unknown":

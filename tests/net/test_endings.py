@@ -216,9 +216,12 @@ async def test_walking_away_is_a_forfeit(
         ("reorder", "wire_decrypt_failed"),
         ("unknown", "wire_unknown_message"),
         ("hello-again", "wire_unexpected_message"),
-        # A table message out of place: before, the host took it for a lost connection
-        # and waited the reconnect window for the joiner to come back.
+        # The retired two-party messages (SPEC 3.7): before, the host took one for a lost
+        # connection and waited the reconnect window for the joiner to come back.
         ("rematch", "wire_unexpected_message"),
+        ("move", "wire_unexpected_message"),
+        ("deck", "wire_unexpected_message"),
+        ("rematch-answer", "wire_unexpected_message"),
     ],
 )
 @pytest.mark.trio
@@ -301,6 +304,9 @@ async def test_leaving_during_the_audit_forfeits(
         ("bad-frame", "fault wire_malformed_frame by seat {}: "),
         ("bit-flip", "fault wire_decrypt_failed by seat {}: "),
         ("rematch", "fault wire_unexpected_message by seat {}: "),
+        ("move", "fault wire_unexpected_message by seat {}: "),
+        ("deck", "fault wire_unexpected_message by seat {}: "),
+        ("rematch-answer", "fault wire_unexpected_message by seat {}: "),
         ("illegal", "fault illegal_move by seat {}: "),
         ("deck-signature", "fault bad_signature by seat {}: "),
         ("silent", "fault timeout by seat {}: "),
