@@ -228,6 +228,11 @@ class GameSession:
         # was signed.
         self.deck_cut: int | None = None
         self.played: list[tuple[int | None, Any]] = []  # every applied move (chance: None)
+        # What rebuilds this seat's views move by move (`views`): its hand and the face-up
+        # cards of the deal, and for each of `played` the move as asked with what the deck
+        # showed this seat (None: a concession).
+        self._dealt: tuple[list[int], list[int]] | None = None
+        self._shown: list[tuple[Any, list[CardsLearned]] | None] = []
         self.fault: Fault | None = None
         self.closed: Closed | None = None  # a seat left mid-game with a close
         self.conceded: int | None = None  # the seat whose concession ended the game
@@ -244,6 +249,30 @@ class GameSession:
             self._concede_move: Any = self.module.parse_move(CONCEDE)
         except ValueError:
             self._concede_move = CONCEDE
+
+    def views(self) -> list[tuple[int | None, Any, Any, Any]]:
+        """Each of `played` as ``(seat, move, before, after)``: this seat's views around
+        it, replayed from the deal on what the deck showed this seat then (a seat rebuilt
+        from its journal saw no move played: its log is written from these)."""
+        if self._dealt is None:
+            return []
+        module, view, out = self.module, self._dealt_view(), []
+        for (seat, m), shown in zip(self.played, self._shown, strict=True):
+            before = module.copy(view)
+            if shown is None:
+                assert seat is not None  # a concession is a seat's
+                module.concede(view, seat)
+            else:
+                module.apply(view, shown[0], seat, shown[1])
+            out.append((seat, m, before, module.copy(view)))
+        return out
+
+    def _dealt_view(self) -> Any:
+        assert self._dealt is not None
+        hand, face_up = self._dealt
+        return self.module.new_view(
+            self.rules, self.seats, self.header.dealer, self.seat, list(hand), face_up
+        )
 
     # ------------------------------------------------------------ what is going on
 
@@ -595,7 +624,7 @@ class GameSession:
         if n < len(self.records):
             cut = self.records[n].deck_at
             self.deck_cut = cut if self.deck_cut is None else min(cut, self.deck_cut)
-            del self.played[self._played_at[n] :]
+            del self.played[self._played_at[n] :], self._shown[self._played_at[n] :]
             del self.records[n:], self._played_at[n:], self._heads[n + 1 :]
 
     def _receive_concession(self, seat: int, text: str, signature: bytes) -> Output:
@@ -637,6 +666,7 @@ class GameSession:
         self._stop()
         self.conceded, self._conceded_at = seat, n
         self.played.append((seat, self._concede_move))
+        self._shown.append(None)
         out = Output()
         if self.view is not None:
             self.module.concede(self.view, seat)
@@ -687,14 +717,8 @@ class GameSession:
         try:
             if p.kind == "deal":
                 face_up = [c for e in p.learned if e.seat is None for c in e.cards]
-                self.view = module.new_view(
-                    self.rules,
-                    self.seats,
-                    self.header.dealer,
-                    self.seat,
-                    self.deck.my_hand(),
-                    face_up,
-                )
+                self._dealt = (list(self.deck.my_hand()), face_up)
+                self.view = self._dealt_view()
                 out = Output(events=[Dealt()])
             elif p.kind == "final":
                 module.show_final(self.view, p.learned)
@@ -702,6 +726,7 @@ class GameSession:
             else:
                 m = module.apply(self.view, p.move, p.seat, p.learned)
                 self.played.append((p.seat, m))
+                self._shown.append((p.move, list(p.learned)))
                 out = Output(events=[MovePlayed(p.seat, m)])
         except ValueError as e:  # cannot happen when every side is sound
             return self._faulted(Fault("internal_error", self.seat, f"{p.kind}: {e}"))

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from cuttle_protocol.tablegame import TableGame
 
-from cuttle_net.games.cuttle.engine import CHANCE, IllegalMove
+from cuttle_net.games.cuttle.engine import CHANCE, Game, IllegalMove
 from cuttle_net.games.cuttle.module import MODULE, engine_outcome
 from cuttle_net.games.cuttle.moves import Move
 from cuttle_net.records.replay import replay
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
-from .controller import Ending, LogEntry, TableController, ending_text
+from .controller import Ending, TableController, ending_text
 from .seat import TableSeat, stopped_words
 
 
@@ -40,7 +40,7 @@ class CuttleTable(TableSeat, TableController):
             elif isinstance(event, MovePlayed):
                 before = self.view
                 self._view = session.view.copy()
-                self._record(CHANCE if event.seat is None else event.seat, event.move, before)
+                self._logged(event.seat, event.move, before)
                 if event.seat == self.seat:
                     self.busy = False
             elif isinstance(event, GameOver):
@@ -52,12 +52,8 @@ class CuttleTable(TableSeat, TableController):
         self.seat = session.seat
         self.names = self._game_names(session)  # type: ignore[assignment]
 
-    def _replayed(self, session: GameSession) -> None:
-        self.log = [
-            LogEntry(CHANCE if seat is None else seat, move, f"{self.names[seat]}: {move}")
-            for seat, move in session.played
-            if seat is not None
-        ]
+    def _logged(self, seat: int | None, move: Move, before: Game) -> None:
+        self._record(CHANCE if seat is None else seat, move, before)
 
     def _new_game(self) -> None:
         self._final_hand = None

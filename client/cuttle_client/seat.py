@@ -331,9 +331,19 @@ class TableSeat(Meeting):
         """A game is over: how it ended, in words, in ``ending`` (the game's seat)."""
         raise NotImplementedError
 
+    def _logged(self, seat: int | None, move: Any, before: Any) -> None:
+        """Log ``move`` by ``seat`` (None: chance) from the view ``before`` it and
+        ``_view`` after it (the game's seat)."""
+        raise NotImplementedError
+
     def _replayed(self, session: GameSession) -> None:
         """The seat was rebuilt mid-game from its journal: the log of the moves so far,
-        from the session alone (the game's seat; the views around them are gone)."""
+        in the same words as a live log, from this seat's views replayed by the session."""
+        now = self._view
+        for seat, move, before, after in session.views():
+            self._view = after
+            self._logged(seat, move, before)
+        self._view = now
 
     def _new_game(self) -> None:
         """The next game of the match is dealt: forget the last one's (the game's seat)."""

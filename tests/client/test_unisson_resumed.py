@@ -39,5 +39,6 @@ def test_a_rebuilt_seat_opens_its_table_at_once_with_the_moves_and_the_code(
     assert table.names == ("p0", "You", "p2")
     assert table.label == f"table · code {seat.core.code}"
     played = [(s, m) for s, m in seat.session.played if s is not None]
-    assert [e.words for e in table.log] == [f"{table.names[s]}: {m}" for s, m in played]
+    # one entry a move at least (a note may follow); their words: test_resumed_log
+    assert len(table.log) >= len(played) and table.log[-1].seat == played[-1][0]
     assert any(s == 1 for s, _ in played)  # ours too (the last may still await its deck steps)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from cuttle_protocol.table import Lobby
 from cuttle_protocol.tablegame import TableGame
 
-from cuttle_net.games.unisson import IllegalMove
+from cuttle_net.games.unisson import Game, IllegalMove
 from cuttle_net.games.unisson.moves import Move
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
@@ -46,13 +46,10 @@ class NetworkTable(TableSeat, UnissonController):
             if isinstance(event, Dealt):
                 self._view = session.view.copy()
                 self._open()
-            elif isinstance(event, MovePlayed) and not isinstance(event.move, Move):
-                who = self.names[event.seat]  # a concession (another client may offer it)
-                self.log.append(Entry(event.seat, None, f"{who} concede" + "s" * (who != "You")))
             elif isinstance(event, MovePlayed):
                 before = self.view
                 self._view = session.view.copy()
-                self._record(event.seat, event.move, before, self._view)
+                self._logged(event.seat, event.move, before)
                 if event.seat == self.seat:
                     self.busy = False
             elif isinstance(event, GameOver):
@@ -60,12 +57,13 @@ class NetworkTable(TableSeat, UnissonController):
         if self._view is not None:
             self._changed()
 
-    def _replayed(self, session: GameSession) -> None:
-        self.log = [
-            Entry(seat, None, f"{self.names[seat]}: {m}")
-            for seat, m in session.played
-            if seat is not None
-        ]
+    def _logged(self, seat: int | None, move: object, before: Game) -> None:
+        assert seat is not None  # L'Unisson has no chance moves
+        if not isinstance(move, Move):  # a concession (another client may offer it)
+            who = self.names[seat]
+            self.log.append(Entry(seat, None, f"{who} concede" + "s" * (who != "You")))
+        else:
+            self._record(seat, move, before, self.view)
 
     def submit(self, move: Move) -> None:
         if self.busy:
