@@ -6,12 +6,15 @@ whose records all verify (SPEC 4.4, 5.3)."""
 from __future__ import annotations
 
 import copy
+from itertools import pairwise
 
 import pytest
 
 from cuttle_net.deck import RevealFromHand
 from cuttle_net.deck.encoding import DOMAIN, canon
 from cuttle_net.games.cuttle.bots import make_bot
+from cuttle_net.games.interface import NOBODY
+from cuttle_net.records.positions import positions
 from cuttle_net.records.record import build_record, parse_record
 from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import Fault, SendDeck, SendMove
@@ -271,3 +274,35 @@ def test_a_seat_that_posts_another_seats_old_deck_message_is_the_culprit() -> No
     for seat in (0, 1):
         fault = t.sessions[seat].fault
         assert fault is not None and fault.culprit == 2, fault
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_each_seat_replays_its_views_around_every_move(game: str, rules: str, seats: int) -> None:
+    """`views` (a seat rebuilt from its journal logs from them): each seat's views before
+    and after each move are the audited record's positions as that seat saw them."""
+    t = table(game, rules, seats, seed=seats)
+    t.play()
+    for s, text in zip(t.sessions, records(t), strict=True):
+        whole, text_of = positions(text), s.module.position_text
+        views = s.views()
+        assert [(seat, m) for seat, m, _, _ in views] == s.played and len(views) > 4
+        for k, (_, _, before, after) in enumerate(views):
+            assert text_of(before) == text_of(whole.view(k, s.seat))
+            assert text_of(after) == text_of(whole.view(k + 1, s.seat))
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_a_concession_is_replayed_among_the_views(game: str, rules: str, seats: int) -> None:
+    t = started(game, rules, seats)
+    actor = t.sessions[0].to_act
+    s = t.sessions[actor]
+    t.post(actor, s.play(s.view.legal_moves()[0]))
+    t.pump()
+    t.post(actor, t.sessions[actor].concede())
+    t.pump()
+    for x in t.sessions:
+        views = x.views()
+        assert [(seat, m) for seat, m, _, _ in views] == x.played
+        assert views[-1][0] == actor and x.module.to_act(views[-1][2]) != NOBODY
+        text_of = x.module.position_text  # each move's view before is the last one's after
+        assert all(text_of(a[3]) == text_of(b[2]) for a, b in pairwise(views))
