@@ -98,24 +98,18 @@ def judge_table(plan: NetPlan) -> Callable[[Rules], str | None]:
 
 @contextlib.asynccontextmanager
 async def _busy_retried(
-    first: contextlib.AbstractAsyncContextManager[Peer],
-    plan: NetPlan,
-    me: LocalPlayer,
-    known: KnownPeers,
-    flips: FlipStore,
-    settings: PeerSettings,
+    dial: Callable[[], contextlib.AbstractAsyncContextManager[Peer]], reply_timeout: float
 ) -> AsyncIterator[Peer]:
-    """`first`, dialled again while the host answers `busy` instead of its hello (a table's
-    host refuses the handshakes beyond its limits when several players join at once), up to
-    the handshake timeout. Not after a hello: each new connection would give a man in the
-    middle another code to match (SPEC 3.11)."""
-    deadline = trio.current_time() + plan.reply_timeout
+    """A connection `dial` makes, made again while the host answers `busy` instead of its
+    hello (a table's host refuses the handshakes beyond its limits when several players join
+    at once), up to the handshake timeout. Not after a hello: each new connection would give
+    a man in the middle another code to match (SPEC 3.11)."""
+    deadline = trio.current_time() + reply_timeout
     pause = FIRST_RETRY
-    attempt = first
     while True:
         connected = False
         try:
-            async with attempt as peer:
+            async with dial() as peer:
                 connected = True
                 yield peer
                 return
@@ -125,16 +119,6 @@ async def _busy_retried(
                 raise
         await trio.sleep(pause)
         pause = min(2 * pause, RETRY_EVERY)
-        attempt = connect(
-            plan.address,
-            me,
-            judge_rules=judge_table(plan),
-            judge_peer=_seats_a_table,
-            known_peers=known,
-            flips=flips,
-            settings=settings,
-            caps=("table",),
-        )
 
 
 def _seats_a_table(peer: Peer) -> Refusal | None:
@@ -164,18 +148,21 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
     flips = FlipStore(plan.config_dir or default_config_dir())
     settings = PeerSettings(handshake_timeout=plan.reply_timeout, reply_timeout=plan.reply_timeout)
     say(f"connecting to {plan.address}… (giving up after {plan.reply_timeout:g} s)")
-    first = connect(
-        plan.address,
-        me,
-        judge_rules=judge_table(plan),
-        judge_peer=_seats_a_table,
-        known_peers=known,
-        flips=flips,
-        settings=settings,
-        caps=("table",),
-    )
+
+    def dial() -> contextlib.AbstractAsyncContextManager[Peer]:
+        return connect(
+            plan.address,
+            me,
+            judge_rules=judge_table(plan),
+            judge_peer=_seats_a_table,
+            known_peers=known,
+            flips=flips,
+            settings=settings,
+            caps=("table",),
+        )
+
     # A table's host may be busy with others joining at once.
-    async with _busy_retried(first, plan, me, known, flips, settings) as peer:
+    async with _busy_retried(dial, plan.reply_timeout) as peer:
         _introduce(peer, known, say)
         yield Connected(peer, identity)
 
@@ -191,7 +178,7 @@ async def map_port(
 ) -> None:
     """Ask the router to forward ``port`` (UPnP, portmap.py) while ``stack`` is open, if we
     listen on every address; once mapped, say the outside address and the invitation with
-    it (SPEC 3.14), for two players or a table alike."""
+    it (SPEC 3.14)."""
     if not ipaddress.ip_address(host).is_unspecified or portmap.disabled_by_environment():
         return
 
