@@ -21,10 +21,16 @@ from pathlib import Path
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol import Connection, LocalPlayer, Role
-from cuttle_protocol.codec import unpack
-from cuttle_protocol.framing import FrameDecoder
-from cuttle_protocol.messages import Close, Hello, message_from_wire
+from cuttle_protocol.wire import (
+    Close,
+    Connection,
+    FrameDecoder,
+    Hello,
+    LocalPlayer,
+    Role,
+    message_from_wire,
+    unpack,
+)
 
 from benchmarks.bench_host import start, wait_for
 

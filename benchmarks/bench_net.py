@@ -12,7 +12,7 @@ import statistics
 import time
 
 import trio
-from cuttle_protocol.tablegame import Step
+from cuttle_protocol.play import Step
 
 from cuttle_net.games.cuttle.bots import RandomBot
 from cuttle_net.games.cuttle.engine import Game

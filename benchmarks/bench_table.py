@@ -18,8 +18,8 @@ import statistics
 import time
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.table import TableGuest, TableHost, TableSettings
+from cuttle_protocol.wire import LocalPlayer
 
 
 def pump(host: TableHost, guests: dict[bytes, TableGuest]) -> None:

@@ -17,13 +17,17 @@ from typing import Any
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.seatplay import bot_decision
-from cuttle_protocol.state import Role
+from cuttle_protocol.play import TableGame, bot_decision, play_at_table
+from cuttle_protocol.shells import (
+    TABLE_CAPS,
+    Listener,
+    host_table,
+    join_table,
+    open_listener,
+    open_peer,
+)
 from cuttle_protocol.table import TableSettings
-from cuttle_protocol.tablegame import TableGame, play_at_table
-from cuttle_protocol.trio_peer import Listener, open_listener, open_peer
-from cuttle_protocol.trio_table import TABLE_CAPS, host_table, join_table
+from cuttle_protocol.wire import LocalPlayer, Role
 
 
 def machine_line() -> str:

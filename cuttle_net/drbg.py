@@ -2,7 +2,7 @@
 
 The session is deterministic given its randomness and its inputs.  Drawing that randomness
 from a 32-byte secret seed (itself from ``os.urandom``) lets a restarted process rebuild the
-game exactly by replaying its inputs (``cuttle_protocol.journal``): same key share, same
+game exactly by replaying its inputs (``cuttle_protocol.store.journal``): same key share, same
 shuffle, same proofs, byte for byte.
 
 The generator is the ChaCha20 keystream under the seed (a standard stream-cipher DRBG):

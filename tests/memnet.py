@@ -29,9 +29,10 @@ from dataclasses import dataclass
 import pytest
 import trio
 import trio.testing
-from cuttle_protocol import trio_peer
-from cuttle_protocol.address import format_address
-from cuttle_protocol.dial import REFUSED, Attempt, Unreachable
+from cuttle_protocol.shells import Attempt, Unreachable
+from cuttle_protocol.shells import peer as trio_peer
+from cuttle_protocol.shells.dial import REFUSED
+from cuttle_protocol.wire import format_address
 
 
 @dataclass(frozen=True)

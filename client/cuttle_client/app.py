@@ -7,13 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from cuttle_protocol.address import parse_address
-from cuttle_protocol.dirs import data_dir as default_data_dir
-from cuttle_protocol.dirs import games_dir
-from cuttle_protocol.invitation import Invitation, is_invitation
-from cuttle_protocol.netplay import NetPlan
-from cuttle_protocol.seatjournal import unfinished_tables
-from cuttle_protocol.seatplay import GameSettings
+from cuttle_protocol.play import GameSettings, NetPlan
+from cuttle_protocol.store import data_dir as default_data_dir
+from cuttle_protocol.store import games_dir, unfinished_tables
+from cuttle_protocol.wire import Invitation, is_invitation, parse_address
 from textual.app import App
 from textual.widgets import Input
 

@@ -64,8 +64,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: zeroconf and trio are not needed by the rest of the command line.
-    from cuttle_protocol.lan import JOIN_HINT, LanUnavailable, browse_once
-    from cuttle_protocol.lan_record import seats_text
+    from cuttle_protocol.shells import JOIN_HINT, LanUnavailable, browse_once
+    from cuttle_protocol.wire import seats_text
 
     try:
         browser = browse_once(args.timeout, interfaces=args.interface)

@@ -118,7 +118,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def joined_address(pieces: list[str]) -> str:
     """What was typed after ``join``: an invitation in pieces (copied from a screen that
     wrapped it) is whole again; an address is one word.  Raise ``ValueError``."""
-    from cuttle_protocol.invitation import is_invitation
+    from cuttle_protocol.wire import is_invitation
 
     if len(pieces) > 1 and not is_invitation(pieces[0]):
         raise ValueError(f"one address, HOST[:PORT], not {' '.join(pieces)!r}")
@@ -128,7 +128,7 @@ def joined_address(pieces: list[str]) -> str:
 def plan_from(args: argparse.Namespace) -> Any:
     """The joiner's ``NetPlan`` the arguments describe; raise ``ValueError`` if they are
     wrong."""
-    from cuttle_protocol.netplay import NetPlan
+    from cuttle_protocol.play import NetPlan
 
     from cuttle_client.profile import player_name
 
@@ -203,7 +203,7 @@ def _say(text: str) -> None:
 def _run_table_host(args: argparse.Namespace) -> int:
     """``cuttle host``: a table of the game's seats (SPEC 3.15), Cuttle's 2 or L'Unisson's
     ``--players N``, with the rule set and variants (Cuttle) as the table's options."""
-    from cuttle_protocol.netplay import NetPlan
+    from cuttle_protocol.play import NetPlan
 
     from cuttle_client.cli_table import bot_for, host_headless, table_rules, watchers_from
     from cuttle_client.profile import player_name
@@ -234,8 +234,8 @@ def _run_table_host(args: argparse.Namespace) -> int:
         from cuttle_client.cli_play import run_network
 
         return run_network(args, plan, game=args.game, players=args.players, rules_token=token)
-    from cuttle_protocol.identity import ConfigError
-    from cuttle_protocol.trio_peer import ConnectionEnded
+    from cuttle_protocol.shells import ConnectionEnded
+    from cuttle_protocol.store import ConfigError
 
     from cuttle_client.stopping import run_trio
 
@@ -255,9 +255,9 @@ def _run_table_host(args: argparse.Namespace) -> int:
 async def _headless(args: argparse.Namespace, plan: Any) -> int:
     """``cuttle join --bot``: meet the host, then play its table's games (or take back a
     seat kept by its journal)."""
-    from cuttle_protocol.identity import ConfigError
-    from cuttle_protocol.netplay import open_game_peer
-    from cuttle_protocol.trio_peer import ConnectionEnded
+    from cuttle_protocol.play import open_game_peer
+    from cuttle_protocol.shells import ConnectionEnded
+    from cuttle_protocol.store import ConfigError
 
     from cuttle_client.cli_table import has_table_seat, join_headless, rejoin_headless
 

@@ -13,7 +13,7 @@ from cuttle_client.cli_rules import add_game_options, add_rules_options, rules_f
 from cuttle_net.games.cuttle.bots import BOTS
 
 if TYPE_CHECKING:
-    from cuttle_protocol.netplay import NetPlan
+    from cuttle_protocol.play import NetPlan
 
     from .app import NetworkLaunch, Practice
 
@@ -133,7 +133,7 @@ def run_lobby(args: argparse.Namespace) -> int:
 def run_network(args: argparse.Namespace, plan: NetPlan, **table: object) -> int:
     """``cuttle host`` / ``cuttle join`` without ``--bot``: the table, over the network;
     ``table``: hosting a table, its ``game``, ``players`` and ``rules_token``."""
-    from cuttle_protocol.seatplay import GameSettings
+    from cuttle_protocol.play import GameSettings
 
     from .app import NetworkLaunch
 

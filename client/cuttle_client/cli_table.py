@@ -49,7 +49,7 @@ def bot_for(game: str, name: str) -> Any:
 
 
 def _timeouts(args: argparse.Namespace) -> Any:
-    from cuttle_protocol.trio_table import TableTimeouts
+    from cuttle_protocol.shells import TableTimeouts
 
     return TableTimeouts(
         reply=args.reply_timeout, move=args.move_timeout, window=args.reconnect_window
@@ -75,8 +75,8 @@ class Rejoin:
 
 def has_table_seat(data_dir: Path | None, address: str) -> bool:
     """Whether a journal of a seat at the table hosted at `address` is kept (`Rejoin`)."""
-    from cuttle_protocol.dirs import data_dir as default_data_dir
-    from cuttle_protocol.seatjournal import join_table_path
+    from cuttle_protocol.store import data_dir as default_data_dir
+    from cuttle_protocol.store import join_table_path
 
     try:
         return join_table_path(data_dir or default_data_dir(), address).exists()
@@ -87,9 +87,8 @@ def has_table_seat(data_dir: Path | None, address: str) -> bool:
 def table_seat_game(data_dir: Path | None, address: str) -> str:
     """The game of the seat journaled at the table hosted at `address` ("" if its journal
     cannot be read: taking the seat back then says why)."""
-    from cuttle_protocol.dirs import data_dir as default_data_dir
-    from cuttle_protocol.journal import JournalDamaged
-    from cuttle_protocol.seatjournal import join_table_path, read_table_journal
+    from cuttle_protocol.store import JournalDamaged, join_table_path, read_table_journal
+    from cuttle_protocol.store import data_dir as default_data_dir
 
     try:
         return read_table_journal(join_table_path(data_dir or default_data_dir(), address))[0].game
@@ -99,10 +98,14 @@ def table_seat_game(data_dir: Path | None, address: str) -> str:
 
 async def rejoin_headless(args: argparse.Namespace, name: str, say: Any) -> int:
     """`cuttle join ADDR` with a seat journaled at ADDR: take it back with the bot."""
-    from cuttle_protocol.dirs import data_dir
-    from cuttle_protocol.identity import default_config_dir, load_or_create_identity
-    from cuttle_protocol.journal import JournalDamaged
-    from cuttle_protocol.seatjournal import join_table_path, read_table_journal
+    from cuttle_protocol.store import (
+        JournalDamaged,
+        data_dir,
+        default_config_dir,
+        join_table_path,
+        load_or_create_identity,
+        read_table_journal,
+    )
 
     path = join_table_path(args.data_dir or data_dir(), args.address)
     try:
@@ -117,7 +120,7 @@ async def rejoin_headless(args: argparse.Namespace, name: str, say: Any) -> int:
 
 def _set_aside(path: Path, e: Any) -> Any:
     """A damaged journal is moved aside (``.damaged``): the error, naming where it went."""
-    from cuttle_protocol.journal import JournalDamaged, release
+    from cuttle_protocol.store import JournalDamaged, release
 
     kept = path.with_suffix(".damaged")
     path.replace(kept)
@@ -128,7 +131,7 @@ def _set_aside(path: Path, e: Any) -> Any:
 def journal_words(e: Any) -> str:
     """The one line for a seat's journal that cannot be used (`JournalDamaged`, or
     `JournalInUse`: another live process plays that seat)."""
-    from cuttle_protocol.journal import JournalInUse
+    from cuttle_protocol.store import JournalInUse
 
     if isinstance(e, JournalInUse):
         return f"this seat is being played by another cuttle process (its journal {e.path})"
@@ -177,25 +180,31 @@ async def sit_at_table(
     process killed) re-opens it on its port, a joiner takes its seat back at the same
     address; the journal is removed once the table ended (the record saved). Raises
     `JournalDamaged` (the journal moved aside) or `JournalInUse`."""
-    from cuttle_protocol.address import format_address
-    from cuttle_protocol.addresses import host_addresses
-    from cuttle_protocol.connection import LocalPlayer
-    from cuttle_protocol.dirs import data_dir
     from cuttle_protocol.errors import ErrorCode
-    from cuttle_protocol.identity import KnownPeers, default_config_dir, load_or_create_identity
-    from cuttle_protocol.netplay import invitation_for, map_port
-    from cuttle_protocol.seatjournal import (
+    from cuttle_protocol.play import invitation_for, map_port, play_at_table
+    from cuttle_protocol.shells import (
+        ConnectionEnded,
+        EndReason,
+        PeerSettings,
+        host_addresses,
+        host_table,
+        join_table,
+        open_listener,
+    )
+    from cuttle_protocol.store import (
         JournaledGuest,
         JournaledHost,
+        KnownPeers,
         SeatJournal,
+        data_dir,
+        default_config_dir,
         find_host_table,
         host_table_path,
         join_table_path,
+        load_or_create_identity,
     )
     from cuttle_protocol.table import TableSettings
-    from cuttle_protocol.tablegame import play_at_table
-    from cuttle_protocol.trio_peer import ConnectionEnded, EndReason, PeerSettings, open_listener
-    from cuttle_protocol.trio_table import host_table, join_table
+    from cuttle_protocol.wire import LocalPlayer, format_address
 
     config = config_dir or default_config_dir()
     known = KnownPeers(config)
@@ -294,7 +303,7 @@ async def sit_at_table(
                 table.host_verified = bool(where.peer is not None and where.peer.verified)
             seated(table)
             if match:
-                from cuttle_protocol.tablematch import play_match_at_table
+                from cuttle_protocol.play import play_match_at_table
 
                 return await play_match_at_table(
                     table, identity, token, say=say, journal=journal, **play
@@ -312,9 +321,8 @@ async def sit_at_table(
 def _unfinished(path: Path | None, identity: Any, say: Callable[[str], None]) -> Any:
     """The seat journaled at `path`, rebuilt (`journal.resumed`), or None. A damaged
     journal is moved aside (``.damaged``) and `JournalDamaged` names where it went."""
-    from cuttle_protocol.journal import JournalDamaged
-    from cuttle_protocol.seatjournal import open_journal, rebuild
-    from cuttle_protocol.tablegame import game_session
+    from cuttle_protocol.play import game_session
+    from cuttle_protocol.store import JournalDamaged, open_journal, rebuild
 
     if path is None:
         return None
@@ -343,9 +351,9 @@ async def _announced(
     """Announce the table on the LAN while a seat is free (SPEC 3.13): the seats taken follow
     the lobby, and the announcement is withdrawn once every seat is taken, the table ends or
     we leave. The `watch` hook that keeps it in step (the caller's own `watch` included)."""
-    from cuttle_protocol import lan
-    from cuttle_protocol.lan_record import Announcement
+    from cuttle_protocol.shells import mdns as lan
     from cuttle_protocol.table import Lobby, TableEnded
+    from cuttle_protocol.wire import Announcement
 
     from cuttle_net.games.interface import game_module
 
@@ -398,7 +406,7 @@ async def _bot_at_table(
 ) -> int:
     """The bot plays a match of up to `--games` games (SPEC 3.15 *Another game*): each game's
     result line, then (from the second game on) the match totals."""
-    from cuttle_protocol.seatplay import bot_decision, observer
+    from cuttle_protocol.play import bot_decision, observer
 
     rng = random.Random()
     reads = observer(bot)  # a bot that reads the others' play sees each of their moves
@@ -408,7 +416,7 @@ async def _bot_at_table(
         if args.games > 1:
             print(visible(totals.line()), flush=True)
 
-    from cuttle_protocol.journal import JournalDamaged, JournalInUse
+    from cuttle_protocol.store import JournalDamaged, JournalInUse
 
     try:
         match = await sit_at_table(

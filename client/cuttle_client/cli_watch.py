@@ -40,9 +40,8 @@ def _say(text: str) -> None:
 
 def note_line(note: Any) -> str:
     """One line for what the watcher saw (peer words shown as plain text by `visible`)."""
-    from cuttle_protocol.table import Watching
-    from cuttle_protocol.tablefollow import Began, Ended, GameVerdict, Played
-    from cuttle_protocol.tablegame import watching_text
+    from cuttle_protocol.play import watching_text
+    from cuttle_protocol.table import Began, Ended, GameVerdict, Played, Watching
 
     if isinstance(note, Began):
         seats = ", ".join(f"{n} (seat {i})" for i, n in enumerate(note.names))
@@ -77,15 +76,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _watch(args: argparse.Namespace) -> int:
-    from cuttle_protocol.connection import LocalPlayer
-    from cuttle_protocol.identity import (
+    from cuttle_protocol.shells import ConnectionEnded, follow_table, watch_table
+    from cuttle_protocol.store import (
         ConfigError,
         KnownPeers,
         default_config_dir,
         load_or_create_identity,
     )
-    from cuttle_protocol.trio_peer import ConnectionEnded
-    from cuttle_protocol.trio_watch import follow_table, watch_table
+    from cuttle_protocol.wire import LocalPlayer
 
     from cuttle_client.profile import player_name
     from cuttle_net.records.verify import Verdict

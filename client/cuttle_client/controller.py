@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from cuttle_protocol.seatplay import Chooser, bot_decision
+from cuttle_protocol.play import Chooser, bot_decision
 
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.cuttle.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER, card_display

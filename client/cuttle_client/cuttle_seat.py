@@ -3,7 +3,7 @@ of practice, fed by the session of the client's one table seat (``seat.TableSeat
 
 from __future__ import annotations
 
-from cuttle_protocol.tablegame import TableGame
+from cuttle_protocol.play import TableGame
 
 from cuttle_net.games.cuttle.engine import CHANCE, Game, IllegalMove
 from cuttle_net.games.cuttle.module import MODULE, engine_outcome

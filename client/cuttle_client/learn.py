@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import ClassVar
 
-from cuttle_protocol import dirs
+from cuttle_protocol.store import dirs
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult

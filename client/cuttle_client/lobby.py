@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from cuttle_protocol.lan_record import seats_text
+from cuttle_protocol.wire import seats_text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -222,7 +222,7 @@ class LobbyScreen(Screen[None]):
 
     async def _browse(self) -> None:
         """List the games announced on the LAN, live (trio, as a guest of this loop)."""
-        from cuttle_protocol import lan
+        from cuttle_protocol.shells import mdns as lan
 
         try:
             async with lan.browse() as live:

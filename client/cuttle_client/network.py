@@ -14,15 +14,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from cuttle_protocol.identity import (
-    ConfigError,
-    default_config_dir,
-    load_or_create_identity,
-)
-from cuttle_protocol.invitation import is_invitation
-from cuttle_protocol.netplay import Connected, NetPlan, open_game_peer
-from cuttle_protocol.seatplay import GameSettings
-from cuttle_protocol.trio_peer import ConnectionEnded
+from cuttle_protocol.play import Connected, GameSettings, NetPlan, open_game_peer
+from cuttle_protocol.shells import ConnectionEnded
+from cuttle_protocol.store import ConfigError, default_config_dir, load_or_create_identity
+from cuttle_protocol.wire import is_invitation
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen

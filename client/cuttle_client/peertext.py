@@ -12,7 +12,7 @@ comes from anywhere else (a record, a journal, an announcement).
 
 from __future__ import annotations
 
-from cuttle_protocol.lan_record import display_text
+from cuttle_protocol.wire import display_text
 from rich.text import Text
 
 

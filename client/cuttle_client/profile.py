@@ -13,14 +13,14 @@ import json
 import os
 from pathlib import Path
 
-from cuttle_protocol import dirs
+from cuttle_protocol.store import dirs
 
 SETTINGS_FILE = "client.json"
 
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a player's name (the wire's rule), or None if it can."""
-    from cuttle_protocol.messages import MAX_NAME_LEN, display_safe
+    from cuttle_protocol.wire import MAX_NAME_LEN, display_safe
 
     if not 1 <= len(name) <= MAX_NAME_LEN or display_safe(name) != name:
         return (

@@ -23,15 +23,28 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from cuttle_protocol.codebudget import CodeAlarm
 from cuttle_protocol.errors import ErrorCode
-from cuttle_protocol.identity import ConfigError
-from cuttle_protocol.journal import JournalDamaged, JournalInUse
-from cuttle_protocol.netplay import Connected
-from cuttle_protocol.seatplay import GameSettings
+from cuttle_protocol.play import (
+    Connected,
+    GameSettings,
+    SeatOrder,
+    Step,
+    TableGame,
+    TableMatch,
+    seat_text,
+)
+from cuttle_protocol.shells import (
+    NOT_BACK,
+    ConnectionEnded,
+    Reconnected,
+    Reconnecting,
+    SeatAway,
+    SeatBack,
+    TableShell,
+    TableTimeouts,
+)
+from cuttle_protocol.store import ConfigError, JournalDamaged, JournalInUse
 from cuttle_protocol.table import (
-    CHAT_BURST,
-    CHAT_EVERY,
     Chat,
     CodeShown,
     Lobby,
@@ -42,10 +55,8 @@ from cuttle_protocol.table import (
     TableGuest,
     Watching,
 )
-from cuttle_protocol.tablegame import SeatOrder, Step, TableGame, seat_text
-from cuttle_protocol.tablematch import TableMatch
-from cuttle_protocol.trio_peer import ConnectionEnded, Reconnected, Reconnecting
-from cuttle_protocol.trio_table import NOT_BACK, SeatAway, SeatBack, TableShell, TableTimeouts
+from cuttle_protocol.table.core import CHAT_BURST, CHAT_EVERY
+from cuttle_protocol.wire import CodeAlarm
 
 from cuttle_net.games.interface import game_module
 from cuttle_net.session import GameSession

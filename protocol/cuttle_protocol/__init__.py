@@ -1,75 +1,13 @@
-"""cuttle_protocol: the sans-I/O wire protocol of cuttle-net (SPEC.md part 3).
+"""cuttle_protocol: the network layer of cuttle-net, in sub-packages by layer, lowest first.
 
-The core (everything importable from here) does no I/O and does not import trio; the trio
-shell is `cuttle_protocol.trio_peer`.
+    errors   the protocol's errors, shared by every layer
+    wire     the two-party wire protocol and the LAN record, sans I/O (SPEC part 3)
+    table    the N-party table, sans I/O (SPEC 3.15)
+    store    files on disk: dirs, identity and known peers, crash journals (SPEC 4.6)
+    shells   trio and socket shells: peer, listener, dialling, port mapping, mDNS, table
+             connections
+    play     the use cases that drive a seat: meeting, a game and a match at a table
+
+A layer imports only itself and the layers listed before it (`tests/test_layers.py` checks it);
+each sub-package's ``__init__`` is its public API, and callers import from there.
 """
-
-from .address import DEFAULT_PORT, parse_address
-from .connection import (
-    NEED_DATA,
-    PROTOCOL_VERSIONS,
-    Connection,
-    Event,
-    HandshakeComplete,
-    LocalPlayer,
-    Rules,
-    RulesProposed,
-)
-from .crypto import fingerprint
-from .errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
-from .framing import MAX_FRAME_SIZE
-from .identity import (
-    ConfigError,
-    KnownPeers,
-    Trust,
-    default_config_dir,
-    load_or_create_identity,
-)
-from .messages import (
-    Close,
-    DeckPayload,
-    Message,
-    Move,
-    Ping,
-    Pong,
-    RematchAnswer,
-    RematchRequest,
-    display_safe,
-)
-from .state import Phase, Role, State
-
-__all__ = [
-    "DEFAULT_PORT",
-    "MAX_FRAME_SIZE",
-    "NEED_DATA",
-    "PROTOCOL_VERSIONS",
-    "Close",
-    "ConfigError",
-    "Connection",
-    "DeckPayload",
-    "ErrorCode",
-    "Event",
-    "HandshakeComplete",
-    "KnownPeers",
-    "LocalPlayer",
-    "LocalProtocolError",
-    "Message",
-    "Move",
-    "Phase",
-    "Ping",
-    "Pong",
-    "ProtocolError",
-    "RematchAnswer",
-    "RematchRequest",
-    "RemoteProtocolError",
-    "Role",
-    "Rules",
-    "RulesProposed",
-    "State",
-    "Trust",
-    "default_config_dir",
-    "display_safe",
-    "fingerprint",
-    "load_or_create_identity",
-    "parse_address",
-]

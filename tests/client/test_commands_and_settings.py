@@ -14,7 +14,7 @@ from cuttle_client.app import Settings, make_app
 from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import NameScreen
 from cuttle_client.profile import player_name, save_name, saved_name
-from cuttle_protocol import dirs
+from cuttle_protocol.store import dirs
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -135,7 +135,7 @@ def test_lobby_keys_reach_every_part() -> None:
 
 
 def test_the_host_lists_every_address_of_the_machine_loopback_last() -> None:
-    from cuttle_protocol.addresses import host_addresses
+    from cuttle_protocol.shells import host_addresses
 
     every = host_addresses("0.0.0.0")
     assert every[-1].join_command(4454) == "cuttle join 127.0.0.1:4454"
@@ -217,8 +217,9 @@ def test_the_lobby_hosts_and_finds_unfinished_games_in_the_folders_given(
     games the lobby mentions are those under --data-dir."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cuttle_client.network import ConnectScreen
-    from cuttle_protocol.journal import _record
-    from cuttle_protocol.seatjournal import TableHeader, _header_wire, host_table_path
+    from cuttle_protocol.store import TableHeader, host_table_path
+    from cuttle_protocol.store.journal import _record
+    from cuttle_protocol.store.seatjournal import _header_wire
 
     from tests.client.helpers import until
 

@@ -16,11 +16,9 @@ from cuttle_client.cuttle_seat import CuttleTable
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.netplay import NetPlan
-from cuttle_protocol.seatplay import GameSettings
-from cuttle_protocol.tablegame import TableGame, play_at_table
-from cuttle_protocol.trio_table import TableTimeouts, join_table
+from cuttle_protocol.play import GameSettings, NetPlan, TableGame, play_at_table
+from cuttle_protocol.shells import TableTimeouts, join_table
+from cuttle_protocol.wire import LocalPlayer
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
@@ -216,7 +214,7 @@ def test_r_plays_a_second_cuttle_game_at_the_table_with_the_deal_passed_on(
     """The match is every table seat's, the Cuttle seat's too (SPEC 3.15 *Another game*):
     r on the game-over panel proposes game 2, Bob agrees, the other player deals it (our
     game seat turns with the dealer), and both games' records verify."""
-    from cuttle_protocol.tablematch import TableMatch, play_match_at_table
+    from cuttle_protocol.play import TableMatch, play_match_at_table
 
     app = cuttle_host(tmp_path)
     matches: dict[str, TableMatch] = {}

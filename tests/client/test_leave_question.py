@@ -6,7 +6,7 @@ from pathlib import Path
 
 from cuttle_client.app import NetworkLaunch, Settings, make_app
 from cuttle_client.modals import ConfirmScreen
-from cuttle_protocol.netplay import NetPlan
+from cuttle_protocol.play import NetPlan
 from textual.pilot import Pilot
 
 from tests.client.helpers import keys, run, screen_text, until

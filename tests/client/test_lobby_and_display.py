@@ -166,8 +166,8 @@ def alice_on_the_lan(monkeypatch: pytest.MonkeyPatch) -> None:
     from contextlib import asynccontextmanager
 
     import trio
-    from cuttle_protocol import lan
-    from cuttle_protocol.lan_record import Announcement
+    from cuttle_protocol.shells import mdns as lan
+    from cuttle_protocol.wire import Announcement
 
     game = lan.LanGame(
         "Alice._cuttle._tcp.local.", Announcement("Alice", 4454, Rules()), ("127.0.0.1",), 0.0
@@ -214,8 +214,8 @@ def test_the_highlighted_lan_game_stays_highlighted_as_the_list_changes(monkeypa
     from contextlib import asynccontextmanager
 
     import trio
-    from cuttle_protocol import lan
-    from cuttle_protocol.lan_record import Announcement
+    from cuttle_protocol.shells import mdns as lan
+    from cuttle_protocol.wire import Announcement
     from textual.widgets import ListView
 
     from cuttle_net.games.interface import game_module
@@ -301,8 +301,8 @@ def test_the_invitation_is_copied_whole_and_joins_from_its_wrapped_rows(tmp_path
     ``cuttle join`` still join."""
     from cuttle_client import cli_net
     from cuttle_client.app import NetworkLaunch
-    from cuttle_protocol.invitation import Invitation
-    from cuttle_protocol.netplay import NetPlan
+    from cuttle_protocol.play import NetPlan
+    from cuttle_protocol.wire import Invitation
     from textual import events
     from textual.widgets import Input, Static
 

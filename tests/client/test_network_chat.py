@@ -11,10 +11,10 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.chat import ChatPanel
-from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.play import TableGame, play_at_table
+from cuttle_protocol.shells import join_table
 from cuttle_protocol.table import Chat, Started
-from cuttle_protocol.tablegame import TableGame, play_at_table
-from cuttle_protocol.trio_table import join_table
+from cuttle_protocol.wire import LocalPlayer
 from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.bots import make_bot

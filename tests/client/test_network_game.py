@@ -12,7 +12,7 @@ from cuttle_client.app import NetworkLaunch, Settings, make_app
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
-from cuttle_protocol.netplay import NetPlan
+from cuttle_protocol.play import NetPlan
 from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.rules import Rules
@@ -248,7 +248,7 @@ def test_a_changed_key_is_warned_about_beside_the_table_code(tmp_path: Path) -> 
     """A known player's key changed: the table's code dialog warns beside that seat; the
     new key is pinned only if the player confirms the code (SPEC 3.11)."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cuttle_protocol.identity import KnownPeers, Trust, load_or_create_identity
+    from cuttle_protocol.store import KnownPeers, Trust, load_or_create_identity
 
     known = KnownPeers(tmp_path / "ann")
     other = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
@@ -282,7 +282,7 @@ def test_a_changed_key_is_warned_about_beside_the_table_code(tmp_path: Path) -> 
 
 def test_the_table_says_when_the_connection_is_being_won_back() -> None:
     from cuttle_client.cuttle_seat import CuttleTable
-    from cuttle_protocol.trio_peer import Reconnected, Reconnecting
+    from cuttle_protocol.shells import Reconnected, Reconnecting
 
     c = CuttleTable("ann")
     c._watch(Reconnecting("the peer closed the connection mid-frame"))
@@ -297,7 +297,7 @@ def test_the_table_says_when_the_connection_is_being_won_back() -> None:
 
 
 def host_app_with_window(tmp_path: Path, window: float):
-    from cuttle_protocol.seatplay import GameSettings
+    from cuttle_protocol.play import GameSettings
 
     plan = NetPlan("host", "ann", port=0, bind="127.0.0.1", config_dir=tmp_path / "ann")
     settings = GameSettings(reconnect_window=window)

@@ -78,7 +78,7 @@ def tries_from_many_addresses(port: int, count: int) -> list[bytes]:
     from concurrent.futures import ThreadPoolExecutor
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cuttle_protocol import Connection, LocalPlayer, Role
+    from cuttle_protocol.wire import Connection, LocalPlayer, Role
 
     def one(n: int) -> bytes:
         rogue = LocalPlayer("rogue", Ed25519PrivateKey.generate())

@@ -24,8 +24,8 @@ from cuttle_client.table import TableScreen
 from cuttle_client.unisson.controller import Ending
 from cuttle_client.unisson.controller import PracticeController as UnissonPractice
 from cuttle_client.unisson.table import UnissonTableScreen
-from cuttle_protocol.lan_record import Announcement
-from cuttle_protocol.netplay import NetPlan
+from cuttle_protocol.play import NetPlan
+from cuttle_protocol.wire import Announcement
 from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.rules import Rules

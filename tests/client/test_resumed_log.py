@@ -13,9 +13,10 @@ from cuttle_client.controller import log_entry
 from cuttle_client.cuttle_seat import CuttleTable
 from cuttle_client.unisson.controller import log_entries
 from cuttle_client.unisson.network import NetworkTable
-from cuttle_protocol.journal import _record
-from cuttle_protocol.seatjournal import _header_wire, open_journal, read_table_journal, rebuild
-from cuttle_protocol.tablegame import Step, game_session
+from cuttle_protocol.play import Step, game_session
+from cuttle_protocol.store import open_journal, read_table_journal, rebuild
+from cuttle_protocol.store.journal import _record
+from cuttle_protocol.store.seatjournal import _header_wire
 
 from cuttle_net.games.cuttle.engine import CHANCE
 from cuttle_net.records.positions import positions

@@ -15,9 +15,9 @@ from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import GameOverScreen
 from cuttle_client.played import PlayedScreen
 from cuttle_client.unisson.network import NetworkTable
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.tablematch import TableMatch, play_match_at_table
-from cuttle_protocol.trio_table import join_table
+from cuttle_protocol.play import TableMatch, play_match_at_table
+from cuttle_protocol.shells import join_table
+from cuttle_protocol.wire import LocalPlayer
 from textual.pilot import Pilot
 
 from cuttle_net.records.verify import Verdict, verify_text
@@ -126,9 +126,8 @@ def test_a_joiner_sees_the_hosts_proposal_agrees_with_r_and_sees_the_match_end(
     """The person joins; the host (a bot wanting two games) proposes the second at once:
     the panel says so, r agrees, and after the second game the host leaves: no more `r`."""
     from cuttle_client.app import Settings, make_app
+    from cuttle_protocol.shells import host_table, open_listener
     from cuttle_protocol.table import TableSettings
-    from cuttle_protocol.trio_peer import open_listener
-    from cuttle_protocol.trio_table import host_table
     from textual.widgets import Input
 
     matches: dict[str, TableMatch] = {}

@@ -15,13 +15,10 @@ from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
 from cuttle_client.unisson.network import NetworkTable
 from cuttle_client.unisson.table import UnissonTableScreen
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.netplay import NetPlan
-from cuttle_protocol.seatplay import GameSettings
+from cuttle_protocol.play import GameSettings, NetPlan, Step, TableGame, play_at_table
+from cuttle_protocol.shells import TableTimeouts, host_table, join_table, open_listener
 from cuttle_protocol.table import TableSettings
-from cuttle_protocol.tablegame import Step, TableGame, play_at_table
-from cuttle_protocol.trio_peer import open_listener
-from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
+from cuttle_protocol.wire import LocalPlayer
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -273,8 +270,8 @@ def test_a_table_found_on_the_lan_is_listed_and_joined_from_the_lobby(
     from contextlib import asynccontextmanager
 
     import trio
-    from cuttle_protocol import lan
-    from cuttle_protocol.lan_record import Announcement
+    from cuttle_protocol.shells import mdns as lan
+    from cuttle_protocol.wire import Announcement
 
     from cuttle_net.games.interface import game_module
 
@@ -693,7 +690,7 @@ def test_a_hosting_person_sees_a_seat_lost_for_good_named_at_the_end(tmp_path: P
 def test_the_seats_screen_says_who_watches_as_plain_text(tmp_path: Path) -> None:
     """A watcher (`cuttle watch`) beside the table the person hosts: its name, markup and
     all, is in the title as text; it follows the game to its end."""
-    from cuttle_protocol.trio_watch import follow_table, watch_table
+    from cuttle_protocol.shells import follow_table, watch_table
 
     app = hosting(tmp_path)
     games: dict[str, TableGame] = {}

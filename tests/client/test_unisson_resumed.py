@@ -8,9 +8,10 @@ from types import SimpleNamespace
 
 import trio
 from cuttle_client.unisson.network import NetworkTable
-from cuttle_protocol.journal import _record
-from cuttle_protocol.seatjournal import _header_wire, open_journal, read_table_journal, rebuild
-from cuttle_protocol.tablegame import Step, game_session
+from cuttle_protocol.play import Step, game_session
+from cuttle_protocol.store import open_journal, read_table_journal, rebuild
+from cuttle_protocol.store.journal import _record
+from cuttle_protocol.store.seatjournal import _header_wire
 
 from cuttle_net.session import Output
 from tests.net.test_seatjournal import journaled_table

@@ -11,9 +11,10 @@ from dataclasses import replace
 
 import pytest
 import trio
-from cuttle_protocol import lan
-from cuttle_protocol.lan import MAX_GAMES, Browser, LanUnavailable
-from cuttle_protocol.lan_record import SERVICE_TYPE
+from cuttle_protocol.shells import Browser, LanUnavailable
+from cuttle_protocol.shells import mdns as lan
+from cuttle_protocol.shells.mdns import MAX_GAMES
+from cuttle_protocol.wire import SERVICE_TYPE
 from zeroconf import BadTypeInNameException, ServiceInfo, ServiceStateChange
 
 from cuttle_net.games.interface import game_module

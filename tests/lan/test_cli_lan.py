@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 
+import cuttle_protocol.shells as shells
 import pytest
 from cuttle_client.cli import main
-from cuttle_protocol import lan
-from cuttle_protocol.lan import Browser, LanGame, LanUnavailable
-from cuttle_protocol.lan_record import Announcement
+from cuttle_protocol.shells import Browser, LanGame, LanUnavailable
+from cuttle_protocol.wire import Announcement
 
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.games.interface import game_module
@@ -32,7 +32,8 @@ def fake_browse(
         calls.append(seconds)
         return Finished(games, rejected or {})
 
-    monkeypatch.setattr(lan, "browse_once", browse_once)
+    # `cuttle lan` takes browse_once from the shells' API: patch it there
+    monkeypatch.setattr(shells, "browse_once", browse_once)
     return calls
 
 
@@ -83,7 +84,7 @@ def test_no_lan_is_a_clear_error(
     def unavailable(seconds: float, *, interfaces: object = None) -> Browser:
         raise LanUnavailable("no network interface has an IPv4 address besides loopback")
 
-    monkeypatch.setattr(lan, "browse_once", unavailable)
+    monkeypatch.setattr(shells, "browse_once", unavailable)
     assert main(["lan"]) == 1
     err = capsys.readouterr().err
     assert "LAN discovery is unavailable" in err and "cuttle join HOST:PORT" in err

@@ -130,7 +130,7 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
 ) -> None:
     processes: list[Process] = []
     try:
-        watcher = Process(namespaces.joiner, "-m", "cuttle_protocol.lan", "watch")
+        watcher = Process(namespaces.joiner, "-m", "cuttle_protocol.shells.mdns", "watch")
         processes.append(watcher)
         watcher.wait_for(lambda line: line == "browsing")
         host = Process(
@@ -209,7 +209,7 @@ def test_a_table_is_announced_while_a_seat_is_free(namespaces: Namespaces, tmp_p
 
     processes: list[Process] = []
     try:
-        watcher = Process(namespaces.joiner, "-m", "cuttle_protocol.lan", "watch")
+        watcher = Process(namespaces.joiner, "-m", "cuttle_protocol.shells.mdns", "watch")
         processes.append(watcher)
         watcher.wait_for(lambda line: line == "browsing")
         host = Process(

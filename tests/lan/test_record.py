@@ -6,19 +6,21 @@ import subprocess
 import sys
 
 import pytest
-from cuttle_protocol.lan_record import (
-    MAX_KEYS,
-    MAX_NAME_CHARS,
-    MAX_RECORD_BYTES,
-    PROTOCOL_VERSION,
+from cuttle_protocol.wire import (
     SERVICE_TYPE,
     Announcement,
     IncompatibleVersion,
     RecordError,
-    decode,
     display_text,
-    encode,
     seats_text,
+)
+from cuttle_protocol.wire.announcement import (
+    MAX_KEYS,
+    MAX_NAME_CHARS,
+    MAX_RECORD_BYTES,
+    PROTOCOL_VERSION,
+    decode,
+    encode,
 )
 
 from cuttle_net.games.cuttle.rules import Rules
@@ -281,7 +283,7 @@ def test_record_errors_are_value_errors() -> None:
 
 def test_the_record_module_is_pure() -> None:
     code = (
-        "import sys, cuttle_protocol.lan_record\n"
+        "import sys, cuttle_protocol.wire.announcement\n"
         "print(' '.join(sorted(n for n in sys.modules if n.split('.')[0] in "
         "('zeroconf', 'trio', 'socket', 'asyncio'))))"
     )

@@ -11,10 +11,10 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import Hosting, sit_at_table
-from cuttle_protocol import lan
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.tablegame import play_at_table
-from cuttle_protocol.trio_table import TableTimeouts, join_table
+from cuttle_protocol.play import play_at_table
+from cuttle_protocol.shells import TableTimeouts, join_table
+from cuttle_protocol.shells import mdns as lan
+from cuttle_protocol.wire import LocalPlayer
 
 from cuttle_net.games.unisson.bots import make_bot
 from tests.lan.test_browser import RecordingZeroconf

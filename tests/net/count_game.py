@@ -14,10 +14,16 @@ from collections.abc import Callable
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.shells import (
+    ConnectionEnded,
+    TableShell,
+    TableTimeouts,
+    host_table,
+    join_table,
+    open_listener,
+)
 from cuttle_protocol.table import CodeShown, Delivered, Started, TableEnded, TableSettings
-from cuttle_protocol.trio_peer import ConnectionEnded, open_listener
-from cuttle_protocol.trio_table import TableShell, TableTimeouts, host_table, join_table
+from cuttle_protocol.wire import LocalPlayer
 
 
 async def play_count(

@@ -13,8 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cuttle_protocol.journal import JournalDamaged
-from cuttle_protocol.seatjournal import read_table_journal
+from cuttle_protocol.store import JournalDamaged, read_table_journal
 
 from .test_host_join import host_args as loopback_host_args
 from .test_host_join import join_args as loopback_join_args

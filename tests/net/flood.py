@@ -8,9 +8,7 @@ import os
 import time
 
 import trio
-from cuttle_protocol.codec import unpack
-from cuttle_protocol.framing import FrameDecoder
-from cuttle_protocol.messages import message_from_wire
+from cuttle_protocol.wire import FrameDecoder, message_from_wire, unpack
 
 KINDS = ("zeros", "http", "garbage", "endless", "hang-up", "silent")
 

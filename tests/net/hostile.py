@@ -18,22 +18,29 @@ from typing import Any
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
-from cuttle_protocol import codec
-from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.errors import ErrorCode
-from cuttle_protocol.framing import encode_frame
-from cuttle_protocol.messages import (
+from cuttle_protocol.play import Step, TableGame, play_at_table
+from cuttle_protocol.shells import (
+    GuestShell,
+    HostShell,
+    Listener,
+    Peer,
+    TableTimeouts,
+    host_table,
+    join_table,
+)
+from cuttle_protocol.table import Delivered, TableSettings
+from cuttle_protocol.wire import (
     DeckPayload,
     Hello,
+    LocalPlayer,
     Move,
     Ping,
     RematchAnswer,
     RematchRequest,
+    codec,
+    encode_frame,
 )
-from cuttle_protocol.table import Delivered, TableSettings
-from cuttle_protocol.tablegame import Step, TableGame, play_at_table
-from cuttle_protocol.trio_peer import Listener, Peer
-from cuttle_protocol.trio_table import GuestShell, HostShell, TableTimeouts, host_table, join_table
 
 from cuttle_net.games.cuttle.engine import MAIN
 from cuttle_net.games.cuttle.moves import DRAW, Kind, move

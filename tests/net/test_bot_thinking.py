@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from cuttle_protocol.seatplay import bot_decision
+from cuttle_protocol.play import bot_decision
 
 from cuttle_net.games.cuttle.engine import Game
 from cuttle_net.games.cuttle.moves import Move
@@ -106,8 +106,7 @@ async def test_a_headless_bot_is_shown_each_move_of_its_opponent(tmp_path: Path)
     """At Cuttle's 2-seat table (what `cuttle host/join --bot` play), a bot that reads its
     opponent's play is shown each of the other seat's moves, with the view it had when the
     other seat decided."""
-    from cuttle_protocol.seatplay import observer
-    from cuttle_protocol.tablematch import play_match_at_table
+    from cuttle_protocol.play import observer, play_match_at_table
 
     from .test_tablegame import table_of
 

@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol import Connection, ErrorCode, LocalPlayer, Role, Rules
-from cuttle_protocol.netplay import NetPlan, open_game_peer
-from cuttle_protocol.trio_peer import ConnectionEnded, _refusal_frame
+from cuttle_protocol.errors import ErrorCode
+from cuttle_protocol.play import NetPlan, open_game_peer
+from cuttle_protocol.shells import ConnectionEnded
+from cuttle_protocol.shells.peer import _refusal_frame
+from cuttle_protocol.wire import Connection, LocalPlayer, Role, Rules
 
 
 async def hello_then_busy(stream: trio.SocketStream, dials: list[int]) -> None:

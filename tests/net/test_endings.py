@@ -21,11 +21,10 @@ import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli import main as cuttle
 from cuttle_client.cli_table import bot_for
-from cuttle_protocol.connection import LocalPlayer
+from cuttle_protocol.play import TableGame, play_at_table
+from cuttle_protocol.shells import TableTimeouts, host_table, join_table, open_listener
 from cuttle_protocol.table import TableSettings
-from cuttle_protocol.tablegame import TableGame, play_at_table
-from cuttle_protocol.trio_peer import open_listener
-from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
+from cuttle_protocol.wire import LocalPlayer
 
 from cuttle_net.records.record import parse_record
 from cuttle_net.records.verify import Verdict, verify_text

@@ -10,9 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cuttle_protocol.codec import unpack
-from cuttle_protocol.framing import FrameDecoder
-from cuttle_protocol.messages import Close, message_from_wire
+from cuttle_protocol.wire import Close, FrameDecoder, message_from_wire, unpack
 
 from cuttle_net.games.cuttle.rules import VARIANTS
 from cuttle_net.records.record import parse_record

@@ -17,22 +17,21 @@ from pathlib import Path
 import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol.connection import Rules as WireRules
 from cuttle_protocol.errors import ErrorCode
-from cuttle_protocol.invitation import Invitation
-from cuttle_protocol.messages import RematchRequest
-from cuttle_protocol.state import Role
-from cuttle_protocol.table import TableSettings
-from cuttle_protocol.trio_peer import (
+from cuttle_protocol.shells import (
     ConnectionEnded,
     Listener,
     PeerSettings,
     connect,
     handshake,
+    host_table,
+    join_table,
     open_listener,
     running,
 )
-from cuttle_protocol.trio_table import host_table, join_table
+from cuttle_protocol.table import TableSettings
+from cuttle_protocol.wire import Invitation, RematchRequest, Role
+from cuttle_protocol.wire import Rules as WireRules
 
 from .count_game import play_count, player
 from .test_host_join import finish, host_args, join_args, start_host

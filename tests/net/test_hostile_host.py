@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 import trio
-from cuttle_protocol.identity import KnownPeers, load_or_create_identity
-from cuttle_protocol.messages import Close, Hello
+from cuttle_protocol.store import KnownPeers, load_or_create_identity
+from cuttle_protocol.wire import Close, Hello
 
 from .flood import KINDS, cutting_proxy, hostile
 from .test_host_join import host_args, join_args

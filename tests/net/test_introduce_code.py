@@ -6,8 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from cuttle_protocol.identity import KnownPeers
-from cuttle_protocol.netplay import _introduce
+from cuttle_protocol.play.meet import _introduce
+from cuttle_protocol.store import KnownPeers
 
 SAS = "314159"
 

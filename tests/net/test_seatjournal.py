@@ -13,12 +13,13 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.journal import JournalDamaged, JournalInUse, _record
-from cuttle_protocol.seatjournal import (
-    FORMAT,
+from cuttle_protocol.play import TableGame, game_session, play_at_table, play_match_at_table
+from cuttle_protocol.shells import TableTimeouts, host_table, join_table, open_listener
+from cuttle_protocol.store import (
+    JournalDamaged,
     JournaledGuest,
     JournaledHost,
+    JournalInUse,
     SeatJournal,
     host_table_path,
     join_table_path,
@@ -26,11 +27,10 @@ from cuttle_protocol.seatjournal import (
     read_table_journal,
     rebuild,
 )
+from cuttle_protocol.store.journal import _record
+from cuttle_protocol.store.seatjournal import FORMAT
 from cuttle_protocol.table import Stage, TableSettings
-from cuttle_protocol.tablegame import TableGame, game_session, play_at_table
-from cuttle_protocol.tablematch import play_match_at_table
-from cuttle_protocol.trio_peer import open_listener
-from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
+from cuttle_protocol.wire import LocalPlayer
 
 FAST = TableTimeouts(reply=5.0, move=5.0, window=3.0)
 
@@ -216,7 +216,7 @@ def test_an_input_that_cannot_be_replayed_is_named(tmp_path: Path) -> None:
         host_identity=key.public_key().public_bytes_raw(),
         port=4002,
     ).header
-    from cuttle_protocol.seatjournal import _header_wire
+    from cuttle_protocol.store.seatjournal import _header_wire
 
     release_claim(path)
     _garbage(path, _record(_header_wire(header)) + _record(["play", "7C"]))
@@ -229,7 +229,7 @@ def test_an_input_that_cannot_be_replayed_is_named(tmp_path: Path) -> None:
 
 
 def release_claim(path: Path) -> None:
-    from cuttle_protocol.journal import release
+    from cuttle_protocol.store import release
 
     release(path)
 
@@ -249,7 +249,7 @@ def test_a_journal_another_process_plays_is_refused(tmp_path: Path) -> None:
     )
     header = journal.header
     journal.remove()
-    from cuttle_protocol.seatjournal import _header_wire
+    from cuttle_protocol.store.seatjournal import _header_wire
 
     _garbage(path, _record(_header_wire(header)))
     # Another process's claim: an exclusive flock on the lock file beside the journal.
@@ -271,10 +271,9 @@ async def test_a_restarted_host_that_rewrites_history_is_caught_with_proof(
     back having changed an entry the joiner holds (one of its own: it can sign anything it
     authored) and posts on from there signs a head the joiner never saw, and the joiner
     holds the two host signatures over different heads of one length (SPEC 4.6)."""
-    from cuttle_protocol import codec
-    from cuttle_protocol.messages import Entry
-    from cuttle_protocol.seatjournal import _header_wire
-    from cuttle_protocol.tablelog import next_head, post_digest, relay_statement
+    from cuttle_protocol.store.seatjournal import _header_wire
+    from cuttle_protocol.table.log import next_head, post_digest, relay_statement
+    from cuttle_protocol.wire import Entry, codec
 
     _, journals, keys = await journaled_table(tmp_path, 2, "cuttle", "classic")
     host, joiner = journals[0].core, journals[1]
@@ -316,10 +315,9 @@ def test_a_restarted_host_waits_the_window_for_its_joiners_then_names_one(
     """A host rebuilt from its journal mid-game seats nobody new: every joiner is away,
     waited for the reconnect window from the restart (its deadlines suspended), then named
     (`left`, SPEC 4.6). On trio's mock clock; nobody dials."""
-    from cuttle_protocol.seatjournal import _header_wire
+    from cuttle_protocol.shells import Listener, ListenerLimits, SeatAway
+    from cuttle_protocol.store.seatjournal import _header_wire
     from cuttle_protocol.table import TableEnded
-    from cuttle_protocol.trio_peer import Listener, ListenerLimits
-    from cuttle_protocol.trio_table import SeatAway
 
     _, journals, keys = trio.run(journaled_table, tmp_path, 3)  # a whole game, on the real clock
     host = journals[0]
@@ -366,7 +364,7 @@ def test_a_message_the_host_refuses_is_not_journaled(tmp_path: Path) -> None:
     """A joiner's message that is not a post (the host closes that connection) changes
     nothing at the table: the journal stays replayable."""
     from cuttle_protocol.errors import RemoteProtocolError
-    from cuttle_protocol.messages import Resume
+    from cuttle_protocol.wire import Resume
 
     key, other = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
     settings = TableSettings("cuttle", ("classic",), 2)
@@ -396,7 +394,7 @@ def test_a_tampered_journal_is_rebuilt_or_refused_in_one_line_never_a_crash(
 ) -> None:
     """Bytes flipped, inputs swapped or changed (re-framed with valid checksums): the
     rebuild either works or raises `JournalDamaged` naming the file, in one line."""
-    from cuttle_protocol.seatjournal import _header_wire
+    from cuttle_protocol.store.seatjournal import _header_wire
 
     _, journals, keys = trio.run(journaled_table, tmp_path, 2, "cuttle", "classic")
     for journal in journals.values():
@@ -430,7 +428,7 @@ def test_a_tampered_journal_is_rebuilt_or_refused_in_one_line_never_a_crash(
 
 
 def test_a_seat_killed_before_confirming_the_code_is_asked_again(tmp_path: Path) -> None:
-    from cuttle_protocol.seatjournal import _header_wire
+    from cuttle_protocol.store.seatjournal import _header_wire
     from cuttle_protocol.table import CodeShown
 
     _, journals, keys = trio.run(journaled_table, tmp_path, 2, "cuttle", "classic")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.seatjournal import (
+from cuttle_protocol.play import game_session
+from cuttle_protocol.store import (
     JournaledGuest,
     JournaledHost,
     SeatJournal,
@@ -19,8 +19,9 @@ from cuttle_protocol.seatjournal import (
     read_table_journal,
     rebuild,
 )
-from cuttle_protocol.table import CHAT_HOST_BURST, Chat, Stage, TableGuest, TableSettings
-from cuttle_protocol.tablegame import game_session
+from cuttle_protocol.table import Chat, Stage, TableGuest, TableSettings
+from cuttle_protocol.table.core import CHAT_HOST_BURST
+from cuttle_protocol.wire import LocalPlayer
 
 SETTINGS = TableSettings("cuttle", ("classic",), 2)
 
@@ -137,8 +138,9 @@ def test_a_rebuilt_seat_shows_the_tables_chat_again(tmp_path: Path) -> None:
 def test_a_journal_whose_chat_line_has_no_time_is_refused_naming_the_input(
     tmp_path: Path,
 ) -> None:
-    from cuttle_protocol.journal import JournalDamaged, _record
-    from cuttle_protocol.seatjournal import _header_wire
+    from cuttle_protocol.store import JournalDamaged
+    from cuttle_protocol.store.journal import _record
+    from cuttle_protocol.store.seatjournal import _header_wire
 
     host, _, keys = seated(tmp_path, Clock(), Clock())
     assert host.say("hello")

@@ -10,8 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cuttle_protocol.journal import JournalDamaged
-from cuttle_protocol.seatjournal import read_table_journal
+from cuttle_protocol.store import JournalDamaged, read_table_journal
 
 from cuttle_net.records.verify import Verdict, verify_text
 

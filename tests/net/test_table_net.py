@@ -13,26 +13,24 @@ from pathlib import Path
 
 import pytest
 import trio
-from cuttle_protocol.messages import Post
-from cuttle_protocol.table import CodeShown, Delivered, Lobby, Started, TableEnded, TableSettings
-from cuttle_protocol.trio_peer import (
+from cuttle_protocol.shells import (
+    NOT_BACK,
     ConnectionEnded,
     PeerSettings,
     Reconnected,
     Reconnecting,
-    connect,
-    open_listener,
-)
-from cuttle_protocol.trio_table import (
-    NOT_BACK,
-    WATCH_INTERVAL,
     SeatAway,
     SeatBack,
     TableShell,
     TableTimeouts,
+    connect,
     host_table,
     join_table,
+    open_listener,
 )
+from cuttle_protocol.shells.table_shell import WATCH_INTERVAL
+from cuttle_protocol.table import CodeShown, Delivered, Lobby, Started, TableEnded, TableSettings
+from cuttle_protocol.wire import Post
 
 from .count_game import play_count, player
 from .hostile import leave_at_once
@@ -576,7 +574,7 @@ async def test_every_key_at_the_table_is_trusted_on_first_use(
 ) -> None:
     """Each player checks every other seat's key against its known peers: new the first
     time, known the next."""
-    from cuttle_protocol.identity import KnownPeers, Trust
+    from cuttle_protocol.store import KnownPeers, Trust
 
     players = [player(f"p{i}") for i in range(3)]
     stores = [KnownPeers(tmp_path / f"p{i}") for i in range(3)]

@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import pytest
 import trio
+from cuttle_protocol.shells import (
+    ConnectionEnded,
+    EndReason,
+    TableTimeouts,
+    host_table,
+    join_table,
+    open_listener,
+)
 from cuttle_protocol.table import CodeShown, Started, TableSettings
-from cuttle_protocol.trio_peer import ConnectionEnded, EndReason, open_listener
-from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
 
 from .count_game import player
 from .flood import hostile

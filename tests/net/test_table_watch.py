@@ -13,16 +13,19 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
-from cuttle_protocol import codec
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.messages import Post, Resume
-from cuttle_protocol.table import TableSettings, Watching
-from cuttle_protocol.tablefollow import Played
-from cuttle_protocol.tablegame import play_at_table
-from cuttle_protocol.tablewatch import MAX_DROPPED, WATCH_CAP
-from cuttle_protocol.trio_peer import ConnectionEnded, connect, open_listener
-from cuttle_protocol.trio_table import host_table, join_table
-from cuttle_protocol.trio_watch import follow_table, watch_table
+from cuttle_protocol.play import play_at_table
+from cuttle_protocol.shells import (
+    ConnectionEnded,
+    connect,
+    follow_table,
+    host_table,
+    join_table,
+    open_listener,
+    watch_table,
+)
+from cuttle_protocol.table import Played, TableSettings, Watching
+from cuttle_protocol.table.watch import MAX_DROPPED, WATCH_CAP
+from cuttle_protocol.wire import LocalPlayer, Post, Resume, codec
 
 from cuttle_net.deck.group import card_point, scalar_bytes
 from cuttle_net.records.follow import WatchedGame

@@ -12,12 +12,10 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.messages import Post
+from cuttle_protocol.play import Step, play_at_table
+from cuttle_protocol.shells import TableTimeouts, host_table, join_table, open_listener
 from cuttle_protocol.table import Chat, CodeShown, Lobby, Started, TableSettings
-from cuttle_protocol.tablegame import Step, play_at_table
-from cuttle_protocol.trio_peer import open_listener
-from cuttle_protocol.trio_table import TableTimeouts, host_table, join_table
+from cuttle_protocol.wire import LocalPlayer, Post
 
 from cuttle_net.games.unisson.bots import make_bot
 from cuttle_net.records.record import parse_record
@@ -321,7 +319,7 @@ async def test_the_hosts_timeout_of_a_seat_past_its_deadline_convicts_it_everywh
 def test_a_cuttle_table_seats_its_dealer_at_game_seat_one(dealer: int) -> None:
     """SPEC 4.1: Cuttle's dealer always sits at seat 1, whichever table seat the draw named;
     L'Unisson keeps the table's numbers."""
-    from cuttle_protocol.tablegame import SeatOrder
+    from cuttle_protocol.play import SeatOrder
 
     from cuttle_net.games.interface import game_module
 
@@ -338,9 +336,9 @@ def test_a_renamed_seat_is_shown_with_the_name_it_was_known_by(tmp_path: Path) -
     from types import SimpleNamespace
 
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-    from cuttle_protocol.identity import KnownPeers
+    from cuttle_protocol.play import seat_text
+    from cuttle_protocol.store import KnownPeers
     from cuttle_protocol.table import SeatInfo
-    from cuttle_protocol.tablegame import seat_text
 
     key = Ed25519PrivateKey.generate().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
     peers = KnownPeers(tmp_path)
@@ -358,7 +356,7 @@ async def test_a_host_leaving_mid_game_is_heard_with_its_words_even_by_a_slow_wr
     write than a second, as on a loaded machine: the joiners still read the `leave` before
     the connection's close, so they name the host with its words (a grace of one second
     let the close overtake it)."""
-    from cuttle_protocol import trio_table
+    from cuttle_protocol.shells import table_shell as trio_table
 
     real_write = trio_table._Link.write
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 import trio
+from cuttle_protocol.play import TableMatch, play_match_at_table
 from cuttle_protocol.table import Rematch, Started, TableEnded
-from cuttle_protocol.tablematch import TableMatch, play_match_at_table
 
 from cuttle_net.records.record import parse_record
 from cuttle_net.records.verify import Verdict, verify_text
@@ -140,7 +140,7 @@ async def test_a_host_proposing_the_next_game_before_this_one_is_over_is_named(
 ) -> None:
     """The proposal is the host's signed entry: every joiner checks it against its own game,
     still under way, and names the host (bad-entry); the game's records keep it."""
-    from cuttle_protocol.tablegame import Step
+    from cuttle_protocol.play import Step
 
     def early(table):
         def watch(item: object) -> None:
@@ -170,7 +170,7 @@ async def test_a_table_that_ended_while_the_last_game_was_being_saved_is_still_s
     screen's "the match is over: p0 left: no more games") must still see the `TableEnded`.
     The joiners here finish the game only once the table has ended, as a slow disk makes
     them."""
-    import cuttle_protocol.tablematch as tablematch
+    import cuttle_protocol.play.match as tablematch
 
     real = tablematch.play_at_table
 

@@ -14,17 +14,19 @@ from pathlib import Path
 import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.messages import Resume
-from cuttle_protocol.table import TableSettings
-from cuttle_protocol.tablegame import TableGame, play_at_table
-from cuttle_protocol.trio_peer import (
+from cuttle_protocol.play import TableGame, play_at_table
+from cuttle_protocol.shells import (
+    TABLE_CAPS,
     ConnectionEnded,
     PeerSettings,
+    TableTimeouts,
     connect,
+    host_table,
+    join_table,
     open_listener,
 )
-from cuttle_protocol.trio_table import TABLE_CAPS, TableTimeouts, host_table, join_table
+from cuttle_protocol.table import TableSettings
+from cuttle_protocol.wire import LocalPlayer, Resume
 
 from cuttle_net.games.unisson.bots import make_bot
 from cuttle_net.records.verify import Verdict, verify_text

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 import trio
-from cuttle_protocol import Close, Connection, Role
-from cuttle_protocol.codebudget import Alarm, CodeAlarm, CodeLimits
-from cuttle_protocol.messages import Hello
-from cuttle_protocol.trio_peer import ConnectionEnded, ListenerLimits, open_listener
+from cuttle_protocol.shells import ConnectionEnded, ListenerLimits, open_listener
+from cuttle_protocol.wire import Close, CodeAlarm, CodeLimits, Connection, Hello, Role
+from cuttle_protocol.wire.codebudget import Alarm
 from test_listener import join_and_move, raw_exchange, wait_for_player
 from wire_helpers import player
 

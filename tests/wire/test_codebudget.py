@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 import trio
-from cuttle_protocol.codebudget import Alarm, CodeAlarm, CodeBudget, CodeLimits
+from cuttle_protocol.wire import CodeAlarm, CodeBudget, CodeLimits
+from cuttle_protocol.wire.codebudget import Alarm
 
 LIMITS = CodeLimits()
 

@@ -7,10 +7,11 @@ import stat
 
 import pytest
 import trio
-from cuttle_protocol import Connection, ErrorCode, HandshakeComplete, RemoteProtocolError, Role
-from cuttle_protocol.coinflip import LIFETIME, FlipBook
-from cuttle_protocol.identity import FlipStore
-from cuttle_protocol.trio_peer import ConnectionEnded, connect, open_listener
+from cuttle_protocol.errors import ErrorCode, RemoteProtocolError
+from cuttle_protocol.shells import ConnectionEnded, connect, open_listener
+from cuttle_protocol.store import FlipStore
+from cuttle_protocol.wire import Connection, FlipBook, HandshakeComplete, Role
+from cuttle_protocol.wire.coinflip import LIFETIME
 from wire_helpers import CLASSIC, deliver, drain, handshake, player
 
 ALICE, BOB = player("alice"), player("bob")

@@ -7,9 +7,9 @@ import datetime
 
 import msgpack
 import pytest
-from cuttle_protocol import ErrorCode, RemoteProtocolError
-from cuttle_protocol.codec import MAX_DEPTH, pack, unpack
-from cuttle_protocol.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
+from cuttle_protocol.errors import ErrorCode, RemoteProtocolError
+from cuttle_protocol.wire import MAX_FRAME_SIZE, FrameDecoder, encode_frame, pack, unpack
+from cuttle_protocol.wire.codec import MAX_DEPTH
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

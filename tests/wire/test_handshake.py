@@ -4,29 +4,29 @@ from __future__ import annotations
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol import (
+from cuttle_protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from cuttle_protocol.wire import (
+    MAX_FRAME_SIZE,
+    Accept,
     Close,
     Connection,
     DeckPayload,
-    ErrorCode,
+    FlipBook,
     HandshakeComplete,
     LocalPlayer,
-    LocalProtocolError,
     Move,
     Phase,
     Ping,
     Pong,
     RematchAnswer,
     RematchRequest,
-    RemoteProtocolError,
     Role,
     RulesProposed,
     crypto,
+    encode_frame,
+    pack,
+    unpack,
 )
-from cuttle_protocol.codec import pack, unpack
-from cuttle_protocol.coinflip import FlipBook
-from cuttle_protocol.framing import MAX_FRAME_SIZE, encode_frame
-from cuttle_protocol.messages import Accept
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from wire_helpers import (
@@ -443,7 +443,7 @@ def relay_handshake(
 
 
 def test_mitm_with_its_own_keys_shows_in_sas_and_trust(tmp_path) -> None:
-    from cuttle_protocol import KnownPeers, Trust
+    from cuttle_protocol.store import KnownPeers, Trust
 
     alice, bob = player("alice"), player("bob")
     pins = KnownPeers(tmp_path)

@@ -9,17 +9,15 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol import (
-    DEFAULT_PORT,
+from cuttle_protocol.store import (
     ConfigError,
     KnownPeers,
     Trust,
     default_config_dir,
-    fingerprint,
     load_or_create_identity,
-    parse_address,
+    write_private,
 )
-from cuttle_protocol.identity import write_private
+from cuttle_protocol.wire import DEFAULT_PORT, fingerprint, parse_address
 
 from cuttle_net.identity_key import BadIdentityKey
 

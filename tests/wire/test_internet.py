@@ -7,16 +7,19 @@ import socket
 
 import pytest
 import trio
-from cuttle_protocol import ErrorCode
-from cuttle_protocol.dial import NO_ANSWER, REFUSED, Attempt, Unreachable, dial
-from cuttle_protocol.invitation import Invitation
-from cuttle_protocol.trio_peer import (
+from cuttle_protocol.errors import ErrorCode
+from cuttle_protocol.shells import (
+    Attempt,
     ConnectionEnded,
     EndReason,
     PeerSettings,
+    Unreachable,
     connect,
+    dial,
     open_listener,
 )
+from cuttle_protocol.shells.dial import NO_ANSWER, REFUSED
+from cuttle_protocol.wire import Invitation
 from wire_helpers import CLASSIC, player
 
 LIMIT = 10

@@ -8,14 +8,8 @@ import struct
 import zlib
 
 import pytest
-from cuttle_protocol.crypto import fingerprint
-from cuttle_protocol.invitation import (
-    MAX_ADDRESSES,
-    PREFIX,
-    Invitation,
-    InvitationError,
-    fingerprint_text,
-)
+from cuttle_protocol.wire import Invitation, InvitationError, fingerprint, fingerprint_text
+from cuttle_protocol.wire.invitation import MAX_ADDRESSES, PREFIX
 
 KEY = bytes(range(32))
 ADDRESSES = (("203.0.113.5", 4454), ("2001:db8::1", 4454), ("192.168.1.20", 50000))
@@ -134,8 +128,8 @@ def test_usable_neighbours_of_the_refused_addresses_still_read() -> None:
 
 def test_a_host_leaves_out_a_routers_unusable_external_address() -> None:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-    from cuttle_protocol.addresses import HostAddress
-    from cuttle_protocol.netplay import invitation_for
+    from cuttle_protocol.play import invitation_for
+    from cuttle_protocol.shells import HostAddress
 
     reachable = [HostAddress("192.168.1.20", "eth0", False)]
     text = invitation_for(Ed25519PrivateKey.generate(), reachable, 4454, ("0.0.0.0", 4454))

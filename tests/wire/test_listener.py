@@ -5,20 +5,28 @@ from __future__ import annotations
 
 import pytest
 import trio
-from cuttle_protocol import Close, ErrorCode, KnownPeers, Move, Role
-from cuttle_protocol.codec import unpack
-from cuttle_protocol.framing import MAX_FRAME_SIZE, FrameDecoder
-from cuttle_protocol.messages import Hello, message_from_wire
-from cuttle_protocol.trio_peer import (
+from cuttle_protocol.errors import ErrorCode
+from cuttle_protocol.shells import (
     ConnectionEnded,
     EndReason,
     Listener,
     ListenerLimits,
     PeerSettings,
-    _rate_key,
     connect,
     open_listener,
     open_peer,
+)
+from cuttle_protocol.shells.peer import _rate_key
+from cuttle_protocol.store import KnownPeers
+from cuttle_protocol.wire import (
+    MAX_FRAME_SIZE,
+    Close,
+    FrameDecoder,
+    Hello,
+    Move,
+    Role,
+    message_from_wire,
+    unpack,
 )
 from wire_helpers import CLASSIC, player
 

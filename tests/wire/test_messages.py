@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from cuttle_protocol import ErrorCode, RemoteProtocolError, display_safe
-from cuttle_protocol.messages import (
-    CATALOGUE,
+from cuttle_protocol.errors import ErrorCode, RemoteProtocolError
+from cuttle_protocol.wire import (
     Accept,
     Auth,
     Close,
@@ -24,8 +23,10 @@ from cuttle_protocol.messages import (
     RematchRequest,
     Resume,
     TableStatus,
+    display_safe,
     message_from_wire,
 )
+from cuttle_protocol.wire.messages import CATALOGUE
 
 SIG = bytes(range(64))  # a move signature: the session checks it, not the wire
 

@@ -6,7 +6,7 @@ import sys
 import types
 
 import pytest
-from cuttle_protocol import portmap
+from cuttle_protocol.shells import portmap
 
 
 class _Probe:

@@ -8,14 +8,13 @@ from collections.abc import Callable
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol import codec
-from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.errors import ErrorCode, RemoteProtocolError
-from cuttle_protocol.messages import Entry, Message, Post
 from cuttle_protocol.table import (
     CodeShown,
     Delivered,
     Lobby,
+    LogEntry,
+    RelayLog,
     Stage,
     Started,
     TableEnded,
@@ -23,7 +22,8 @@ from cuttle_protocol.table import (
     TableHost,
     TableSettings,
 )
-from cuttle_protocol.tablelog import LogEntry, RelayLog, relay_statement
+from cuttle_protocol.table.log import relay_statement
+from cuttle_protocol.wire import Entry, LocalPlayer, Message, Post, codec
 
 Filter = Callable[[bytes, Message], Message | list[Message] | None]
 
@@ -529,7 +529,7 @@ def test_each_entry_checks_only_the_signatures_new_to_its_reader(monkeypatch) ->
     """An Ed25519 verify is the costliest step of taking an entry (about 0.1 ms): a seat
     checks the signatures it does not hold yet, and trusts only byte-equal copies of the
     ones it checked or made (the host's vouch over a head it relayed, our own entry)."""
-    from cuttle_protocol import table as table_module
+    from cuttle_protocol.table import core as table_module
 
     table = Table(3)
     table.start()

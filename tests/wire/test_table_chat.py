@@ -4,18 +4,8 @@ bounded in length and rate, and never touches the game."""
 from __future__ import annotations
 
 import pytest
-from cuttle_protocol.table import (
-    CHAT_BURST,
-    CHAT_EVERY,
-    CHAT_FLOOD,
-    CHAT_HOST_BURST,
-    Chat,
-    ChatRate,
-    Delivered,
-    Muted,
-    Stage,
-    TableEnded,
-)
+from cuttle_protocol.table import Chat, Delivered, Muted, Stage, TableEnded
+from cuttle_protocol.table.core import CHAT_BURST, CHAT_EVERY, CHAT_FLOOD, CHAT_HOST_BURST, ChatRate
 from test_table import Table, _everyone_names, _signed_post
 
 

@@ -9,9 +9,8 @@ import pytest
 import trio
 import trio.testing
 from cuttle_protocol.errors import LocalProtocolError
+from cuttle_protocol.shells import HostShell, PeerSettings, TableTimeouts
 from cuttle_protocol.table import Delivered, Rematch, Stage, Started, TableEnded
-from cuttle_protocol.trio_peer import PeerSettings
-from cuttle_protocol.trio_table import HostShell, TableTimeouts
 from test_table import Table, _everyone_names, _signed_post
 
 

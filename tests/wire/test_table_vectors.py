@@ -17,9 +17,15 @@ from pathlib import Path
 
 import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.table import CodeShown, Started, TableGuest, TableHost, TableSettings
-from cuttle_protocol.tablewatch import TableWatcher
+from cuttle_protocol.table import (
+    CodeShown,
+    Started,
+    TableGuest,
+    TableHost,
+    TableSettings,
+    TableWatcher,
+)
+from cuttle_protocol.wire import LocalPlayer
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "wire" / "table.json"
 DOMAIN = b"cuttle-net/4"

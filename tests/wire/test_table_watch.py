@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol import codec
-from cuttle_protocol.connection import LocalPlayer
-from cuttle_protocol.messages import Entry, Ping, Post
-from cuttle_protocol.table import Delivered, Stage, Started, TableEnded, Watching
-from cuttle_protocol.tablewatch import MAX_DROPPED, TableWatcher, WatcherGate
+from cuttle_protocol.table import (
+    Delivered,
+    Stage,
+    Started,
+    TableEnded,
+    TableWatcher,
+    WatcherGate,
+    Watching,
+)
+from cuttle_protocol.table.watch import MAX_DROPPED
+from cuttle_protocol.wire import Entry, LocalPlayer, Ping, Post, codec
 
 from tests.wire.test_table import Table
 

@@ -11,25 +11,8 @@ from collections.abc import Awaitable, Callable
 import pytest
 import trio
 import trio.testing
-from cuttle_protocol import (
-    MAX_FRAME_SIZE,
-    Close,
-    Connection,
-    ErrorCode,
-    HandshakeComplete,
-    KnownPeers,
-    LocalPlayer,
-    Move,
-    Ping,
-    RemoteProtocolError,
-    Role,
-    RulesProposed,
-    Trust,
-)
-from cuttle_protocol.codec import pack
-from cuttle_protocol.messages import Accept
-from cuttle_protocol.trio_peer import (
-    CLOSE_GRACE,
+from cuttle_protocol.errors import ErrorCode, RemoteProtocolError
+from cuttle_protocol.shells import (
     ConnectionEnded,
     EndReason,
     Listener,
@@ -38,6 +21,21 @@ from cuttle_protocol.trio_peer import (
     connect,
     open_listener,
     open_peer,
+)
+from cuttle_protocol.shells.peer import CLOSE_GRACE
+from cuttle_protocol.store import KnownPeers, Trust
+from cuttle_protocol.wire import (
+    MAX_FRAME_SIZE,
+    Accept,
+    Close,
+    Connection,
+    HandshakeComplete,
+    LocalPlayer,
+    Move,
+    Ping,
+    Role,
+    RulesProposed,
+    pack,
 )
 from wire_helpers import CLASSIC, drain, player
 

@@ -6,17 +6,17 @@ import hashlib
 from collections.abc import Callable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_protocol import (
+from cuttle_protocol.wire import (
     NEED_DATA,
     Connection,
     Event,
+    FrameDecoder,
     HandshakeComplete,
     LocalPlayer,
     Role,
     Rules,
     RulesProposed,
 )
-from cuttle_protocol.framing import FrameDecoder
 
 CLASSIC = Rules("classic", ("joker",))
 

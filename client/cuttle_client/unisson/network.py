@@ -8,8 +8,8 @@ totals (the scores of the games that ended by the rules, audited).
 
 from __future__ import annotations
 
+from cuttle_protocol.play import TableGame
 from cuttle_protocol.table import Lobby
-from cuttle_protocol.tablegame import TableGame
 
 from cuttle_net.games.unisson import Game, IllegalMove
 from cuttle_net.games.unisson.moves import Move

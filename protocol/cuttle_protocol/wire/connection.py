@@ -25,9 +25,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 
 from cuttle_net.identity_key import BadIdentityKey, identity_public_key
 
+from ..errors import Declined, ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from . import codec, crypto
 from .coinflip import FlipBook, FlipMemoryError, FlipMismatch
-from .errors import Declined, ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .framing import FrameDecoder, encode_frame
 from .messages import (
     GAME_MESSAGES,

@@ -22,8 +22,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_net.records.follow import WatchedGame
 from cuttle_net.records.verify import Report, verify_text
 
-from .table import Delivered, Started, TableEnded, TableEvent, Watching
-from .tableseats import SeatOrder, game_header
+from .core import Delivered, Started, TableEnded, TableEvent, Watching
+from .seats import SeatOrder, game_header
 
 # --- what a watcher sees -------------------------------------------------------------------
 

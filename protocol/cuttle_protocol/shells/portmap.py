@@ -24,7 +24,7 @@ from typing import Any
 
 import trio
 
-from .trio_peer import _beside
+from .peer import _beside
 
 DESCRIPTION = "cuttle-net game"
 DISCOVERY_MS = 1500  # how long to wait for routers to answer (SSDP)

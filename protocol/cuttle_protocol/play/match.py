@@ -22,10 +22,10 @@ from typing import Any
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from .errors import ErrorCode
-from .table import Rematch, SeatInfo, TableEnded
-from .tablegame import HOST, TableGame, Watch, leave_when_over, play_at_table
-from .trio_table import TableShell
+from ..errors import ErrorCode
+from ..shells.table_shell import TableShell
+from ..table.core import Rematch, SeatInfo, TableEnded
+from .game import HOST, TableGame, Watch, leave_when_over, play_at_table
 
 Again = Callable[[int], Awaitable[bool] | bool]
 """After `played` games: play another one? The host is asked once a game is over by the

@@ -33,11 +33,13 @@ from typing import TypeVar
 
 import trio
 
-from . import codec
-from .address import DEFAULT_PORT, parse_address
-from .codebudget import CodeAlarm, CodeBudget, CodeLimits
-from .coinflip import FlipBook
-from .connection import (
+from ..errors import Declined, ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
+from ..store.identity import KnownPeers, Trust
+from ..wire import codec
+from ..wire.address import DEFAULT_PORT, parse_address
+from ..wire.codebudget import CodeAlarm, CodeBudget, CodeLimits
+from ..wire.coinflip import FlipBook
+from ..wire.connection import (
     NEED_DATA,
     CodeGate,
     Connection,
@@ -47,13 +49,11 @@ from .connection import (
     Rules,
     RulesProposed,
 )
+from ..wire.framing import MAX_FRAME_SIZE, PREFIX_SIZE, encode_frame
+from ..wire.invitation import Invitation, fingerprint_text, is_invitation
+from ..wire.messages import Close, Message, Ping, Pong, display_safe
+from ..wire.state import Role, State
 from .dial import NO_ANSWER, REFUSED, Unreachable, dial
-from .errors import Declined, ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
-from .framing import MAX_FRAME_SIZE, PREFIX_SIZE, encode_frame
-from .identity import KnownPeers, Trust
-from .invitation import Invitation, fingerprint_text, is_invitation
-from .messages import Close, Message, Ping, Pong, display_safe
-from .state import Role, State
 
 T = TypeVar("T")
 

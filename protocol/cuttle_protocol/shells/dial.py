@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import trio
 
-from .address import format_address as shown
+from ..wire.address import format_address as shown
 
 STAGGER = 0.25
 """Seconds before the next address is tried while one is still connecting (RFC 8305 §5)."""

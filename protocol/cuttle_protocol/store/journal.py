@@ -31,7 +31,7 @@ except ImportError:  # Windows: no claims, one process per data folder is the us
     fcntl = None  # type: ignore[assignment]
 
 
-from .codec import pack
+from ..wire.codec import pack
 from .identity import private_dir
 
 _LENGTH = struct.Struct(">I")

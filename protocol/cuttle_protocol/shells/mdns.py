@@ -31,7 +31,7 @@ from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange,
 
 from cuttle_net.games.cuttle.rules import Rules
 
-from .lan_record import (
+from ..wire.announcement import (
     SERVICE_TYPE,
     Announcement,
     RecordError,
@@ -467,7 +467,7 @@ def _game_json(game: LanGame) -> dict[str, object]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Developer helpers: announce a fake host until killed, or print the live list as JSON."""
-    parser = argparse.ArgumentParser(prog="python -m cuttle_protocol.lan")
+    parser = argparse.ArgumentParser(prog="python -m cuttle_protocol.shells.mdns")
     sub = parser.add_subparsers(dest="command", required=True)
     ann = sub.add_parser("announce", help="announce a fake host until SIGTERM or Ctrl-C")
     ann.add_argument("--name", required=True)

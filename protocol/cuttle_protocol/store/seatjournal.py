@@ -45,24 +45,8 @@ from cuttle_net.drbg import new_seed, seeded_rng
 from cuttle_net.identity_key import check_identity_key
 from cuttle_net.session import Fault, GameSession, Output, message_body
 
-from .address import parse_address
-from .connection import LocalPlayer
-from .errors import ErrorCode
-from .identity import private_dir
-from .invitation import Invitation, is_invitation
-from .journal import (
-    JournalDamaged,
-    _fsync_dir,
-    _record,
-    _safe,
-    claim,
-    in_use,
-    journal_dir,
-    read_records,
-    release,
-)
-from .messages import message_from_wire
-from .table import (
+from ..errors import ErrorCode
+from ..table.core import (
     Chat,
     CodeShown,
     Delivered,
@@ -73,6 +57,22 @@ from .table import (
     TableGuest,
     TableHost,
     TableSettings,
+)
+from ..wire.address import parse_address
+from ..wire.connection import LocalPlayer
+from ..wire.invitation import Invitation, is_invitation
+from ..wire.messages import message_from_wire
+from .identity import private_dir
+from .journal import (
+    JournalDamaged,
+    _fsync_dir,
+    _record,
+    _safe,
+    claim,
+    in_use,
+    journal_dir,
+    read_records,
+    release,
 )
 
 FORMAT = "cuttle-table-journal/1"

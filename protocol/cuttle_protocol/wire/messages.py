@@ -12,8 +12,8 @@ import unicodedata
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Self
 
+from ..errors import ErrorCode, RemoteProtocolError
 from .codec import check_value
-from .errors import ErrorCode, RemoteProtocolError
 
 TOKEN = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 MAX_NAME_LEN = 32

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgpack
 
-from .errors import ErrorCode, RemoteProtocolError
+from ..errors import ErrorCode, RemoteProtocolError
 
 MAX_CONTAINER_LEN = 65_536
 """The most elements an array or map may have."""

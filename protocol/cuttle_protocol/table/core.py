@@ -33,11 +33,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from cuttle_net.identity_key import BadIdentityKey, identity_public_key
 
-from . import codec
-from .connection import LocalPlayer
-from .crypto import fingerprint, format_sas
-from .errors import ErrorCode, LocalProtocolError, RemoteProtocolError
-from .messages import (
+from ..errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from ..wire import codec
+from ..wire.connection import LocalPlayer
+from ..wire.crypto import fingerprint, format_sas
+from ..wire.messages import (
     KEY_SIZE,
     MAX_ENTRY_BODY,
     MAX_LIST_LEN,
@@ -53,16 +53,7 @@ from .messages import (
     TableStatus,
     display_safe,
 )
-from .tablelog import (
-    Equivocation,
-    LogEntry,
-    RelayLog,
-    _hash,
-    _u32,
-    genesis,
-    relay_statement,
-    verify,
-)
+from .log import Equivocation, LogEntry, RelayLog, _hash, _u32, genesis, relay_statement, verify
 
 FAULT_KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 """A fault's kind: the table's own (`bad-relay`...) or a game session's (`illegal_move`...)."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from .crypto import DOMAIN
+from ..wire.crypto import DOMAIN
 
 
 def _hash(label: bytes, *parts: bytes) -> bytes:

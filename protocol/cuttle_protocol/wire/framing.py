@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import struct
 
-from .errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from ..errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 
 PREFIX = struct.Struct(">I")
 PREFIX_SIZE = PREFIX.size

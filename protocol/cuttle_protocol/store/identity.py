@@ -1,6 +1,6 @@
 """Long-term identity keys and the known-peers store (trust on first use), on disk.
 
-Both live in the config directory (`cuttle_protocol.dirs.config_dir`: on Linux
+Both live in the config directory (`cuttle_protocol.store.dirs.config_dir`: on Linux
 `$XDG_CONFIG_HOME/cuttle-net/`, else `~/.config/cuttle-net/`). Every function takes the
 directory as a parameter so tests and multiple profiles can use their own.
 
@@ -26,9 +26,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.identity_key import BadIdentityKey, check_identity_key
 
+from ..wire.coinflip import FlipBook, FlipMemoryError
+from ..wire.crypto import fingerprint
 from . import dirs
-from .coinflip import FlipBook, FlipMemoryError
-from .crypto import fingerprint
 
 IDENTITY_FILE = "identity.pem"
 KNOWN_PEERS_FILE = "known_peers.json"

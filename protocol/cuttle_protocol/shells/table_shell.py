@@ -36,11 +36,9 @@ from dataclasses import dataclass
 
 import trio
 
-from .connection import HandshakeComplete, LocalPlayer, Rules
-from .errors import ErrorCode, RemoteProtocolError
-from .identity import KnownPeers, Trust
-from .messages import Message, Resume
-from .table import (
+from ..errors import ErrorCode, RemoteProtocolError
+from ..store.identity import KnownPeers, Trust
+from ..table.core import (
     CodeShown,
     SeatInfo,
     Stage,
@@ -51,8 +49,10 @@ from .table import (
     TableSettings,
     _Table,
 )
-from .tablewatch import WATCH_CAP, WatcherGate
-from .trio_peer import (
+from ..table.watch import WATCH_CAP, WatcherGate
+from ..wire.connection import HandshakeComplete, LocalPlayer, Rules
+from ..wire.messages import Message, Resume
+from .peer import (
     CLOSE_GRACE,
     ConnectionEnded,
     EndReason,

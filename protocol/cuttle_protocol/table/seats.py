@@ -9,7 +9,7 @@ from typing import Any
 from cuttle_net.games.interface import game_module
 from cuttle_net.records.header import GameHeader
 
-from .table import Started, TableSettings
+from .core import Started, TableSettings
 
 
 @dataclass(frozen=True)

@@ -21,21 +21,21 @@ import trio
 
 from cuttle_net.games.cuttle.rules import Rules as EngineRules
 
-from . import portmap
-from .address import format_address, parse_address
-from .addresses import HostAddress
-from .connection import LocalPlayer, Rules
-from .errors import ErrorCode
-from .identity import FlipStore, KnownPeers, Trust, default_config_dir, load_or_create_identity
-from .invitation import Invitation, is_invitation, unusable
-from .messages import MAX_NAME_LEN, display_safe
-from .trio_peer import (
-    ConnectionEnded,
-    Peer,
-    PeerSettings,
-    Refusal,
-    connect,
+from ..errors import ErrorCode
+from ..shells import portmap
+from ..shells.addresses import HostAddress
+from ..shells.peer import ConnectionEnded, Peer, PeerSettings, Refusal, connect
+from ..store.identity import (
+    FlipStore,
+    KnownPeers,
+    Trust,
+    default_config_dir,
+    load_or_create_identity,
 )
+from ..wire.address import format_address, parse_address
+from ..wire.connection import LocalPlayer, Rules
+from ..wire.invitation import Invitation, is_invitation, unusable
+from ..wire.messages import MAX_NAME_LEN, display_safe
 
 Say = Callable[[str], None]
 RETRY_EVERY = 1.0  # seconds between a joiner's attempts to reconnect, after the first few

@@ -40,11 +40,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_net.records.record import build_record, save_record
 from cuttle_net.session import TABLE_HOST, Fault, GameSession, Output, message_body
 
-from .dirs import games_dir
-from .errors import ErrorCode
-from .result_words import verdict_line
-from .seatjournal import SeatJournal
-from .table import (
+from ..errors import ErrorCode
+from ..shells.table_shell import ShellEvent, TableShell
+from ..store.dirs import games_dir
+from ..store.seatjournal import SeatJournal
+from ..table.core import (
     CodeShown,
     Delivered,
     Lobby,
@@ -55,8 +55,8 @@ from .table import (
     TableSettings,
     Watching,
 )
-from .tableseats import SeatOrder, game_header
-from .trio_table import ShellEvent, TableShell
+from ..table.seats import SeatOrder, game_header
+from .result_words import verdict_line
 
 Choose = Callable[[Any], Any]
 """A seat's decision: given the session's view (the game state as this seat sees it), the

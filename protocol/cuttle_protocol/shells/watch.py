@@ -24,23 +24,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.records.record import save_record
 
-from .connection import LocalPlayer
-from .dirs import games_dir
-from .errors import ErrorCode, RemoteProtocolError
-from .identity import KnownPeers
-from .table import TableEnded
-from .tablefollow import Follower, GameVerdict, Note
-from .tablewatch import WATCH_CAP, TableWatcher
-from .trio_peer import (
-    ConnectionEnded,
-    EndReason,
-    Peer,
-    PeerSettings,
-    Refusal,
-    accept_any_rules,
-    connect,
-)
-from .trio_table import TableShell, TableTimeouts
+from ..errors import ErrorCode, RemoteProtocolError
+from ..store.dirs import games_dir
+from ..store.identity import KnownPeers
+from ..table.core import TableEnded
+from ..table.follow import Follower, GameVerdict, Note
+from ..table.watch import WATCH_CAP, TableWatcher
+from ..wire.connection import LocalPlayer
+from .peer import ConnectionEnded, EndReason, Peer, PeerSettings, Refusal, accept_any_rules, connect
+from .table_shell import TableShell, TableTimeouts
 
 _NOT_WATCHABLE = Refusal(
     ErrorCode.PEER_QUIT,

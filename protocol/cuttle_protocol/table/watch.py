@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import ErrorCode, LocalProtocolError
-from .messages import Entry, Message, Post
-from .table import TableEnded, TableGuest, _Culprit
+from ..errors import ErrorCode, LocalProtocolError
+from ..wire.messages import Entry, Message, Post
+from .core import TableEnded, TableGuest, _Culprit
 
 WATCH_CAP = "watch"
 """The capability a watcher announces instead of `table` (and a host that takes watchers)."""

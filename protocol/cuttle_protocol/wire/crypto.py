@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from .errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from ..errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from .framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
 from .messages import Hello
 from .state import Role

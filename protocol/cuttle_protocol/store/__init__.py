@@ -1,0 +1,56 @@
+"""Files on disk: where they live (`dirs`), the identity key, known peers and coin flips
+(`identity`), and the crash journal of a table seat (`journal`, `seatjournal`, SPEC 4.6).
+No sockets, no trio."""
+
+from __future__ import annotations
+
+from .dirs import data_dir, games_dir
+from .identity import (
+    ConfigError,
+    FlipStore,
+    KnownPeers,
+    Trust,
+    default_config_dir,
+    load_or_create_identity,
+    write_private,
+)
+from .journal import JournalDamaged, JournalInUse, release
+from .seatjournal import (
+    JournaledGuest,
+    JournaledHost,
+    SeatJournal,
+    TableHeader,
+    find_host_table,
+    host_table_path,
+    join_table_path,
+    open_journal,
+    read_table_journal,
+    rebuild,
+    unfinished_tables,
+)
+
+__all__ = [
+    "ConfigError",
+    "FlipStore",
+    "JournalDamaged",
+    "JournalInUse",
+    "JournaledGuest",
+    "JournaledHost",
+    "KnownPeers",
+    "SeatJournal",
+    "TableHeader",
+    "Trust",
+    "data_dir",
+    "default_config_dir",
+    "find_host_table",
+    "games_dir",
+    "host_table_path",
+    "join_table_path",
+    "load_or_create_identity",
+    "open_journal",
+    "read_table_journal",
+    "rebuild",
+    "release",
+    "unfinished_tables",
+    "write_private",
+]
