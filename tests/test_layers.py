@@ -1,18 +1,25 @@
 """The layers of the code, checked from the source (README "Layout"):
 
     cuttle_client    the Textual client and the ``cuttle`` command
-    cuttle_protocol  the wire protocol and the network shells (trio)
+    cuttle_protocol  the network layer, in sub-packages by layer (lowest first):
+                     errors, wire, table, store, shells, play
     cuttle_net       the pure core: games/, deck/, session, records/
 
-A module may import its own layer and the layers below, never one above; the core imports no
-I/O library; inside the core no modules import each other in a circle.  Imports are read with
-``ast`` from every file, lazy ones inside functions included (a lazy import is still a
-dependency); only ``if TYPE_CHECKING:`` blocks are left out, as they never run.
+A module may import its own layer and the layers below, never one above, and so may each
+sub-package of cuttle_protocol; the core and cuttle_protocol's sans-I/O layers (errors,
+wire, table, store) import no I/O library, nor load one; a caller outside a sub-package
+takes its public names (``__all__``) from the sub-package, not from the module inside; and
+no modules anywhere import each other in a circle, counting the package ``__init__`` every
+import runs first.
+Imports are read with ``ast`` from every file, lazy ones inside functions included (a lazy
+import is still a dependency); only ``if TYPE_CHECKING:`` blocks are left out, as they never
+run.  Each check is also run on a deliberate violation, so a check that sees nothing fails.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -28,9 +35,12 @@ LAYER = {name: i for i, name in enumerate(PACKAGES)}
 # Libraries that do or drive I/O: never in the core.
 CORE_FORBIDDEN = {"trio", "textual", "asyncio", "socket", "platformdirs", "zeroconf", "ifaddr"}
 CORE_FORBIDDEN |= {"miniupnpc", "selectors", "ssl"}
-# The sub-packages of cuttle_protocol that are trio or socket shells; every other is sans-I/O
-# and must import without loading trio, textual, asyncio or socket.
-PROTOCOL_IO_SHELLS = {"shells", "play"}
+# cuttle_protocol's sub-packages, lowest first: each imports only itself and those before it.
+PROTOCOL_LAYERS = ("errors", "wire", "table", "store", "shells", "play")
+# The sans-I/O parts of cuttle_protocol: no trio, socket or other I/O library (store reads and
+# writes files, and finds their folders with platformdirs, but opens no connection).
+SANS_IO = ("errors", "wire", "table", "store")
+SANS_IO_FORBIDDEN = CORE_FORBIDDEN - {"platformdirs"}
 
 
 @dataclass(frozen=True)
@@ -39,6 +49,7 @@ class Import:
     path: Path
     line: int
     target: str  # the module imported (a submodule when ``from pkg import sub`` names one)
+    names: tuple[str, ...] = ()  # ``from target import names`` (none for a module imported)
 
 
 def module_files() -> dict[str, Path]:
@@ -85,9 +96,10 @@ def imports_of(module: str, path: Path, modules: dict[str, Path]) -> list[Import
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
             # ``from pkg import sub`` imports the submodule; ``from mod import name`` the module.
-            targets = [
-                f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names
-            ]
+            names = [a.name for a in node.names if f"{base}.{a.name}" not in modules]
+            targets = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules]
+            if names:
+                found.append(Import(module, path, node.lineno, base, tuple(names)))
         found += [Import(module, path, node.lineno, t) for t in dict.fromkeys(targets)]
     return found
 
@@ -129,13 +141,101 @@ def test_the_core_imports_no_io_library() -> None:
     assert not bad, "cuttle_net is sans-I/O; these belong in cuttle_protocol:\n" + "\n".join(bad)
 
 
-def core_cycles(package: str = "cuttle_net") -> list[list[str]]:
-    """The import cycles among `package`'s modules: strongly connected components of two or
-    more modules (Tarjan), each sorted."""
-    graph: dict[str, set[str]] = {m: set() for m in MODULES if m.startswith(package)}
-    for i in IMPORTS:
-        if i.module in graph and i.target in graph and i.target != i.module:
-            graph[i.module].add(i.target)
+def protocol_layer(module: str) -> str | None:
+    """The sub-package of cuttle_protocol a module belongs to, or None (outside it, or a
+    module at its top that belongs to no layer)."""
+    parts = module.split(".")
+    if parts[0] != "cuttle_protocol" or len(parts) < 2:
+        return None
+    return parts[1] if parts[1] in PROTOCOL_LAYERS else None
+
+
+def upward_in_protocol(imports: list[Import]) -> list[str]:
+    """Imports from one of cuttle_protocol's layers into a layer above it."""
+    rank = {layer: i for i, layer in enumerate(PROTOCOL_LAYERS)}
+    return [
+        f"{_where(i)}: {protocol_layer(i.module)} is below {protocol_layer(i.target)}"
+        for i in imports
+        if protocol_layer(i.module)
+        and protocol_layer(i.target)
+        and rank[protocol_layer(i.target)] > rank[protocol_layer(i.module)]
+    ]
+
+
+def _sans_io(module: str) -> bool:
+    return any(
+        module == f"cuttle_protocol.{part}" or module.startswith(f"cuttle_protocol.{part}.")
+        for part in SANS_IO
+    )
+
+
+def io_in_sans_io(imports: list[Import]) -> list[str]:
+    """Imports of an I/O library by cuttle_protocol's sans-I/O layers."""
+    return [
+        _where(i)
+        for i in imports
+        if _sans_io(i.module) and i.target.split(".")[0] in SANS_IO_FORBIDDEN
+    ]
+
+
+def stray_protocol_modules(modules: dict[str, Path]) -> list[str]:
+    """cuttle_protocol's modules that belong to no layer (say, a flat module a merge brought
+    back): every module but the package's own ``__init__`` lives in a layer."""
+    return [m for m in modules if m.startswith("cuttle_protocol.") and protocol_layer(m) is None]
+
+
+def public_api() -> dict[str, set[str]]:
+    """Each of cuttle_protocol's sub-packages (a package, not a module) and its ``__all__``."""
+    api = {}
+    for layer in PROTOCOL_LAYERS:
+        init = PACKAGES["cuttle_protocol"] / layer / "__init__.py"
+        if not init.exists():
+            continue
+        exported: set[str] = set()
+        for node in ast.parse(init.read_text()).body:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+            ):
+                exported = set(ast.literal_eval(node.value))
+        api[f"cuttle_protocol.{layer}"] = exported
+    return api
+
+
+def api_bypasses(imports: list[Import], api: dict[str, set[str]]) -> list[str]:
+    """Imports, by a caller outside cuttle_protocol (client, tests, benchmarks), of a
+    sub-package's public name from the module inside rather than from the sub-package: one
+    way to import each thing.  Inside cuttle_protocol modules import modules (``__init__``
+    re-exports them), which keeps a layer's load order its own."""
+    found = []
+    for i in imports:
+        package = ".".join(i.target.split(".")[:2])
+        if package not in api or i.target == package or i.module.startswith("cuttle_protocol"):
+            continue
+        public = sorted(set(i.names) & api[package])
+        if public:
+            found.append(f"{_where(i)}: take {', '.join(public)} from {package}")
+    return found
+
+
+def import_graph(imports: list[Import], modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Who imports whom among our modules.  Importing ``a.b.c`` runs ``a/__init__`` and
+    ``a/b/__init__`` first, and those import their own submodules: so an import also depends
+    on each package above its target that is not one of the importer's own."""
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for i in imports:
+        if i.module not in graph or i.target not in graph:
+            continue
+        parts = i.target.split(".")
+        for n in range(1, len(parts) + 1):
+            target = ".".join(parts[:n])
+            if target in graph and target != i.module and not i.module.startswith(target + "."):
+                graph[i.module].add(target)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of a graph: strongly connected components of two or more modules
+    (Tarjan), each sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -169,21 +269,113 @@ def core_cycles(package: str = "cuttle_net") -> list[list[str]]:
     return components
 
 
-def _explain(component: list[str]) -> str:
-    edges = [_where(i) for i in IMPORTS if i.module in component and i.target in component]
+def _explain(component: list[str], imports: list[Import]) -> str:
+    edges = [_where(i) for i in imports if i.module in component and i.target in component]
     return " <-> ".join(component) + "\n  " + "\n  ".join(edges)
 
 
-def test_no_import_cycles_in_the_core() -> None:
-    cycles = core_cycles()
-    assert not cycles, "import cycles in cuttle_net:\n" + "\n".join(_explain(c) for c in cycles)
+def test_no_import_cycles_anywhere() -> None:
+    # Core, protocol and client alike: a screen that imports a game's seat that imports the
+    # screen's module back (network and unisson.network did) ties every game to every other.
+    cycles = import_cycles(import_graph(IMPORTS, MODULES))
+    assert not cycles, "import cycles:\n" + "\n".join(_explain(c, IMPORTS) for c in cycles)
 
 
-def test_no_import_cycles_in_the_client() -> None:
-    # A screen that imports a game's seat that imports the screen's module back (network
-    # and unisson.network did) ties every game to every other: the registry breaks it.
-    cycles = core_cycles("cuttle_client")
-    assert not cycles, "import cycles in cuttle_client:\n" + "\n".join(_explain(c) for c in cycles)
+def test_no_protocol_layer_imports_one_above_it() -> None:
+    upward = upward_in_protocol(IMPORTS)
+    assert not upward, (
+        "cuttle_protocol's layers, lowest first, are " + ", ".join(PROTOCOL_LAYERS) + "; these "
+        "import upward (move the code up, or the dependency down):\n" + "\n".join(upward)
+    )
+
+
+def test_every_protocol_module_lives_in_a_layer() -> None:
+    strays = stray_protocol_modules(MODULES)
+    assert not strays, (
+        "modules of cuttle_protocol outside its layers ("
+        + ", ".join(PROTOCOL_LAYERS)
+        + "): "
+        + ", ".join(strays)
+    )
+
+
+def test_the_sans_io_layers_import_no_io_library() -> None:
+    bad = io_in_sans_io(IMPORTS)
+    assert not bad, (
+        "cuttle_protocol's " + ", ".join(SANS_IO) + " do no I/O; these belong in shells:\n"
+    ) + "\n".join(bad)
+
+
+def test_callers_take_public_names_from_the_sub_package() -> None:
+    api = public_api()
+    assert set(api) == {f"cuttle_protocol.{layer}" for layer in PROTOCOL_LAYERS} - {
+        "cuttle_protocol.errors"
+    }
+    bypasses = api_bypasses(IMPORTS, api)
+    assert not bypasses, "public names imported from inside a sub-package:\n" + "\n".join(bypasses)
+
+
+def test_every_public_name_is_there() -> None:
+    for package, names in public_api().items():
+        module = importlib.import_module(package)
+        assert names, f"{package} has no __all__"
+        missing = sorted(n for n in names if not hasattr(module, n))
+        assert not missing, f"{package}.__all__ names what it does not have: {missing}"
+
+
+def _fake(module: str, target: str, names: tuple[str, ...] = ()) -> Import:
+    return Import(module, MODULES.get(module, ROOT / "fake.py"), 1, target, names)
+
+
+def test_each_check_catches_a_deliberate_violation() -> None:
+    # The wire (sans-I/O) importing a shell, a table core trio, the LAN record zeroconf.
+    assert upward_in_protocol([_fake("cuttle_protocol.wire.codec", "cuttle_protocol.shells.peer")])
+    assert upward_in_protocol([_fake("cuttle_protocol.store.dirs", "cuttle_protocol.play.game")])
+    assert not upward_in_protocol([_fake("cuttle_protocol.play.game", "cuttle_protocol.wire")])
+    assert io_in_sans_io([_fake("cuttle_protocol.table.core", "trio")])
+    assert io_in_sans_io([_fake("cuttle_protocol.wire.announcement", "zeroconf")])
+    assert io_in_sans_io([_fake("cuttle_protocol.store.identity", "socket")])
+    assert not io_in_sans_io([_fake("cuttle_protocol.shells.mdns", "zeroconf")])
+    assert not io_in_sans_io([_fake("cuttle_protocol.store.dirs", "platformdirs")])
+    # A flat module at the top of cuttle_protocol (as a merge of an older branch may bring).
+    assert stray_protocol_modules({**MODULES, "cuttle_protocol.netstuff": ROOT}) == [
+        "cuttle_protocol.netstuff"
+    ]
+    # A public name taken from the module inside its sub-package; a private one may be.
+    api = public_api()
+    assert api_bypasses(
+        [_fake("cuttle_client.app", "cuttle_protocol.wire.codec", ("unpack",))], api
+    )
+    assert not api_bypasses(
+        [_fake("cuttle_client.app", "cuttle_protocol.wire.codec", ("_private",))], api
+    )
+    assert not api_bypasses(
+        [_fake("cuttle_protocol.table.core", "cuttle_protocol.wire.codec", ("unpack",))], api
+    )
+
+
+def test_the_cycle_check_catches_a_deliberate_circle() -> None:
+    # One import reversed in each package makes a circle.
+    for package in PACKAGES:
+        edge = next(
+            i
+            for i in IMPORTS
+            if i.module.startswith(package + ".")
+            and i.target.startswith(package + ".")
+            and i.target in MODULES
+            and not i.module.startswith(i.target + ".")
+            and not i.target.startswith(i.module + ".")
+        )
+        back = _fake(edge.target, edge.module)
+        cycles = import_cycles(import_graph([*IMPORTS, back], MODULES))
+        assert any({edge.module, edge.target} <= set(c) for c in cycles), package
+    # A circle only through a package's __init__: store.identity importing shells.dial (which
+    # imports nothing of store) runs shells/__init__, whose peer imports store.identity.
+    via_init = [*IMPORTS, _fake("cuttle_protocol.store.identity", "cuttle_protocol.shells.dial")]
+    cycles = import_cycles(import_graph(via_init, MODULES))
+    assert any(
+        {"cuttle_protocol.store.identity", "cuttle_protocol.shells"} <= set(c) for c in cycles
+    )
 
 
 def _loaded_io(modules: list[str]) -> str:
@@ -204,17 +396,13 @@ def test_the_core_loads_neither_trio_nor_textual() -> None:
     assert _loaded_io(core) == "", "importing cuttle_net loads I/O libraries"
 
 
-def test_the_wire_protocol_loads_neither_trio_nor_textual() -> None:
-    wire = [
-        m
-        for m in MODULES
-        if m.startswith("cuttle_protocol")
-        and m.split(".")[1:2]
-        and m.split(".")[1] not in PROTOCOL_IO_SHELLS
-    ]
-    assert "cuttle_protocol.wire.connection" in wire
-    loaded = _loaded_io(wire)
+def test_the_sans_io_layers_load_neither_trio_nor_textual() -> None:
+    # Imported for real, with every package __init__ on the way.
+    pure = [m for m in MODULES if _sans_io(m)]
+    assert "cuttle_protocol.wire.connection" in pure
+    assert "cuttle_protocol.store.seatjournal" in pure
+    loaded = _loaded_io(pure)
     assert loaded == "", (
-        f"the sans-I/O modules of cuttle_protocol load {loaded}; a new trio or socket shell "
-        "belongs in PROTOCOL_IO_SHELLS (tests/test_layers.py)"
+        f"the sans-I/O layers of cuttle_protocol ({', '.join(SANS_IO)}) load {loaded}; "
+        "a trio or socket shell belongs in shells"
     )
