@@ -7,7 +7,7 @@ seat's together); each joiner dials the host through a proxy that delays every c
 the one-way delay, each way (25 ms: a 50 ms round trip), in order, the delays of
 successive chunks running at the same time. The proxy runs in a thread of its own, so it
 forwards on time while the seats compute. Two seats play Cuttle at the 2-seat table; four
-and six play L'Unisson (``tablegame``), each with greedy bots (Cuttle's random bot, whose
+and six play L'Unisson (``play.game``), each with greedy bots (Cuttle's random bot, whose
 games are longer and draw more).
 
 Phases, from the seats' own calls (``GameSession`` and its ``DeckPeer``, watched by

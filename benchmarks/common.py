@@ -73,7 +73,7 @@ async def table_game(
     connected: Callable[[], None] = lambda: None,
 ) -> list[TableGame]:
     """One game at a table of ``players`` in this process, ``players[0]`` hosting and the
-    others joining at once (``tablegame.play_at_table``, no record saved); each seat's
+    others joining at once (``play.play_at_table``, no record saved); each seat's
     ``TableGame``, in the order of ``players``. ``address_of`` gives the address a joiner
     dials, from the host's listening address (a proxy's in front of it, say); or ``dial``
     opens its first stream (the others join through it: two seats), and ``connected`` is

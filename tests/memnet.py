@@ -2,7 +2,7 @@
 clock (`autojump_clock`): real sockets wait on the kernel, which a mock clock cannot see,
 so it would jump past every timeout while bytes are still in flight.
 
-The `memory_net` fixture swaps the two places where `trio_peer` meets TCP (`dial`, which
+The `memory_net` fixture swaps the two places where `shells.peer` meets TCP (`dial`, which
 connects, and `_listening_sockets`, which listens), and trio's own `open_tcp_listeners`
 and `open_tcp_stream` (a test's proxies), for this network: `open_listener`, `connect`,
 `host_table` and `join_table` then run unchanged over memory streams. Streams

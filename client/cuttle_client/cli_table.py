@@ -170,7 +170,7 @@ async def sit_at_table(
     **play: Any,
 ) -> Any:
     """Host a table (`where` a `Hosting`) and sit at seat 0, or sit at the table whose host
-    the connection `where` (`netplay.Connected`) reached at `address` (the game and its rules
+    the connection `where` (`play.Connected`) reached at `address` (the game and its rules
     are then the table's). `play` are `play_at_table`'s arguments (a bot's or a person's
     hooks); `seated` gets the table once it is open; a host's `alarm` hears when tries at
     its code pile up (SPEC 3.11; else `say` does). The `TableGame`; with `match`, a

@@ -7,7 +7,7 @@ port mapping left behind, the terminal left in the app's screen. So:
 - ``installed`` (once, around the whole command) hands both signals to SIGINT's handler:
   in a headless game (``run_trio``) trio's, so ``KeyboardInterrupt`` comes out of the main
   task at a checkpoint and every ``finally`` runs (a game in progress is left, not
-  conceded: ``tablegame.play_at_table``); elsewhere Python's
+  conceded: ``play.play_at_table``); elsewhere Python's
   ``KeyboardInterrupt`` (``cuttle arena`` then ends its workers: ``cuttle_net.jobs``);
 - a Textual app (``run_app``) takes all three signals itself: it quits as after ``ctrl+q``
   (a game in progress left, never conceded) and restores the terminal.

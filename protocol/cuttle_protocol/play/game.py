@@ -1,5 +1,5 @@
 """A game session played at an N-player table (SPEC 3.15 and part 4), driven by a chooser
-(a bot headless, or a person through a UI): the one glue between `trio_table` and
+(a bot headless, or a person through a UI): the one glue between `shells.table_shell` and
 `cuttle_net.session`.
 
     async with join_table(address, me) as table:
@@ -19,7 +19,7 @@ the host's to each joiner) and every session `Output` (`Step`) as it happens, an
 asks the person to compare the table code. The chooser and the confirmation run as tasks
 beside the event loop, so a seat that leaves or cheats meanwhile still ends the game at once.
 
-With a `journal` (`seatjournal`) the session draws its randomness from the journal's seed
+With a `journal` (`store.seatjournal`) the session draws its randomness from the journal's seed
 and each move is noted before anything it makes us post; a journal rebuilt after a crash
 (`journal.resumed`) gives the game as it stood, and play goes on from there.
 """
@@ -144,7 +144,7 @@ async def play_at_table(
 ) -> TableGame:
     """Sit at `table` until its game is over; return the result (and save the record).
     Without `confirm` the code is only shown (`say`), and confirmed at once (headless).
-    `stay`: a game of a match (`tablematch`): once it is over, stay at the table."""
+    `stay`: a game of a match (`play.match`): once it is over, stay at the table."""
     tasks: trio.Nursery  # the chooser and the confirmation run beside the events
     session: GameSession | None = None
     order = SeatOrder(0, 1)  # the game's seats, once the table starts

@@ -5,7 +5,7 @@ what the player is told of the key met, a port mapping, and the invitation (SPEC
 ``open_game_peer`` does everything between "I want to join" and a handshaken host: the
 identity key, connecting (again while a busy host asks us to), trust on first use, and what
 the key proves, reporting each step through ``say``.  The table is then played with
-``trio_table.join_table(..., peer=...)``.
+``shells.join_table(..., peer=...)``.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ One reader task feeds the connection; writes go through one lock so frames leave
 order; a keepalive pings a silent peer. However the connection ends, every waiting or later
 call raises one `ConnectionEnded` saying why; after a failed write, only once what the peer
 had already sent was read (its `close` may be there). The sans-I/O core never imports
-trio; this module, `trio_table`, `netplay` and `lan` are the shell around it.
+trio; this module, `table_shell`, `play.meet` and `mdns` are the shell around it.
 
 A `Listener` keeps accepting for as long as it is open: every connection gets its own
 handshake, bounded in time and bytes, and whatever fails is closed and logged while the

@@ -1,5 +1,5 @@
 """The trio shell of the N-player table (SPEC.md 3.15): the host's listener and relay, a
-joiner's connection to it, timeouts and reconnection. The table itself is `table.py`.
+joiner's connection to it, timeouts and reconnection. The table itself is `table.core`.
 
     async with host_table(listener, me, TableSettings("unisson", (), 4)) as table:
         async for event in table.events:          # Lobby, CodeShown, Started, Delivered...
@@ -20,7 +20,7 @@ capability `table`, beside the others: the host seats each joiner the moment it 
 seat (its handshake completed and it answered the host's first ping: `Listener.seating`).
 A joiner's lost connection is waited for (the reconnect window of 4.6) and resumed from
 the log; a joiner back while the host still holds its dead connection takes that one over
-at once (4.6, *Taking over*). A seat rebuilt from its journal (`seatjournal`) comes in as
+at once (4.6, *Taking over*). A seat rebuilt from its journal (`store.seatjournal`) comes in as
 its core (`core=`): a restarted host waits for every joiner as for lost ones (`restarted`),
 a restarted joiner dials to resume (4.6, *A restarted table seat*).
 """

@@ -1,6 +1,6 @@
 """The trio shell of a watcher (SPEC.md 3.15 *Watchers*): one connection to a table's
-host, its entries checked by `tablewatch.TableWatcher`, its games followed by
-`tablefollow.Follower`.
+host, its entries checked by `table.watch.TableWatcher`, its games followed by
+`table.follow.Follower`.
 
     async with watch_table("192.168.1.20", me) as table:
         verdicts = await follow_table(table, me.identity, show=print)

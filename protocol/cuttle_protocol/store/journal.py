@@ -1,6 +1,6 @@
 """A seat's journal file on disk: the records, the claim a live process holds on it, and
 where journals live (SPEC 4.6).  What a table seat writes in it, and how it rebuilds the
-seat, is ``seatjournal``'s.
+seat, is ``store.seatjournal``'s.
 
 The file lives in ``<data dir>/journal/`` (mode 0700), is written 0600 (the seed it keeps
 is as secret as the deck keys it yields), and is removed once the table is over.

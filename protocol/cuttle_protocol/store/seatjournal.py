@@ -1,6 +1,6 @@
 """The crash journal of one seat at a table, the host's included (SPEC 4.6, *Tables*).
 
-A seat is deterministic given its randomness and its inputs: the table core (`table.py`)
+A seat is deterministic given its randomness and its inputs: the table core (`table.core`)
 draws its code value (and, at the host, the table id) from `random_bytes`, the game session
 its deck secrets from `rng`, and both sign with Ed25519 (deterministic). So the journal keeps
 neither the log nor the session, but what rebuilds both, byte for byte:
@@ -22,7 +22,7 @@ core hands over its next messages to send (`take_outgoing`), before any of them 
 peer never holds a message that the journal cannot reproduce. Before the table is seated
 nothing is written (a table that never seated has nothing to resume).
 
-The file is `journal.py`'s: its record framing, its folder
+The file is `store.journal`'s: its record framing, its folder
 (``<data dir>/journal/``, 0700, the file 0600: the seed is secret), its claim (one live
 process per seat) and its handling of a torn last record. It is removed once the game's
 record is saved.
@@ -78,7 +78,7 @@ from .journal import (
 FORMAT = "cuttle-table-journal/1"
 
 StartSession = Callable[..., tuple[Any, tuple[str, ...], GameSession]]
-"""`tablegame.game_session`: (settings, started, rules token, identity, our table seat, rng)
+"""`play.game.game_session`: (settings, started, rules token, identity, our table seat, rng)
 to (seat order, names, session). Passed in, as the trio driver sits above this module."""
 
 
@@ -459,7 +459,7 @@ class Resumed:
     """A seat rebuilt from its journal: the table core, and the game if it had started."""
 
     core: TableHost | TableGuest
-    order: Any = None  # `tablegame.SeatOrder`
+    order: Any = None  # `table.seats.SeatOrder`
     names: tuple[str, ...] = ()
     session: GameSession | None = None
     ended: TableEnded | None = None

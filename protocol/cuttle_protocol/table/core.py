@@ -269,7 +269,7 @@ def _fields(body: dict[str, Any], *names: str) -> bool:
 class _Table:
     """What host and guest share: the log, the stages, the code, and the events."""
 
-    watching = False  # a watcher's table (`tablewatch.TableWatcher`): it sits at no seat
+    watching = False  # a watcher's table (`table.watch.TableWatcher`): it sits at no seat
 
     def __init__(
         self,

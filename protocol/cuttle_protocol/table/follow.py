@@ -1,7 +1,7 @@
 """A watched table's games, followed as a third party (SPEC.md 3.15 *Watchers*), without I/O.
 
     follower = Follower(me.identity)             # the watcher's key signs its copies
-    for event in watcher.take_events():          # a `tablewatch.TableWatcher`'s events
+    for event in watcher.take_events():          # a `table.watch.TableWatcher`'s events
         for note in follower.feed(event, watcher.settings):
             ...                                  # Began, Played, Watching, GameVerdict, Ended
 

@@ -13,7 +13,7 @@ own messages is dropped, and a flood of them closes it too (`WatcherGate`).
 
 `TableWatcher` is a joiner's table that sits at no seat: it checks the relay (every
 signature, vouch and head, the equivocation proof) exactly as a seat does, and posts
-nothing. `tablefollow.Follower` follows its games as a third party.
+nothing. `table.follow.Follower` follows its games as a third party.
 """
 
 from __future__ import annotations
