@@ -167,14 +167,16 @@ async def sit_at_table(
     seated: Callable[[Any], None] = lambda table: None,
     match: bool = False,
     alarm: Callable[[Any], None] | None = None,
+    tell: Callable[[Any], None] | None = None,
     **play: Any,
 ) -> Any:
     """Host a table (`where` a `Hosting`) and sit at seat 0, or sit at the table whose host
     the connection `where` (`play.Connected`) reached at `address` (the game and its rules
     are then the table's). `play` are `play_at_table`'s arguments (a bot's or a person's
     hooks); `seated` gets the table once it is open; a host's `alarm` hears when tries at
-    its code pile up (SPEC 3.11; else `say` does). The `TableGame`; with `match`, a
-    match (`play` then has `play_match_at_table`'s too) and its `TableMatch`.
+    its code pile up (SPEC 3.11; else `say` does); `tell` hears the seat's progress
+    (`play.events`; else `say` gets it in words). The `TableGame`; with `match`, a match
+    (`play` then has `play_match_at_table`'s too) and its `TableMatch`.
 
     Every seat keeps a journal (SPEC 4.6): a host whose table was left unfinished (its
     process killed) re-opens it on its port, a joiner takes its seat back at the same
@@ -205,6 +207,13 @@ async def sit_at_table(
     )
     from cuttle_protocol.table import TableSettings
     from cuttle_protocol.wire import LocalPlayer, format_address
+
+    if tell is None:
+        from .progress import progress_lines
+
+        def tell(event: Any) -> None:
+            for line in progress_lines(event):
+                say(line)
 
     config = config_dir or default_config_dir()
     known = KnownPeers(config)
@@ -306,9 +315,9 @@ async def sit_at_table(
                 from cuttle_protocol.play import play_match_at_table
 
                 return await play_match_at_table(
-                    table, identity, token, say=say, journal=journal, **play
+                    table, identity, token, tell=tell, journal=journal, **play
                 )
-            return await play_at_table(table, identity, token, say=say, journal=journal, **play)
+            return await play_at_table(table, identity, token, tell=tell, journal=journal, **play)
         finally:
             # Ended (the record saved) or never seated: nothing to resume. Else (cut off
             # mid-game): kept for a restart.

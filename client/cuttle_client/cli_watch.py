@@ -40,8 +40,9 @@ def _say(text: str) -> None:
 
 def note_line(note: Any) -> str:
     """One line for what the watcher saw (peer words shown as plain text by `visible`)."""
-    from cuttle_protocol.play import watching_text
     from cuttle_protocol.table import Began, Ended, GameVerdict, Played, Watching
+
+    from .progress import watching_words
 
     if isinstance(note, Began):
         seats = ", ".join(f"{n} (seat {i})" for i, n in enumerate(note.names))
@@ -50,7 +51,7 @@ def note_line(note: Any) -> str:
         who = "chance" if note.seat is None else f"{note.name} (seat {note.seat})"
         return f"{who}: {note.text}"
     if isinstance(note, Watching):
-        return watching_text(note)
+        return watching_words(note)
     if isinstance(note, GameVerdict):
         from cuttle_net.records.verify import outcome_text
 

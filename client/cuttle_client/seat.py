@@ -27,11 +27,12 @@ from cuttle_protocol.errors import ErrorCode
 from cuttle_protocol.play import (
     Connected,
     GameSettings,
+    Progress,
     SeatOrder,
     Step,
     TableGame,
     TableMatch,
-    seat_text,
+    seat_key,
 )
 from cuttle_protocol.shells import (
     NOT_BACK,
@@ -62,9 +63,8 @@ from cuttle_net.games.interface import game_module
 from cuttle_net.session import GameSession
 
 from .cli_table import Hosting, Rejoin, journal_words, sit_at_table
+from .progress import progress_lines, seat_words
 from .trio_guest import GuestTask, TrioGuest
-
-LOBBY = "at the table ("  # how `play_at_table` says who is seated (`lobby_text`)
 
 
 def _sentence(line: str) -> str:
@@ -160,6 +160,7 @@ class TableSeat(Meeting):
         if self._view is None:  # still seating: no game to lose
             return "Leave this table? No game has been dealt: the others are told you left."
         return "Leave this table? The game stops for everyone, and you lose it."
+
     farewell = ""  # said in the lobby once the player left mid-game (where the record is)
     label = "table"
     _view: Any
@@ -202,6 +203,7 @@ class TableSeat(Meeting):
         self._last: Any = None  # the last game's ending (shown again between games)
         self._place = 0  # our place in the lobby (our seat once the table is full)
         self._lobby_names: dict[int, str] = {}
+        self._lobby_line: str | None = None  # who sits at the table, as last told
         self._seats: list[str] = []  # every game seat's name, once the game starts
         self._order = SeatOrder(0, 1)  # table seats -> game seats, once the game starts
         self._differs = False  # the player said the code differs
@@ -251,6 +253,7 @@ class TableSeat(Meeting):
             timeouts=TableTimeouts(s.reply_timeout, s.move_timeout, s.reconnect_window),
             data_dir=self.data_dir,
             say=self._say,
+            tell=self._tell,
             seated=self._seated,
             alarm=self._alarm,
             choose=self._choose,
@@ -263,9 +266,16 @@ class TableSeat(Meeting):
         )
 
     def _say(self, line: str) -> None:
-        if line.startswith(LOBBY):  # who is seated now, in place of who was
-            self.status[:] = [x for x in self.status if not x.startswith(LOBBY)]
         self.status.append(line)
+        self._on_status()
+
+    def _tell(self, event: Progress) -> None:
+        lines = progress_lines(event)
+        if isinstance(event, Lobby):  # who is seated now, in place of who was
+            if self._lobby_line in self.status:
+                self.status.remove(self._lobby_line)
+            self._lobby_line = lines[0]
+        self.status.extend(lines)
         self._on_status()
 
     def _seated(self, table: TableShell) -> None:
@@ -315,7 +325,7 @@ class TableSeat(Meeting):
         """What the player is asked once every seat is taken: the others, and the code."""
         assert self._table is not None
         others = [s for s in self._table.core.seats if s.seat != self._table.core.me]
-        seated = "\n".join(f"seat {s.seat}: {seat_text(self._table, s)}" for s in others)
+        seated = "\n".join(f"seat {s.seat}: {seat_words(seat_key(self._table, s))}" for s in others)
         if self.verified:  # the host's key is proven; the others' only through the code
             seated += "\n(the host is verified by the invitation)"
         return (

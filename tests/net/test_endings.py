@@ -113,7 +113,7 @@ async def play(tmp: Path, mode: str, hostile_host: bool = False, bot: str = "gre
                 key,
                 hostile.TOKEN,
                 choose=lambda view: player.choose(view, rng),
-                say=log.append,
+                tell=lambda event: log.append(repr(event)),
                 data_dir=tmp / "a",
             )
             games["honest"] = (None, game)

@@ -12,7 +12,7 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
-from cuttle_protocol.play import Step, play_at_table
+from cuttle_protocol.play import CodeToCompare, GameBegins, SeatKey, Step, play_at_table
 from cuttle_protocol.shells import TableTimeouts, host_table, join_table, open_listener
 from cuttle_protocol.table import Chat, CodeShown, Lobby, Started, TableSettings
 from cuttle_protocol.wire import LocalPlayer, Post
@@ -102,6 +102,34 @@ async def test_a_person_seat_watches_confirms_and_plays_to_a_verified_record(
     record = games[1].record
     assert record is not None
     assert verify_text(record.read_text()).verdict == Verdict.VALID
+
+
+@pytest.mark.trio
+async def test_a_seat_tells_its_progress_as_data_not_words(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
+    """`tell` hears who sits, each other key, the code and the deal as typed events (the
+    client chooses the words): the same code at every seat, our own seat and its dealer."""
+    told: dict[int, list[object]] = {0: [], 1: [], 2: []}
+    games = await table_of(tmp_path, {s: {"tell": told[s].append} for s in told})
+    for seat, events in told.items():
+        assert not any(isinstance(e, str) for e in events), events
+        lobbies = [e for e in events if isinstance(e, Lobby)]
+        assert lobbies and len(lobbies[-1].players) == 3
+        keys = [e for e in events if isinstance(e, SeatKey)]
+        assert sorted(k.seat for k in keys) == sorted({0, 1, 2} - {seat})
+        assert all(k.name == f"p{k.seat}" and k.fingerprint for k in keys)
+        (code,) = [e for e in events if isinstance(e, CodeToCompare)]
+        assert not code.verified  # three seats: every key is compared through the code
+        (begins,) = [e for e in events if isinstance(e, GameBegins)]
+        session = games[seat].session
+        assert (begins.number, begins.seat, begins.dealer) == (
+            1,
+            session.seat,
+            session.header.dealer,
+        )
+    codes = {e.code for events in told.values() for e in events if isinstance(e, CodeToCompare)}
+    assert len(codes) == 1
 
 
 @pytest.mark.trio
@@ -336,7 +364,8 @@ def test_a_renamed_seat_is_shown_with_the_name_it_was_known_by(tmp_path: Path) -
     from types import SimpleNamespace
 
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-    from cuttle_protocol.play import seat_text
+    from cuttle_client.progress import seat_words
+    from cuttle_protocol.play import seat_key
     from cuttle_protocol.store import KnownPeers
     from cuttle_protocol.table import SeatInfo
 
@@ -344,7 +373,7 @@ def test_a_renamed_seat_is_shown_with_the_name_it_was_known_by(tmp_path: Path) -
     peers = KnownPeers(tmp_path)
     peers.remember("Bob", key)
     table = SimpleNamespace(trust={key: peers.check("Robert", key)}, known_peers=peers)
-    text = seat_text(table, SeatInfo(2, "Robert", key))  # type: ignore[arg-type]
+    text = seat_words(seat_key(table, SeatInfo(2, "Robert", key)))  # type: ignore[arg-type]
     assert text.endswith(", renamed: known to you as Bob)"), text
 
 

@@ -1,23 +1,31 @@
 """The use cases that drive a seat: meeting a host (`meet`), a game and a match at a
 table (`game`, `match`), what a seat brings besides its connection (`seat`: timeouts, bot
-turns), and the words of a result line."""
+turns), the progress a seat tells its player as data (`events`), and the words of a result
+line."""
 
 from __future__ import annotations
 
-from .game import SeatOrder, Step, TableGame, game_session, play_at_table, seat_text, watching_text
+from .events import CodeToCompare, GameBegins, GameStopped, Progress, SeatKey, Tell
+from .game import SeatOrder, Step, TableGame, game_session, play_at_table, seat_key
 from .match import TableMatch, play_match_at_table
 from .meet import Connected, NetPlan, invitation_for, map_port, open_game_peer
 from .seat import Chooser, GameSettings, bot_decision, observer
 
 __all__ = [
     "Chooser",
+    "CodeToCompare",
     "Connected",
+    "GameBegins",
     "GameSettings",
+    "GameStopped",
     "NetPlan",
+    "Progress",
+    "SeatKey",
     "SeatOrder",
     "Step",
     "TableGame",
     "TableMatch",
+    "Tell",
     "bot_decision",
     "game_session",
     "invitation_for",
@@ -26,6 +34,5 @@ __all__ = [
     "open_game_peer",
     "play_at_table",
     "play_match_at_table",
-    "seat_text",
-    "watching_text",
+    "seat_key",
 ]

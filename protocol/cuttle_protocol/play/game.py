@@ -56,6 +56,7 @@ from ..table.core import (
     Watching,
 )
 from ..table.seats import SeatOrder, game_header
+from .events import CodeToCompare, GameBegins, GameStopped, SeatKey, Tell
 from .result_words import verdict_line
 
 Choose = Callable[[Any], Any]
@@ -133,7 +134,7 @@ async def play_at_table(
     rules_token: str,
     *,
     choose: Choose,
-    say: Callable[[str], None] = lambda line: None,
+    tell: Tell = lambda event: None,
     bot_delay: float = 0.0,
     data_dir: Path | None = None,
     save: bool = True,
@@ -143,7 +144,9 @@ async def play_at_table(
     journal: SeatJournal | None = None,
 ) -> TableGame:
     """Sit at `table` until its game is over; return the result (and save the record).
-    Without `confirm` the code is only shown (`say`), and confirmed at once (headless).
+    `tell` hears the seat's progress as data (`play.events`: who sits, the keys and the
+    code, each game dealt); without `confirm` the code is only told, and confirmed at once
+    (headless).
     `stay`: a game of a match (`play.match`): once it is over, stay at the table."""
     tasks: trio.Nursery  # the chooser and the confirmation run beside the events
     session: GameSession | None = None
@@ -245,18 +248,15 @@ async def play_at_table(
             decide()
         async for event in table.events:
             show(event)
-            if isinstance(event, Lobby):
-                say(lobby_text(event))
-            elif isinstance(event, Watching):
-                say(watching_text(event))
+            if isinstance(event, Lobby | Watching):
+                tell(event)
             elif isinstance(event, CodeShown):
                 for seat in table.core.seats:
                     if seat.seat != table.core.me:
-                        say(f"seat {seat.seat}: {seat_text(table, seat)}")
-                if table.host_verified and len(table.core.seats) == 2:  # the one other key
-                    say(f"verified: the host proved the invitation's key (code {event.code})")
-                else:
-                    say(f"compare this code with every other player's: {event.code}")
+                        tell(seat_key(table, seat))
+                # the one other key is the host's, proven by the invitation
+                verified = table.host_verified and len(table.core.seats) == 2
+                tell(CodeToCompare(event.code, verified))
                 if confirm is None:
                     table.confirm()  # headless: the code is shown, nobody is asked
                 else:
@@ -269,7 +269,7 @@ async def play_at_table(
                     settings, event, rules_token, identity, table.core.me, rng
                 )
                 me, header = session.seat, session.header
-                say(f"game {event.number}: you are seat {me}; seat {header.dealer} deals")
+                tell(GameBegins(event.number, me, header.dealer))
                 carry(session.start())
                 decide()
             elif isinstance(event, Delivered):
@@ -324,9 +324,7 @@ async def play_at_table(
                 await table.ended.wait()
         if session is not None:
             game = _outcome(session, names, note, save, data_dir)
-            say(game.line)
-            if game.record is not None:
-                say(f"record saved: {game.record}")
+            tell(GameStopped(game.line, game.record))
         raise
     if session is not None and session.finished and not stay:
         await leave_when_over(table)
@@ -367,30 +365,12 @@ def _outcome(
     return TableGame(line, clean, session, record, "" if session.finished else note)
 
 
-def lobby_text(lobby: Lobby) -> str:
-    """Who sits at the table so far, and how many seats are free."""
-    seats = lobby.settings.seats
-    who = ", ".join(p.name for p in lobby.players)
-    free = seats - len(lobby.players)
-    wait = f"waiting for {free} more player{'s' * (free > 1)}" if free else "every seat is taken"
-    return f"at the table ({lobby.settings.game}, {seats} seats): {who}; {wait}"
-
-
-def watching_text(event: Watching) -> str:
-    """Who watches the table (the host's `watch` entry: SPEC 3.15 *Watchers*)."""
-    return "watching: " + (", ".join(n for n, _ in event.watchers) or "nobody")
-
-
-def seat_text(table: TableShell, seat: SeatInfo) -> str:
+def seat_key(table: TableShell, seat: SeatInfo) -> SeatKey:
     """A seated player as the others see it: name, key, and what trust on first use says."""
     trust = table.trust.get(seat.identity)
-    mark = f", {trust.value}" if trust is not None else ""
-    if trust is not None and trust.value == "changed":
-        mark += ": WARNING, this name had another key before: an impostor?"
     known = table.known_peers.name_of(seat.identity) if table.known_peers else None
-    if trust is not None and trust.value == "renamed" and known:
-        mark += f": known to you as {known}"  # the same key, proven (SPEC 3.11)
-    return f"{seat.name} (key {seat.fingerprint}{mark})"
+    renamed = trust is not None and trust.value == "renamed"
+    return SeatKey(seat.seat, seat.name, seat.fingerprint, trust, known if renamed else None)
 
 
 def table_result_line(

@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from ..errors import ErrorCode
 from ..shells.table_shell import TableShell
 from ..table.core import Rematch, SeatInfo, TableEnded
+from .events import Tell
 from .game import HOST, TableGame, Watch, leave_when_over, play_at_table
 
 Again = Callable[[int], Awaitable[bool] | bool]
@@ -105,7 +106,7 @@ async def play_match_at_table(
     games: int | None = 1,
     again: Again = again_always,
     report: Callable[[TableGame, MatchTotals], None] = lambda game, totals: None,
-    say: Callable[[str], None] = lambda line: None,
+    tell: Tell = lambda event: None,
     watch: Watch = lambda item: None,
     **play: Any,
 ) -> TableMatch:
@@ -118,7 +119,7 @@ async def play_match_at_table(
     try:
         while True:
             game = await play_at_table(
-                table, identity, rules_token, say=say, watch=watch, stay=True, **play
+                table, identity, rules_token, tell=tell, watch=watch, stay=True, **play
             )
             if game.session is None:  # the table ended before this game began
                 if not played:
