@@ -260,11 +260,12 @@ async def _headless(args: argparse.Namespace, plan: Any) -> int:
     from cuttle_protocol.store import ConfigError
 
     from cuttle_client.cli_table import has_table_seat, join_headless, rejoin_headless
+    from cuttle_client.progress import told
 
     try:
         if has_table_seat(args.data_dir, plan.address):  # our seat, kept by its journal
             return await rejoin_headless(args, plan.name, _say)
-        async with open_game_peer(plan, _say) as conn:
+        async with open_game_peer(plan, told(_say)) as conn:
             return await join_headless(args, conn, plan.name, _say)
     except ConnectionEnded as ended:
         tags = ", ".join(dict.fromkeys(str(t) for t in (ended.reason, ended.code)))  # once each

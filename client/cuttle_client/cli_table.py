@@ -209,11 +209,9 @@ async def sit_at_table(
     from cuttle_protocol.wire import LocalPlayer, format_address
 
     if tell is None:
-        from .progress import progress_lines
+        from .progress import told
 
-        def tell(event: Any) -> None:
-            for line in progress_lines(event):
-                say(line)
+        tell = told(say)
 
     config = config_dir or default_config_dir()
     known = KnownPeers(config)

@@ -57,7 +57,7 @@ class Joining(Meeting):
                 game = table_seat_game(self.data_dir, plan.address)
                 await self._sit_at_table(Rejoin(identity, game=game))
                 return
-            async with open_game_peer(plan, self._say) as conn:
+            async with open_game_peer(plan, self._tell) as conn:
                 await self._sit_at_table(conn)
         except ConnectionEnded as e:
             self._give_up(f"The connection ended: {e.message}")

@@ -4,13 +4,19 @@ alike (the protocol hands up data, never sentences)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cuttle_protocol.play import (
     CodeToCompare,
+    Dialling,
     GameBegins,
     GameStopped,
+    HostMet,
     Progress,
     SeatKey,
+    Tell,
 )
+from cuttle_protocol.store import Trust
 from cuttle_protocol.table import Lobby, Watching
 
 
@@ -39,8 +45,35 @@ def seat_words(key: SeatKey) -> str:
     return f"{key.name} (key {key.fingerprint}{mark})"
 
 
+def host_lines(met: HostMet) -> list[str]:
+    """Who answered a joiner, and what its key proves (or a warning that it proves less)."""
+    trust = f", {met.trust}" if met.trust is not None else ""
+    where = f" at {met.remote}" if met.remote else ""
+    lines = [f"connected to {met.name}{where} (key {met.fingerprint}{trust})"]
+    if met.verified:
+        lines.append(
+            "verified: the host proved the key named by the invitation (no need to compare codes)"
+        )
+    elif met.trust == Trust.CHANGED:
+        lines.append(
+            f"WARNING: {met.name}'s identity key CHANGED since your last game (it was "
+            f"{met.known_fingerprint}): someone may be impersonating them. "
+            "Compare the table's code with every other player's before you trust it."
+        )
+    elif met.trust == Trust.RENAMED:
+        lines.append(
+            f"note: this is the key of the player you know as {met.known_as}, now calling "
+            f"themselves {met.name}"
+        )
+    return lines
+
+
 def progress_lines(event: Progress) -> list[str]:
     """The lines a seat's progress is told in (none for what it does not tell)."""
+    if isinstance(event, Dialling):
+        return [f"connecting to {event.address}… (giving up after {event.give_up_after:g} s)"]
+    if isinstance(event, HostMet):
+        return host_lines(event)
     if isinstance(event, Lobby):
         return [lobby_words(event)]
     if isinstance(event, Watching):
@@ -57,3 +90,13 @@ def progress_lines(event: Progress) -> list[str]:
         saved = [f"record saved: {event.record}"] if event.record is not None else []
         return [event.line, *saved]
     return []
+
+
+def told(say: Callable[[str], None]) -> Tell:
+    """A ``tell`` hook that says each event's lines through `say` (the headless commands)."""
+
+    def tell(event: Progress) -> None:
+        for line in progress_lines(event):
+            say(line)
+
+    return tell

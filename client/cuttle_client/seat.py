@@ -117,6 +117,10 @@ class Meeting:
         self.status.append(line)
         self._on_status()
 
+    def _tell(self, event: Progress) -> None:
+        self.status.extend(progress_lines(event))
+        self._on_status()
+
     def _alarm(self, alarm: CodeAlarm) -> None:
         """Tries at our code pile up: in the story, and as a warning the player sees even
         when the story has grown past the screen."""

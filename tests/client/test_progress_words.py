@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cuttle_client.progress import progress_lines, seat_words
-from cuttle_protocol.play import CodeToCompare, GameBegins, GameStopped, SeatKey
+from cuttle_protocol.play import CodeToCompare, Dialling, GameBegins, GameStopped, SeatKey
 from cuttle_protocol.store import Trust
 from cuttle_protocol.table import Lobby, SeatInfo, TableSettings, Watching
 
@@ -30,6 +30,9 @@ def test_each_event_has_its_line() -> None:
         "verified: the host proved the invitation's key (code 123 456)"
     ]
     assert progress_lines(GameBegins(2, 1, 0)) == ["game 2: you are seat 1; seat 0 deals"]
+    assert progress_lines(Dialling("host.example", 10.0)) == [
+        "connecting to host.example… (giving up after 10 s)"
+    ]
     assert progress_lines(GameStopped("result: game 1: …")) == ["result: game 1: …"]
     assert progress_lines(GameStopped("result: x", Path("/r/g.cuttle"))) == [
         "result: x",

@@ -5,19 +5,30 @@ line."""
 
 from __future__ import annotations
 
-from .events import CodeToCompare, GameBegins, GameStopped, Progress, SeatKey, Tell
+from .events import (
+    CodeToCompare,
+    Dialling,
+    GameBegins,
+    GameStopped,
+    HostMet,
+    Progress,
+    SeatKey,
+    Tell,
+)
 from .game import SeatOrder, Step, TableGame, game_session, play_at_table, seat_key
 from .match import TableMatch, play_match_at_table
-from .meet import Connected, NetPlan, invitation_for, map_port, open_game_peer
+from .meet import Connected, NetPlan, host_met, invitation_for, map_port, open_game_peer
 from .seat import Chooser, GameSettings, bot_decision, observer
 
 __all__ = [
     "Chooser",
     "CodeToCompare",
     "Connected",
+    "Dialling",
     "GameBegins",
     "GameSettings",
     "GameStopped",
+    "HostMet",
     "NetPlan",
     "Progress",
     "SeatKey",
@@ -28,6 +39,7 @@ __all__ = [
     "Tell",
     "bot_decision",
     "game_session",
+    "host_met",
     "invitation_for",
     "map_port",
     "observer",

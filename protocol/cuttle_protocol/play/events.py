@@ -2,6 +2,11 @@
 chooses the words (``cuttle_client.progress`` for the terminal client and the headless
 ``cuttle`` alike).
 
+Meeting a table's host (`open_game_peer`'s ``tell``):
+
+- `Dialling`: where, and for how long before giving up;
+- `HostMet`: who answered and what its key proves (trust on first use, the invitation).
+
 `play_at_table`'s ``tell`` hook gets, beside the table's own `Lobby` (who sits at the table
 so far) and `Watching` (who watches it):
 
@@ -21,6 +26,32 @@ from pathlib import Path
 
 from ..store.identity import Trust
 from ..table.core import Lobby, Watching
+
+
+@dataclass(frozen=True)
+class Dialling:
+    """Connecting to the host at `address` (as the player gave it), for up to
+    `give_up_after` seconds."""
+
+    address: str
+    give_up_after: float
+
+
+@dataclass(frozen=True)
+class HostMet:
+    """The table's host answered and the handshake held: its name, where it answered from
+    (may be empty), its key's fingerprint, what trust on first use says of it, and whether
+    the handshake proved the key an invitation named (SPEC 3.14). For a changed key, the
+    fingerprint we knew under that name; for a renamed one, the name we knew the key by.
+    The table's one code comes later (SPEC 3.15): this connection's own is never told."""
+
+    name: str
+    remote: str
+    fingerprint: str
+    trust: Trust | None = None
+    verified: bool = False
+    known_fingerprint: str | None = None
+    known_as: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +93,8 @@ class GameStopped:
     record: Path | None = None
 
 
-Progress = Lobby | Watching | SeatKey | CodeToCompare | GameBegins | GameStopped
+Progress = (
+    Dialling | HostMet | Lobby | Watching | SeatKey | CodeToCompare | GameBegins | GameStopped
+)
 Tell = Callable[[Progress], None]
-"""Hears a seat's progress (`play_at_table`'s ``tell``)."""
+"""Hears a seat's progress (`open_game_peer`'s and `play_at_table`'s ``tell``)."""

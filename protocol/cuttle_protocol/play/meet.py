@@ -4,8 +4,8 @@ what the player is told of the key met, a port mapping, and the invitation (SPEC
 
 ``open_game_peer`` does everything between "I want to join" and a handshaken host: the
 identity key, connecting (again while a busy host asks us to), trust on first use, and what
-the key proves, reporting each step through ``say``.  The table is then played with
-``shells.join_table(..., peer=...)``.
+the key proves, telling each step as data (`play.events`: `Dialling`, `HostMet`).  The
+table is then played with ``shells.join_table(..., peer=...)``.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from ..wire.address import format_address, parse_address
 from ..wire.connection import LocalPlayer, Rules
 from ..wire.invitation import Invitation, is_invitation, unusable
 from ..wire.messages import MAX_NAME_LEN, display_safe
+from .events import Dialling, HostMet, Tell
 
 Say = Callable[[str], None]
 RETRY_EVERY = 1.0  # seconds between a joiner's attempts to reconnect, after the first few
@@ -139,15 +140,15 @@ class Connected:
 
 
 @contextlib.asynccontextmanager
-async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
-    """Meet the table's host of a joiner's `plan`; raises ``ConnectionEnded`` (or
-    ``ConfigError`` for an unusable config directory)."""
+async def open_game_peer(plan: NetPlan, tell: Tell) -> AsyncIterator[Connected]:
+    """Meet the table's host of a joiner's `plan`, telling `Dialling` and `HostMet`;
+    raises ``ConnectionEnded`` (or ``ConfigError`` for an unusable config directory)."""
     identity = load_or_create_identity(plan.config_dir or default_config_dir())
     me = LocalPlayer(plan.name, identity)
     known = KnownPeers(plan.config_dir or default_config_dir())
     flips = FlipStore(plan.config_dir or default_config_dir())
     settings = PeerSettings(handshake_timeout=plan.reply_timeout, reply_timeout=plan.reply_timeout)
-    say(f"connecting to {plan.address}… (giving up after {plan.reply_timeout:g} s)")
+    tell(Dialling(plan.address, plan.reply_timeout))
 
     def dial() -> contextlib.AbstractAsyncContextManager[Peer]:
         return connect(
@@ -163,7 +164,7 @@ async def open_game_peer(plan: NetPlan, say: Say) -> AsyncIterator[Connected]:
 
     # A table's host may be busy with others joining at once.
     async with _busy_retried(dial, plan.reply_timeout) as peer:
-        _introduce(peer, known, say)
+        tell(host_met(peer, known))
         yield Connected(peer, identity)
 
 
@@ -215,23 +216,18 @@ def invitation_for(
     return Invitation.for_key(key, addresses + [(str(ip), port) for ip in ips]).encode()
 
 
-def _introduce(peer: Peer, known: KnownPeers, say: Say) -> None:
+def host_met(peer: Peer, known: KnownPeers) -> HostMet:
     """Who answered, and what its key proves; the table's one code comes once every seat
-    is taken (SPEC 3.15), so this connection's own code is never shown."""
+    is taken (SPEC 3.15), so this connection's own code is never told."""
     info = peer.info
-    trust = f", {peer.trust}" if peer.trust is not None else ""
-    where = f" at {peer.remote}" if peer.remote else ""
-    say(f"connected to {info.peer_name}{where} (key {info.peer_fingerprint}{trust})")
-    if peer.verified:
-        say("verified: the host proved the key named by the invitation (no need to compare codes)")
-    elif peer.trust == Trust.CHANGED:
-        say(
-            f"WARNING: {info.peer_name}'s identity key CHANGED since your last game (it was "
-            f"{known.fingerprint_of(info.peer_name)}): someone may be impersonating them. "
-            "Compare the table's code with every other player's before you trust it."
-        )
-    elif peer.trust == Trust.RENAMED:
-        say(
-            f"note: this is the key of the player you know as "
-            f"{known.name_of(info.peer_identity)}, now calling themselves {info.peer_name}"
-        )
+    changed = peer.trust == Trust.CHANGED and not peer.verified
+    renamed = peer.trust == Trust.RENAMED and not peer.verified
+    return HostMet(
+        info.peer_name,
+        peer.remote or "",
+        info.peer_fingerprint,
+        peer.trust,
+        peer.verified,
+        known.fingerprint_of(info.peer_name) if changed else None,
+        known.name_of(info.peer_identity) if renamed else None,
+    )
