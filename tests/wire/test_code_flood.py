@@ -103,9 +103,7 @@ async def test_a_wait_has_its_tries_in_all_and_the_player_is_told(
 
 
 @pytest.mark.trio
-async def test_each_wait_has_its_own_budget(
-    memory_net: MemoryNet, autojump_clock
-) -> None:
+async def test_each_wait_has_its_own_budget(memory_net: MemoryNet, autojump_clock) -> None:
     limits = ListenerLimits(codes=CodeLimits(burst=1, per_second=SLOW, per_wait=1))
     bob = player("bob")
     async with open_listener(0, "127.0.0.1", limits=limits) as listener:
@@ -116,4 +114,3 @@ async def test_each_wait_has_its_own_budget(
                 await trio.sleep(0.05)
                 await join_and_move(port, bob)
     assert listener.code_attempts == 1  # the last wait's one try: its own budget
-
