@@ -139,6 +139,16 @@ def _on(adapter: ifaddr.Adapter, address: str) -> bool:
 
 
 def _open_zeroconf(addresses: list[str]) -> Zeroconf:
+    try:
+        return _zeroconf(addresses)
+    except LanUnavailable:
+        ipv4 = [a for a in addresses if ipaddress.ip_address(a).version == 4]
+        if not ipv4 or len(ipv4) == len(addresses):
+            raise
+        return _zeroconf(ipv4)  # IPv6 multicast refused here: IPv4 alone still works
+
+
+def _zeroconf(addresses: list[str]) -> Zeroconf:
     versions = {ipaddress.ip_address(a).version for a in addresses}
     version = IPVersion.All if len(versions) == 2 else IPVersion.V6Only
     if versions == {4}:

@@ -400,3 +400,25 @@ async def test_a_kept_announcement_without_multicast_only_says_so(
                 await trio.sleep(0.01)
             raise KeyError("the block's own")
     assert said[0].startswith("LAN discovery is unavailable: multicast could not be set up")
+
+
+def test_ipv6_multicast_refused_falls_back_to_ipv4(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine whose IPv6 refuses multicast still announces (and browses) over IPv4."""
+    made: list[RecordingZeroconf] = []
+
+    def open_zeroconf(**kwargs: object) -> RecordingZeroconf:
+        if kwargs["ip_version"] is not IPVersion.V4Only:
+            raise OSError(19, "No such device")
+        made.append(RecordingZeroconf(**kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
+    interfaces = ["192.0.2.9", "2001:db8::9"]
+    with lan.Announcer(lan.Announcement("Alice", 4000, lan.Rules()), interfaces=interfaces):
+        pass
+    (zc,) = made
+    assert zc.kwargs["interfaces"] == ["192.0.2.9"]
+    with pytest.raises(LanUnavailable, match=r"multicast could not be set up on 2001:db8::9"):
+        lan.Announcer(
+            lan.Announcement("Alice", 4000, lan.Rules()), interfaces=["2001:db8::9"]
+        ).start()
