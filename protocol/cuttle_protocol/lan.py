@@ -150,9 +150,10 @@ def _open_zeroconf(addresses: list[str]) -> Zeroconf:
 
 def _zeroconf(addresses: list[str]) -> Zeroconf:
     versions = {ipaddress.ip_address(a).version for a in addresses}
-    version = IPVersion.All if len(versions) == 2 else IPVersion.V6Only
-    if versions == {4}:
-        version = IPVersion.V4Only
+    if versions == {4, 6}:
+        version = IPVersion.All
+    else:
+        version = IPVersion.V4Only if versions == {4} else IPVersion.V6Only
     try:
         # zeroconf joins ff02::fb once per interface (a second address there is refused
         # with EADDRINUSE and skipped), on the interface it finds by the bare address.
