@@ -71,7 +71,7 @@ TABLE_CAPS = ("table",)
 RESUME_CAP = "resume"
 """In a joiner's hello: it dials to take back its seat at a table in progress (SPEC 4.6), so
 a host without that table refuses it at once (`no-table`) rather than seat it anew."""
-NO_TABLE_REASON = "this host has no unfinished table of yours to resume (its table is a new one)"
+NO_TABLE_REASON = "this host has no unfinished table of yours to resume (lost, or another one)"
 WATCH_INTERVAL = 0.1
 """Seconds between two looks at the deadlines."""
 
