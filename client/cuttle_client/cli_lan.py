@@ -4,8 +4,10 @@ tables of several players), then exit."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
 import math
+import socket
 import sys
 import time
 
@@ -26,15 +28,24 @@ def _listen_time(text: str) -> float:
     return seconds
 
 
-def _ipv4(text: str) -> str:
-    """An argparse type: an interface's IPv4 address (zeroconf would raise on anything
-    else, deep inside its socket setup)."""
+def interface(text: str) -> str:
+    """An argparse type: an interface's address (IPv4, or IPv6 with its zone if
+    link-local: fe80::1%eth0) or its name (eth0: all of its addresses). zeroconf would
+    raise on anything else, deep inside its socket setup."""
     try:
-        return str(ipaddress.IPv4Address(text))
+        ip = ipaddress.ip_address(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"an interface's IPv4 address, such as 192.168.1.20, not {text!r}"
-        ) from None
+        pass
+    else:
+        if not (ip.is_unspecified or ip.is_multicast or ip.is_loopback):
+            return str(ip)
+    with contextlib.suppress(OSError):
+        socket.if_nametoindex(text)
+        return text
+    raise argparse.ArgumentTypeError(
+        "an interface's address or name, such as 192.168.1.20, fd00::2, fe80::1%eth0 or "
+        f"eth0, not {text!r}"
+    )
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -56,9 +67,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     lan.add_argument(
         "--interface",
         action="append",
-        type=_ipv4,
-        metavar="ADDRESS",
-        help="listen only on the interface with this IPv4 address (repeatable)",
+        type=interface,
+        metavar="ADDRESS_OR_NAME",
+        help="listen only on this interface, by its address (IPv4 or IPv6) or its name "
+        "(repeatable)",
     )
 
 
@@ -85,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     rows = [
         (
             g.announcement.name,
-            f"{g.address}:{g.port}",
+            g.join_address,
             g.announcement.game,
             g.announcement.rules.name,
             seats_text(g.announcement),

@@ -305,7 +305,18 @@ async def sit_at_table(
                 new_core=new_core,
             )
         try:
-            table = await stack.enter_async_context(opened)
+            try:
+                table = await stack.enter_async_context(opened)
+            except ConnectionEnded as e:
+                if e.code != ErrorCode.NO_TABLE:
+                    raise
+                # Kept: the host may find its table again (its journal in another data
+                # folder, say); the player decides, knowing where the journal is.
+                why = (
+                    f"the host says: {e.message}; our journal of the table is kept as "
+                    f"{journal.path} (remove it to sit at a new table there)"
+                )
+                raise ConnectionEnded(e.reason, e.code, why) from None
             if not isinstance(where, Hosting):  # (a Rejoin dials again: no invitation)
                 table.host_verified = bool(where.peer is not None and where.peer.verified)
             seated(table)

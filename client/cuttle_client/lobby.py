@@ -257,9 +257,9 @@ class LobbyScreen(Screen[None]):
             a = g.announcement
             what = f"{GAME_TITLES.get(a.game, a.game)} {a.rules.name}"
             # Anyone on the network chooses what an announcement says.
-            line = plain(f"{a.name} · {g.address}:{g.port} · {what} · {seats_text(a)}")
+            line = plain(f"{a.name} · {g.join_address} · {what} · {seats_text(a)}")
             item = ListItem(Label(line))
-            item.address = f"{g.address}:{g.port}"  # type: ignore[attr-defined]
+            item.address = g.join_address  # type: ignore[attr-defined]
             item.service = g.service  # type: ignore[attr-defined]
             items.append(item)
         await listing.extend(items)

@@ -29,6 +29,7 @@ class ErrorCode(StrEnum):
     BUSY = "busy"  # the host cannot take this connection now; try again later (3.11)
     WRONG_PLAYER = "wrong-player"  # a reconnection by another identity key (4.6)
     REPLACED = "replaced"  # a newer connection with the same identity key took over (4.6)
+    NO_TABLE = "no-table"  # a joiner came to resume a table this host does not have (4.6)
     INTERNAL_ERROR = "internal-error"
 
 

@@ -6,16 +6,18 @@ called as zeroconf's browser thread would call it.
 
 from __future__ import annotations
 
+import socket
 import threading
 from dataclasses import replace
 
+import ifaddr
 import pytest
 import trio
 from cuttle_protocol.shells import Browser, LanUnavailable
 from cuttle_protocol.shells import mdns as lan
 from cuttle_protocol.shells.mdns import MAX_GAMES
-from cuttle_protocol.wire import SERVICE_TYPE
-from zeroconf import BadTypeInNameException, ServiceInfo, ServiceStateChange
+from cuttle_protocol.wire import SERVICE_TYPE, parse_address
+from zeroconf import BadTypeInNameException, IPVersion, ServiceInfo, ServiceStateChange
 
 from cuttle_net.games.interface import game_module
 
@@ -34,6 +36,7 @@ class FakeZeroconf:
         properties: dict[bytes, bytes | None] | bytes = GOOD,
         port: int | None = 4000,
         addresses: list[str] | None = None,
+        interface_index: int | None = None,
     ) -> str:
         name = f"{instance}.{SERVICE_TYPE}"
         self.records[name] = ServiceInfo(
@@ -43,6 +46,7 @@ class FakeZeroconf:
             properties=properties,
             server="h.local.",
             parsed_addresses=["192.0.2.7"] if addresses is None else addresses,
+            interface_index=interface_index,  # where a link-local address was heard
         )
         return name
 
@@ -86,6 +90,73 @@ def test_a_table_is_listed_with_its_game_and_seats(zc: FakeZeroconf) -> None:
     assert (a.game, a.rules.name, a.seats, a.taken, a.table) == ("unisson", "two-decks", 5, 3, True)
 
 
+def test_an_ipv6_only_host_is_listed_at_its_global_address_first(zc: FakeZeroconf) -> None:
+    """A host with a link-local and a global IPv6 address: the global one is dialled
+    first, the link-local one kept after it with the interface it was heard on."""
+    browser = Browser()
+    event(browser, zc, zc.add("alice", addresses=["fe80::7", "2001:db8::7"], interface_index=1))
+    (game,) = browser.games()
+    lo = socket.if_indextoname(1)
+    assert game.addresses == ("2001:db8::7", f"fe80::7%{lo}")
+    assert game.join_address == "[2001:db8::7]:4000"
+    assert parse_address(game.join_address) == ("2001:db8::7", 4000)
+
+
+def test_a_link_local_host_is_listed_with_its_zone(zc: FakeZeroconf) -> None:
+    """Only link-local: listed with the zone a joiner needs (the interface's name), in the
+    form `cuttle join` takes."""
+    browser = Browser()
+    event(browser, zc, zc.add("alice", addresses=["fe80::7"], interface_index=1))
+    (game,) = browser.games()
+    lo = socket.if_indextoname(1)
+    assert game.address == f"fe80::7%{lo}"
+    assert game.join_address == f"[fe80::7%{lo}]:4000"
+    assert parse_address(game.join_address) == (f"fe80::7%{lo}", 4000)
+
+
+def test_a_dual_stack_host_is_listed_at_its_ipv4_address_first(zc: FakeZeroconf) -> None:
+    browser = Browser()
+    event(browser, zc, zc.add("alice", addresses=["2001:db8::7", "192.0.2.7"]))
+    (game,) = browser.games()
+    assert game.addresses == ("192.0.2.7", "2001:db8::7")
+
+
+@pytest.mark.parametrize(
+    ("host", "where"),
+    [
+        ("::", None),  # every interface, both versions: "::" listens on IPv4 too
+        ("0.0.0.0", ["0.0.0.0"]),  # every IPv4 one
+        ("2001:db8::1", ["2001:db8::1"]),
+        ("fe80::1%eth0", ["fe80::1%eth0"]),
+        ("192.0.2.1", ["192.0.2.1"]),
+        ("::1", []),
+        ("127.0.0.1", []),
+    ],
+)
+def test_where_a_host_announces(host: str, where: list[str] | None) -> None:
+    assert lan.announce_interfaces(host) == (where, "")
+
+
+def test_the_interfaces_to_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unspecified addresses stand for every address of theirs (both versions for `::`),
+    a name for its interface's; anything else is used as given."""
+    v4, v6, local = "192.0.2.9", "2001:db8::9", "fe80::9%eth9"
+
+    def local_addresses(version: int | None = None) -> list[str]:
+        return [a for a in (v4, v6, local) if version in (None, 4 if a == v4 else 6)]
+
+    monkeypatch.setattr(lan, "local_addresses", local_addresses)
+    eth9 = ifaddr.Adapter(
+        "eth9", "eth9", [ifaddr.IP(v4, 24, "eth9"), ifaddr.IP(("fe80::9", 0, 9), 64, "eth9")]
+    )
+    monkeypatch.setattr(lan.ifaddr, "get_adapters", lambda: [eth9])
+    assert lan._addresses(None) == [v4, v6, local]
+    assert lan._addresses(["0.0.0.0"]) == [v4]
+    assert lan._addresses(["::"]) == [v4, v6, local]
+    assert lan._addresses(["eth9"]) == [v4, local]
+    assert lan._addresses(["2001:db8::1", "2001:db8::1"]) == ["2001:db8::1"]
+
+
 def test_updates_replace_and_removals_drop(zc: FakeZeroconf) -> None:
     browser = Browser()
     name = zc.add("alice")
@@ -108,10 +179,15 @@ def test_updates_replace_and_removals_drop(zc: FakeZeroconf) -> None:
         ({"properties": b"\xff\x00garbage"}, "missing"),  # a TXT string longer than the rest
         ({"properties": b""}, "missing"),
         ({"properties": b"\x04v=1\x00\x00"}, "not a number"),
-        ({"addresses": ["0.0.0.0"]}, "no usable IPv4 address"),
-        ({"addresses": ["127.0.0.1"]}, "no usable IPv4 address"),
-        ({"addresses": ["224.0.0.251"]}, "no usable IPv4 address"),
-        ({"addresses": []}, "no usable IPv4 address"),
+        ({"addresses": ["0.0.0.0"]}, "no usable address"),
+        ({"addresses": ["127.0.0.1"]}, "no usable address"),
+        ({"addresses": ["224.0.0.251"]}, "no usable address"),
+        ({"addresses": []}, "no usable address"),
+        ({"addresses": ["::1"]}, "no usable address"),
+        ({"addresses": ["ff02::fb"]}, "no usable address"),
+        ({"addresses": ["::ffff:192.0.2.7"]}, "no usable address"),
+        # Link-local IPv6 heard with no interface (over IPv4): nothing a joiner can dial.
+        ({"addresses": ["fe80::7"]}, "no usable address"),
     ],
 )
 def test_hostile_announcements_are_rejected_with_a_reason(
@@ -172,7 +248,7 @@ def test_a_flood_of_announcements_is_capped(zc: FakeZeroconf) -> None:
 
 
 def test_no_interface_means_lan_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lan, "local_ipv4_addresses", list)
+    monkeypatch.setattr(lan, "local_addresses", lambda version=None: [])
     with pytest.raises(LanUnavailable, match=r"no network interface.*cuttle join HOST:PORT"):
         Browser().start()
 
@@ -252,6 +328,31 @@ def test_the_announcer_registers_updates_and_withdraws(monkeypatch: pytest.Monke
     assert registered.properties[b"rules"] == b"classic+joker"
 
 
+@pytest.mark.parametrize(
+    ("interfaces", "version", "records"),
+    [
+        (["192.0.2.9"], IPVersion.V4Only, ["192.0.2.9"]),
+        (["2001:db8::9", "fe80::9%eth9"], IPVersion.V6Only, ["2001:db8::9", "fe80::9"]),
+        (["192.0.2.9", "fe80::9%eth9"], IPVersion.All, ["192.0.2.9", "fe80::9"]),
+    ],
+)
+def test_the_announcer_announces_ipv6_too(
+    monkeypatch: pytest.MonkeyPatch, interfaces: list[str], version: IPVersion, records: list[str]
+) -> None:
+    """mDNS over the IP versions of the addresses used, and an AAAA record for each IPv6
+    address (a record carries no zone: the browser adds the interface it heard it on)."""
+    made: list[RecordingZeroconf] = []
+    monkeypatch.setattr(
+        lan, "Zeroconf", lambda **kw: made.append(RecordingZeroconf(**kw)) or made[-1]
+    )
+    with lan.Announcer(lan.Announcement("Alice", 4000, lan.Rules()), interfaces=interfaces):
+        pass
+    (zc,) = made
+    assert zc.kwargs["ip_version"] is version and zc.kwargs["interfaces"] == interfaces
+    registered = zc.calls[0][1]
+    assert registered is not None and sorted(registered.parsed_addresses()) == sorted(records)
+
+
 @pytest.mark.trio
 async def test_a_kept_announcement_follows_the_latest_wish_then_withdraws(
     monkeypatch: pytest.MonkeyPatch,
@@ -299,3 +400,25 @@ async def test_a_kept_announcement_without_multicast_only_says_so(
                 await trio.sleep(0.01)
             raise KeyError("the block's own")
     assert said[0].startswith("LAN discovery is unavailable: multicast could not be set up")
+
+
+def test_ipv6_multicast_refused_falls_back_to_ipv4(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine whose IPv6 refuses multicast still announces (and browses) over IPv4."""
+    made: list[RecordingZeroconf] = []
+
+    def open_zeroconf(**kwargs: object) -> RecordingZeroconf:
+        if kwargs["ip_version"] is not IPVersion.V4Only:
+            raise OSError(19, "No such device")
+        made.append(RecordingZeroconf(**kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
+    interfaces = ["192.0.2.9", "2001:db8::9"]
+    with lan.Announcer(lan.Announcement("Alice", 4000, lan.Rules()), interfaces=interfaces):
+        pass
+    (zc,) = made
+    assert zc.kwargs["interfaces"] == ["192.0.2.9"]
+    with pytest.raises(LanUnavailable, match=r"multicast could not be set up on 2001:db8::9"):
+        lan.Announcer(
+            lan.Announcement("Alice", 4000, lan.Rules()), interfaces=["2001:db8::9"]
+        ).start()

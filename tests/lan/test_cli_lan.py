@@ -8,7 +8,8 @@ import cuttle_protocol.shells as shells
 import pytest
 from cuttle_client.cli import main
 from cuttle_protocol.shells import Browser, LanGame, LanUnavailable
-from cuttle_protocol.wire import Announcement
+from cuttle_protocol.shells import mdns as lan
+from cuttle_protocol.wire import Announcement, parse_address
 
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.games.interface import game_module
@@ -103,8 +104,8 @@ def test_timeout_must_be_reasonable(timeout: str, capsys: pytest.CaptureFixture[
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("interface", ["nonsense", "300.1.1.1", "::1"])
-def test_interface_must_be_an_ipv4_address(
+@pytest.mark.parametrize("interface", ["nonsense", "300.1.1.1", "::1", "0.0.0.0", "ff02::fb"])
+def test_interface_must_be_an_address_or_a_name(
     interface: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A mistyped interface is the user's to fix, said on one line, not zeroconf's
@@ -113,5 +114,38 @@ def test_interface_must_be_an_ipv4_address(
         main(["lan", "--timeout", "0.1", "--interface", interface])
     assert exited.value.code == 2
     err = capsys.readouterr().err
-    assert "--interface: an interface's IPv4 address, such as 192.168.1.20" in err
+    assert "--interface: an interface's address or name, such as 192.168.1.20, fd00::2" in err
     assert f"not {interface!r}" in err
+
+
+def test_an_ipv6_game_is_listed_as_cuttle_join_takes_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In brackets, a link-local address with its zone: what is listed can be pasted
+    after `cuttle join`."""
+    fake_browse(
+        monkeypatch,
+        [
+            game("Alice", "fe80::7%eth0", 4000, "classic", True, 0),
+            game("Bob", "2001:db8::7", 4001, "classic", True, 0),
+        ],
+    )
+    assert main(["lan"]) == 0
+    listed = [line.split()[1] for line in capsys.readouterr().out.splitlines()]
+    assert listed == ["[fe80::7%eth0]:4000", "[2001:db8::7]:4001"]
+    assert [parse_address(a) for a in listed] == [("fe80::7%eth0", 4000), ("2001:db8::7", 4001)]
+
+
+@pytest.mark.parametrize("interface", ["192.0.2.7", "2001:db8::7", "fe80::7%lo", "lo"])
+def test_interface_takes_an_ipv4_or_ipv6_address_or_a_name(
+    interface: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[object] = []
+
+    def browse_once(seconds: float, *, interfaces: object = None) -> Browser:
+        asked.append(interfaces)
+        return Finished([], {})
+
+    monkeypatch.setattr(lan, "browse_once", browse_once)
+    assert main(["lan", "--interface", interface]) == 0
+    assert asked == [[interface]]

@@ -7,6 +7,7 @@ namespaces this test creates and removes. Needs root and ``ip netns``; skipped o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -25,6 +26,8 @@ import pytest
 
 HOST_ADDRESS = "10.203.0.1"
 JOINER_ADDRESS = "10.203.0.2"
+HOST_V6, JOINER_V6 = "2001:db8:c1::1", "2001:db8:c1::2"  # documentation prefix
+HOST_LINK_LOCAL, JOINER_LINK_LOCAL = "fe80::c1:1", "fe80::c1:2"
 PORT = 47123  # free by construction: the namespace is new
 WAIT = 15.0  # seconds: the bound on every wait below
 
@@ -33,21 +36,23 @@ WAIT = 15.0  # seconds: the bound on every wait below
 class Namespaces:
     host: str
     joiner: str
+    host_if: str
+    joiner_if: str
 
 
 def _ip(*argv: str) -> None:
     subprocess.run(["ip", *argv], check=True, capture_output=True, text=True, timeout=WAIT)
 
 
-@pytest.fixture
-def namespaces() -> Iterator[Namespaces]:
+@contextlib.contextmanager
+def _linked(tag: str, setup: Callable[[str, str, str], None]) -> Iterator[Namespaces]:
+    """Two new namespaces joined by a veth pair; `setup(namespace, interface, side)` gives
+    each end its addresses (side: "host" or "joiner") before it is brought up."""
     if shutil.which("ip") is None:
         pytest.skip("network-namespace test: the `ip` command is not installed")
     if os.geteuid() != 0:
         pytest.skip("network-namespace test: creating network namespaces needs root")
-    tag = secrets.token_hex(3)
-    ns = Namespaces(f"cuttle-test-{tag}-host", f"cuttle-test-{tag}-join")
-    host_if, joiner_if = f"ct{tag}h", f"ct{tag}j"  # interface names: at most 15 bytes
+    ns = Namespaces(f"cuttle-test-{tag}-host", f"cuttle-test-{tag}-join", f"ct{tag}h", f"ct{tag}j")
     created: list[str] = []
     try:
         try:
@@ -56,14 +61,14 @@ def namespaces() -> Iterator[Namespaces]:
                 created.append(name)
             # Both veth ends are created inside the namespaces: neither exists outside.
             _ip(
-                "link", "add", host_if, "netns", ns.host, "type", "veth",
-                "peer", "name", joiner_if, "netns", ns.joiner,
+                "link", "add", ns.host_if, "netns", ns.host, "type", "veth",
+                "peer", "name", ns.joiner_if, "netns", ns.joiner,
             )  # fmt: skip
-            for name, interface, address in (
-                (ns.host, host_if, HOST_ADDRESS),
-                (ns.joiner, joiner_if, JOINER_ADDRESS),
+            for name, interface, side in (
+                (ns.host, ns.host_if, "host"),
+                (ns.joiner, ns.joiner_if, "joiner"),
             ):
-                _ip("-n", name, "addr", "add", f"{address}/24", "dev", interface)
+                setup(name, interface, side)
                 _ip("-n", name, "link", "set", "lo", "up")
                 _ip("-n", name, "link", "set", interface, "up")
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
@@ -73,6 +78,34 @@ def namespaces() -> Iterator[Namespaces]:
     finally:
         for name in created:  # removing a namespace removes its veth end, and so the pair
             subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=WAIT)
+
+
+@pytest.fixture
+def namespaces() -> Iterator[Namespaces]:
+    """IPv4 only (the kernel's link-local IPv6 addresses turned off)."""
+    addresses = {"host": HOST_ADDRESS, "joiner": JOINER_ADDRESS}
+
+    def setup(name: str, interface: str, side: str) -> None:
+        _ip("-n", name, "link", "set", interface, "addrgenmode", "none")
+        _ip("-n", name, "addr", "add", f"{addresses[side]}/24", "dev", interface)
+
+    with _linked(secrets.token_hex(3), setup) as ns:
+        yield ns
+
+
+def _ipv6_only(global_too: bool) -> Callable[[str, str, str], None]:
+    """IPv6 only: a link-local address each (fixed, without the kernel's duplicate
+    detection, so usable at once), and a global one too if `global_too`."""
+
+    def setup(name: str, interface: str, side: str) -> None:
+        _ip("-n", name, "link", "set", interface, "addrgenmode", "none")
+        addresses = [HOST_LINK_LOCAL if side == "host" else JOINER_LINK_LOCAL]
+        if global_too:
+            addresses.append(HOST_V6 if side == "host" else JOINER_V6)
+        for address in addresses:
+            _ip("-n", name, "addr", "add", f"{address}/64", "dev", interface, "nodad")
+
+    return setup
 
 
 class Process:
@@ -161,6 +194,7 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
             {
                 "name": "Alice",
                 "address": HOST_ADDRESS,
+                "addresses": [HOST_ADDRESS],
                 "port": PORT,
                 "rules": "classic+joker",
                 "seat_free": True,
@@ -229,3 +263,53 @@ def test_a_table_is_announced_while_a_seat_is_free(namespaces: Namespaces, tmp_p
     finally:
         for process in processes:
             process.stop()
+
+
+@pytest.mark.parametrize("global_too", [True, False], ids=["global", "link-local"])
+def test_an_ipv6_only_host_is_found_and_joined_at_the_address_listed(
+    global_too: bool, tmp_path: Path
+) -> None:
+    """A host on an IPv6-only link (no IPv4 but loopback on either side) is announced over
+    IPv6 mDNS, listed by `cuttle lan` and the live browser at its global address, or with
+    none at its link-local one with the joiner's interface as its zone; joined at what
+    the list shows, a whole game is played."""
+    with _linked(secrets.token_hex(3), _ipv6_only(global_too)) as ns:
+        zone = f"fe80::c1:1%{ns.joiner_if}"
+        want = f"[{HOST_V6}]:{PORT}" if global_too else f"[{zone}]:{PORT}"
+        processes: list[Process] = []
+        try:
+            watcher = Process(ns.joiner, "-m", "cuttle_protocol.shells.mdns", "watch")
+            processes.append(watcher)
+            watcher.wait_for(lambda line: line == "browsing")
+            host = Process(
+                ns.host,
+                *("-m", "cuttle_client", "host", "--port", str(PORT), "--bot", "greedy"),
+                *("--name", "Alice", "--config-dir", str(tmp_path / "a")),
+                *("--data-dir", str(tmp_path / "a")),
+            )
+            processes.append(host)
+            host.wait_for(lambda line: line.startswith("cuttle: announced on the LAN"))
+            # Listed at the best address heard so far: the global one once its AAAA
+            # record is in (a link-local one after it), else the zoned link-local one.
+            best = HOST_V6 if global_too else zone
+            watcher.wait_for(lambda line: f'"address": "{best}"' in line)
+
+            listed = run(ns.joiner, "-m", "cuttle_client", "lan", "--timeout", "2")
+            assert listed.returncode == 0, listed.stderr
+            (line,) = listed.stdout.splitlines()
+            assert line.split()[:3] == ["Alice", want, "cuttle"], line
+
+            joined = run(
+                ns.joiner,
+                *("-m", "cuttle_client", "join", want, "--bot", "random", "--name", "Bob"),
+                *("--config-dir", str(tmp_path / "b"), "--data-dir", str(tmp_path / "b")),
+            )
+            assert joined.returncode == 0, joined.stdout + joined.stderr
+            assert f"connected to Alice at {want}" in joined.stdout, joined.stdout
+            assert "result: game 1: " in joined.stdout and "audit passed" in joined.stdout
+            watcher.wait_for(lambda line: line == "[]")  # the seat taken: withdrawn
+            host.wait_for(lambda line: line.startswith("cuttle: record saved"))
+            assert host.popen.wait(timeout=WAIT) == 0
+        finally:
+            for process in processes:
+                process.stop()

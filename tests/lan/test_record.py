@@ -180,6 +180,14 @@ def test_a_cuttle_record_may_name_its_game_and_seats() -> None:
     assert decode(with_(seat=b"taken"), 4000).taken == 2
 
 
+def test_a_record_without_game_is_cuttles_original_record() -> None:
+    """No `game`, no seat counts: the two-player Cuttle record (SPEC 3.13), as a Cuttle
+    host sends it; read the same as one that names its game and seats."""
+    assert encode(decode(GOOD, 4000)) == GOOD  # what a Cuttle host sends, unchanged
+    plain, named = decode(GOOD, 4000), decode(with_(game=b"cuttle", seats=b"2", taken=b"1"), 4000)
+    assert plain == named and (plain.game, plain.seats, plain.taken) == ("cuttle", 2, 1)
+
+
 def test_an_old_client_rejects_every_table_record() -> None:
     """A client of before tables reads `rules` as a Cuttle rule set and ignores `game`,
     `seats` and `taken` (SPEC 3.13 step 4). Every table's rules token must therefore fail
@@ -206,6 +214,10 @@ def test_an_old_client_rejects_every_table_record() -> None:
         (table(game=b"\xff"), "not UTF-8"),
         (table(seats=None), "missing"),
         ({k: v for k, v in TABLE.items() if k != b"seats"}, "'seats' is missing"),
+        # Without `game` only Cuttle's original record (no seat counts) is read as Cuttle.
+        ({k: v for k, v in TABLE.items() if k != b"game"}, "'game' is missing"),
+        (with_(seats=b"2", taken=b"1"), "'game' is missing"),
+        (with_(taken=b"2", seat=b"taken"), "'game' is missing"),
         ({k: v for k, v in TABLE.items() if k != b"taken"}, "'taken' is missing"),
         (table(seats=b"7"), "played by 3 to 6 players, not 7"),
         (table(seats=b"2"), "played by 3 to 6 players, not 2"),
@@ -220,8 +232,8 @@ def test_an_old_client_rejects_every_table_record() -> None:
         (table(rules=b"classic"), "bad rules: L'Unisson's rules are one-deck or two-decks"),
         (table(rules=b"one-deck", seats=b"5", taken=b"1"), "bad rules: .*two decks"),
         (table(rules=b"\x1b]0;x\x07"), "bad rules"),
-        (with_(seats=b"3"), "cuttle is played by 2 to 2 players, not 3"),
-        (with_(taken=b"2"), "2 of 2 seats taken, and seat is free"),
+        (with_(game=b"cuttle", seats=b"3"), "cuttle is played by 2 to 2 players, not 3"),
+        (with_(game=b"cuttle", taken=b"2"), "2 of 2 seats taken, and seat is free"),
         (with_(game=b"cuttle", rules=b"one-deck"), "bad rules: unknown rule set"),
     ],
 )

@@ -63,25 +63,29 @@ def _both_killed_mid_game(tmp_path: Path) -> int:
     return port
 
 
-def test_a_resume_a_fresh_host_cannot_honour_ends_the_game_and_says_why(tmp_path: Path) -> None:
+def test_a_resume_a_fresh_host_cannot_honour_is_refused_at_once(tmp_path: Path) -> None:
     """The host's journal is lost, so a fresh host on the same port meets the restarted
-    joiner: the host cannot go on with the game, which is its leaving it (SPEC 3.15): the
-    joiner says why and keeps the record; neither process ends in a traceback."""
+    joiner: it refuses it at once (`no-table`) rather than seat it at its new table (and
+    then wait its window for it). The joiner says why, keeps its journal and saves no
+    record; the host goes on waiting for players. Neither ends in a traceback."""
     port = _both_killed_mid_game(tmp_path)
     shutil.rmtree(tmp_path / "a" / "journal")
     fresh_args = host_args(tmp_path)
     fresh_args[fresh_args.index("--port") + 1] = str(port)
-    fresh = Side([*fresh_args, "--reconnect-window", "2"])
+    fresh = Side([*fresh_args, "--reconnect-window", "60"])
     port_of(fresh)  # listening
+    records = set((tmp_path / "b" / "games").glob("*.cuttle"))
     again = Side(join_args(tmp_path, port))
     assert again.finish() == 1, again.text
     assert "resuming the unfinished table of cuttle" in again.text
-    (result,) = _results(again)
-    assert re.search(r"bob wins: alice \(seat \d\) left the table", result), again.text
-    assert "this host has no unfinished table to resume" in result
-    assert len(list((tmp_path / "b" / "games").glob("*.cuttle"))) == 1
-    assert not list((tmp_path / "b" / "journal").glob("*.journal"))
-    fresh.finish()  # its window for the joiner it seated, then no game
+    assert "this host has no unfinished table of yours to resume" in again.text
+    assert "our journal of the table is kept as" in again.text
+    assert not _results(again), again.text
+    assert set((tmp_path / "b" / "games").glob("*.cuttle")) == records
+    assert list((tmp_path / "b" / "journal").glob("*.journal"))
+    fresh.wait_for(r"refused bob .*no-table")
+    assert fresh.proc.poll() is None  # still hosting its new table, seating no one
+    fresh.kill()
     for side in (again, fresh):
         assert "Traceback" not in side.text, side.text
 

@@ -86,6 +86,18 @@ async def test_every_address_tried_is_named_with_its_likely_cause() -> None:
     assert "nothing is listening" in text and "firewall" in text
 
 
+@needs_ipv6
+@pytest.mark.trio
+async def test_a_link_local_address_is_named_with_its_zone() -> None:
+    """fe80::…%lo is dialled on that interface and named with it: the address a player
+    can type again (getaddrinfo gives the zone as a scope id only)."""
+    port, lo = closed_port(), socket.if_indextoname(1)
+    with trio.fail_after(LIMIT), pytest.raises(Unreachable) as info:
+        await dial([(f"fe80::1%{lo}", port)], 2)
+    (attempt,) = info.value.attempts
+    assert attempt.address == f"[fe80::1%{lo}]:{port}"
+
+
 def test_a_silent_address_is_explained_as_filtering_or_nat() -> None:
     text = Unreachable([Attempt("203.0.113.9:4454", NO_ANSWER, "nothing within 20 s")]).explain()
     assert "203.0.113.9:4454: no answer (nothing within 20 s)" in text

@@ -17,7 +17,6 @@ from cuttle_protocol.shells import (
     open_peer,
 )
 from cuttle_protocol.shells.peer import _rate_key
-from cuttle_protocol.store import KnownPeers
 from cuttle_protocol.wire import (
     MAX_FRAME_SIZE,
     Close,
@@ -178,36 +177,6 @@ async def test_during_a_game_connections_are_refused_as_busy() -> None:
     assert [type(m) for m in got] == [Close] and got[0].code == "busy"  # no hello at all
     assert (info.value.reason, info.value.code) == (EndReason.PEER_CLOSED, ErrorCode.BUSY)
     assert info.value.message == "a game is in progress here"
-
-
-@pytest.mark.trio
-async def test_a_reconnection_lets_in_only_the_same_player(tmp_path) -> None:
-    bob, stranger = player("bob"), player("bob")  # the same name, another key
-    pins = KnownPeers(tmp_path)
-    lines: list[str] = []
-    with trio.fail_after(LIMIT):
-        async with open_listener(0, "127.0.0.1", log=lines.append) as listener:
-            port = listener.address[1]
-            async with trio.open_nursery() as nursery:
-                result: list[object] = []
-                key = bob.identity.public_key().public_bytes_raw()
-
-                async def host() -> None:
-                    result.extend(await wait_for_player(listener, expect=key, known_peers=pins))
-
-                nursery.start_soon(host)
-                await trio.sleep(0.05)
-                async with connect(f"127.0.0.1:{port}", stranger, settings=FAST) as peer:
-                    # Authenticated first (the key is what the host judges), then refused.
-                    with pytest.raises(ConnectionEnded) as refused:
-                        await peer.receive()
-                assert await join_and_move(port, bob) == "alice"
-    assert result == ["bob", Move("draw", SIG)]
-    assert (refused.value.code, refused.value.reason) == ("wrong-player", EndReason.PEER_CLOSED)
-    assert "kept for the player" in refused.value.message
-    assert any("refused bob" in line and "wrong-player" in line for line in lines)
-    # The stranger never reached the known peers: bob's real key is what got pinned.
-    assert pins.check("bob", key).value == "known"
 
 
 @pytest.mark.trio

@@ -326,21 +326,19 @@ async def test_the_listener_counts_tries_at_its_code() -> None:
 
 
 @pytest.mark.trio
-async def test_no_code_is_at_stake_while_a_known_player_is_awaited() -> None:
-    """A comeback (or a takeover) is let in by its identity key, and no code is compared:
-    a handshake that fails after our hello is no try at one, and is not logged as such."""
+async def test_no_code_is_at_stake_once_a_table_is_seated() -> None:
+    """Past a table's lobby a player comes back by its identity key, and no code is
+    compared: a handshake that fails after our hello is no try at one, nor logged as one."""
     lines: list[str] = []
     with trio.fail_after(LIMIT):
-        async with (
-            open_listener(0, "127.0.0.1", log=lines.append) as listener,
-            trio.open_nursery() as nursery,
-        ):
-            bob = player("bob").identity.public_key().public_bytes_raw()
-            nursery.start_soon(_wait_for_anyone, listener, bob)
-            await _try_the_code(listener.address[1])
-            while not any("no handshake" in line for line in lines):
-                await trio.sleep(0.01)
-            nursery.cancel_scope.cancel()
+        async with open_listener(0, "127.0.0.1", log=lines.append) as listener:
+            door = listener.seating(
+                player("alice"), CLASSIC, lambda peer: None, settings=FAST, codes=lambda: False
+            )
+            async with door:
+                await _try_the_code(listener.address[1])
+                while not any("no handshake" in line for line in lines):
+                    await trio.sleep(0.01)
     assert listener.code_attempts == 0
     assert not any("code" in line for line in lines), lines
 
@@ -355,8 +353,8 @@ async def _try_the_code(port: int) -> None:
     await stream.aclose()
 
 
-async def _wait_for_anyone(listener, expect: bytes | None = None) -> None:
-    async with listener.accept(player("alice"), CLASSIC, settings=FAST, expect=expect):
+async def _wait_for_anyone(listener) -> None:
+    async with listener.accept(player("alice"), CLASSIC, settings=FAST):
         pass
 
 

@@ -95,7 +95,7 @@ async def _resolve(targets: Sequence[tuple[str, int]]) -> tuple[list[_Candidate]
         for family, _type, _proto, _name, sockaddr in infos:
             if family not in (socket.AF_INET, socket.AF_INET6):
                 continue
-            ip = str(sockaddr[0])
+            ip = _zoned(str(sockaddr[0]), sockaddr)
             by_family.setdefault(family, []).append(
                 _Candidate(family, sockaddr, shown(ip, int(sockaddr[1])))
             )
@@ -106,6 +106,17 @@ async def _resolve(targets: Sequence[tuple[str, int]]) -> tuple[list[_Candidate]
                     candidate = queue.pop(0)
                     found.setdefault(candidate.address, candidate)
     return list(found.values()), failed
+
+
+def _zoned(ip: str, sockaddr: tuple) -> str:
+    """A link-local IPv6 address with its zone (fe80::1%eth0), as it must be dialled and
+    shown: getaddrinfo gives the zone as the sockaddr's scope id, not in the text."""
+    if len(sockaddr) < 4 or not sockaddr[3] or "%" in ip:
+        return ip
+    try:
+        return f"{ip}%{socket.if_indextoname(sockaddr[3])}"
+    except OSError:
+        return f"{ip}%{sockaddr[3]}"
 
 
 async def dial(

@@ -5,7 +5,10 @@ blocking calls here (``start``, ``close``, ``update``) belong in a worker thread
 from async code, and the browser hands changes to trio without ever blocking zeroconf. The
 ``kept_announcement`` and ``browse`` context managers do both for trio code.
 
-Only IPv4 is used, and only non-loopback interfaces unless told which addresses to use.
+IPv4 and IPv6 alike (mDNS on 224.0.0.251 and ff02::fb), on every interface but loopback
+unless told which: a host announces its A and AAAA records, and the browser lists each game
+at one address a joiner can dial, IPv4 first, then a global or unique-local IPv6 address,
+then a link-local one with its interface (``fe80::1%eth0``: meaningless without it).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import json
 import re
 import secrets
 import signal
+import socket
 import sys
 import threading
 import time
@@ -31,6 +35,7 @@ from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange,
 
 from cuttle_net.games.cuttle.rules import Rules
 
+from ..wire.address import format_address
 from ..wire.announcement import (
     SERVICE_TYPE,
     Announcement,
@@ -69,35 +74,90 @@ class LanGame:
 
     @property
     def address(self) -> str:
+        """The address to dial, best first (``_rank``): 192.168.1.20, fe80::1%eth0."""
         return self.addresses[0]
 
     @property
     def port(self) -> int:
         return self.announcement.port
 
+    @property
+    def join_address(self) -> str:
+        """What ``cuttle join`` takes: 192.168.1.20:4454, [fe80::1%eth0]:4454."""
+        return format_address(self.address, self.port)
 
-def local_ipv4_addresses() -> list[str]:
-    """This machine's IPv4 addresses, loopback excluded."""
-    return sorted(
-        {
-            ip.ip
-            for adapter in ifaddr.get_adapters()
-            for ip in adapter.ips
-            if isinstance(ip.ip, str) and not ipaddress.IPv4Address(ip.ip).is_loopback
-        }
-    )
+
+def local_addresses(version: int | None = None) -> list[str]:
+    """This machine's addresses (IPv4 and IPv6, or of one ``version``), loopback excluded;
+    a link-local IPv6 address with its interface (fe80::1%eth0)."""
+    found: set[str] = set()
+    for adapter in ifaddr.get_adapters():
+        for entry in adapter.ips:
+            text = entry.ip if isinstance(entry.ip, str) else entry.ip[0]
+            ip = ipaddress.ip_address(text)
+            if ip.is_loopback or (version is not None and ip.version != version):
+                continue
+            if ip.version == 6 and ip.is_link_local:
+                text = f"{text}%{adapter.name}"
+            found.add(text)
+    return sorted(found, key=lambda a: (_rank(ipaddress.ip_address(a)), a))
+
+
+def _rank(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> int:
+    """The order in which a joiner should try a host's addresses: a routable IPv4, a
+    global or unique-local IPv6, a link-local IPv4, a link-local IPv6 (needs its zone)."""
+    return (0 if ip.version == 4 else 1) + (2 if ip.is_link_local else 0)
 
 
 def _addresses(interfaces: Sequence[str] | None) -> list[str]:
-    addresses = list(interfaces) if interfaces else local_ipv4_addresses()
+    """The addresses to use: every one (``None``), or those named: an address (the
+    unspecified ``0.0.0.0`` or ``::`` for every one of that version; ``::`` listens on
+    both), or an interface's name for all of its addresses."""
+    if not interfaces:
+        addresses = local_addresses()
+    else:
+        addresses = []
+        by_name = {a.name: a for a in ifaddr.get_adapters()}
+        for item in interfaces:
+            if item in by_name:
+                addresses += [a for a in local_addresses() if _on(by_name[item], a)]
+            elif item == "0.0.0.0":
+                addresses += local_addresses(4)
+            elif item == "::":
+                addresses += local_addresses()
+            else:
+                addresses.append(item)
+        addresses = list(dict.fromkeys(addresses))
     if not addresses:
-        raise LanUnavailable("no network interface has an IPv4 address besides loopback")
+        raise LanUnavailable("no network interface has an address besides loopback")
     return addresses
+
+
+def _on(adapter: ifaddr.Adapter, address: str) -> bool:
+    bare = address.partition("%")[0]
+    return any((e.ip if isinstance(e.ip, str) else e.ip[0]) == bare for e in adapter.ips)
 
 
 def _open_zeroconf(addresses: list[str]) -> Zeroconf:
     try:
-        return Zeroconf(interfaces=addresses, ip_version=IPVersion.V4Only)
+        return _zeroconf(addresses)
+    except LanUnavailable:
+        ipv4 = [a for a in addresses if ipaddress.ip_address(a).version == 4]
+        if not ipv4 or len(ipv4) == len(addresses):
+            raise
+        return _zeroconf(ipv4)  # IPv6 multicast refused here: IPv4 alone still works
+
+
+def _zeroconf(addresses: list[str]) -> Zeroconf:
+    versions = {ipaddress.ip_address(a).version for a in addresses}
+    if versions == {4, 6}:
+        version = IPVersion.All
+    else:
+        version = IPVersion.V4Only if versions == {4} else IPVersion.V6Only
+    try:
+        # zeroconf joins ff02::fb once per interface (a second address there is refused
+        # with EADDRINUSE and skipped), on the interface it finds by the bare address.
+        return Zeroconf(interfaces=addresses, ip_version=version)
     except (OSError, RuntimeError) as e:  # no multicast route, interface gone, 5353 refused
         where = ", ".join(addresses)
         raise LanUnavailable(f"multicast could not be set up on {where} ({e})") from None
@@ -158,7 +218,7 @@ class Announcer:
             port=self.announcement.port,
             properties=encode(self.announcement),
             server=self._server,
-            parsed_addresses=self._addresses,
+            parsed_addresses=[a.partition("%")[0] for a in self._addresses],  # no zone in AAAA
             host_ttl=TTL,
             other_ttl=TTL,
         )
@@ -247,11 +307,11 @@ class Browser:
             if info is None:
                 return None, None  # gone before it answered: nothing to show or report
             announcement = decode(info.properties, info.port)
-            addresses = tuple(
-                a for a in info.parsed_addresses(IPVersion.V4Only) if _usable_address(a)
-            )
+            # Scoped: a link-local IPv6 address comes with the interface it was heard on.
+            usable = [d for a in info.parsed_scoped_addresses() if (d := _dialable(a))]
+            addresses = tuple(sorted(dict.fromkeys(usable), key=_rank_of))
             if not addresses:
-                raise RecordError("no usable IPv4 address")
+                raise RecordError("no usable address")
         except RecordError as e:
             return None, str(e)
         except Exception as e:  # zeroconf choking on a hostile packet must not end browsing
@@ -263,6 +323,31 @@ def _usable_address(address: str) -> bool:
     ip = ipaddress.ip_address(address)
     # Loopback too: a stranger must not send joiners to a service on their own machine.
     return not (ip.is_unspecified or ip.is_multicast or ip.is_reserved or ip.is_loopback)
+
+
+def _dialable(address: str) -> str | None:
+    """``address`` as a joiner dials it, or None if it cannot: unusable (above), or a
+    link-local IPv6 address with no interface (heard over IPv4). Its zone is the
+    interface's name where there is one (fe80::1%eth0, not fe80::1%2)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    if not _usable_address(address):
+        return None
+    if ip.version == 4 or not ip.is_link_local:
+        return str(ip)
+    zone = ip.scope_id
+    if not zone:
+        return None
+    if zone.isdigit():
+        with contextlib.suppress(OSError):
+            zone = socket.if_indextoname(int(zone))
+    return f"{str(ip).partition('%')[0]}%{zone}"
+
+
+def _rank_of(address: str) -> int:
+    return _rank(ipaddress.ip_address(address))
 
 
 def browse_once(seconds: float, *, interfaces: Sequence[str] | None = None) -> Browser:
@@ -325,15 +410,16 @@ async def browse(*, interfaces: Sequence[str] | None = None) -> AsyncIterator[Li
 
 
 def announce_interfaces(host: str) -> tuple[list[str] | None, str]:
-    """Where a host listening on ``host`` announces: None for every interface, the one bound,
-    or [] for nowhere, with the reason to tell the player (if any). IPv4 only, and never from
-    loopback, where nobody else could join."""
+    """Where a host listening on ``host`` announces: None for every interface (``::``,
+    which takes IPv4 too), every IPv4 one (``0.0.0.0``), the one bound, or [] for nowhere,
+    with the reason to tell the player (if any). Never from loopback, where nobody else
+    could join."""
     ip = ipaddress.ip_address(host)
-    if ip.version == 6 and not ip.is_unspecified:
-        return [], "not announced on the LAN: announcements are IPv4 only (lan.py)"
     if ip.is_loopback:
         return [], ""
-    return (None if ip.is_unspecified else [host]), ""
+    if ip.version == 6 and ip.is_unspecified:
+        return None, ""
+    return [host], ""
 
 
 class KeptAnnouncement:
@@ -415,8 +501,8 @@ async def keep_announced(
     say: Callable[[str], None],
 ) -> KeptAnnouncement | None:
     """Announce a host listening on ``host`` until ``stack`` closes (``kept_announcement``),
-    with ``make()``'s announcement; or say why not and return None: IPv6, loopback, or a
-    name the record cannot carry."""
+    with ``make()``'s announcement; or say why not and return None: loopback, or a name
+    the record cannot carry."""
     interfaces, why_not = announce_interfaces(host)
     if why_not:
         say(why_not)
@@ -455,6 +541,7 @@ def _game_json(game: LanGame) -> dict[str, object]:
     return {
         "name": a.name,
         "address": game.address,
+        "addresses": list(game.addresses),
         "port": a.port,
         "rules": a.rules.name,
         "seat_free": a.seat_free,
@@ -476,7 +563,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ann.add_argument("--taken", action="store_true", help="announce the seat as taken")
     watch = sub.add_parser("watch", help="print the games found, as a JSON list per change")
     for p in (ann, watch):
-        p.add_argument("--interface", action="append", metavar="ADDRESS")
+        p.add_argument("--interface", action="append", metavar="ADDRESS_OR_NAME")
     args = parser.parse_args(argv)
     try:
         if args.command == "announce":

@@ -25,7 +25,7 @@ import math
 import os
 import socket
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Container, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -857,19 +857,13 @@ class Listener:
         flips: FlipBook | None = None,
         settings: PeerSettings | None = None,
         deadline: float = math.inf,
-        expect: bytes | Container[bytes] | None = None,
         caps: tuple[str, ...] = (),
     ) -> AsyncIterator[Peer]:
         """Wait (until the trio clock's `deadline`) for a joiner to take the seat: the first
         to complete a handshake and answer our first ping takes it (SPEC 3.11, *The seat*).
-
-        With `expect` (a reconnection) only the player with that identity key (or one of
-        those keys: a container is consulted as each joiner takes the seat) is let in;
-        anyone else is refused with `wrong-player` and the wait goes on. `known_peers` is
-        consulted for the admitted peer only.
+        `known_peers` is consulted for the admitted peer only. (A table seats its players
+        with `seating`; a seat taken back after a lost connection is the table's to judge.)
         """
-        if isinstance(expect, bytes):
-            expect = {expect}
         taken: list[Peer] = []
         filled = trio.Event()
         no_longer_free = (ErrorCode.BUSY, "the seat is no longer free")
@@ -877,9 +871,6 @@ class Listener:
         def admit(peer: Peer) -> tuple[str, str] | None:
             if taken:
                 return no_longer_free
-            if expect is not None and peer.info.peer_identity not in expect:
-                reason = "this seat is kept for the player of the game in progress"
-                return ErrorCode.WRONG_PLAYER, reason
             taken.append(peer)
             filled.set()
             return None
@@ -892,7 +883,7 @@ class Listener:
             caps,
             admit,
             no_longer_free,
-            lambda: expect is None,  # a comeback is known by its key: no code is compared
+            lambda: True,  # a code is compared with whoever takes the seat
             self._new_budget(),
         )
         try:

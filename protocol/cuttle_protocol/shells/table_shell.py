@@ -68,6 +68,10 @@ from .peer import (
 )
 
 TABLE_CAPS = ("table",)
+RESUME_CAP = "resume"
+"""In a joiner's hello: it dials to take back its seat at a table in progress (SPEC 4.6), so
+a host without that table refuses it at once (`no-table`) rather than seat it anew."""
+NO_TABLE_REASON = "this host has no unfinished table of yours to resume (lost, or another one)"
 WATCH_INTERVAL = 0.1
 """Seconds between two looks at the deadlines."""
 
@@ -356,7 +360,7 @@ class HostShell(TableShell):
             self._rules,
             self._admit,
             settings=self._settings,
-            caps=(*TABLE_CAPS, WATCH_CAP),
+            caps=(*TABLE_CAPS, WATCH_CAP, RESUME_CAP),
             shut=(ErrorCode.BUSY, "this table has ended"),
             codes=lambda: self.core.stage is Stage.LOBBY,  # the table's code comes after it
         ):
@@ -375,8 +379,14 @@ class HostShell(TableShell):
         stage = self.core.stage
         if stage is Stage.ENDED:
             return ErrorCode.BUSY, "this table has ended"
-        if stage is Stage.LOBBY or identity in self._lost or identity in self._links:
-            return None  # a newcomer, a player coming back, or one taking over its seat
+        if identity in self._lost or identity in self._links:
+            return None  # a player coming back, or one taking over its seat
+        if RESUME_CAP in info.caps:
+            # Its journal holds a table we do not (ours was lost, or is another): seating
+            # it anew would start a table it cannot play, and leave us waiting for it.
+            return ErrorCode.NO_TABLE, NO_TABLE_REASON
+        if stage is Stage.LOBBY:
+            return None  # a newcomer
         full = f"this table is full: its {len(self.core.seats)} seats are taken"
         return ErrorCode.BUSY, full + (" and its game has started" if stage is Stage.GAME else "")
 
@@ -658,13 +668,16 @@ class GuestShell(TableShell):
         """The connection to the host was lost and is being won back (`Reconnecting` was
         said, `Reconnected` not yet)."""
         self._task_status: trio.TaskStatus[None] | None = None  # `run` until we are placed
+        self._holding = False
+        """Rebuilt from our journal: `run` is not started until the host took our resume
+        or could not be reached (a host without our table raises instead, `no-table`)."""
         self.done = trio.Event()  # the connection is closed for good
         self.new_core: Callable[[HandshakeComplete], TableGuest] | None = None
         """Makes the table core at the first connection (a journaled one, say)."""
 
     def _flush(self) -> None:
         super()._flush()
-        if self._task_status is not None and self._placed:
+        if self._task_status is not None and self._placed and not self._holding:
             self._task_status.started()
             self._task_status = None
         if self.ended.is_set() and self._link is None and self._redial is not None:
@@ -701,8 +714,7 @@ class GuestShell(TableShell):
         self._task_status = task_status  # `started()` once the host gives us a place
         give_up = trio.current_time() + self._settings.handshake_timeout
         window_end = math.inf
-        if self._placed:  # rebuilt from our journal: we are seated, and dial to resume
-            self._flush()
+        self._holding = self._placed and not self.ended.is_set()  # rebuilt: dial to resume
         pause = 0.1
         while not self.ended.is_set():
             resuming = self._placed
@@ -713,7 +725,7 @@ class GuestShell(TableShell):
                 judge_peer=self._our_host if resuming else _a_table,
                 known_peers=None if resuming else self.known_peers,
                 settings=self._settings,
-                caps=TABLE_CAPS,
+                caps=(*TABLE_CAPS, RESUME_CAP) if resuming else TABLE_CAPS,
             )
             if self._given is not None:  # a connection the caller made (and will close)
                 given, self._given = self._given, None
@@ -741,6 +753,11 @@ class GuestShell(TableShell):
                     EndReason.TIMEOUT, ErrorCode.TIMEOUT, "the host is not back"
                 )
             self._redial = None
+            if self._holding:
+                if ended is not None and ended.code == ErrorCode.NO_TABLE:
+                    raise ended  # before `run` started: `join_table` raises it
+                self._holding = False  # out of reach for now: play on, dialling again
+                self._flush()
             if not self._placed:
                 self._unplaced(ended, greeted, give_up)
                 self._log(f"the host is busy ({ended and ended.message}): trying again")
@@ -844,6 +861,7 @@ class GuestShell(TableShell):
                     link.queue_in.send_nowait(Resume(0, self.core.received))
                     first = await peer.receive()
                     self.core.resend(_resumed(first).received)
+                    self._holding = False  # the host took our resume: `run` is started
                     if self.away:
                         self.away = False
                         self._log("the connection to the host is back")
@@ -1016,6 +1034,7 @@ async def join_table(
 
 
 __all__ = [
+    "RESUME_CAP",
     "TABLE_CAPS",
     "GuestShell",
     "HostShell",

@@ -155,7 +155,14 @@ def decode(properties: Mapping[bytes, bytes | None], port: int | None) -> Announ
     if port is None or not 1 <= port <= 65535:
         raise RecordError(f"port {port} is not between 1 and 65535")
     name = display_text(_text(properties, b"name", MAX_NAME_BYTES)).strip()
-    game = CUTTLE if b"game" not in properties else _text(properties, b"game", MAX_GAME_BYTES)
+    if b"game" in properties:
+        game = _text(properties, b"game", MAX_GAME_BYTES)
+    elif b"seats" in properties or b"taken" in properties:
+        # Seat counts belong to a record that names its game: a table's that lost its
+        # `game`, not Cuttle's original record (which has none), so say what is missing.
+        raise RecordError("the key 'game' is missing (a record with seat counts names its game)")
+    else:
+        game = CUTTLE  # the original two-player record, which a Cuttle host still sends
     if not _GAME.fullmatch(game):
         raise RecordError(f"the game {display_text(game)!r} is not a lower-case token")
     if game not in GAMES:
