@@ -249,6 +249,7 @@ class TableSeat(Meeting):
             games=None,
             again=self._again,
             report=lambda game, totals: self._report(game),
+            resumed=lambda games, totals: self._earlier(games),
         )
 
     def _say(self, line: str) -> None:
@@ -570,6 +571,16 @@ class TableSeat(Meeting):
         self._last = self.ending
         self.can_rematch = game.settled and not self._ended() and self.ending is not None
         self._changed()
+
+    def _count(self, game: TableGame) -> None:
+        """Add a game that is over to the match's score (the game's seat)."""
+        raise NotImplementedError
+
+    def _earlier(self, games: list[TableGame]) -> None:
+        """Rebuilt from our journal mid-match: the games played before the one under way,
+        replayed and checked by our own journal, count as they did (never a peer's word)."""
+        for game in games:
+            self._count(game)
 
     def _ended(self) -> bool:
         return self._table is not None and self._table.ended.is_set()

@@ -465,6 +465,9 @@ class Resumed:
     ended: TableEnded | None = None
     code: CodeShown | None = None  # the table code, once every seat revealed
     lost: list[bytes] = field(default_factory=list)  # host: the joiners to wait for again
+    # The match's games before `session`, each with its players' names in game seats: the
+    # journal replays them too, so the totals a rebuilt seat shows are its own (SPEC 4.6).
+    earlier: list[tuple[GameSession, tuple[str, ...]]] = field(default_factory=list)
 
 
 def open_journal(path: Path) -> SeatJournal:
@@ -508,6 +511,8 @@ def rebuild(
             for event in events:
                 if isinstance(event, Started):
                     assert core.settings is not None
+                    if seat.session is not None:  # the last game is over: the next one
+                        seat.earlier.append((seat.session, seat.names))
                     seat.order, seat.names, seat.session = start_session(
                         core.settings,
                         event,

@@ -23,8 +23,9 @@ import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from .errors import ErrorCode
+from .seatjournal import SeatJournal
 from .table import Rematch, SeatInfo, TableEnded
-from .tablegame import HOST, TableGame, Watch, leave_when_over, play_at_table
+from .tablegame import HOST, TableGame, Watch, leave_when_over, play_at_table, table_result_line
 from .trio_table import TableShell
 
 Again = Callable[[int], Awaitable[bool] | bool]
@@ -105,15 +106,24 @@ async def play_match_at_table(
     games: int | None = 1,
     again: Again = again_always,
     report: Callable[[TableGame, MatchTotals], None] = lambda game, totals: None,
+    resumed: Callable[[list[TableGame], MatchTotals], None] = lambda games, totals: None,
     say: Callable[[str], None] = lambda line: None,
     watch: Watch = lambda item: None,
     **play: Any,
 ) -> TableMatch:
     """Play games at `table` until a seat wants no more: `games` (None: no limit) is as many
     as this seat plays; `again` is asked before each further one; `report` sees each game
-    once it is over, with the totals so far. `play` are `play_at_table`'s other hooks."""
-    played: list[TableGame] = []
+    once it is over, with the totals so far. `play` are `play_at_table`'s other hooks.
+    A match rebuilt from our journal (`play["journal"]`) mid-game goes on counting: the
+    games before the one under way are `played` already, and `resumed` sees them (and the
+    totals) once, before the game under way is shown."""
+    played = _replayed(play.get("journal"))
     totals: MatchTotals | None = None
+    if played:
+        totals = MatchTotals(table.core.seats)
+        for game in played:
+            totals.add(game)
+        resumed(list(played), totals)
     end = ""
     try:
         while True:
@@ -144,6 +154,16 @@ async def play_match_at_table(
         with trio.CancelScope(shield=True):
             await leave_when_over(table)
     return TableMatch(played, totals, end)
+
+
+def _replayed(journal: SeatJournal | None) -> list[TableGame]:
+    """The games of the match before the one under way, as our own journal replayed them
+    (`seatjournal.rebuild`): every message checked and every audit run again, here. Never
+    a peer's word about past games. Their records were saved as each game ended."""
+    resumed = journal.resumed if journal is not None else None
+    if resumed is None:
+        return []
+    return [TableGame(*table_result_line(s, names), s) for s, names in resumed.earlier]
 
 
 def _pass_on_unread(table: TableShell, watch: Watch) -> None:
