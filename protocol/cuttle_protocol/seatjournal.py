@@ -67,6 +67,7 @@ from .table import (
     CodeShown,
     Delivered,
     Muted,
+    Rematch,
     Stage,
     Started,
     TableEnded,
@@ -497,6 +498,7 @@ def rebuild(
         core = JournaledGuest(journal, player, header.host_identity)
     seat = Resumed(core)
     said: list[Chat | Muted] = []  # the table's chat, shown again once rebuilt
+    asked: list[Rematch] = []  # the next game's proposal and agreements, shown again
 
     def carry(out: Output) -> None:
         # As the live driver does (`play_at_table`): post every send, report our findings.
@@ -513,6 +515,7 @@ def rebuild(
                     assert core.settings is not None
                     if seat.session is not None:  # the last game is over: the next one
                         seat.earlier.append((seat.session, seat.names))
+                    asked.clear()
                     seat.order, seat.names, seat.session = start_session(
                         core.settings,
                         event,
@@ -531,6 +534,8 @@ def rebuild(
                     seat.code = event
                 elif isinstance(event, Chat | Muted):
                     said.append(event)
+                elif isinstance(event, Rematch):
+                    asked.append(event)
 
     def replay(entry: list[Any]) -> None:
         kind, *fields = entry
@@ -572,9 +577,12 @@ def rebuild(
             raise JournalDamaged(journal.path, why) from None
     core.take_outgoing()  # sent before the crash, or sent again on `resume`
     core._events.extend(said)  # what was said at the table stays on the screen
-    if seat.code is not None and core.me in core.waiting_for():
+    if seat.code is not None and core.stage is Stage.CONFIRM and core.me in core.waiting_for():
         # Killed before our player confirmed the code: it is shown (asked) again.
         core._events.append(seat.code)
+    if core.stage is Stage.BETWEEN:
+        # Killed between games: who proposed the next one and who agreed, as before.
+        core._events.extend(asked)
     journal.replaying, journal._at = False, None
     if journal.path.exists():
         journal._append()

@@ -22,10 +22,20 @@ from typing import Any
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from cuttle_net.session import Output
+
 from .errors import ErrorCode
 from .seatjournal import SeatJournal
 from .table import Rematch, SeatInfo, TableEnded
-from .tablegame import HOST, TableGame, Watch, leave_when_over, play_at_table, table_result_line
+from .tablegame import (
+    HOST,
+    Step,
+    TableGame,
+    Watch,
+    leave_when_over,
+    play_at_table,
+    table_result_line,
+)
 from .trio_table import TableShell
 
 Again = Callable[[int], Awaitable[bool] | bool]
@@ -117,19 +127,26 @@ async def play_match_at_table(
     A match rebuilt from our journal (`play["journal"]`) mid-game goes on counting: the
     games before the one under way are `played` already, and `resumed` sees them (and the
     totals) once, before the game under way is shown."""
-    played = _replayed(play.get("journal"))
+    journal = play.get("journal")
+    played = _replayed(journal)
     totals: MatchTotals | None = None
     if played:
         totals = MatchTotals(table.core.seats)
         for game in played:
             totals.add(game)
         resumed(list(played), totals)
+    over = _over_at_restart(journal)
     end = ""
     try:
         while True:
-            game = await play_at_table(
-                table, identity, rules_token, say=say, watch=watch, stay=True, **play
-            )
+            if over is not None:  # rebuilt between games: the last one is over already
+                game, over = over, None
+                assert game.session is not None
+                watch(Step(game.session, Output()))  # a UI shows it as it ended
+            else:
+                game = await play_at_table(
+                    table, identity, rules_token, say=say, watch=watch, stay=True, **play
+                )
             if game.session is None:  # the table ended before this game began
                 if not played:
                     played.append(game)
@@ -166,6 +183,17 @@ def _replayed(journal: SeatJournal | None) -> list[TableGame]:
     return [TableGame(*table_result_line(s, names), s) for s, names in resumed.earlier]
 
 
+def _over_at_restart(journal: SeatJournal | None) -> TableGame | None:
+    """Rebuilt from our journal between games: the game just over (its record was saved
+    as it ended), which the match reports and follows with the next one, not plays again."""
+    resumed = journal.resumed if journal is not None else None
+    session = resumed.session if resumed is not None else None
+    if resumed is None or session is None or not session.finished:
+        return None
+    journal.resumed = None  # (`play_at_table` starts the next game anew)
+    return TableGame(*table_result_line(session, resumed.names), session)
+
+
 def _pass_on_unread(table: TableShell, watch: Watch) -> None:
     """The table may have ended while no loop of ours was reading its events (the host left
     as our last game was being saved): `watch` still sees them, its `TableEnded` included."""
@@ -194,6 +222,8 @@ def _between_words(table: TableShell) -> str:
 async def _another(table: TableShell, played: int, limit: bool, again: Again, watch: Watch) -> bool:
     """Between games: True once this seat proposed (host) or agreed to (joiner) the next one.
     A joiner that wants no more leaves when it is proposed; the host then leaves."""
+    if table.core.asked_next:  # answered before a restart (our journal replayed it)
+        return True
     if table.core.me == HOST:
         if limit:
             return False
