@@ -22,7 +22,7 @@ from typing import Any
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.session import Output
+from cuttle_net.session import GameSession, Output
 
 from .errors import ErrorCode
 from .seatjournal import SeatJournal
@@ -180,7 +180,12 @@ def _replayed(journal: SeatJournal | None) -> list[TableGame]:
     resumed = journal.resumed if journal is not None else None
     if resumed is None:
         return []
-    return [TableGame(*table_result_line(s, names), s) for s, names in resumed.earlier]
+    return [_journaled(s, names) for s, names in resumed.earlier]
+
+
+def _journaled(session: GameSession, names: tuple[str, ...]) -> TableGame:
+    """A game over that our journal replayed: its result, and no record (saved already)."""
+    return TableGame(*table_result_line(session, names), session)
 
 
 def _over_at_restart(journal: SeatJournal | None) -> TableGame | None:
@@ -191,7 +196,7 @@ def _over_at_restart(journal: SeatJournal | None) -> TableGame | None:
     if resumed is None or session is None or not session.finished:
         return None
     journal.resumed = None  # (`play_at_table` starts the next game anew)
-    return TableGame(*table_result_line(session, resumed.names), session)
+    return _journaled(session, resumed.names)
 
 
 def _pass_on_unread(table: TableShell, watch: Watch) -> None:
