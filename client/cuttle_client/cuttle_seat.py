@@ -90,14 +90,26 @@ class CuttleTable(TableSeat, TableController):
                 text += " · audit passed: the deal was fair"
                 self._final_hand = final_hand(s, self.opponent)
         outcome = engine_outcome(s.outcome) if s.outcome and s.fault is None else None
-        culprit = self._culprit(s)
-        if outcome is None and culprit is not None:  # a forfeit: the other player won it
-            self.score = self.score.won_by(1 - culprit, self.seat)
+        if self.ending is None:
+            self._count(game)
         if game.record is not None:
             text += f" · record saved: {game.record}"
         self.record = game.record
         self.busy = False
-        self._end(outcome, text)
+        self.ending = Ending(outcome, text)
+        self._changed()
+
+    def _count(self, game: TableGame) -> None:
+        """The game's winner scores (a forfeit: the other player); a draw counts as one.
+        Our game seat is that game's (the seats turn as the deal passes on)."""
+        s = game.session
+        assert s is not None
+        outcome = engine_outcome(s.outcome) if s.outcome and s.fault is None else None
+        culprit = self._culprit(s)
+        if outcome is not None:
+            self.score = self.score.after(outcome, s.seat)
+        elif culprit is not None:  # a forfeit: the other player won it
+            self.score = self.score.won_by(1 - culprit, s.seat)
 
     def _stop_with(self, why: str) -> None:
         self.ending, self.dealing = Ending(None, why), False

@@ -75,12 +75,12 @@ class LobbyScreen(Screen[None]):
         Binding("e", "learn", "Learn"),
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
-        Binding("l", "lan", "LAN games"),
+        Binding("l", "lan", "LAN"),
         Binding("n", "name", "Name", show=False),  # its field says "Your name (n)"
         Binding("r", "played", "Played"),
         Binding("v", "variants", "Variants", show=False),  # the rules' row names the key
         Binding("question_mark", "help", "Rules"),
-        Binding("ctrl+q", "app.quit", "Quit"),
+        Binding("ctrl+q", "app.quit", "Quit", priority=True),
     ]
 
     class PracticeRequested(Message):
@@ -206,7 +206,7 @@ class LobbyScreen(Screen[None]):
             yield Static("Games on your network (l)", classes="heading")
             yield ListView(id="lan")
             yield Static(LAN_HINT, id="lan-hint")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self._show_game()

@@ -267,6 +267,7 @@ class TableSeat(Meeting):
             games=None,
             again=self._again,
             report=lambda game, totals: self._report(game),
+            resumed=lambda games, totals: self._earlier(games),
         )
 
     def _say(self, line: str) -> None:
@@ -594,7 +595,19 @@ class TableSeat(Meeting):
         self._finished(game)
         self._last = self.ending
         self.can_rematch = game.settled and not self._ended() and self.ending is not None
+        if self.can_rematch and self._table is not None and self._table.core.asked_next:
+            self._wanting(self._number + 1)  # we answered before a restart (our journal)
         self._changed()
+
+    def _count(self, game: TableGame) -> None:
+        """Add a game that is over to the match's score (the game's seat)."""
+        raise NotImplementedError
+
+    def _earlier(self, games: list[TableGame]) -> None:
+        """Rebuilt from our journal mid-match: the games played before the one under way,
+        replayed and checked by our own journal, count as they did (never a peer's word)."""
+        for game in games:
+            self._count(game)
 
     def _ended(self) -> bool:
         return self._table is not None and self._table.ended.is_set()
@@ -604,14 +617,18 @@ class TableSeat(Meeting):
         a joiner agrees to it (at once, or when the host proposes it)."""
         if not self.can_rematch or self._guest is None:
             return
+        self._wanting(self._number + 1)
+        self._guest.run_sync_soon(self._again_in.send_nowait, True)
+        self._changed()
+
+    def _wanting(self, number: int) -> None:
+        """We want game ``number``: the panel goes, and the table waits for the others."""
         self.can_rematch = False
         first = "every other player" if self._me == 0 else "the host"
-        self._asked = f"You want game {self._number + 1}: waiting for {first} to agree…"
+        self._asked = f"You want game {number}: waiting for {first} to agree…"
         self.between = " ".join([self._asked, *self._agreed_words()])
         self.ending = None  # the panel goes: the final table shows until the next deal
         self.dealing = True  # a move now is refused, and its refusal kept past the deal
-        self._guest.run_sync_soon(self._again_in.send_nowait, True)
-        self._changed()
 
     async def _again(self, played: int) -> bool:
         return await self._agains.receive()

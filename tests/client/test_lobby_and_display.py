@@ -12,6 +12,7 @@ from cuttle_client.app import Practice, Settings, make_app
 from cuttle_client.lobby import LobbyScreen
 from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
+from textual.binding import Binding
 from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.rules import Rules
@@ -388,3 +389,19 @@ def test_the_bots_are_listed_weakest_first_with_the_default_named() -> None:
     assert seen["cuttle chosen"] == ["easy"] and seen["unisson chosen"] == ["easy"]
     assert set(BOTS) == {"random", "easy", "medium", "hard", "greedy"}  # greedy is easy
     assert set(UNISSON_BOTS) == {"random", "easy", "medium", "hard", "greedy"}
+
+
+def test_every_key_of_the_lobby_footer_shows_at_80_columns() -> None:
+    """At 80×24 the footer cut "? Rules" (the palette's key took the room) and never showed
+    "^q Quit" (the app's own ctrl+q, hidden, stood in for the lobby's): issue 26."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    async def body(pilot: Pilot) -> None:
+        footer = screen_text(app).splitlines()[-1]
+        shown = [b for b in LobbyScreen.BINDINGS if isinstance(b, Binding) and b.show]
+        assert len(shown) >= 9
+        for binding in shown:
+            key = app.get_key_display(binding)
+            assert f" {key} {binding.description} " in f"{footer} ", (key, footer)
+
+    run(app, body)

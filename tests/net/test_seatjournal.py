@@ -13,7 +13,13 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
-from cuttle_protocol.play import TableGame, game_session, play_at_table, play_match_at_table
+from cuttle_protocol.play import (
+    TableGame,
+    TableMatch,
+    game_session,
+    play_at_table,
+    play_match_at_table,
+)
 from cuttle_protocol.shells import TableTimeouts, host_table, join_table, open_listener
 from cuttle_protocol.store import (
     JournalDamaged,
@@ -36,10 +42,15 @@ FAST = TableTimeouts(reply=5.0, move=5.0, window=3.0)
 
 
 async def journaled_table(
-    tmp: Path, seats: int, game: str = "unisson", token: str = "one-deck", games: int = 1
+    tmp: Path,
+    seats: int,
+    game: str = "unisson",
+    token: str = "one-deck",
+    games: int = 1,
+    matches: dict[int, TableMatch] | None = None,
 ) -> tuple[dict[int, TableGame], dict[int, SeatJournal], dict[int, Ed25519PrivateKey]]:
-    """A whole game (or a match of `games`: each seat's last game) at a table in this
-    process, every seat journaled (the journals kept)."""
+    """A whole game (or a match of `games`: each seat's last game, the whole match in
+    `matches`) at a table in this process, every seat journaled (the journals kept)."""
     played: dict[int, TableGame] = {}
     journals: dict[int, SeatJournal] = {}
     keys = {seat: Ed25519PrivateKey.generate() for seat in range(seats)}
@@ -61,6 +72,8 @@ async def journaled_table(
             else:
                 match = await play_match_at_table(table, keys[seat], token, games=games, **how)
                 played[seat] = match.games[-1]
+                if matches is not None:
+                    matches[seat] = match
 
         async def host() -> None:
             me = LocalPlayer("p0", keys[0])

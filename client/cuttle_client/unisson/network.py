@@ -97,9 +97,13 @@ class NetworkTable(TableSeat, UnissonController):
         hands = tuple(tuple(v.hand(p)) for p in range(self.players)) if over else ()
         self.ending = Ending(text, scores, hands)
         self.busy = False
-        outcome = s.outcome
+        self._count(game)
+
+    def _count(self, game: TableGame) -> None:
+        """The match totals: the verified scores of a game that ended by the rules."""
+        outcome = game.session.outcome if game.session is not None else None
         if game.clean and outcome is not None and outcome.scores:
-            self.games.append(list(outcome.scores))  # the match totals: verified scores
+            self.games.append(list(outcome.scores))
 
     def _stop_with(self, why: str) -> None:
         self.ending = Ending(why, (), ())

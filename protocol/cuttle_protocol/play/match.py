@@ -22,11 +22,14 @@ from typing import Any
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from cuttle_net.session import GameSession, Output
+
 from ..errors import ErrorCode
 from ..shells.table_shell import TableShell
+from ..store.seatjournal import SeatJournal
 from ..table.core import Rematch, SeatInfo, TableEnded
 from .events import Tell
-from .game import HOST, TableGame, Watch, leave_when_over, play_at_table
+from .game import HOST, Step, TableGame, Watch, leave_when_over, play_at_table, table_result_line
 
 Again = Callable[[int], Awaitable[bool] | bool]
 """After `played` games: play another one? The host is asked once a game is over by the
@@ -106,21 +109,37 @@ async def play_match_at_table(
     games: int | None = 1,
     again: Again = again_always,
     report: Callable[[TableGame, MatchTotals], None] = lambda game, totals: None,
+    resumed: Callable[[list[TableGame], MatchTotals], None] = lambda games, totals: None,
     tell: Tell = lambda event: None,
     watch: Watch = lambda item: None,
     **play: Any,
 ) -> TableMatch:
     """Play games at `table` until a seat wants no more: `games` (None: no limit) is as many
     as this seat plays; `again` is asked before each further one; `report` sees each game
-    once it is over, with the totals so far. `play` are `play_at_table`'s other hooks."""
-    played: list[TableGame] = []
+    once it is over, with the totals so far. `play` are `play_at_table`'s other hooks.
+    A match rebuilt from our journal (`play["journal"]`) mid-game goes on counting: the
+    games before the one under way are `played` already, and `resumed` sees them (and the
+    totals) once, before the game under way is shown."""
+    journal = play.get("journal")
+    played = _replayed(journal)
     totals: MatchTotals | None = None
+    if played:
+        totals = MatchTotals(table.core.seats)
+        for game in played:
+            totals.add(game)
+        resumed(list(played), totals)
+    over = _over_at_restart(journal)
     end = ""
     try:
         while True:
-            game = await play_at_table(
-                table, identity, rules_token, tell=tell, watch=watch, stay=True, **play
-            )
+            if over is not None:  # rebuilt between games: the last one is over already
+                game, over = over, None
+                assert game.session is not None
+                watch(Step(game.session, Output()))  # a UI shows it as it ended
+            else:
+                game = await play_at_table(
+                    table, identity, rules_token, tell=tell, watch=watch, stay=True, **play
+                )
             if game.session is None:  # the table ended before this game began
                 if not played:
                     played.append(game)
@@ -145,6 +164,32 @@ async def play_match_at_table(
         with trio.CancelScope(shield=True):
             await leave_when_over(table)
     return TableMatch(played, totals, end)
+
+
+def _replayed(journal: SeatJournal | None) -> list[TableGame]:
+    """The games of the match before the one under way, as our own journal replayed them
+    (`seatjournal.rebuild`): every message checked and every audit run again, here. Never
+    a peer's word about past games. Their records were saved as each game ended."""
+    resumed = journal.resumed if journal is not None else None
+    if resumed is None:
+        return []
+    return [_journaled(s, names) for s, names in resumed.earlier]
+
+
+def _journaled(session: GameSession, names: tuple[str, ...]) -> TableGame:
+    """A game over that our journal replayed: its result, and no record (saved already)."""
+    return TableGame(*table_result_line(session, names), session)
+
+
+def _over_at_restart(journal: SeatJournal | None) -> TableGame | None:
+    """Rebuilt from our journal between games: the game just over (its record was saved
+    as it ended), which the match reports and follows with the next one, not plays again."""
+    resumed = journal.resumed if journal is not None else None
+    session = resumed.session if resumed is not None else None
+    if resumed is None or session is None or not session.finished:
+        return None
+    journal.resumed = None  # (`play_at_table` starts the next game anew)
+    return _journaled(session, resumed.names)
 
 
 def _pass_on_unread(table: TableShell, watch: Watch) -> None:
@@ -175,6 +220,8 @@ def _between_words(table: TableShell) -> str:
 async def _another(table: TableShell, played: int, limit: bool, again: Again, watch: Watch) -> bool:
     """Between games: True once this seat proposed (host) or agreed to (joiner) the next one.
     A joiner that wants no more leaves when it is proposed; the host then leaves."""
+    if table.core.asked_next:  # answered before a restart (our journal replayed it)
+        return True
     if table.core.me == HOST:
         if limit:
             return False

@@ -51,6 +51,7 @@ from ..table.core import (
     CodeShown,
     Delivered,
     Muted,
+    Rematch,
     Stage,
     Started,
     TableEnded,
@@ -465,6 +466,9 @@ class Resumed:
     ended: TableEnded | None = None
     code: CodeShown | None = None  # the table code, once every seat revealed
     lost: list[bytes] = field(default_factory=list)  # host: the joiners to wait for again
+    # The match's games before `session`, each with its players' names in game seats: the
+    # journal replays them too, so the totals a rebuilt seat shows are its own (SPEC 4.6).
+    earlier: list[tuple[GameSession, tuple[str, ...]]] = field(default_factory=list)
 
 
 def open_journal(path: Path) -> SeatJournal:
@@ -494,6 +498,7 @@ def rebuild(
         core = JournaledGuest(journal, player, header.host_identity)
     seat = Resumed(core)
     said: list[Chat | Muted] = []  # the table's chat, shown again once rebuilt
+    asked: list[Rematch] = []  # the next game's proposal and agreements, shown again
 
     def carry(out: Output) -> None:
         # As the live driver does (`play_at_table`): post every send, report our findings.
@@ -508,6 +513,9 @@ def rebuild(
             for event in events:
                 if isinstance(event, Started):
                     assert core.settings is not None
+                    if seat.session is not None:  # the last game is over: the next one
+                        seat.earlier.append((seat.session, seat.names))
+                    asked.clear()
                     seat.order, seat.names, seat.session = start_session(
                         core.settings,
                         event,
@@ -526,6 +534,8 @@ def rebuild(
                     seat.code = event
                 elif isinstance(event, Chat | Muted):
                     said.append(event)
+                elif isinstance(event, Rematch):
+                    asked.append(event)
 
     def replay(entry: list[Any]) -> None:
         kind, *fields = entry
@@ -567,9 +577,12 @@ def rebuild(
             raise JournalDamaged(journal.path, why) from None
     core.take_outgoing()  # sent before the crash, or sent again on `resume`
     core._events.extend(said)  # what was said at the table stays on the screen
-    if seat.code is not None and core.me in core.waiting_for():
+    if seat.code is not None and core.stage is Stage.CONFIRM and core.me in core.waiting_for():
         # Killed before our player confirmed the code: it is shown (asked) again.
         core._events.append(seat.code)
+    if core.stage is Stage.BETWEEN:
+        # Killed between games: who proposed the next one and who agreed, as before.
+        core._events.extend(asked)
     journal.replaying, journal._at = False, None
     if journal.path.exists():
         journal._append()

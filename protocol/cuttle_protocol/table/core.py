@@ -365,6 +365,11 @@ class _Table:
         self._post({"t": "rematch", "game": self._asked})
 
     @property
+    def asked_next(self) -> bool:
+        """We proposed (host) or agreed to (joiner) the game after the one under way."""
+        return self._asked > self.game
+
+    @property
     def game_dealer(self) -> int:
         """The dealer of the game under way: the first dealer, then the next seat each game."""
         return (self.dealer + max(self.game - 1, 0)) % max(len(self.seats), 1)
