@@ -14,13 +14,12 @@ import trio
 from cuttle_client.controller import MatchScore
 from cuttle_client.cuttle_seat import CuttleTable
 from cuttle_client.unisson.network import NetworkTable
-from cuttle_protocol.store.journal import _record
+from cuttle_protocol.play import Step, TableMatch, game_session
+from cuttle_protocol.play.match import MatchTotals, _over_at_restart, _replayed
 from cuttle_protocol.store import open_journal, read_table_journal, rebuild
+from cuttle_protocol.store.journal import _record
 from cuttle_protocol.store.seatjournal import _header_wire
 from cuttle_protocol.table import CodeShown, Rematch
-from cuttle_protocol.play import Step, game_session
-from cuttle_protocol.play import TableMatch
-from cuttle_protocol.play.match import MatchTotals, _over_at_restart, _replayed
 
 from cuttle_net.session import Output
 from tests.net.test_seatjournal import journaled_table

@@ -8,7 +8,6 @@ import cuttle_protocol.shells as shells
 import pytest
 from cuttle_client.cli import main
 from cuttle_protocol.shells import Browser, LanGame, LanUnavailable
-from cuttle_protocol.shells import mdns as lan
 from cuttle_protocol.wire import Announcement, parse_address
 
 from cuttle_net.games.cuttle.rules import Rules
@@ -146,6 +145,6 @@ def test_interface_takes_an_ipv4_or_ipv6_address_or_a_name(
         asked.append(interfaces)
         return Finished([], {})
 
-    monkeypatch.setattr(lan, "browse_once", browse_once)
+    monkeypatch.setattr(shells, "browse_once", browse_once)
     assert main(["lan", "--interface", interface]) == 0
     assert asked == [[interface]]

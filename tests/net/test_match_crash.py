@@ -9,8 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cuttle_protocol.store import JournalDamaged
-from cuttle_protocol.store import read_table_journal
+from cuttle_protocol.store import JournalDamaged, read_table_journal
 
 from .crash import BOT_DELAY, WAIT, Side, port_of
 from .test_host_join import host_args, join_args
