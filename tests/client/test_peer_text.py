@@ -25,6 +25,7 @@ from cuttle_client.unisson.controller import Ending
 from cuttle_client.unisson.controller import PracticeController as UnissonPractice
 from cuttle_client.unisson.table import UnissonTableScreen
 from cuttle_protocol.play import NetPlan
+from cuttle_protocol.shells import LanGame
 from cuttle_protocol.wire import Announcement
 from textual.pilot import Pilot
 
@@ -95,9 +96,7 @@ def test_a_peer_name_is_plain_text_on_every_screen(
         # count on that: the name is set after the checks.
         announcement = Announcement("x", 4454, Rules.parse("classic"))
         object.__setattr__(announcement, "name", name)
-        found = SimpleNamespace(
-            announcement=announcement, address="127.0.0.1", port=4454, service="x"
-        )
+        found = LanGame("x", announcement, ("127.0.0.1",), 0.0)
         await lobby._list_games([found])
         await pilot.pause()
         shows(app, f"{shown} · 127.0.0.1:4454 · Cuttle classic · seat free")
