@@ -9,6 +9,7 @@ the suite fast (the protocol does not depend on the deck's size beyond the count
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
 
@@ -35,7 +36,7 @@ from cuttle_net.deck.group import IDENTITY, L, base_mul, card_point, mul, scalar
 from cuttle_net.deck.proofs import _challenge, prove_key, prove_share
 from cuttle_net.deck.state import deal_layout
 
-from .helpers import SID, Table, resign
+from .helpers import SID, Table, resign, seeded_rng
 
 DECK = 26
 HAND = 3
@@ -73,9 +74,21 @@ def table(seats: int, cheater: int | None = None, cls: type[DeckPeer] | None = N
     return Table(classes=classes, deck_size=DECK, seats=seats)
 
 
+_DEALT: dict[int, Table] = {}
+
+
 def dealt(seats: int, cheater: int | None = None, cls: type[DeckPeer] | None = None) -> Table:
-    t = table(seats, cheater, cls)
-    t.run(deal_op(seats))
+    """A table of ``seats`` after an honest deal, ``cheater`` then of class ``cls`` (each such
+    class cheats only after the deal). The deal, most of a test's time, is made once per
+    size and copied; each copy draws from its own fresh random stream."""
+    if seats not in _DEALT:
+        _DEALT[seats] = table(seats)
+        _DEALT[seats].run(deal_op(seats))
+    t = copy.deepcopy(_DEALT[seats])
+    for seat, peer in enumerate(t.peers):
+        peer.rng = seeded_rng(b"dealt%d/%d" % (seats, seat))  # a copied closure is shared
+    if cls is not None and cheater is not None:
+        t.peers[cheater].__class__ = cls
     return t
 
 
