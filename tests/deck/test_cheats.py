@@ -9,7 +9,6 @@ the suite fast (the protocol does not depend on the deck's size beyond the count
 
 from __future__ import annotations
 
-import copy
 import itertools
 import os
 
@@ -36,9 +35,9 @@ from cuttle_net.deck.group import IDENTITY, L, base_mul, card_point, mul, scalar
 from cuttle_net.deck.proofs import _challenge, prove_key, prove_share
 from cuttle_net.deck.state import deal_layout
 
-from .helpers import SID, Table, resign, seeded_rng
+from .helpers import SID, SMALL_DECK, Table, dealt, resign
 
-DECK = 26
+DECK = SMALL_DECK
 HAND = 3
 NON_CANONICAL = b"\xff" * 31 + b"\x7f"  # not a canonical field element
 NOT_A_POINT = bytes.fromhex("0100000000000000000000000000000000000000000000000000000000000000")
@@ -72,24 +71,6 @@ def deal_op(seats: int) -> Deal:
 def table(seats: int, cheater: int | None = None, cls: type[DeckPeer] | None = None) -> Table:
     classes = {cheater: cls} if cls is not None and cheater is not None else {}
     return Table(classes=classes, deck_size=DECK, seats=seats)
-
-
-_DEALT: dict[int, Table] = {}
-
-
-def dealt(seats: int, cheater: int | None = None, cls: type[DeckPeer] | None = None) -> Table:
-    """A table of ``seats`` after an honest deal, ``cheater`` then of class ``cls`` (each such
-    class cheats only after the deal). The deal, most of a test's time, is made once per
-    size and copied; each copy draws from its own fresh random stream."""
-    if seats not in _DEALT:
-        _DEALT[seats] = table(seats)
-        _DEALT[seats].run(deal_op(seats))
-    t = copy.deepcopy(_DEALT[seats])
-    for seat, peer in enumerate(t.peers):
-        peer.rng = seeded_rng(b"dealt%d/%d" % (seats, seat))  # a copied closure is shared
-    if cls is not None and cheater is not None:
-        t.peers[cheater].__class__ = cls
-    return t
 
 
 def caught(t: Table, action, kind: str, culprit: int) -> CheatDetected:
