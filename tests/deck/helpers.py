@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.deck import DeckPeer, Op, check_transcript
+from cuttle_net.deck import Deal, DeckPeer, Op, check_transcript
 from cuttle_net.deck.encoding import DOMAIN, canon
 
 SID = bytes(range(16))
@@ -106,3 +107,23 @@ def resign(wire: dict, key: Ed25519PrivateKey) -> dict:
     """The message re-signed by ``key`` after a malicious edit."""
     unsigned = {k: v for k, v in wire.items() if k != "sig"}
     return {**unsigned, "sig": key.sign(DOMAIN + b"message\0" + canon(unsigned))}
+
+
+SMALL_DECK = 26  # the protocol does not depend on the deck's size beyond the counts
+_DEALT: dict[int, Table] = {}
+
+
+def dealt(seats: int = 3, cheater: int | None = None, cls: type[DeckPeer] | None = None) -> Table:
+    """A table of ``seats`` after an honest deal of three cards each and one face up from a
+    26-card deck, ``cheater`` then of class ``cls`` (a class that cheats only after the
+    deal). The deal, most of a test's time, is made once per size and copied; each copy
+    draws from its own fresh random stream."""
+    if seats not in _DEALT:
+        _DEALT[seats] = Table(deck_size=SMALL_DECK, seats=seats)
+        _DEALT[seats].run(Deal((3,) * seats, 1))
+    t = copy.deepcopy(_DEALT[seats])
+    for seat, peer in enumerate(t.peers):
+        peer.rng = seeded_rng(b"dealt%d/%d" % (seats, seat))  # a copied closure is shared
+    if cls is not None and cheater is not None:
+        t.peers[cheater].__class__ = cls
+    return t

@@ -35,9 +35,9 @@ from cuttle_net.deck.group import IDENTITY, L, base_mul, card_point, mul, scalar
 from cuttle_net.deck.proofs import _challenge, prove_key, prove_share
 from cuttle_net.deck.state import deal_layout
 
-from .helpers import SID, Table, resign
+from .helpers import SID, SMALL_DECK, Table, dealt, resign
 
-DECK = 26
+DECK = SMALL_DECK
 HAND = 3
 NON_CANONICAL = b"\xff" * 31 + b"\x7f"  # not a canonical field element
 NOT_A_POINT = bytes.fromhex("0100000000000000000000000000000000000000000000000000000000000000")
@@ -71,12 +71,6 @@ def deal_op(seats: int) -> Deal:
 def table(seats: int, cheater: int | None = None, cls: type[DeckPeer] | None = None) -> Table:
     classes = {cheater: cls} if cls is not None and cheater is not None else {}
     return Table(classes=classes, deck_size=DECK, seats=seats)
-
-
-def dealt(seats: int, cheater: int | None = None, cls: type[DeckPeer] | None = None) -> Table:
-    t = table(seats, cheater, cls)
-    t.run(deal_op(seats))
-    return t
 
 
 def caught(t: Table, action, kind: str, culprit: int) -> CheatDetected:

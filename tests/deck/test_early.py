@@ -10,15 +10,9 @@ import pytest
 from cuttle_net.deck import CheatDetected, Deal, Draw, RevealFromHand, UsageError
 from cuttle_net.deck.messages import Message
 
-from .helpers import Table, resign
+from .helpers import SMALL_DECK, Table, dealt, resign
 
-DECK = 26
-
-
-def dealt(seats: int = 3) -> Table:
-    t = Table(seats=seats, deck_size=DECK)
-    t.run(Deal((3,) * seats, 1))
-    return t
+DECK = SMALL_DECK
 
 
 def refused(t: Table, seat: int, wire, author: int | None, kind: str, culprit: int):

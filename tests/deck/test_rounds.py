@@ -26,15 +26,9 @@ from cuttle_net.deck.encoding import hash256
 from cuttle_net.deck.messages import genesis
 from cuttle_net.deck.proofs import prove_share
 
-from .helpers import SID, Table, resign
+from .helpers import SID, SMALL_DECK, Table, dealt, resign
 
-DECK = 26
-
-
-def dealt(seats: int) -> Table:
-    t = Table(seats=seats, deck_size=DECK)
-    t.run(Deal((3,) * seats, 1))
-    return t
+DECK = SMALL_DECK
 
 
 def rounds_of(t: Table, seat: int = 0) -> list[list[tuple[str, int]]]:

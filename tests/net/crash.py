@@ -4,6 +4,8 @@ by the tests and the benchmark)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import signal
 import subprocess
@@ -13,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cuttle_client.cli import main as cuttle
 from cuttle_protocol.store import JournalDamaged, read_table_journal
 
 from .test_host_join import host_args as loopback_host_args
@@ -141,9 +144,12 @@ def crash_and_resume(tmp: Path, victim: str, signum: int = signal.SIGKILL) -> Cr
 
 
 def verify(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "cuttle_client", "verify", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
+    """``cuttle verify PATH``, run in this process (the same code path as the command;
+    a process per record cost a Python start-up each: the command as a process is
+    tests/records/test_verify.py's)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cuttle(["verify", str(path)])
+    return subprocess.CompletedProcess(
+        ["cuttle", "verify", str(path)], code, out.getvalue(), err.getvalue()
     )

@@ -10,8 +10,6 @@ session level; here the same endings come from bytes on a connection."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +17,6 @@ from pathlib import Path
 import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_client.cli import main as cuttle
 from cuttle_client.cli_table import bot_for
 from cuttle_protocol.play import TableGame, play_at_table
 from cuttle_protocol.shells import TableTimeouts, host_table, join_table, open_listener
@@ -30,6 +27,7 @@ from cuttle_net.records.record import parse_record
 from cuttle_net.records.verify import Verdict, verify_text
 
 from . import hostile
+from .crash import verify
 from .test_host_join import finish, join, result_lines, start_host
 
 TIMEOUTS = TableTimeouts(reply=4, move=2, window=1)  # on the mock clock
@@ -326,9 +324,8 @@ async def test_a_hostile_host_is_named_by_the_joiner(
 
 
 def cuttle_verify(path: Path) -> int:
-    """``cuttle verify PATH``'s exit status (run in this process: the same code path)."""
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        return cuttle(["verify", str(path)])
+    """``cuttle verify PATH``'s exit status."""
+    return verify(path).returncode
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ import trio
 from cuttle_protocol.store import KnownPeers, load_or_create_identity
 from cuttle_protocol.wire import Close, Hello
 
+from .crash import verify
 from .flood import KINDS, cutting_proxy, hostile
 from .test_host_join import host_args, join_args
 
@@ -93,9 +94,7 @@ def join(tmp: Path, port: int, who: str = "b", *extra: str) -> subprocess.Comple
 def verify_records(*dirs: Path) -> None:
     for folder in dirs:
         (record,) = (folder / "games").glob("*.cuttle")
-        verified = subprocess.run(
-            cuttle("verify", str(record)), capture_output=True, text=True, timeout=WAIT
-        )
+        verified = verify(record)
         assert verified.returncode == 0, verified.stdout + verified.stderr
 
 

@@ -82,8 +82,10 @@ def result_lines(outputs: list[tuple[int, str, str]]) -> list[str]:
     ]
 
 
+# Six seats: a three-seat table of processes plays below (two games of a match, each
+# verified at every seat; and one game beside a watcher).
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [3, 6])
+@pytest.mark.parametrize("players", [6])
 def test_unisson_at_a_table_of_processes_ends_with_one_result(tmp_path: Path, players: int) -> None:
     outputs = play(tmp_path, players)
     lines = result_lines(outputs)
