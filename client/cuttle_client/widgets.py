@@ -192,6 +192,12 @@ class MoveLog(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="log-text")
 
+    def watch_virtual_size(self) -> None:
+        # The end again each time the text is measured anew: ``show`` scrolled before the
+        # scrollbar it brought narrowed the text, and the lines that wrapped anew were left
+        # below the panel (a Resize is not sent for that).
+        self.scroll_end(animate=False)
+
     def show(
         self, log: Sequence[LogEntry], ascii: bool, coach: Sequence[tuple[str, str]] = ()
     ) -> None:
