@@ -66,6 +66,22 @@ def test_stepping_forward_back_and_jumping(record_text: str) -> None:
     run(ReplayApp(replay), body)  # 80×24 too
 
 
+def test_a_title_too_long_for_its_line_ends_in_an_ellipsis() -> None:
+    """The title line is one row: a long one wrapped at a word and lost the rest, leaving
+    "… · one-deck ·" with the date gone and nothing to say it was cut."""
+    link = Link(Rules.parse("classic"), 4, bots=("greedy", "random"))
+    link.play()
+    names = ("Annabelle Marchetti", "Bartholomew Okonkwo")
+    app = ReplayApp(load(build_record(link.sessions[1], names, "2026-11-21T12:00:00Z")))
+
+    async def body(pilot: Pilot) -> None:
+        title = screen_text(pilot.app).splitlines()[0].rstrip()
+        assert title.startswith(" replay · Cuttle · Annabelle Marchetti vs Bartholomew")
+        assert title.endswith("…")
+
+    run(app, body)
+
+
 def test_an_unaudited_game_is_replayed_as_far_as_it_is_known() -> None:
     root = Path(__file__).resolve().parents[2]
     text = (root / "protocol" / "vectors" / "record" / "example-conceded.cuttle").read_text()
