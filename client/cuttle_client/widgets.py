@@ -312,7 +312,9 @@ class ReplayBoard(Vertical):
     ) -> None:
         view, me = p.view(k, seat), 0 if seat is None else seat
         touched = log[-1].touched if log else frozenset()
-        show_board(self, view, me, p.names, ascii, touched)
+        # A seat's view is that seat's table: its side is "You", as its moves say.
+        names = [("You" if s == seat else n) for s, n in enumerate(p.names)]
+        show_board(self, view, me, names, ascii, touched)
         self.query_one("#hand", Hand).show(view, me, ascii, None)
         self.query_one("#last", LastMove).show(log, ascii)
 

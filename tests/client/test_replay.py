@@ -132,9 +132,13 @@ def test_each_seat_sees_its_own_hand_and_only_what_it_was_shown(record_text: str
         assert "as ann saw it" in shown and "▒▒" in shown
         assert all(card_display(c) in shown for c in first.hands[0])
         assert not any(card_display(c) in shown for c in first.hands[1])
-        await keys(pilot, "s")  # bob's chair: the other way round
+        # Her side is "You", as at her table and as the moves say ("You play…"): it read
+        # "ann" beside a log that said "You".
+        assert "╭─ You ─" in shown and "╭─ bob ─" in shown and "╭─ ann ─" not in shown
+        await keys(pilot, "home", "s")  # bob's chair: the other way round
         shown = screen_text(app)
         assert "as bob saw it" in shown
+        assert "╭─ You ─" in shown and "╭─ ann ─" in shown and "╭─ bob ─" not in shown
         assert all(card_display(c) in shown for c in first.hands[1])
         assert not any(card_display(c) in shown for c in first.hands[0])
         await keys(pilot, "s")
