@@ -169,6 +169,10 @@ def test_a_lunisson_game_is_replayed_on_its_table_not_as_positions() -> None:
         await keys(pilot, "s", "s")  # bob's chair: his hand below, the others' sizes
         shown = screen_text(app)
         assert "as bob saw it" in shown and "Your turn" in shown and "Hand 1:9♣" in shown
+        # His line is "You", as the moves name him ("You take…"): it read "bob".
+        rows = [row.split() for row in shown.splitlines()[1:4]]
+        names = sorted(r[1] if r[0] == "▶" else r[0] for r in rows)
+        assert names == ["You", "ann", "cleo"]
         await keys(pilot, "g")
         await keys(pilot, "1", "0", "enter")
         assert f"move 10 of {n}" in screen_text(app)
