@@ -72,7 +72,7 @@ class Side(Static):
             if view.has_glasses(me) and view.hand_size(seat):
                 hand.append("  open: your glasses", style="italic")
             elif view.hands[seat]:
-                hand.append("  face up: known", style="italic")
+                hand.append("  known to you", style="italic")  # a 9 returned them, or the end
             lines.append(hand)
         points = Text("Points ")
         if view.points[seat]:
