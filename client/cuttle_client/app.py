@@ -110,7 +110,9 @@ class CuttleApp(App[None]):
 
     def on_mount(self) -> None:
         self.trio.start()
-        self.lobby = LobbyScreen(self.player_name or "", lan=self.settings.lan)
+        # The name games are played under (the login name until one is chosen): after a
+        # first `cuttle play` or `join`, the lobby showed an empty field.
+        self.lobby = LobbyScreen(self.name_to_show, lan=self.settings.lan)
         self.push_screen(self.lobby)
         if self._first_table is not None:
             self.open_table(self._first_table)

@@ -310,9 +310,9 @@ class TableSeat(Meeting):
         self._show_code(f"code {event.code}")
         if self.verified and self.players == 2:
             # The only other key at the table is the host's, which the invitation named
-            # and the handshake proved (SPEC 3.14): nothing to compare.
+            # and the handshake proved (SPEC 3.14): nothing to compare.  (The table's shell
+            # says so in the meeting's story.)
             self._show_code(f"verified · code {event.code}")
-            self._say(f"verified: the host proved the invitation's key (code {event.code})")
             return True
         self._on_code(self)
         same = await self._answers.receive()

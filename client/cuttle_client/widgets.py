@@ -72,7 +72,7 @@ class Side(Static):
             if view.has_glasses(me) and view.hand_size(seat):
                 hand.append("  open: your glasses", style="italic")
             elif view.hands[seat]:
-                hand.append("  face up: known", style="italic")
+                hand.append("  known to you", style="italic")  # a 9 returned them, or the end
             lines.append(hand)
         points = Text("Points ")
         if view.points[seat]:
@@ -192,6 +192,12 @@ class MoveLog(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="log-text")
 
+    def watch_virtual_size(self) -> None:
+        # The end again each time the text is measured anew: ``show`` scrolled before the
+        # scrollbar it brought narrowed the text, and the lines that wrapped anew were left
+        # below the panel (a Resize is not sent for that).
+        self.scroll_end(animate=False)
+
     def show(
         self, log: Sequence[LogEntry], ascii: bool, coach: Sequence[tuple[str, str]] = ()
     ) -> None:
@@ -306,7 +312,9 @@ class ReplayBoard(Vertical):
     ) -> None:
         view, me = p.view(k, seat), 0 if seat is None else seat
         touched = log[-1].touched if log else frozenset()
-        show_board(self, view, me, p.names, ascii, touched)
+        # A seat's view is that seat's table: its side is "You", as its moves say.
+        names = [("You" if s == seat else n) for s, n in enumerate(p.names)]
+        show_board(self, view, me, names, ascii, touched)
         self.query_one("#hand", Hand).show(view, me, ascii, None)
         self.query_one("#last", LastMove).show(log, ascii)
 

@@ -103,6 +103,24 @@ def test_first_run_asks_the_name_then_keeps_it(tmp_path: Path) -> None:
     assert saved_name(tmp_path) == "Zoé"
 
 
+def test_the_lobby_after_a_first_game_shows_the_name_it_was_played_under(tmp_path: Path) -> None:
+    """`cuttle play` (or `join`) on a first run plays under the login name; the lobby after
+    it showed an empty name field ("your name"), not the name the others had seen."""
+    from cuttle_client.app import Practice
+    from cuttle_client.profile import login_name
+
+    from cuttle_net.games.cuttle.rules import Rules
+
+    app = make_app(
+        Settings(bot_delay=0, config_dir=tmp_path), Practice("greedy", Rules.parse("classic"), 1)
+    )
+
+    async def body(pilot: Pilot) -> None:
+        assert app.lobby.query_one("#name", Input).value == login_name()
+
+    run(app, body)
+
+
 def test_lobby_keys_reach_every_part() -> None:
     app = make_app(Settings(bot_delay=0))
 

@@ -197,6 +197,9 @@ def test_a_join_by_invitation_is_verified_with_no_code_to_compare(tmp_path: Path
             pilot, lambda: " · verified · code " in (screen_text(app) + "\n").split("\n")[0]
         )
         assert not any(isinstance(s, ConfirmScreen) for s in app.screen_stack)
+        # Said once: the seat and the table's shell both said it, two lines the same.
+        said_verified = [s for s in c.status if s.startswith("verified: the host proved the inv")]
+        assert len(said_verified) == 1, c.status
 
     run(app, body)
 

@@ -245,3 +245,26 @@ def test_snapshot_unisson_lesson_mid_way(snap_compare) -> None:
     c.start()
     c.submit(parse_unisson("meld 9S TS JS"))
     assert snap_compare(CuttleApp(Settings(bot_delay=0), c))
+
+
+def test_the_lesson_panel_shows_its_last_line_once_it_scrolls() -> None:
+    """The panel scrolled to its end before its scrollbar appeared; the bar took two columns,
+    the text wrapped onto more lines, and the goal's last words were left below the panel
+    ("…your turn ends by" without "itself.", L'Unisson's first lesson after d at 80×24)."""
+    app = CuttleApp(Settings(bot_delay=0), UnissonLesson(0, bot_delay=0))
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "lesson 1 of 7" in screen_text(pilot.app))
+        await keys(pilot, "d")
+        await until(pilot, lambda: "Second action" in panel_text(pilot))
+        panel = pilot.app.screen.query_one("#log")
+        await until(pilot, lambda: panel.max_scroll_y > 0)
+
+        def panel_rows() -> list[str]:  # the lines the panel shows, as the screen draws them
+            box = panel.content_region
+            rows = screen_text(pilot.app).splitlines()[box.y : box.bottom]
+            return [row[box.x : box.right].strip(" ▁▂▃▄▅▆▇█") for row in rows]
+
+        await until(pilot, lambda: panel_rows()[-1] == "itself.", seconds=20)
+
+    run(app, body)

@@ -66,6 +66,22 @@ def test_stepping_forward_back_and_jumping(record_text: str) -> None:
     run(ReplayApp(replay), body)  # 80×24 too
 
 
+def test_a_title_too_long_for_its_line_ends_in_an_ellipsis() -> None:
+    """The title line is one row: a long one wrapped at a word and lost the rest, leaving
+    "… · one-deck ·" with the date gone and nothing to say it was cut."""
+    link = Link(Rules.parse("classic"), 4, bots=("greedy", "random"))
+    link.play()
+    names = ("Annabelle Marchetti", "Bartholomew Okonkwo")
+    app = ReplayApp(load(build_record(link.sessions[1], names, "2026-11-21T12:00:00Z")))
+
+    async def body(pilot: Pilot) -> None:
+        title = screen_text(pilot.app).splitlines()[0].rstrip()
+        assert title.startswith(" replay · Cuttle · Annabelle Marchetti vs Bartholomew")
+        assert title.endswith("…")
+
+    run(app, body)
+
+
 def test_an_unaudited_game_is_replayed_as_far_as_it_is_known() -> None:
     root = Path(__file__).resolve().parents[2]
     text = (root / "protocol" / "vectors" / "record" / "example-conceded.cuttle").read_text()
@@ -116,9 +132,13 @@ def test_each_seat_sees_its_own_hand_and_only_what_it_was_shown(record_text: str
         assert "as ann saw it" in shown and "▒▒" in shown
         assert all(card_display(c) in shown for c in first.hands[0])
         assert not any(card_display(c) in shown for c in first.hands[1])
-        await keys(pilot, "s")  # bob's chair: the other way round
+        # Her side is "You", as at her table and as the moves say ("You play…"): it read
+        # "ann" beside a log that said "You".
+        assert "╭─ You ─" in shown and "╭─ bob ─" in shown and "╭─ ann ─" not in shown
+        await keys(pilot, "home", "s")  # bob's chair: the other way round
         shown = screen_text(app)
         assert "as bob saw it" in shown
+        assert "╭─ You ─" in shown and "╭─ ann ─" in shown and "╭─ bob ─" not in shown
         assert all(card_display(c) in shown for c in first.hands[1])
         assert not any(card_display(c) in shown for c in first.hands[0])
         await keys(pilot, "s")
@@ -149,6 +169,10 @@ def test_a_lunisson_game_is_replayed_on_its_table_not_as_positions() -> None:
         await keys(pilot, "s", "s")  # bob's chair: his hand below, the others' sizes
         shown = screen_text(app)
         assert "as bob saw it" in shown and "Your turn" in shown and "Hand 1:9♣" in shown
+        # His line is "You", as the moves name him ("You take…"): it read "bob".
+        rows = [row.split() for row in shown.splitlines()[1:4]]
+        names = sorted(r[1] if r[0] == "▶" else r[0] for r in rows)
+        assert names == ["You", "ann", "cleo"]
         await keys(pilot, "g")
         await keys(pilot, "1", "0", "enter")
         assert f"move 10 of {n}" in screen_text(app)

@@ -102,6 +102,7 @@ def test_rematch_prompt(snap_compare) -> None:
     [
         ("table.svg", "test_snapshots/test_mid_game_table.svg"),
         ("unisson-table.svg", "test_unisson_snapshots/test_six_players_two_decks.svg"),
+        ("lesson.svg", "test_learn/test_snapshot_cuttle_lesson_after_a_wrong_move.svg"),
     ],
 )
 def test_the_readme_screenshots_are_the_current_snapshots(screenshot, snapshot) -> None:

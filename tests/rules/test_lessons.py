@@ -82,3 +82,12 @@ def test_the_unisson_course_ends_a_game_and_scores_it() -> None:
     assert run.game.is_over
     score = run.game.scores()[0]
     assert (score.melded, score.last, score.total) == (3, 5, 8)
+
+
+@pytest.mark.parametrize(("course", "lesson"), ALL, ids=IDS)
+def test_the_last_step_does_not_say_done_after_the_ending_does(
+    course: Course, lesson: Lesson
+) -> None:
+    """The lesson-complete panel reads "TITLE: done. " then the last step's words: two
+    lessons' words began "Done." ("The ace's effects: done. Done. A new meld…")."""
+    assert not lesson.steps[-1].after.lower().startswith("done")

@@ -186,13 +186,14 @@ class ReplayBoard(Vertical):
     ) -> None:
         view, me = p.view(k, seat), -1 if seat is None else seat
         touched = log[-1].touched if log else frozenset()
+        names = [("You" if s == me else n) for s, n in enumerate(p.names)]  # as its log says
         hands = None
         if p.full and (seat is None or view.is_over):  # every hand is shown at the end
             full = p.states[k]
             hands = [full.hand(s) for s in range(full.players)]
-        self.query_one("#u-players", Players).show(view, p.names, me, ascii, touched, hands=hands)
+        self.query_one("#u-players", Players).show(view, names, me, ascii, touched, hands=hands)
         self.query_one("#u-range", RangeLine).show(view, ascii, touched)
-        self.query_one("#u-status", Status).show(view, p.names, me)
+        self.query_one("#u-status", Status).show(view, names, me)
         hand = self.query_one("#u-hand", HandLine)
         hand.display = seat is not None
         if seat is not None:

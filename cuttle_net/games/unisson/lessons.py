@@ -133,8 +133,8 @@ LESSONS: tuple[Lesson, ...] = (
                 "Discard another.",
                 _any("discard", "8C 9H KS AC 7H TD"),
                 "a taken ace makes you discard two cards.",
-                "Done. A new meld holding an ace makes every other player discard as many cards "
-                "as it has.",
+                "Two cards gone, your choice. Later: a new meld holding an ace makes every other "
+                "player discard as many cards as it has.",
             ),
         ),
     ),
@@ -167,8 +167,8 @@ LESSONS: tuple[Lesson, ...] = (
                 "Discard one more card (x).",
                 _any("discard", "7S 8C 9H KS JS"),
                 "a discarded seven costs one more card.",
-                "Done. A new meld holding a seven lets every other player draw up to as many "
-                "cards as it has.",
+                "Two cards gone for one seven. Next: a new meld holding a seven lets every other "
+                "player draw up to as many cards as it has.",
             ),
         ),
     ),
