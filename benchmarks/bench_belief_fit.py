@@ -16,8 +16,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+from collections.abc import Callable
 
-from cuttle_net.games.cuttle import arena, bots
+from cuttle_net.games.cuttle import arena, belief, bots
 from cuttle_net.games.cuttle.belief import Beliefs
 from cuttle_net.games.cuttle.engine import Game
 from cuttle_net.games.cuttle.greedy import GreedyBot
@@ -44,12 +45,42 @@ class Reader(GreedyBot):
         return super().choose(view, rng)
 
 
+def searcher_likelihood(iterations: int, tries: int = 3) -> Callable[[Game, Move], float]:
+    """How likely a search of ``iterations`` makes ``move`` in ``view``: the share of
+    ``tries`` searches (fixed generators) that chose it, smoothed.  For the measure only:
+    48 guesses times ``tries`` searches an opponent decision is far beyond a bot's budget."""
+    from cuttle_net.games.cuttle.search import SearchBot
+
+    bot = SearchBot("model", iterations)
+
+    def likelihood(view: Game, move: Move) -> float:
+        moves = view.legal_moves()
+        if move not in moves:
+            return 0.0
+        hits = sum(bot.choose(view, random.Random(k)) == move for k in range(tries))
+        return (hits + 0.1) / (tries + 0.1 * len(moves))
+
+    return likelihood
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("opponent")
     p.add_argument("--games", type=int, default=30)
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument(
+        "--beta", type=float, default=belief.BETA, help="the sensible player's sharpness"
+    )
+    p.add_argument(
+        "--search",
+        type=int,
+        default=0,
+        help="model the opponent as a search of this many iterations instead (slow)",
+    )
     args = p.parse_args()
+    belief.BETA = args.beta
+    if args.search:
+        belief.sensible_likelihood = searcher_likelihood(args.search)
     reader = Reader()
     bots.BOTS["reader"] = lambda: reader
     held, uniform, sensible = [], [], []

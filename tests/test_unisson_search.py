@@ -28,12 +28,8 @@ from tests.test_unisson_bots import position
 TABLES = [(3, 1), (4, 1), (4, 2), (5, 2), (6, 2)]
 
 
-def small_bot(paired: bool = False) -> SearchBot:
-    return SearchBot("small", budget=400, paired=paired)
-
-
-# Both ways of searching the root: one tree over every world, or each move in the same worlds.
-PAIRED = pytest.mark.parametrize("paired", [False, True], ids=["tree", "paired"])
+def small_bot() -> SearchBot:
+    return SearchBot("small", budget=400)
 
 
 def state(g: Game) -> dict[str, object]:
@@ -55,12 +51,9 @@ def decision_points(players: int, decks: int, seed: int) -> list[tuple[Game, int
     return out
 
 
-@PAIRED
 @pytest.mark.parametrize(("players", "decks"), TABLES)
-def test_search_bot_decides_legally_in_random_positions(
-    players: int, decks: int, paired: bool
-) -> None:
-    bot = small_bot(paired)
+def test_search_bot_decides_legally_in_random_positions(players: int, decks: int) -> None:
+    bot = small_bot()
     effects = 0
     for seed in range(3):
         for g, seat in decision_points(players, decks, seed)[::3]:
@@ -107,12 +100,11 @@ def test_sampled_worlds_keep_every_card_the_seat_has_seen(players: int, decks: i
                 assert sorted(dealt) == unseen  # only faces the seat has not seen were dealt
 
 
-@PAIRED
 @pytest.mark.parametrize(("players", "decks"), TABLES)
 def test_changing_the_hidden_cards_changes_nothing_the_bot_knows_or_does(
-    players: int, decks: int, paired: bool
+    players: int, decks: int
 ) -> None:
-    bot = small_bot(paired)
+    bot = small_bot()
     differed = 0
     for seed in range(2):
         for g, seat in decision_points(players, decks, seed)[::5]:
@@ -136,10 +128,9 @@ def test_a_bot_refuses_the_full_game_and_another_seats_turn() -> None:
         small_bot().choose(g.view((g.to_act + 1) % 4), random.Random(0))
 
 
-@PAIRED
-def test_decisions_are_deterministic_for_a_seed(paired: bool) -> None:
+def test_decisions_are_deterministic_for_a_seed() -> None:
     points = decision_points(4, 1, 5)
-    bot = small_bot(paired)
+    bot = small_bot()
     for g, seat in points[::8]:
         first = [bot.choose(g.view(seat), random.Random(s)) for s in range(3)]
         again = [bot.choose(g.view(seat), random.Random(s)) for s in range(3)]
@@ -217,12 +208,9 @@ def test_the_policys_free_draws_give_the_bonus_to_nobody_else() -> None:
         assert policy(other, other.legal_moves(), random.Random(seed), 0.0) == STOP
 
 
-@PAIRED
 @pytest.mark.parametrize(("players", "decks"), [(3, 1), (6, 2)])
-def test_near_the_end_the_hidden_cards_change_nothing_either(
-    players: int, decks: int, paired: bool
-) -> None:
-    bot = small_bot(paired)
+def test_near_the_end_the_hidden_cards_change_nothing_either(players: int, decks: int) -> None:
+    bot = small_bot()
     points = [
         (g, seat)
         for seed in range(3)

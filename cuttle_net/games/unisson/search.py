@@ -45,7 +45,6 @@ MAX_PLIES = 400  # a playout's safety net: a game ends long before (the stock, i
 # twenty legal moves would otherwise get a handful of playouts each, too few to tell two
 # moves apart (the luck of the deal is most of a game's result).
 WIDTH = 6
-WIN = 0.8  # the share of a playout's reward that is the win (the rest is the margin)
 
 
 def _tables() -> tuple[list[list[int]], list[list[int]]]:
@@ -249,10 +248,9 @@ def _race(k: Kind, m: Move, stock: int, first: bool) -> float:
     return 0.0
 
 
-def rewards(g: Game, win: float = WIN) -> list[float]:
-    """Each seat's reward for a finished game, from 0 to 1: ``win`` for the win (shared
-    equally by equal totals), the rest for the margin of its total over the best of the
-    others."""
+def rewards(g: Game) -> list[float]:
+    """Each seat's reward for a finished game, from 0 to 1: mostly the win (shared equally
+    by equal totals), a little the margin of its total over the best of the others."""
     totals = [s.total for s in scores(g)]
     o = g.outcome
     if o is not None and o.reason == "octave":
@@ -261,12 +259,11 @@ def rewards(g: Game, win: float = WIN) -> list[float]:
         best = max(totals)
         winners = [s for s, t in enumerate(totals) if t == best]
     share = 1.0 / len(winners)
-    margin = (1.0 - win) / 2
     out = []
     for s, t in enumerate(totals):
         rival = max(x for i, x in enumerate(totals) if i != s)
         out.append(
-            (win * share if s in winners else 0.0) + margin * (1.0 + math.tanh((t - rival) / 15.0))
+            (0.8 * share if s in winners else 0.0) + 0.1 * (1.0 + math.tanh((t - rival) / 15.0))
         )
     return out
 
@@ -314,19 +311,12 @@ class SearchBot:
         width: int = WIDTH,
         iterations: int | None = None,
         epsilon: float = 0.1,
-        paired: bool = False,
-        win: float = WIN,
     ) -> None:
         self.name = name
         self.budget = budget
         self.width = width  # search only the moves ``values`` likes best (0: every move)
         self.iterations = iterations
         self.epsilon = epsilon  # how often a playout move is uniformly random
-        # Every root move tried in the same sampled worlds, with the same playout generator
-        # (common random numbers): the luck of the deal, most of a game's result, is then
-        # shared by the moves compared instead of drowning their difference.
-        self.paired = paired
-        self.win = win  # the reward's share for the win (see ``rewards``)
 
     def choose(self, view: Game, rng: random.Random) -> Move:
         if view.viewer < 0 or view.to_act != view.viewer:
@@ -338,58 +328,32 @@ class SearchBot:
         if win is not None:
             return win  # the game is won at once: nothing to search
         rng = random.Random(rng.getrandbits(64))
+        me = view.viewer
         unseen = unseen_faces(view)
+        root = Node(me)
         cands = candidates(view, moves, self.width)
-        if self.paired:
-            return self._paired(view, rng, unseen, cands)
-        root = Node(view.viewer)
-        spent = done = 0
-        cap = self.iterations
-        while spent < self.budget and (cap is None or done < cap):
-            spent += _visit(sample_world(view, rng, unseen), root, cands, rng, self)
-            done += 1
-        return most_visited(root)
-
-    def _paired(self, view: Game, rng: random.Random, unseen: list[int], cands: list[Move]) -> Move:
-        """Every move of ``cands`` tried in each sampled world, with the same generator
-        for its walk and playout (a tree below each move); the best mean reward wins."""
-        below = [Node(view.viewer) for _ in cands]
+        eps = self.epsilon
         spent = done = 0
         cap = self.iterations
         while spent < self.budget and (cap is None or done < cap):
             world = sample_world(view, rng, unseen)
-            seed = rng.getrandbits(64)
-            for m, node in zip(cands, below, strict=True):
-                g = world.copy()
-                g.push(m)
-                spent += 1 + _visit(g, node, None, random.Random(seed), self)
+            node = root
+            path = [root]
+            while world.outcome is None:
+                legal = cands if node is root else world._legal()
+                spent += 1
+                if len(legal) == 1:
+                    world.push(legal[0])
+                    continue
+                m, node, new = step(node, legal, world.to_act, rng)
+                world.push(m)
+                path.append(node)
+                if new:
+                    break
+            spent += playout(world, rng, eps)
+            backup(path, rewards(world))
             done += 1
-        # Every move was tried in the same worlds, as often: the best total is the best mean.
-        return cands[max(range(len(cands)), key=lambda i: below[i].wins)]
-
-
-def _visit(
-    world: Game, root: Node, cands: list[Move] | None, rng: random.Random, bot: SearchBot
-) -> int:
-    """One iteration in ``world`` from ``root``: walk the tree (``cands`` the root's moves,
-    if given), add a node, play out, back the rewards up; the number of moves played."""
-    node = root
-    path = [root]
-    spent = 0
-    while world.outcome is None:
-        legal = cands if cands is not None and node is root else world._legal()
-        spent += 1
-        if len(legal) == 1:
-            world.push(legal[0])
-            continue
-        m, node, new = step(node, legal, world.to_act, rng)
-        world.push(m)
-        path.append(node)
-        if new:
-            break
-    spent += playout(world, rng, bot.epsilon)
-    backup(path, rewards(world, bot.win))
-    return spent
+        return most_visited(root)
 
 
 def candidates(view: Game, moves: list[Move], width: int) -> list[Move]:
