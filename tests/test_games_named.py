@@ -21,16 +21,18 @@ GAME_FREE = [
     "cuttle_net/records/replay.py",
     "cuttle_net/records/ending.py",
     "cuttle_net/records/verify.py",
-    "protocol/cuttle_protocol/journal.py",
-    "protocol/cuttle_protocol/seatjournal.py",
-    "protocol/cuttle_protocol/table.py",
-    "protocol/cuttle_protocol/tablegame.py",
-    "protocol/cuttle_protocol/tablematch.py",
+    "protocol/cuttle_protocol/store/journal.py",
+    "protocol/cuttle_protocol/store/seatjournal.py",
+    "protocol/cuttle_protocol/table/core.py",
+    "protocol/cuttle_protocol/play/game.py",
+    "protocol/cuttle_protocol/play/match.py",
+    "protocol/cuttle_protocol/play/events.py",
     "client/cuttle_client/learn.py",
     "client/cuttle_client/played.py",
     "client/cuttle_client/replay.py",
     "client/cuttle_client/recordtext.py",
     "client/cuttle_client/seat.py",
+    "client/cuttle_client/progress.py",
 ]
 
 
