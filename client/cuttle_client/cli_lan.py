@@ -37,7 +37,7 @@ def interface(text: str) -> str:
     except ValueError:
         pass
     else:
-        if not (ip.is_unspecified or ip.is_multicast or ip.is_loopback):
+        if not (ip.is_unspecified or ip.is_multicast):
             return str(ip)
     with contextlib.suppress(OSError):
         socket.if_nametoindex(text)

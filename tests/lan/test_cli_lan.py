@@ -103,7 +103,7 @@ def test_timeout_must_be_reasonable(timeout: str, capsys: pytest.CaptureFixture[
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("interface", ["nonsense", "300.1.1.1", "::1", "0.0.0.0", "ff02::fb"])
+@pytest.mark.parametrize("interface", ["nonsense", "300.1.1.1", "0.0.0.0", "ff02::fb"])
 def test_interface_must_be_an_address_or_a_name(
     interface: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
