@@ -1,17 +1,21 @@
-"""``cuttle watch ADDRESS|INVITATION``: watch a table headless (SPEC 3.15 *Watchers*).
+"""``cuttle watch ADDRESS|INVITATION``: watch a table (SPEC 3.15 *Watchers*), in the
+terminal client (``watch.WatchScreen``) or headless (``--headless``).
 
-It prints who sits and who watches, each move as the game applies it (checked as a third
-party: every signature, proof and move), and each game's verdict, then saves the
-watcher's copy of each record (``cuttle verify`` checks it like a player's).
+Headless, it prints who sits and who watches, each move as the game applies it (checked as
+a third party: every signature, proof and move), the chat, and each game's verdict, and
+saves the watcher's copy of each record (``cuttle verify`` checks it like a player's).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from cuttle_client.cli_play import add_dir_options
+from cuttle_client.cli_play import add_dir_options, add_display_options
 from cuttle_client.peertext import visible
 
 COMMANDS = ("watch",)
@@ -31,7 +35,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     watch.add_argument("address", nargs="+", metavar="HOST[:PORT]|INVITATION")
     watch.add_argument("--name", default=argparse.SUPPRESS, help="your name, shown to the players")
     watch.add_argument("--no-save", action="store_true", help="do not save the records")
+    watch.add_argument(
+        "--headless",
+        action="store_true",
+        help="print what happens as lines of text instead of opening the terminal client",
+    )
     add_dir_options(watch, argparse.SUPPRESS)
+    add_display_options(watch, argparse.SUPPRESS, bell=False)
 
 
 def _say(text: str) -> None:
@@ -41,8 +51,9 @@ def _say(text: str) -> None:
 def note_line(note: Any) -> str:
     """One line for what the watcher saw (peer words shown as plain text by `visible`)."""
     from cuttle_protocol.table import Watching
-    from cuttle_protocol.tablefollow import Began, Ended, GameVerdict, Played
+    from cuttle_protocol.tablefollow import Began, Ended, GameVerdict, Played, Said
     from cuttle_protocol.tablegame import watching_text
+    from cuttle_protocol.trio_watch import Saved
 
     if isinstance(note, Began):
         seats = ", ".join(f"{n} (seat {i})" for i, n in enumerate(note.names))
@@ -52,6 +63,12 @@ def note_line(note: Any) -> str:
         return f"{who}: {note.text}"
     if isinstance(note, Watching):
         return watching_text(note)
+    if isinstance(note, Said):
+        return (
+            f"the host muted {note.name}'s chat" if note.muted else f"{note.name} says: {note.text}"
+        )
+    if isinstance(note, Saved):
+        return f"record saved: {note.path}"
     if isinstance(note, GameVerdict):
         from cuttle_net.records.verify import outcome_text
 
@@ -66,17 +83,47 @@ def note_line(note: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from cuttle_client.cli_net import joined_address
-    from cuttle_client.stopping import run_trio
 
     try:
         args.address = joined_address(args.address)
     except ValueError as e:
         print(f"cuttle watch: {e}", file=sys.stderr)
         return 2
-    return run_trio(_watch, args)
+    if not args.headless:
+        from cuttle_client.cli_play import run_watch
+
+        return run_watch(args, launch_from(args))
+    from cuttle_client.stopping import run_trio
+
+    return run_trio(watch, launch_from(args), lambda note: _say(note_line(note)), _say)
 
 
-async def _watch(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class WatchLaunch:
+    """A table to watch, and where the watcher's files are (None: the user's own)."""
+
+    address: str
+    name: str | None = None  # the name shown to the players (None: the saved one)
+    config_dir: Path | None = None
+    data_dir: Path | None = None
+    save: bool = True  # save the watcher's copy of each game's record
+
+
+def launch_from(args: argparse.Namespace) -> WatchLaunch:
+    return WatchLaunch(
+        args.address, getattr(args, "name", None), args.config_dir, args.data_dir, not args.no_save
+    )
+
+
+async def watch(
+    args: WatchLaunch,
+    show: Callable[[Any], None],
+    say: Callable[[str], None],
+    following: Callable[[Any], None] = lambda follower: None,
+) -> int:
+    """Watch the table at ``args.address`` to its end: ``show`` each note (``note_line``),
+    ``say`` how the connection goes; ``following`` is given the `Follower` (its game's
+    positions, for a screen). The exit status: 0 if every game watched verified."""
     from cuttle_protocol.connection import LocalPlayer
     from cuttle_protocol.identity import (
         ConfigError,
@@ -84,6 +131,7 @@ async def _watch(args: argparse.Namespace) -> int:
         default_config_dir,
         load_or_create_identity,
     )
+    from cuttle_protocol.tablefollow import Follower
     from cuttle_protocol.trio_peer import ConnectionEnded
     from cuttle_protocol.trio_watch import follow_table, watch_table
 
@@ -93,27 +141,28 @@ async def _watch(args: argparse.Namespace) -> int:
     config = args.config_dir or default_config_dir()
     try:
         identity = load_or_create_identity(config)
-        name = player_name(getattr(args, "name", None), args.config_dir)
+        name = player_name(args.name, args.config_dir)
     except ConfigError as e:
-        _say(f"cannot use the config directory: {e}")
+        say(f"cannot use the config directory: {e}")
         return 2
+    follower = Follower(identity)
+    following(follower)
+    say(f"connecting to {args.address} (the table shows once it is seated)")
     try:
         async with watch_table(
-            args.address, LocalPlayer(name, identity), known_peers=KnownPeers(config), log=_say
+            args.address, LocalPlayer(name, identity), known_peers=KnownPeers(config), log=say
         ) as table:
-            _say(f"watching the table at {args.address}")
+            say(f"watching the table at {args.address}")
             done = await follow_table(
                 table,
                 identity,
-                show=lambda note: _say(note_line(note)),
-                save=not args.no_save,
+                show=show,
+                save=args.save,
                 data_dir=args.data_dir,
+                follower=follower,
             )
     except ConnectionEnded as e:
-        _say(f"connection ended: {e.message}")
+        say(f"connection ended: {e.message}")
         return 1
-    for _, path in done:
-        if path is not None:
-            _say(f"record saved: {path}")
     clean = done and all(v.report.verdict is Verdict.VALID for v, _ in done)
     return 0 if clean else 1
