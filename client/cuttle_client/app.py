@@ -257,6 +257,14 @@ class CuttleApp(App[None]):
     def on_lobby_screen_join_requested(self, event: LobbyScreen.JoinRequested) -> None:
         self._plan_network("join", address=event.address)
 
+    def on_lobby_screen_watch_requested(self, event: LobbyScreen.WatchRequested) -> None:
+        if not _dialable(event.address):
+            self.lobby.notice(f"Not an address or an invitation: {event.address}")
+            return
+        settings = self.settings
+        name = self.name_to_show
+        self.open_watch(WatchLaunch(event.address, name, settings.config_dir, settings.data_dir))
+
     def _plan_network(
         self, mode: str, game: str = "cuttle", players: int = 2, token: str = "", **how: object
     ) -> None:

@@ -5,6 +5,7 @@ chat, the verdict and the record saved; and the whole watch against a real table
 from __future__ import annotations
 
 import random
+import socket
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -16,6 +17,7 @@ from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.cli_table import Hosting, sit_at_table
 from cuttle_client.cli_watch import WatchLaunch
 from cuttle_client.games import game_ui
+from cuttle_client.network import ConnectScreen
 from cuttle_client.watch import Onlooker, WatchScreen
 from cuttle_client.widgets import sentence
 from cuttle_protocol.connection import LocalPlayer
@@ -25,8 +27,9 @@ from cuttle_protocol.tablegame import play_at_table
 from cuttle_protocol.trio_table import TableTimeouts, join_table
 from cuttle_protocol.trio_watch import Saved
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import Input, ListView, Static
 
+from cuttle_net.games.interface import game_module
 from cuttle_net.records.follow import WatchedGame
 from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import message_body
@@ -222,3 +225,77 @@ def test_the_client_watches_a_real_table_to_its_verdict(tmp_path: Path) -> None:
     run(app, body)
     (record,) = (tmp_path / "w" / "games").glob("*-watched-*.cuttle")
     assert verify_text(record.read_text()).verdict is Verdict.VALID
+
+
+# --- the lobby's way to watch --------------------------------------------------------------
+
+
+def two_tables_on_the_lan(monkeypatch: pytest.MonkeyPatch, port: int) -> None:
+    """The LAN browser replaced (tests never multicast): a full L'Unisson table that takes
+    watchers, on ``port``, and a Cuttle game with a free seat that takes none."""
+    from contextlib import asynccontextmanager
+
+    import trio
+    from cuttle_protocol import lan
+    from cuttle_protocol.lan_record import Announcement
+
+    from cuttle_net.games.cuttle.rules import Rules
+
+    rules = game_module("unisson").parse_rules("one-deck", 4)
+    full = Announcement("Hal", port, rules, 4, game="unisson", seats=4, watchers=True)
+    games = [
+        lan.LanGame("Hal._cuttle._tcp.local.", full, ("127.0.0.1",), 0.0),
+        lan.LanGame("Al._cuttle._tcp.local.", Announcement("Al", 1, Rules()), ("127.0.0.1",), 0.0),
+    ]
+
+    @asynccontextmanager
+    async def fake_browse(**_):
+        async def updates():
+            yield games
+            await trio.sleep_forever()
+
+        yield updates()
+
+    monkeypatch.setattr(lan, "browse", fake_browse)
+
+
+def test_the_lan_list_marks_a_full_table_open_to_watchers_and_enter_watches_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with socket.socket() as s:  # a port nobody listens on: the watch's dial is refused
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    two_tables_on_the_lan(monkeypatch, port)
+    app = make_app(Settings(bot_delay=0, lan=True))
+
+    async def body(pilot: Pilot) -> None:
+        listing = app.lobby.query_one("#lan", ListView)
+        await until(pilot, lambda: "4 of 4 seats taken · w watches" in screen_text(app))
+        await keys(pilot, "l")
+        await until(pilot, lambda: listing.has_focus and listing.index == 0)
+        await keys(pilot, "down", "w")  # Al's game takes no watchers
+        assert "That host takes no watchers" in screen_text(app)
+        await keys(pilot, "up", "enter")  # Hal's full table: Enter watches it
+        await until(pilot, lambda: "Watching a table" in screen_text(app))
+        await until(pilot, lambda: f"could not connect to 127.0.0.1:{port}" in screen_text(app))
+        await keys(pilot, "escape")
+        await until(pilot, lambda: app.screen is app.lobby)
+
+    run(app, body)
+
+
+def test_the_lobbys_watch_takes_the_address_typed_in_the_join_field() -> None:
+    app = make_app(Settings(bot_delay=0, lan=False))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "w")  # nothing typed: say where to type it
+        assert "Type the table's address (or invitation) here" in screen_text(app)
+        await keys(pilot, *"not an address!", "tab", "enter")  # the Watch button
+        assert "Not an address or an invitation: not an address!" in screen_text(app)
+        field = app.lobby.query_one("#address", Input)
+        field.value = "127.0.0.1:1"
+        await keys(pilot, "w")
+        await until(pilot, lambda: "Watching a table" in screen_text(app))
+        assert isinstance(app.screen, ConnectScreen)
+
+    run(app, body)
