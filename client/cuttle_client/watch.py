@@ -130,9 +130,9 @@ def verdict_words(note: GameVerdict) -> str:
     report = note.report
     if report.verdict is Verdict.VALID:
         return f"game {note.number} verified: audit passed, every move checked"
-    if report.verdict is Verdict.UNAUDITED:
-        why = note.note or report.problem
-        return f"game {note.number} unaudited: its hidden cards were never shown ({why})"
+    if report.verdict is Verdict.UNAUDITED:  # (its problem lists every card never shown)
+        why = f" ({note.note})" if note.note else ""
+        return f"game {note.number} unaudited: it stopped before its audit{why}"
     return f"game {note.number} INVALID: {report.problem}"
 
 

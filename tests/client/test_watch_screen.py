@@ -299,3 +299,37 @@ def test_the_lobbys_watch_takes_the_address_typed_in_the_join_field() -> None:
         assert isinstance(app.screen, ConnectScreen)
 
     run(app, body)
+
+
+# --- the watch's words, headless and on the screen ----------------------------------------
+
+
+def test_the_follower_names_who_talks_and_who_ended_the_table() -> None:
+    """The table's chat reaches a watcher by table seat: it is named, on the screen and in
+    the headless lines, and so is the seat that ended the table."""
+    from cuttle_client.cli_watch import note_line
+    from cuttle_protocol.table import Chat, Lobby, Muted, SeatInfo, TableEnded, TableSettings
+    from cuttle_protocol.tablefollow import Follower
+
+    follower = Follower(KEY)
+    seats = (SeatInfo(0, "Ann", b"a" * 32), SeatInfo(1, "Bob", b"b" * 32))
+    follower.feed(Lobby(TableSettings("cuttle", ("classic",), 2), seats, -1))
+    (said,) = follower.feed(Chat(1, "good game", 7))
+    assert said == Said("Bob", "good game")
+    assert note_line(said) == "Bob says: good game"
+    (muted,) = follower.feed(Muted(0))
+    assert muted == Said("Ann", "", muted=True)
+    (end,) = follower.feed(TableEnded(0, "left", "no more games"))
+    assert note_line(end) == "the table ended: Ann (seat 0) left: no more games"
+    assert note_line(Saved(1, Path("g.cuttle"))) == "record saved: g.cuttle"
+
+
+def test_a_game_stopped_before_its_audit_is_said_short() -> None:
+    from cuttle_client.watch import verdict_words
+
+    from cuttle_net.records.verify import Verdict
+
+    long = "never audited: 51 cards were never shown (4 in seat 0's hand, ...)"
+    report = SimpleNamespace(verdict=Verdict.UNAUDITED, problem=long)
+    words = verdict_words(GameVerdict(2, ("Ann", "Bob"), report, ""))  # type: ignore[arg-type]
+    assert words == "game 2 unaudited: it stopped before its audit"
