@@ -13,6 +13,7 @@ only: there is no move to choose.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from cuttle_protocol.table import Watching
@@ -42,8 +43,7 @@ NEWS_SHOWN = 2
 class WatchedTable:
     """What a watcher's screen shows, fed the watch's notes and words (no I/O)."""
 
-    def __init__(self, address: str) -> None:
-        self.address = address
+    def __init__(self) -> None:
         self.follower: Follower | None = None  # its game: the positions so far
         self.number = 0  # the game under way (0: none yet)
         self.watchers: tuple[str, ...] = ()
@@ -143,8 +143,8 @@ class Onlooker(Meeting):
     def __init__(self, launch: WatchLaunch) -> None:
         Meeting.__init__(self)
         self.launch = launch
-        self.watched = WatchedTable(launch.address)
-        self.changed: Any = lambda: None  # the watch screen's redraw, once it shows
+        self.watched = WatchedTable()
+        self.changed: Callable[[], None] = lambda: None  # the watch screen's redraw
         self.status_code: int | None = None  # the watch's exit status, once over
         self._began = False
 
