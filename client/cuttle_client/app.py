@@ -20,7 +20,6 @@ from textual.widgets import Input
 from cuttle_net.games.cuttle.rules import CLASSIC, Rules
 
 from .cli_table import Hosting
-from .cli_watch import WatchLaunch
 from .controller import PracticeController, TableController
 from .games import game_ui
 from .learn import Coaching, LearnScreen, lesson_table
@@ -35,6 +34,7 @@ from .trio_guest import TrioGuest
 from .unisson.controller import PracticeController as UnissonPractice
 from .unisson.controller import UnissonController
 from .watch import Onlooker, WatchScreen
+from .watching import WatchLaunch
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from cuttle_protocol.netplay import NetPlan
 
     from .app import NetworkLaunch, Practice
-    from .cli_watch import WatchLaunch
+    from .watching import WatchLaunch
 
 
 COMMANDS = ("play",)

@@ -30,10 +30,10 @@ from cuttle_net.records.positions import Positions, positions, public_states
 from cuttle_net.records.verify import Verdict
 
 from .chat import ChatPanel, TableChat
-from .cli_watch import WatchLaunch, note_line, watch
 from .games import ReplayBoard, game_ui
 from .peertext import plain
 from .seat import Meeting
+from .watching import WatchLaunch, note_line, watch
 from .widgets import MoveLog, TooSmall
 
 NEWS_SHOWN = 2

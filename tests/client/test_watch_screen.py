@@ -15,10 +15,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.cli_table import Hosting, sit_at_table
-from cuttle_client.cli_watch import WatchLaunch
 from cuttle_client.games import game_ui
 from cuttle_client.network import ConnectScreen
 from cuttle_client.watch import Onlooker, WatchScreen
+from cuttle_client.watching import WatchLaunch
 from cuttle_client.widgets import sentence
 from cuttle_protocol.connection import LocalPlayer
 from cuttle_protocol.table import Watching
@@ -307,7 +307,7 @@ def test_the_lobbys_watch_takes_the_address_typed_in_the_join_field() -> None:
 def test_the_follower_names_who_talks_and_who_ended_the_table() -> None:
     """The table's chat reaches a watcher by table seat: it is named, on the screen and in
     the headless lines, and so is the seat that ended the table."""
-    from cuttle_client.cli_watch import note_line
+    from cuttle_client.watching import note_line
     from cuttle_protocol.table import Chat, Lobby, Muted, SeatInfo, TableEnded, TableSettings
     from cuttle_protocol.tablefollow import Follower
 
