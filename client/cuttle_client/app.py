@@ -30,6 +30,8 @@ from .table import TableScreen
 from .trio_guest import TrioGuest
 from .unisson.controller import PracticeController as UnissonPractice
 from .unisson.controller import UnissonController
+from .watch import Onlooker, WatchScreen
+from .watching import WatchLaunch
 
 
 @dataclass(frozen=True)
@@ -96,15 +98,17 @@ class CuttleApp(App[None]):
         table: TableController | UnissonController | None = None,
         network: NetworkLaunch | None = None,
         learn: str | None = None,
+        watch: WatchLaunch | None = None,
     ) -> None:
         super().__init__()
+        self._first_watch = watch  # cuttle watch: the table to watch
         self.settings = settings
         self._first_lessons = learn  # cuttle learn: the lesson list, at this game's lessons
         self.trio = TrioGuest()  # the app's one trio run: lobby browsing, network games
         self._first_table = table
         self._first_network = network
-        # The command's own network game (cuttle host, cuttle join): its exit status.
-        self._first_meeting: Joining | TableSeat | None = None
+        # The command's own network game (cuttle host, join, watch): its exit status.
+        self._first_meeting: Joining | TableSeat | Onlooker | None = None
         self.player_name = settings.name or saved_name(settings.config_dir)
         self.farewell = ""  # said on the terminal once the app is gone: a game left, conceded
 
@@ -118,6 +122,8 @@ class CuttleApp(App[None]):
             self.open_table(self._first_table)
         elif self._first_network is not None:
             self._first_meeting = self.open_network(self._first_network)
+        elif self._first_watch is not None:
+            self._first_meeting = self.open_watch(self._first_watch, quits=True)
         elif self._first_lessons is not None:
             self.push_screen(LearnScreen(self._first_lessons))
         else:
@@ -250,6 +256,14 @@ class CuttleApp(App[None]):
     def on_lobby_screen_join_requested(self, event: LobbyScreen.JoinRequested) -> None:
         self._plan_network("join", address=event.address)
 
+    def on_lobby_screen_watch_requested(self, event: LobbyScreen.WatchRequested) -> None:
+        if not _dialable(event.address):
+            self.lobby.notice(f"Not an address or an invitation: {event.address}")
+            return
+        settings = self.settings
+        name = self.name_to_show
+        self.open_watch(WatchLaunch(event.address, name, settings.config_dir, settings.data_dir))
+
     def _plan_network(
         self, mode: str, game: str = "cuttle", players: int = 2, token: str = "", **how: object
     ) -> None:
@@ -304,12 +318,26 @@ class CuttleApp(App[None]):
         self.push_screen(ConnectScreen(controller, dealt, title))
         return controller
 
+    def open_watch(self, launch: WatchLaunch, quits: bool = False) -> Onlooker:
+        """Watch a table: the connect screen until its game begins, then the watch screen
+        (``quits``: closing it quits the app, as ``cuttle watch``'s)."""
+        onlooker = Onlooker(launch)
+
+        def began() -> None:
+            self.pop_screen()  # the connect screen
+            self.push_screen(WatchScreen(onlooker, self.settings.ascii, quits=quits))
+
+        self.push_screen(ConnectScreen(onlooker, began, "cuttle · Watching a table"))
+        return onlooker
+
     @property
     def command_status(self) -> int:
         """The exit status of ``cuttle host`` or ``cuttle join``: 1 if its meeting failed
         before any game (nobody there, a refused handshake, a table closed before the
         deal); else 0, also when the player cancelled."""
         meeting = self._first_meeting
+        if isinstance(meeting, Onlooker):  # cuttle watch: 0 if every game watched verified
+            return meeting.status_code or 0
         table = getattr(meeting, "table", None)  # a join that reached a table's host
         return 1 if meeting is not None and (table or meeting).failed else 0
 
@@ -371,6 +399,7 @@ def make_app(
     practice: Practice | None = None,
     network: NetworkLaunch | None = None,
     learn: str | None = None,
+    watch: WatchLaunch | None = None,
 ) -> CuttleApp:
     """The app, opening at the lobby, a practice table, a network game's connect screen, or
     the lessons (``learn``: the game whose lessons come first)."""
@@ -399,7 +428,7 @@ def make_app(
             records=settings.games(),
             player=player,
         )
-    return CuttleApp(settings, table, network, learn)
+    return CuttleApp(settings, table, network, learn, watch)
 
 
 def _title(game: str) -> str:

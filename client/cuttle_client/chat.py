@@ -41,9 +41,15 @@ class TableChat:
 
     def heard(self, event: Chat | Muted, name: Callable[[int], str]) -> None:
         if isinstance(event, Chat):
-            self._add(name(event.seat), event.text)
+            self.said(name(event.seat), event.text)
         else:
-            self._add("", f"the host muted {name(event.seat)} for flooding the chat")
+            self.muted(name(event.seat))
+
+    def said(self, who: str, text: str) -> None:
+        self._add(who, text)
+
+    def muted(self, who: str) -> None:
+        self._add("", f"the host muted {who} for flooding the chat")
 
     def note(self, text: str) -> None:
         self._add("", text)
@@ -80,7 +86,8 @@ class ChatPanel(VerticalScroll):
     def on_mount(self) -> None:
         self.border_title = HINT
 
-    def show(self, lines: list[tuple[str, str]]) -> None:
+    def show(self, lines: list[tuple[str, str]], hint: str = "") -> None:
+        """The lines; none yet: ``hint`` (else the keys that talk)."""
         t = Text()
         for i, (who, line) in enumerate(lines):
             if i:
@@ -90,8 +97,8 @@ class ChatPanel(VerticalScroll):
                 t.append_text(plain(line))
             else:
                 t.append_text(plain(line, style="italic dim"))
-        hint = " · ".join(f"{k}: {line}" for k, line in CANNED.items())
-        empty = Text(f"{TALK}: a word to the table · {hint}", style="dim")
+        keys = " · ".join(f"{k}: {line}" for k, line in CANNED.items())
+        empty = Text(hint or f"{TALK}: a word to the table · {keys}", style="dim")
         self.query_one("#chat-text", Static).update(t if lines else empty)
         self.call_after_refresh(self.scroll_end, animate=False)  # once the text is laid out
 

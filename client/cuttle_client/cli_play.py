@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from cuttle_protocol.play import NetPlan
 
     from .app import NetworkLaunch, Practice
+    from .watching import WatchLaunch
 
 
 COMMANDS = ("play",)
@@ -145,11 +146,17 @@ def run_network(args: argparse.Namespace, plan: NetPlan, **table: object) -> int
     return _run_app(args, None, NetworkLaunch(plan, timeouts, **table))  # type: ignore[arg-type]
 
 
+def run_watch(args: argparse.Namespace, launch: WatchLaunch) -> int:
+    """``cuttle watch`` without ``--headless``: the table watched, in the terminal client."""
+    return _run_app(args, None, watch=launch)
+
+
 def _run_app(
     args: argparse.Namespace,
     practice: Practice | None,
     network: NetworkLaunch | None = None,
     learn: str | None = None,
+    watch: WatchLaunch | None = None,
 ) -> int:
     from . import stopping
     from .app import Settings, make_app
@@ -171,7 +178,7 @@ def _run_app(
         config_dir=config_dir,
         name=name,
     )
-    app = make_app(settings, practice, network, learn)
+    app = make_app(settings, practice, network, learn, watch)
     stopping.run_app(app)
     if app.farewell:  # the game left or conceded, and how to take it back
         print(app.farewell)

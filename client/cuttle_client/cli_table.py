@@ -367,8 +367,9 @@ async def _announced(
     play: dict[str, Any],
 ) -> Callable[[Any], None]:
     """Announce the table on the LAN while a seat is free (SPEC 3.13): the seats taken follow
-    the lobby, and the announcement is withdrawn once every seat is taken, the table ends or
-    we leave. The `watch` hook that keeps it in step (the caller's own `watch` included)."""
+    the lobby, and the announcement is withdrawn once every seat is taken (a table that takes
+    watchers stays announced, full, while it plays), the table ends or we leave. The `watch`
+    hook that keeps it in step (the caller's own `watch` included)."""
     from cuttle_protocol.shells import mdns as lan
     from cuttle_protocol.table import Lobby, TableEnded
     from cuttle_protocol.wire import Announcement
@@ -389,7 +390,9 @@ async def _announced(
         return watch
 
     def follow(item: Any) -> None:
-        if isinstance(item, Lobby) and len(item.players) < item.settings.seats:
+        full = isinstance(item, Lobby) and len(item.players) == item.settings.seats
+        if isinstance(item, Lobby) and (not full or kept.first.watchers):
+            # (full: still findable by those who come to watch, until the table ends)
             kept.show(replace(kept.first, taken=len(item.players)))
         elif isinstance(item, (Lobby, TableEnded)):  # every seat taken, or no table any more
             kept.withdraw()

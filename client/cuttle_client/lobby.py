@@ -6,7 +6,7 @@ Every part has a key (g, p, h, j, l, n, r, ?), so nothing needs a row of Tabs.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from cuttle_protocol.wire import seats_text
 from textual import events, on
@@ -51,11 +51,11 @@ def bot_options(game: str) -> list[tuple[str, str]]:
 class AddressInput(Input):
     """The Join field: a paste of several lines is kept whole (Input keeps only the first
     line), so an invitation copied from the rows of a screen that wrapped it still joins;
-    a pasted ``cuttle join X`` is X."""
+    a pasted ``cuttle join X`` (or ``cuttle watch X``) is X."""
 
     def _on_paste(self, event: events.Paste) -> None:
         words = event.text.split()
-        if words[:2] == ["cuttle", "join"]:
+        if words[:2] in (["cuttle", "join"], ["cuttle", "watch"]):
             words = words[2:]
         event.prevent_default()  # Input's own handler would keep the first line
         event.stop()
@@ -76,6 +76,7 @@ class LobbyScreen(Screen[None]):
         Binding("h", "host", "Host"),
         Binding("j", "join", "Join"),
         Binding("l", "lan", "LAN"),
+        Binding("w", "watch", "Watch", show=False),  # its button says "Watch (w)"
         Binding("n", "name", "Name", show=False),  # its field says "Your name (n)"
         Binding("r", "played", "Played"),
         Binding("v", "variants", "Variants", show=False),  # the rules' row names the key
@@ -109,6 +110,13 @@ class LobbyScreen(Screen[None]):
 
     class JoinRequested(Message):
         """Join the game at ``address`` (HOST[:PORT])."""
+
+        def __init__(self, address: str) -> None:
+            super().__init__()
+            self.address = address
+
+    class WatchRequested(Message):
+        """Watch the table at ``address`` (HOST[:PORT] or an invitation)."""
 
         def __init__(self, address: str) -> None:
             super().__init__()
@@ -202,6 +210,7 @@ class LobbyScreen(Screen[None]):
                     id="address",
                     compact=True,
                 )
+                yield Button("Watch (w)", id="watch", compact=True)
             yield Static(id="notice")
             yield Static("Games on your network (l)", classes="heading")
             yield ListView(id="lan")
@@ -257,9 +266,14 @@ class LobbyScreen(Screen[None]):
             a = g.announcement
             what = f"{GAME_TITLES.get(a.game, a.game)} {a.rules.name}"
             # Anyone on the network chooses what an announcement says.
-            line = plain(f"{a.name} · {g.join_address} · {what} · {seats_text(a)}")
+            # (w watches a table that takes watchers: said short, so that the line fits)
+            seats = seats_text(a, watch_words=False) + " · w watches" * a.watchers
+            line = plain(f"{a.name} · {g.join_address} · {what} · {seats}")
             item = ListItem(Label(line))
             item.address = g.join_address  # type: ignore[attr-defined]
+            # A full table that takes watchers is one to watch: Enter watches it.
+            item.to_watch = a.watchers and not a.seat_free  # type: ignore[attr-defined]
+            item.watchable = a.watchers  # type: ignore[attr-defined]
             item.service = g.service  # type: ignore[attr-defined]
             items.append(item)
         await listing.extend(items)
@@ -307,7 +321,9 @@ class LobbyScreen(Screen[None]):
 
     @on(ListView.Selected, "#lan")
     def _join_found(self, event: ListView.Selected) -> None:
-        self.post_message(self.JoinRequested(event.item.address))  # type: ignore[attr-defined]
+        item: Any = event.item
+        wanted = self.WatchRequested if item.to_watch else self.JoinRequested
+        self.post_message(wanted(item.address))
 
     @property
     def game(self) -> str:
@@ -389,6 +405,27 @@ class LobbyScreen(Screen[None]):
         # and took them as text, out of sight at the end of an invitation); Enter rejoins.
         self.query_one("#join", Button).focus()
         self.post_message(self.JoinRequested(address))
+
+    @on(Button.Pressed, "#watch")
+    def action_watch(self) -> None:
+        """Watch the table highlighted in the LAN list (when it has the focus), else the
+        one at the address typed in the Join field."""
+        listing = self.query_one("#lan", ListView)
+        found: Any = listing.highlighted_child if listing.has_focus else None
+        if found is not None:
+            if not found.watchable:
+                self.notice("That host takes no watchers: join it, or watch another.")
+                return
+            self.post_message(self.WatchRequested(found.address))
+            return
+        field = self.query_one("#address", Input)
+        address = field.value.strip()
+        if not address:
+            self.notice("Type the table's address (or invitation) here, then w to watch it")
+            field.focus()
+            return
+        self.query_one("#watch", Button).focus()
+        self.post_message(self.WatchRequested(address))
 
     def action_lan(self) -> None:
         listing = self.query_one("#lan", ListView)

@@ -334,9 +334,10 @@ class TableSeat(Meeting):
         if self.verified:  # the host's key is proven; the others' only through the code
             seated += "\n(the host is verified by the invitation)"
         return (
-            f"{seated}\n\nThe table's code is {self.code}. Read it aloud (or in a chat) "
-            "with every other player: does each of them see this same code? (n: it "
-            "differs; you leave the table)"
+            f"{seated}\n\nThe table's code is {self.code}. Read it aloud with every "
+            "other player (or over a call or message of your own: not in this table's "
+            "chat, which opens after the deal and goes through the host): does each of "
+            "them see this same code? (n: it differs; you leave the table)"
         )
 
     def answer_code(self, same: bool | None) -> None:

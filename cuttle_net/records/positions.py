@@ -52,6 +52,22 @@ class Positions:
         return self.module.view(state, seat)
 
 
+def public_states(
+    module: GameModule,
+    rules: Any,
+    seats: int,
+    dealer: int,
+    public: list[Any],
+    moves: list[tuple[int | None, str]],
+) -> list[Any]:
+    """The table after each of ``moves`` as a third party saw it (``public``: the spectator's
+    view after the deal, then after each move shown; a record never audited, or a game
+    watched live). A concession during the deal shows no table: the spectator's start
+    stays."""
+    states = list(public) or [module.new_view(rules, seats, dealer, None, (), ())]
+    return states + [states[-1]] * (len(moves) + 1 - len(states))
+
+
 def positions(text: str) -> Positions:
     """Verify ``text`` and lay out its positions; ``ValueError`` saying why a record cannot
     be replayed (not a record, or one that does not verify)."""
@@ -67,11 +83,8 @@ def positions(text: str) -> Positions:
     full = report.order is not None
     if report.order is not None:
         states = full_states(module, rules, report.seats, report.dealer, report.order, moves)
-    else:  # a concession during the deal shows no table: the spectator's start stays
-        states = list(report.public) or [
-            module.new_view(rules, report.seats, report.dealer, None, (), ())
-        ]
-        states += [states[-1]] * (len(moves) + 1 - len(states))
+    else:
+        states = public_states(module, rules, report.seats, report.dealer, report.public, moves)
     tags = record.tags
     return Positions(
         module=module,
@@ -88,4 +101,4 @@ def positions(text: str) -> Positions:
     )
 
 
-__all__ = ["Positions", "positions"]
+__all__ = ["Positions", "positions", "public_states"]

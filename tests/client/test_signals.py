@@ -47,7 +47,7 @@ def test_a_stopped_client_leaves_its_network_game(tmp_path: Path, how: str) -> N
         *("join", f"127.0.0.1:{port}", "--name", "ann", "--config-dir", ann, "--data-dir", ann)
     )
     try:
-        term.read_until(lambda out: b"this same code?" in out)  # the table's code
+        term.read_until(lambda out: b"it differs; you leave" in out)  # the code question
         term.type(b"y")
         term.read_until(lambda out: b"Moves" in out)  # at the table: the deal is done
         drawn = len(term.output)

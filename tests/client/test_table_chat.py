@@ -129,3 +129,18 @@ def test_the_cuttle_table_screen_has_the_same_chat() -> None:
         assert talking.said == ["hi", "your turn"] and app.is_running
 
     run(app, body)
+
+
+def test_the_code_question_sends_nobody_to_the_tables_own_chat() -> None:
+    """The code is compared before the deal, when the table's chat is not open yet, and a
+    chat through the host is no place to compare it: the question says so (issue 27)."""
+    from types import SimpleNamespace
+
+    from cuttle_client.cuttle_seat import CuttleTable
+
+    seat = CuttleTable("ann")
+    seat.code = "123 456"
+    seat._table = SimpleNamespace(core=SimpleNamespace(seats=(), me=0))  # type: ignore[assignment]
+    question = seat.code_question()
+    assert "or in a chat" not in question
+    assert "not in this table's chat" in question and "123 456" in question

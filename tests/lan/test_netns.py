@@ -179,13 +179,15 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
         listed = run(namespaces.joiner, "-m", "cuttle_client", "lan", "--timeout", "2")
         assert listed.returncode == 0, listed.stderr
         (line,) = listed.stdout.splitlines()
-        assert line.split()[:7] == [
+        assert line.split()[:9] == [
             "Alice",
             f"{HOST_ADDRESS}:{PORT}",
             "cuttle",
             "classic+joker",
             "seat",
-            "free",
+            "free,",
+            "watchers",
+            "welcome",
             "seen",
         ]
         # ...and by the live browser.
@@ -202,6 +204,7 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
                 "game": "cuttle",
                 "seats": 2,
                 "taken": 1,
+                "watchers": True,
             }
         ]
 
@@ -215,7 +218,8 @@ def test_a_host_is_found_joined_and_forgotten_across_namespaces(
         assert joined.returncode == 0, joined.stdout + joined.stderr
         assert "result: game 1: " in joined.stdout and "audit passed" in joined.stdout
 
-        # The seat is taken, so the host withdrew its announcement.
+        # The table took watchers, so it stayed listed while it played: it is withdrawn
+        # once it ended.
         watcher.wait_for(lambda line: line == "[]")
         host.wait_for(lambda line: line.startswith("cuttle: record saved"))
         assert host.popen.wait(timeout=WAIT) == 0

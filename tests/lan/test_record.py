@@ -311,3 +311,13 @@ def test_a_table_that_takes_watchers_says_so() -> None:
     assert not decode(TABLE, 4454).watchers
     with pytest.raises(RecordError, match="watch"):
         decode({**TABLE, b"watch": b"\x1b[2J"}, 4454)
+
+
+def test_a_cuttle_game_that_takes_watchers_says_so_and_a_full_table_stays_open_to_them() -> None:
+    a = Announcement("Alice", 4454, Rules.parse("classic"), 2, watchers=True)
+    assert encode(a)[b"watch"] == b"yes" and b"game" not in encode(a)
+    assert decode(encode(a), 4454) == a
+    assert seats_text(a) == "seat taken, watchers welcome"
+    full = Announcement("Alice", 4454, ONE_DECK, 4, game="unisson", seats=4, watchers=True)
+    assert decode(encode(full), 4454) == full
+    assert seats_text(full) == "4 of 4 seats taken, watchers welcome"

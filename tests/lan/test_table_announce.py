@@ -32,9 +32,13 @@ def seats_taken(zc: RecordingZeroconf) -> list[tuple[str, bytes | None]]:
 
 
 @pytest.mark.trio
+@pytest.mark.parametrize("watchers", [0, None])
 async def test_the_announcement_follows_the_lobby_and_ends_when_the_table_is_full(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, watchers: int | None
 ) -> None:
+    """A table without watchers is withdrawn once full; one that takes watchers (None: the
+    default) stays announced, full, while it plays, for those who come to watch, and is
+    withdrawn when it ends."""
     made: list[RecordingZeroconf] = []
     tables: list = []
     stage_at_close: list[str] = []
@@ -55,7 +59,7 @@ async def test_the_announcement_follows_the_lobby_and_ends_when_the_table_is_ful
     port: list[int] = []
 
     async def host() -> None:
-        where = Hosting("unisson", 3, "one-deck", 0, "127.0.0.1")
+        where = Hosting("unisson", 3, "one-deck", 0, "127.0.0.1", max_watchers=watchers)
         await sit_at_table(
             "Ann",
             where,
@@ -85,11 +89,20 @@ async def test_the_announcement_follows_the_lobby_and_ends_when_the_table_is_ful
             await until(lambda: len(made[0].calls) == 2)
             nursery.start_soon(joiner, "Cy")
     (zc,) = made
-    assert seats_taken(zc) == [("register", b"1"), ("update", b"2"), ("close", None)]
-    assert (
-        len(stage_at_close) == 1 and stage_at_close[0] != "ended"
-    )  # withdrawn once full, not when the game was over
     info = zc.calls[0][1]
+    if watchers == 0:
+        assert seats_taken(zc) == [("register", b"1"), ("update", b"2"), ("close", None)]
+        assert (
+            len(stage_at_close) == 1 and stage_at_close[0] != "ended"
+        )  # withdrawn once full, not when the game was over
+        assert info is not None and b"watch" not in info.properties
+    else:
+        taken = [("register", b"1"), ("update", b"2"), ("update", b"3"), ("close", None)]
+        assert seats_taken(zc) == taken
+        assert stage_at_close == ["ended"]  # announced while it played, withdrawn at the end
+        full = zc.calls[2][1]
+        assert full is not None and full.properties[b"seat"] == b"taken"
+        assert full.properties[b"watch"] == b"yes"
     assert info is not None and info.port == port[0]
     assert info.properties[b"game"] == b"unisson" and info.properties[b"seats"] == b"3"
     assert any(line.startswith("announced on the LAN while a seat is free") for line in said)

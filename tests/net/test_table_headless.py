@@ -60,7 +60,10 @@ def play(
             found = re.search(r"\(port (\d+)\)", line)
             port = found and found[1]
         assert port, host.stderr.read() if host.poll() is not None else "no port"
-        watching = [cuttle(tmp, f"w{i}", "watch", f"127.0.0.1:{port}") for i in range(watchers)]
+        watching = [
+            cuttle(tmp, f"w{i}", "watch", "--headless", f"127.0.0.1:{port}")
+            for i in range(watchers)
+        ]
         for i in range(1, players):
             bot = "random" if i % 2 else "greedy"
             join = ("join", f"127.0.0.1:{port}", "--bot", bot, "--reply-timeout", "30", *join_extra)

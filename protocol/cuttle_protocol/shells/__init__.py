@@ -35,7 +35,7 @@ from .table_shell import (
     host_table,
     join_table,
 )
-from .watch import follow_table, watch_table
+from .watch import Saved, follow_table, watch_table
 
 __all__ = [
     "JOIN_HINT",
@@ -56,6 +56,7 @@ __all__ = [
     "PeerSettings",
     "Reconnected",
     "Reconnecting",
+    "Saved",
     "SeatAway",
     "SeatBack",
     "TableShell",

@@ -549,6 +549,7 @@ def _game_json(game: LanGame) -> dict[str, object]:
         "game": a.game,
         "seats": a.seats,
         "taken": a.taken,
+        "watchers": a.watchers,
     }
 
 

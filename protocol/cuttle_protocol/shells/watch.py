@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -184,6 +185,14 @@ async def _keep_watching(
     shell.opened.set()
 
 
+@dataclass(frozen=True)
+class Saved:
+    """The watcher's copy of game `number`'s record was saved at `path`."""
+
+    number: int
+    path: Path
+
+
 def _today() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -192,13 +201,15 @@ async def follow_table(
     table: WatcherShell,
     key: Ed25519PrivateKey,
     *,
-    show: Callable[[Note], None] = lambda note: None,
+    show: Callable[[Note | Saved], None] = lambda note: None,
     save: bool = True,
     data_dir: Path | None = None,
+    follower: Follower | None = None,
 ) -> list[tuple[GameVerdict, Path | None]]:
     """Follow the watched table's games to the end: `show` each move, who watches, each
-    game's verdict; save the watcher's copy of each record (`save`). Returns the verdicts."""
-    follower = Follower(key)
+    game's verdict and where its record was saved (`save`: the watcher's copy). Returns the
+    verdicts. `follower`: one of the caller's, to read the game's positions as it goes."""
+    follower = follower or Follower(key)
     done: list[tuple[GameVerdict, Path | None]] = []
     async for event in table.events:
         for note in follower.feed(event, table.core.settings):
@@ -208,10 +219,11 @@ async def follow_table(
                 if save:
                     stem = f"{_today()}-watched-{'-'.join(note.names)}-game{note.number}"
                     path = save_record(note.record, games_dir(data_dir), stem)
+                    show(Saved(note.number, path))
                 done.append((note, path))
         if isinstance(event, TableEnded):
             break
     return done
 
 
-__all__ = ["WatcherShell", "follow_table", "watch_table"]
+__all__ = ["Saved", "WatcherShell", "follow_table", "watch_table"]

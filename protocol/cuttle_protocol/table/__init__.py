@@ -21,7 +21,7 @@ from .core import (
     TableSettings,
     Watching,
 )
-from .follow import Began, Ended, Follower, GameVerdict, Played
+from .follow import Began, Ended, Follower, GameVerdict, Played, Said
 from .log import LogEntry, RelayLog
 from .watch import TableWatcher, WatcherGate
 
@@ -40,6 +40,7 @@ __all__ = [
     "Played",
     "RelayLog",
     "Rematch",
+    "Said",
     "SeatInfo",
     "Stage",
     "Started",

@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_net.records.follow import WatchedGame
 from cuttle_net.records.verify import Report, verify_text
 
-from .core import Delivered, Started, TableEnded, TableEvent, Watching
+from .core import Chat, Delivered, Lobby, Muted, Started, TableEnded, TableEvent, Watching
 from .seats import SeatOrder, game_header
 
 # --- what a watcher sees -------------------------------------------------------------------
@@ -60,13 +60,23 @@ class GameVerdict:
 
 
 @dataclass(frozen=True)
+class Said:
+    """A word to the table: `name` (a seat's, display-safe) said `text`; or, `muted`, the
+    host dropped `name`'s chat for flooding."""
+
+    name: str
+    text: str
+    muted: bool = False
+
+
+@dataclass(frozen=True)
 class Ended:
     """The table stopped: its words."""
 
     text: str
 
 
-Note = Began | Played | Watching | GameVerdict | Ended
+Note = Began | Played | Watching | Said | GameVerdict | Ended
 """What a watcher sees (`Watching`: the table's event, who watches now)."""
 
 
@@ -91,12 +101,20 @@ class Follower:
         self.order = SeatOrder(0, 1)
         self.number = 0
         self.verdicts: list[GameVerdict] = []
+        self.seated: dict[int, str] = {}  # table seat -> name: who said a chat line
 
     def feed(self, event: TableEvent, settings: Any = None) -> list[Note]:
         """What `event` (of the watcher's table, whose `settings` are given once seated)
         shows."""
         notes: list[Note] = []
-        if isinstance(event, Started):
+        if isinstance(event, Lobby | Started):
+            players = event.players if isinstance(event, Lobby) else event.seats
+            self.seated = {s.seat: s.name for s in players}
+        if isinstance(event, Chat | Muted):
+            name = self.seated.get(event.seat, f"seat {event.seat}")
+            muted = isinstance(event, Muted)
+            notes.append(Said(name, "" if muted else event.text, muted))  # type: ignore[union-attr]
+        elif isinstance(event, Started):
             assert settings is not None
             token = self._token if self._token is not None else "+".join(settings.options)
             self.order, names, header = game_header(settings, event, token)
@@ -112,12 +130,19 @@ class Follower:
         elif isinstance(event, Watching):
             notes.append(event)
         elif isinstance(event, TableEnded):
-            who = "" if event.culprit is None else f"seat {event.culprit}: "
-            text = f"the table ended: {who}{event.kind}: {event.detail}"
+            text = f"the table ended: {self._why(event)}"
             if self.game is not None and not self.game.over:
                 notes.append(self._verdict(text))
             notes.append(Ended(text))
         return notes
+
+    def _why(self, end: TableEnded) -> str:
+        """Why the table ended, naming the seat: "Ann (seat 0) left: no more games"."""
+        if end.culprit is None:
+            return f"{end.kind}: {end.detail}"
+        name = self.seated.get(end.culprit)
+        who = f"{name} (seat {end.culprit})" if name else f"seat {end.culprit}"
+        return f"{who} {end.kind}: {end.detail}"
 
     def _verdict(self, note: str) -> GameVerdict:
         game = self.game
@@ -135,4 +160,5 @@ __all__ = [
     "GameVerdict",
     "Note",
     "Played",
+    "Said",
 ]

@@ -86,11 +86,12 @@ class Announcement:
         return self.game != CUTTLE
 
 
-def seats_text(announcement: Announcement) -> str:
-    """The seats as a list shows them: "seat free" (Cuttle), "2 of 4 seats taken" (a table)."""
+def seats_text(announcement: Announcement, watch_words: bool = True) -> str:
+    """The seats as a list shows them: "seat free" (Cuttle), "2 of 4 seats taken" (a table),
+    then whether watchers are welcome (unless the list says it its own way)."""
+    watch = ", watchers welcome" if announcement.watchers and watch_words else ""
     if not announcement.table:
-        return "seat free" if announcement.seat_free else "seat taken"
-    watch = ", watchers welcome" if announcement.watchers else ""
+        return ("seat free" if announcement.seat_free else "seat taken") + watch
     return f"{announcement.taken} of {announcement.seats} seats taken{watch}"
 
 
@@ -130,8 +131,8 @@ def encode(announcement: Announcement) -> dict[bytes, bytes]:
     if a.table:
         properties |= {b"game": a.game.encode(), b"seats": b"%d" % a.seats}
         properties[b"taken"] = b"%d" % a.taken
-        if a.watchers:
-            properties[b"watch"] = b"yes"
+    if a.watchers:  # (a Cuttle game too: a reader of the original record ignores the key)
+        properties[b"watch"] = b"yes"
     return properties
 
 
