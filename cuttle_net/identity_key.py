@@ -39,8 +39,24 @@ def identity_public_key(raw: bytes) -> Ed25519PublicKey:
 def sign(key: Ed25519PrivateKey, data: bytes) -> bytes:
     """``key.sign(data)``, byte for byte (Ed25519 signatures are deterministic, RFC 8032),
     made by libsodium: about twice as fast as OpenSSL's, and a move signs several times."""
-    secret = key.private_bytes_raw() + key.public_key().public_bytes_raw()
-    return _na.crypto_sign(data, secret)[: _na.crypto_sign_BYTES]
+    return _na.crypto_sign(data, _secret(key))[: _na.crypto_sign_BYTES]
+
+
+_SECRETS: dict[int, tuple[Ed25519PrivateKey, bytes]] = {}
+
+
+def _secret(key: Ed25519PrivateKey) -> bytes:
+    """libsodium's secret key (seed and public key) for `key`: taken once per key object
+    (taking it costs a fifth of a signature). The entry holds the object, so its id is not
+    reused while it is here; a process holds a few identity keys, tests many: at 16 the
+    memo starts again."""
+    held = _SECRETS.get(id(key))
+    if held is None or held[0] is not key:
+        if len(_SECRETS) >= 16:
+            _SECRETS.clear()
+        secret = key.private_bytes_raw() + key.public_key().public_bytes_raw()
+        held = _SECRETS[id(key)] = (key, secret)
+    return held[1]
 
 
 def verify(key: Ed25519PublicKey, signature: bytes, data: bytes) -> None:

@@ -83,6 +83,14 @@ def test_fast_signatures_are_openssls_byte_for_byte() -> None:
         verify(key.public_key(), sign(key, data), data)
 
 
+def test_each_key_signs_as_itself_past_the_memo_of_secrets() -> None:
+    # The libsodium secret is kept per key object (16 at most, then the memo starts again):
+    # every key signs with its own secret, before and after the memo is cleared.
+    keys = [Ed25519PrivateKey.generate() for _ in range(40)]
+    for key in keys + keys[::-1]:
+        assert sign(key, b"move") == key.sign(b"move")
+
+
 def test_verify_refuses_what_openssl_refuses() -> None:
     key = Ed25519PrivateKey.generate()
     good = key.sign(b"move")
