@@ -100,6 +100,7 @@ class RelayLog:
         self.entries: list[LogEntry] = []
         self.heads: list[bytes] = [genesis(table_id)]  # heads[n]: after n entries
         self.relays: list[bytes] = [genesis_relay]  # relays[n]: the host's signature of heads[n]
+        self._digested: tuple[LogEntry, bytes] | None = None  # the last entry digested
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -109,7 +110,14 @@ class RelayLog:
         return self.heads[-1]
 
     def digest(self, entry: LogEntry) -> bytes:
-        return post_digest(self.table_id, entry.seat, entry.seen, entry.head, entry.body)
+        # Taking an entry asks for its digest three times (its signature, the head after
+        # it, the relay's duplicate check): hashed once. An entry is immutable, so the same
+        # object has the same digest.
+        if self._digested is not None and self._digested[0] is entry:
+            return self._digested[1]
+        digest = post_digest(self.table_id, entry.seat, entry.seen, entry.head, entry.body)
+        self._digested = (entry, digest)
+        return digest
 
     def holds(self, length: int, head: bytes, signature: bytes) -> bool:
         """Is `signature` the host's over `head` as the log of `length` entries that this log
