@@ -42,6 +42,15 @@ def test_card_encodings_are_distinct_valid_and_not_small_multiples():
         assert check_point(card_point(c)) == card_point(c)
 
 
+def test_each_card_table_is_its_callers_own():
+    # The points are computed once per deck size; a seat that changed its table (none
+    # does) would not change another's.
+    first = card_table(52)
+    first.clear()
+    assert len(card_table(52)) == 52
+    assert card_table(52) == {card_point(c): c for c in range(52)}
+
+
 def test_shuffle_generators_are_distinct_from_each_other_the_base_and_the_cards():
     h0, hs, _ = sh.generators(53)
     points = {h0, *hs, base_mul(1), *card_table(53)}
