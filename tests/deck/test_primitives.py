@@ -66,6 +66,45 @@ def test_canonical_encoding_is_unambiguous():
         canon(-1)
 
 
+def test_canonical_encoding_is_the_specs_grammar_byte_for_byte():
+    # SPEC 2.2's grammar, written out plainly: the fast encoder (exact types first) must
+    # give the same bytes for every kind of value, nested, and subclasses too.
+    class Number(int):
+        pass
+
+    def spec(v):
+        if v is True or v is False:
+            return b"T" if v else b"F"
+        if isinstance(v, int):
+            return b"i" + v.to_bytes(8, "big")
+        if isinstance(v, bytes):
+            return b"b" + len(v).to_bytes(4, "big") + v
+        if isinstance(v, str):
+            return b"s" + len(v.encode()).to_bytes(4, "big") + v.encode()
+        if isinstance(v, list | tuple):
+            return b"l" + len(v).to_bytes(4, "big") + b"".join(spec(x) for x in v)
+        keys = sorted(v, key=str.encode)
+        return b"d" + len(v).to_bytes(4, "big") + b"".join(spec(k) + spec(v[k]) for k in keys)
+
+    values = [
+        0,
+        2**64 - 1,
+        Number(7),
+        True,
+        False,
+        b"",
+        b"\x00" * 32,
+        "",
+        "é♠",
+        [],
+        (1, b"x"),
+        {"z": [1, {"é": False, "a": b"k"}], "b": "t", "B": 2},
+        [[[], [b"ab", "c"]], {"": 0}],
+    ]
+    for v in values:
+        assert canon(v) == spec(v), v
+
+
 def test_scalars_are_canonical_and_non_zero():
     assert 0 < random_scalar(os.urandom) < L
     with pytest.raises(ValueError):
