@@ -283,11 +283,6 @@ class Connection:
         self._require_pending_proposal()
         self.close(ErrorCode.RULES_REFUSED, reason)
 
-    @property
-    def has_data_to_send(self) -> bool:
-        """Whether `data_to_send` would return anything."""
-        return bool(self._outgoing)
-
     def data_to_send(self) -> bytes:
         """Everything queued for the peer since the last call."""
         data = bytes(self._outgoing)

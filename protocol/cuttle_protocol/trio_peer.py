@@ -282,8 +282,7 @@ class Peer:
         while True:
             event = self._conn.next_event()  # on error, `_end` sends the queued Close
             self._in_hand = None if event is NEED_DATA else event  # `_drain` handles it
-            if self._conn.has_data_to_send:  # (nothing queued: no lock and no deadline to set)
-                await self._flush()  # replies queued by the connection (pongs, handshake)
+            await self._flush()  # replies queued by the connection (pongs, handshake)
             if event is not NEED_DATA:
                 return event  # type: ignore[return-value]
             chunk = min(self._settings.receive_chunk, self._unread_allowance)
