@@ -52,7 +52,7 @@ from .deck import (
 )
 from .deck.encoding import hash256
 from .games.interface import CHANCE, NOBODY, GameModule, Outcome, game_module
-from .identity_key import identity_public_key
+from .identity_key import identity_public_key, sign, verify
 from .records.ending import (
     Ending,
     closed_ending,
@@ -565,7 +565,7 @@ class GameSession:
 
     def sign(self, data: bytes) -> bytes:
         """Sign ``data`` with this player's identity key (for the game record)."""
-        return self._key.sign(data)
+        return sign(self._key, data)
 
     def _check_author(self, seat: int) -> None:
         if type(seat) is not int or not 0 <= seat < self.seats or seat == self.seat:
@@ -598,7 +598,7 @@ class GameSession:
 
     def _sign(self, text: str) -> MoveRecord:
         digest = self._move_digest(self.seat, text)
-        record = MoveRecord(self.seat, text, self._key.sign(digest), len(self.deck.log))
+        record = MoveRecord(self.seat, text, sign(self._key, digest), len(self.deck.log))
         self._keep(record, digest)
         return record
 
@@ -606,7 +606,7 @@ class GameSession:
         """Check ``seat``'s signature of ``text`` at the end of the chain; keep the move."""
         digest = self._move_digest(seat, text)
         try:
-            self._keys[seat].verify(signature, digest)
+            verify(self._keys[seat], signature, digest)
         except InvalidSignature:
             return False
         self._keep(MoveRecord(seat, text, signature, len(self.deck.log)), digest)
@@ -641,7 +641,7 @@ class GameSession:
                 continue  # the conceder had not seen the concession that holds
             digest = self._move_digest(seat, CONCEDE, n)
             try:
-                self._keys[seat].verify(signature, digest)
+                verify(self._keys[seat], signature, digest)
             except InvalidSignature:
                 continue
             if n == over_at:

@@ -1,10 +1,20 @@
 """Identity keys from outside: honest keys pass; small-order and non-canonical ones do not."""
 
+import hashlib
+import os
+
 import pytest
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from cuttle_net.identity_key import BadIdentityKey, check_identity_key, identity_public_key
+from cuttle_net.identity_key import (
+    BadIdentityKey,
+    check_identity_key,
+    identity_public_key,
+    sign,
+    verify,
+)
 
 P = 2**255 - 19
 
@@ -58,3 +68,60 @@ def test_mixed_order_key_is_refused() -> None:
 def test_wrong_length_or_type_is_refused(raw: object) -> None:
     with pytest.raises(BadIdentityKey, match="32 bytes"):
         check_identity_key(raw)  # type: ignore[arg-type]
+
+
+L = 2**252 + 27742317777372353535851937790883648493  # the prime order of the base point
+
+
+def test_fast_signatures_are_openssls_byte_for_byte() -> None:
+    # A record's and the table log's signatures must not change with the library: RFC 8032
+    # signatures are deterministic, so libsodium's are the same bytes as OpenSSL's.
+    for size in (0, 1, 32, 64, 200, 5000):
+        key = Ed25519PrivateKey.generate()
+        data = os.urandom(size)
+        assert sign(key, data) == key.sign(data)
+        verify(key.public_key(), sign(key, data), data)
+
+
+def test_each_key_signs_as_itself_past_the_memo_of_secrets() -> None:
+    # The libsodium secret is kept per key object (16 at most, then the memo starts again):
+    # every key signs with its own secret, before and after the memo is cleared.
+    keys = [Ed25519PrivateKey.generate() for _ in range(40)]
+    for key in keys + keys[::-1]:
+        assert sign(key, b"move") == key.sign(b"move")
+
+
+def test_verify_refuses_what_openssl_refuses() -> None:
+    key = Ed25519PrivateKey.generate()
+    good = key.sign(b"move")
+    bad = [
+        (good, b"move!"),  # another message
+        (good[:63] + bytes([good[63] ^ 1]), b"move"),  # a flipped bit
+        (good[:32] + L.to_bytes(32, "little"), b"move"),  # s not below L
+        (good[:10], b"move"),  # too short
+        (Ed25519PrivateKey.generate().sign(b"move"), b"move"),  # another key's
+    ]
+    for signature, data in bad:
+        with pytest.raises(InvalidSignature):
+            key.public_key().verify(signature, data)
+        with pytest.raises(InvalidSignature):
+            verify(key.public_key(), signature, data)
+
+
+def test_verify_accepts_what_openssl_accepts_though_libsodium_refuses_it() -> None:
+    # A signer can make a signature whose R is the identity point (s = h·a): OpenSSL takes
+    # it, libsodium refuses small-order R. A seat checking with libsodium alone would then
+    # refuse an entry that a host checking with OpenSSL (another client) relayed, and blame
+    # that honest host: what libsodium refuses, OpenSSL decides.
+    key = Ed25519PrivateKey.generate()
+    public = key.public_key().public_bytes_raw()
+    digest = hashlib.sha512(key.private_bytes_raw()).digest()
+    clamped = bytearray(digest[:32])
+    clamped[0] &= 248
+    clamped[31] = (clamped[31] & 127) | 64
+    a = int.from_bytes(clamped, "little")
+    r = (1).to_bytes(32, "little")  # the identity point
+    h = int.from_bytes(hashlib.sha512(r + public + b"move").digest(), "little") % L
+    signature = r + (h * a % L).to_bytes(32, "little")
+    key.public_key().verify(signature, b"move")  # OpenSSL: valid
+    verify(key.public_key(), signature, b"move")  # and so here

@@ -11,6 +11,7 @@ and our scalars are below L < 2^253), so the algebra of ElGamal and of the proof
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -113,6 +114,7 @@ def hash_to_group(tag: str, *parts: object) -> bytes:
     return _rb.crypto_core_ristretto255_from_hash(hash512(tag, *parts))
 
 
+@functools.cache  # a constant: each game's deal asked for every card twice, at every seat
 def card_point(card: int) -> bytes:
     """The group element encoding card id ``card``. No discrete-log relation between two
     cards is known, so no peer can relate two encrypted cards (unlike small-integer
@@ -127,6 +129,11 @@ def generator(label: str) -> bytes:
 
 def card_table(deck_size: int) -> dict[bytes, int]:
     """Point → card for the cards 0..deck_size-1, checked valid and pairwise distinct."""
+    return dict(_card_table(deck_size))  # the caller's own copy
+
+
+@functools.cache
+def _card_table(deck_size: int) -> dict[bytes, int]:
     table = {card_point(c): c for c in range(deck_size)}
     if len(table) != deck_size or IDENTITY in table:
         raise AssertionError("card encodings collide")  # never, for SHA-512

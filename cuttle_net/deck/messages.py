@@ -18,6 +18,8 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from ..identity_key import sign as ed25519_sign
+from ..identity_key import verify as ed25519_verify
 from .encoding import DOMAIN, canon, hash256
 from .errors import WireError
 from .ops import MAX_DECK, MAX_SEATS, Op, op_from_wire
@@ -157,7 +159,7 @@ class Message:
         return {**self.unsigned_wire(), "sig": self.sig}
 
     def signed(self, key: Ed25519PrivateKey) -> Message:
-        sig = key.sign(DOMAIN + b"message\0" + canon(self.unsigned_wire()))
+        sig = ed25519_sign(key, DOMAIN + b"message\0" + canon(self.unsigned_wire()))
         return replace(self, sig=sig)
 
     def digest(self) -> bytes:
@@ -195,7 +197,7 @@ class Message:
 
     def verify(self, key: Ed25519PublicKey) -> bool:
         try:
-            key.verify(self.sig, DOMAIN + b"message\0" + canon(self.unsigned_wire()))
+            ed25519_verify(key, self.sig, DOMAIN + b"message\0" + canon(self.unsigned_wire()))
         except InvalidSignature:
             return False
         return True

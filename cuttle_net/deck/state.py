@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from ..identity_key import verify
 from . import audit
 from . import shuffle as sh
 from .encoding import DOMAIN, canon, hash256
@@ -927,7 +928,7 @@ def _signature_ok(data: Any, key: Ed25519PublicKey) -> bool:
         return False
     unsigned = {k: v for k, v in data.items() if k != "sig"}
     try:
-        key.verify(data["sig"], DOMAIN + b"message\0" + canon(unsigned))
+        verify(key, data["sig"], DOMAIN + b"message\0" + canon(unsigned))
     except Exception:  # unencodable data, or InvalidSignature
         return False
     return True

@@ -42,6 +42,15 @@ def test_card_encodings_are_distinct_valid_and_not_small_multiples():
         assert check_point(card_point(c)) == card_point(c)
 
 
+def test_each_card_table_is_its_callers_own():
+    # The points are computed once per deck size; a seat that changed its table (none
+    # does) would not change another's.
+    first = card_table(52)
+    first.clear()
+    assert len(card_table(52)) == 52
+    assert card_table(52) == {card_point(c): c for c in range(52)}
+
+
 def test_shuffle_generators_are_distinct_from_each_other_the_base_and_the_cards():
     h0, hs, _ = sh.generators(53)
     points = {h0, *hs, base_mul(1), *card_table(53)}
@@ -55,6 +64,45 @@ def test_canonical_encoding_is_unambiguous():
     assert canon(True) != canon(1)
     with pytest.raises(ValueError):
         canon(-1)
+
+
+def test_canonical_encoding_is_the_specs_grammar_byte_for_byte():
+    # SPEC 2.2's grammar, written out plainly: the fast encoder (exact types first) must
+    # give the same bytes for every kind of value, nested, and subclasses too.
+    class Number(int):
+        pass
+
+    def spec(v):
+        if v is True or v is False:
+            return b"T" if v else b"F"
+        if isinstance(v, int):
+            return b"i" + v.to_bytes(8, "big")
+        if isinstance(v, bytes):
+            return b"b" + len(v).to_bytes(4, "big") + v
+        if isinstance(v, str):
+            return b"s" + len(v.encode()).to_bytes(4, "big") + v.encode()
+        if isinstance(v, list | tuple):
+            return b"l" + len(v).to_bytes(4, "big") + b"".join(spec(x) for x in v)
+        keys = sorted(v, key=str.encode)
+        return b"d" + len(v).to_bytes(4, "big") + b"".join(spec(k) + spec(v[k]) for k in keys)
+
+    values = [
+        0,
+        2**64 - 1,
+        Number(7),
+        True,
+        False,
+        b"",
+        b"\x00" * 32,
+        "",
+        "é♠",
+        [],
+        (1, b"x"),
+        {"z": [1, {"é": False, "a": b"k"}], "b": "t", "B": 2},
+        [[[], [b"ab", "c"]], {"": 0}],
+    ]
+    for v in values:
+        assert canon(v) == spec(v), v
 
 
 def test_scalars_are_canonical_and_non_zero():

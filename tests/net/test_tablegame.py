@@ -392,10 +392,10 @@ async def test_a_host_leaving_mid_game_is_heard_with_its_words_even_by_a_slow_wr
     async def slow_write(link: trio_table._Link) -> None:
         send = link.peer.send
 
-        async def slowly(message: object) -> None:
+        async def slowly(message: object, *more: object) -> None:
             if leaving:
                 await trio.sleep(3)  # the process starved of CPU
-            await send(message)
+            await send(message, *more)
 
         link.peer.send = slowly  # type: ignore[method-assign]
         await real_write(link)

@@ -697,12 +697,21 @@ async def read_behind_a_full_inbox(
     ours, theirs = await make_pair()
     rogue = Rogue(theirs)
     received: list[object] = []
+    shaken = trio.Event()
+
+    async def handshake() -> None:
+        await rogue.handshake()
+        shaken.set()
+
     with trio.fail_after(LIMIT):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(rogue.handshake)
+            nursery.start_soon(handshake)
             async with open_peer(
                 ours, Role.HOST, player("alice"), rules=CLASSIC, settings=settings
             ) as peer:
+                # Our side may be done before the rogue's last write of the handshake
+                # returns: two writes at once on its stream are refused.
+                await shaken.wait()
                 for n in range(5):
                     rogue.conn.send(Move(f"move {n}", SIG))
                 rogue.conn.close(ErrorCode.ILLEGAL_MOVE, "illegal_move: a ten on a king")

@@ -186,8 +186,9 @@ class Peer:
 
     # --- public ---------------------------------------------------------------------------
 
-    async def send(self, message: Message) -> None:
-        """Send a game message; raise ConnectionEnded if the connection is over."""
+    async def send(self, message: Message, *more: Message) -> None:
+        """Send a game message (and `more` after it, in one write); raise ConnectionEnded
+        if the connection is over."""
         if self.ended is None and (
             self._conn.their_state is State.CLOSED or self._write_failure is not None
         ):
@@ -198,7 +199,8 @@ class Peer:
         if self.ended is not None:
             raise self.ended
         try:
-            self._conn.send(message)
+            for each in (message, *more):
+                self._conn.send(each)
         except ProtocolError as exc:
             await self._end(_ending_for(exc, self._conn, ""))
             raise self.ended from exc  # type: ignore[misc]

@@ -156,8 +156,14 @@ class _Link:
     async def write(self) -> None:
         try:
             async for message in self.queue_out:
+                # What else is queued goes in the same write: one system call, and one
+                # wake-up of the reader at the other end, for a move and its deck step.
+                more: list[Message] = []
+                with contextlib.suppress(trio.WouldBlock, trio.EndOfChannel):
+                    while True:
+                        more.append(self.queue_out.receive_nowait())
                 try:
-                    await self.peer.send(message)
+                    await self.peer.send(message, *more)
                 except ConnectionEnded:
                     return
         finally:

@@ -31,7 +31,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from cuttle_net.identity_key import BadIdentityKey, identity_public_key
+from cuttle_net.identity_key import BadIdentityKey, identity_public_key, sign
 
 from ..errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from ..wire import codec
@@ -430,7 +430,7 @@ class _Table:
     def _sign(self, seen: int, body: bytes) -> bytes:
         assert self.log is not None
         digest = self.log.digest(LogEntry(self.me, seen, self.log.heads[seen], b"", body, b""))
-        return self._player.identity.sign(digest)
+        return sign(self._player.identity, digest)
 
     def _encode(self, body: dict[str, Any]) -> bytes:
         data = codec.pack(body)
@@ -918,7 +918,7 @@ class TableHost(_Table):
         self._events.append(Lobby(self.settings, self.players, 0))
 
     def _relay_signature(self, length: int, head: bytes) -> bytes:
-        return self._player.identity.sign(relay_statement(length, head))
+        return sign(self._player.identity, relay_statement(length, head))
 
     def _seat_table(self) -> None:
         assert self.settings is not None

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from cuttle_net.identity_key import verify as _verify
+
 from ..wire.crypto import DOMAIN
 
 
@@ -48,7 +50,7 @@ def relay_statement(length: int, head: bytes) -> bytes:
 
 def verify(key: Ed25519PublicKey, signature: bytes, data: bytes) -> bool:
     try:
-        key.verify(signature, data)
+        _verify(key, signature, data)
     except InvalidSignature:
         return False
     return True
@@ -98,6 +100,7 @@ class RelayLog:
         self.entries: list[LogEntry] = []
         self.heads: list[bytes] = [genesis(table_id)]  # heads[n]: after n entries
         self.relays: list[bytes] = [genesis_relay]  # relays[n]: the host's signature of heads[n]
+        self._digested: tuple[LogEntry, bytes] | None = None  # the last entry digested
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -107,7 +110,14 @@ class RelayLog:
         return self.heads[-1]
 
     def digest(self, entry: LogEntry) -> bytes:
-        return post_digest(self.table_id, entry.seat, entry.seen, entry.head, entry.body)
+        # Taking an entry asks for its digest three times (its signature, the head after
+        # it, the relay's duplicate check): hashed once. An entry is immutable, so the same
+        # object has the same digest.
+        if self._digested is not None and self._digested[0] is entry:
+            return self._digested[1]
+        digest = post_digest(self.table_id, entry.seat, entry.seen, entry.head, entry.body)
+        self._digested = (entry, digest)
+        return digest
 
     def holds(self, length: int, head: bytes, signature: bytes) -> bool:
         """Is `signature` the host's over `head` as the log of `length` entries that this log

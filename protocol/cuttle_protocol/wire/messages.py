@@ -7,6 +7,7 @@ into a `RemoteProtocolError`.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field, fields
@@ -69,6 +70,13 @@ def _check_tokens(value: object, name: str, high: int, low: int = 0) -> None:
     _check(len(set(value)) == len(value), f"{name} has duplicates")  # type: ignore[arg-type]
 
 
+@functools.cache
+def _names(cls: type) -> tuple[str, ...]:
+    """A message class's field names in declared order (`fields` walks the class each call,
+    and every frame sent or read asks)."""
+    return tuple(f.name for f in fields(cls))
+
+
 @dataclass(frozen=True)
 class Message:
     """Base of every message; `TYPE` is its "t" value on the wire."""
@@ -80,9 +88,9 @@ class Message:
 
     def __post_init__(self) -> None:
         # Lists from the wire or the caller become tuples so every message stays immutable.
-        for f in fields(self):
-            if type(getattr(self, f.name)) is list:
-                object.__setattr__(self, f.name, tuple(getattr(self, f.name)))
+        for name in _names(type(self)):
+            if type(getattr(self, name)) is list:
+                object.__setattr__(self, name, tuple(getattr(self, name)))
         self.validate()
 
     def validate(self) -> None:
@@ -91,15 +99,15 @@ class Message:
     def to_wire(self) -> dict[str, Any]:
         """The msgpack map for this message: "t" first, then the fields in declared order."""
         wire: dict[str, Any] = {"t": self.TYPE}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            wire[f.name] = list(value) if type(value) is tuple else value
+        for name in _names(type(self)):
+            value = getattr(self, name)
+            wire[name] = list(value) if type(value) is tuple else value
         return wire
 
     @classmethod
     def from_wire(cls, wire: dict[str, Any]) -> Self:
         """Build the message from a peer's map, or raise `malformed-message`."""
-        names = {f.name for f in fields(cls)}
+        names = set(_names(cls))
         keys = set(wire) - {"t"}
         missing = names - keys
         if missing:
