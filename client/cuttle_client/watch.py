@@ -16,9 +16,9 @@ import contextlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from cuttle_protocol.shells.watch import Saved
-from cuttle_protocol.table import Began, Ended, Follower, GameVerdict, Watching
-from cuttle_protocol.table.follow import Note, Said
+from cuttle_protocol.shells import Saved
+from cuttle_protocol.table import Began, Ended, Follower, GameVerdict, Said, Watching
+from cuttle_protocol.table.follow import Note
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
