@@ -80,11 +80,14 @@ class Talker:
 class ChatPanel(VerticalScroll):
     """The chat, each line as "who: line", wrapped, newest at the bottom: SHOWN rows show."""
 
+    _content: Text | None = None
+
     def compose(self) -> ComposeResult:
-        yield Static(id="chat-text")
+        yield Static(self._content or "", id="chat-text")
 
     def on_mount(self) -> None:
         self.border_title = HINT
+        self._update()
 
     def show(self, lines: list[tuple[str, str]], hint: str = "") -> None:
         """The lines; none yet: ``hint`` (else the keys that talk)."""
@@ -99,7 +102,14 @@ class ChatPanel(VerticalScroll):
                 t.append_text(plain(line, style="italic dim"))
         keys = " · ".join(f"{k}: {line}" for k, line in CANNED.items())
         empty = Text(hint or f"{TALK}: a word to the table · {keys}", style="dim")
-        self.query_one("#chat-text", Static).update(t if lines else empty)
+        self._content = t if lines else empty
+        self._update()
+
+    def _update(self) -> None:
+        # A panel just mounted may not have its text widget yet (a move drawn the moment the
+        # chat opened failed on it): the text then waits for on_mount.
+        for text in self.query("#chat-text").results(Static):
+            text.update(self._content or "")
         self.call_after_refresh(self.scroll_end, animate=False)  # once the text is laid out
 
 

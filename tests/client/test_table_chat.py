@@ -144,3 +144,17 @@ def test_the_code_question_sends_nobody_to_the_tables_own_chat() -> None:
     question = seat.code_question()
     assert "or in a chat" not in question
     assert "not in this table's chat" in question and "123 456" in question
+
+
+def test_lines_shown_to_a_panel_not_yet_composed_appear_once_it_is() -> None:
+    """A move drawn the moment the chat box was mounted showed the lines to a panel whose
+    text widget did not exist yet: NoMatches stopped the game ("our program failed")."""
+    app = make_app(Settings(bot_delay=0, lan=False))
+
+    async def body(pilot: Pilot) -> None:
+        panel = ChatPanel(id="early")
+        app.screen.mount(panel)  # not awaited: compose has not run yet
+        panel.show([("Bea", "one moment")])
+        await until(pilot, lambda: "Bea: one moment" in screen_text(app))
+
+    run(app, body)
