@@ -193,6 +193,18 @@ def typing(where: Widget) -> bool:
     return any(box.typing for box in where.query(ChatBox))
 
 
+class ChatActions:
+    """A table screen's chat actions (``chat_bindings``' keys), for the box it shows."""
+
+    def action_talk(self) -> None:
+        for box in self.query(ChatBox):  # type: ignore[attr-defined]
+            box.talk()
+
+    def action_canned(self, key: str) -> None:
+        for box in self.query(ChatBox):  # type: ignore[attr-defined]
+            box.canned(key)
+
+
 def chat_bindings() -> list[BindingType]:
     """A table screen's keys for the chat (its actions: ``talk`` and ``canned``)."""
     return [

@@ -21,7 +21,7 @@ from cuttle_net.games.cuttle.engine import IllegalMove
 from cuttle_net.games.cuttle.moves import DRAW, OFFER_DRAW, PASS, Move, MoveSyntaxError, parse_move
 
 from . import cardtext
-from .chat import ChatBox, chat_bindings, show_chat
+from .chat import ChatActions, chat_bindings, show_chat, typing
 from .choices import Choice, ask, choices
 from .controller import MatchScore, TableController
 from .help import HelpScreen
@@ -31,7 +31,7 @@ from .trio_guest import TrioGuest
 from .widgets import Hand, LastMove, MoveLog, TooSmall, board, set_choices, show_board
 
 
-class TableScreen(Screen[None]):
+class TableScreen(ChatActions, Screen[None]):
     """A game in progress, from the player's seat."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -186,10 +186,8 @@ class TableScreen(Screen[None]):
         actions.border_title = plain(title)  # a choice may name a peer
         actions.border_subtitle = "Esc: back" if self._path else ""
         self._show_hand(level[shown].card if shown is not None else None)
-        typing = self.query_one("#move-input").display or any(
-            box.typing for box in self.query(ChatBox)
-        )
-        if level and not typing:
+        busy_typing = self.query_one("#move-input").display or typing(self)
+        if level and not busy_typing:
             actions.focus()
 
     def _show_hand(self, highlight: int | None) -> None:
@@ -240,14 +238,6 @@ class TableScreen(Screen[None]):
                     self.query_one("#actions", OptionList).highlighted = i
                 return
         self._error("that card is not a choice now")
-
-    def action_talk(self) -> None:
-        for box in self.query(ChatBox):
-            box.talk()
-
-    def action_canned(self, key: str) -> None:
-        for box in self.query(ChatBox):
-            box.canned(key)
 
     def action_back(self) -> None:
         field = self.query_one("#move-input", Input)

@@ -24,7 +24,7 @@ from cuttle_net.games.unisson import IllegalMove, MoveSyntaxError, parse_move
 from cuttle_net.games.unisson.moves import Kind, Move
 
 from .. import cardtext
-from ..chat import ChatBox, chat_bindings, show_chat
+from ..chat import ChatActions, chat_bindings, show_chat, typing
 from ..modals import ConfirmScreen, GameOverScreen
 from ..peertext import plain, visible
 from ..trio_guest import TrioGuest
@@ -38,7 +38,7 @@ from .words import card, effect_words
 SCORE_COLUMNS = ("meld", "hand", "empty", "last", "range", "unis.", "total", "match")
 
 
-class UnissonTableScreen(Screen[None]):
+class UnissonTableScreen(ChatActions, Screen[None]):
     """A game of L'Unisson in progress, from the player's seat."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -180,10 +180,8 @@ class UnissonTableScreen(Screen[None]):
         actions.border_title = plain(" › ".join(titles) if level else "Nothing to choose now")
         actions.border_subtitle = "Esc: back" if len(self._stack) > 1 else ""
         self._show_hand(level[shown] if shown is not None else None)
-        typing = self.query_one("#move-input").display or any(
-            box.typing for box in self.query(ChatBox)
-        )
-        if level and not typing:
+        busy_typing = self.query_one("#move-input").display or typing(self)
+        if level and not busy_typing:
             actions.focus()
 
     def _shown(self, label: str) -> str:
@@ -313,16 +311,6 @@ class UnissonTableScreen(Screen[None]):
             event.input.value = ""
             event.input.display = False
             self._fill_actions()
-
-    # -- a word to the table (SPEC 3.15)
-
-    def action_talk(self) -> None:
-        for box in self.query(ChatBox):
-            box.talk()
-
-    def action_canned(self, key: str) -> None:
-        for box in self.query(ChatBox):
-            box.canned(key)
 
     # -- overlays
 
