@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.progress import game_line
 from cuttle_protocol.play import TableGame, play_at_table
 from cuttle_protocol.shells import (
     TABLE_CAPS,
@@ -384,7 +385,7 @@ async def test_a_unisson_table_resumed_by_takeovers_keeps_records_that_verify(
         outer.cancel_scope.cancel()
     assert sum("took its seat over" in line for line in lines) == 2, lines
     assert not any("lost the connection" in line for line in lines), lines
-    results = {g.line for g in games.values()}
+    results = {game_line(g) for g in games.values()}
     assert len(results) == 1 and results.pop().endswith("; audit passed"), games
     for game in games.values():
         assert game.record is not None

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from .addresses import HostAddress, host_addresses
 from .dial import Attempt, Unreachable, dial
-from .mdns import JOIN_HINT, Browser, LanGame, LanUnavailable, browse_once
+from .mdns import (
+    JOIN_HINT,
+    Announced,
+    Browser,
+    LanGame,
+    LanUnavailable,
+    NotAnnounced,
+    browse_once,
+    keep_announced,
+)
 from .peer import (
     ConnectionEnded,
     EndReason,
@@ -23,6 +32,7 @@ from .peer import (
     open_peer,
     running,
 )
+from .portmap import MappingRemoved, NotMapped
 from .table_shell import (
     NOT_BACK,
     TABLE_CAPS,
@@ -41,6 +51,7 @@ __all__ = [
     "JOIN_HINT",
     "NOT_BACK",
     "TABLE_CAPS",
+    "Announced",
     "Attempt",
     "Browser",
     "ConnectionEnded",
@@ -52,6 +63,9 @@ __all__ = [
     "LanUnavailable",
     "Listener",
     "ListenerLimits",
+    "MappingRemoved",
+    "NotAnnounced",
+    "NotMapped",
     "Peer",
     "PeerSettings",
     "Reconnected",
@@ -70,6 +84,7 @@ __all__ = [
     "host_addresses",
     "host_table",
     "join_table",
+    "keep_announced",
     "open_listener",
     "open_peer",
     "running",
