@@ -263,7 +263,7 @@ async def sit_at_table(
                 timeouts=timeouts,
                 peer_settings=shaking,
                 known_peers=known,
-                log=say,
+                log=tell,
                 core=resumed.core if resumed else JournaledHost(journal, me, settings),
                 restarted=resumed.lost if resumed else (),
                 max_watchers=where.max_watchers,
@@ -302,7 +302,7 @@ async def sit_at_table(
                 peer=peer,
                 timeouts=timeouts,
                 known_peers=known,
-                log=say,
+                log=tell,
                 core=resumed.core if resumed else None,
                 new_core=new_core,
             )

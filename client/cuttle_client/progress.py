@@ -24,9 +24,22 @@ from cuttle_protocol.play import (
     TableGame,
     Tell,
 )
-from cuttle_protocol.shells import Announced, MappingRemoved, NotAnnounced, NotMapped
+from cuttle_protocol.shells import (
+    Announced,
+    ConnectionLost,
+    HostBack,
+    HostBusy,
+    HostLost,
+    MappingRemoved,
+    NotAnnounced,
+    NotMapped,
+    PlayerArrived,
+    SeatTakenOver,
+    WatcherClosed,
+    WatchingAgain,
+)
 from cuttle_protocol.store import Trust
-from cuttle_protocol.table import Lobby, Watching
+from cuttle_protocol.table import Lobby, SeatInfo, Watching
 
 
 def lobby_words(lobby: Lobby) -> str:
@@ -77,8 +90,48 @@ def host_lines(met: HostMet) -> list[str]:
     return lines
 
 
+_ARRIVED = {
+    "joined": "joined",
+    "back": "is back",
+    "replaced": "took its place over",
+    "takeover": "is on a new connection: it takes its seat over if it resumes",
+    "watcher": "watches the table",
+}
+
+
+def seated_words(seat: SeatInfo | None) -> str:
+    """A seated player as a table's news names it: "Bob (seat 1)"."""
+    return f"{seat.name} (seat {seat.seat})" if seat is not None else "a player"
+
+
+def news_line(news: object) -> str | None:
+    """A table connection's news (`shells.ConnectionNews`) in words; None for other events."""
+    if isinstance(news, PlayerArrived):
+        return f"{news.name} (key {news.fingerprint}) {_ARRIVED.get(news.how, news.how)}"
+    if isinstance(news, SeatTakenOver):
+        return f"{seated_words(news.seat)} took its seat over from its last connection"
+    if isinstance(news, WatcherClosed):
+        return f"closed a watcher's connection: {news.reason}"
+    if isinstance(news, ConnectionLost):
+        who = seated_words(news.seat)
+        return f"lost the connection to {who} ({news.why}): waiting {news.window:g} s for it"
+    if isinstance(news, HostBusy):
+        why = f" ({news.message})" if news.message else ""
+        return f"the host is busy{why}: trying again"
+    if isinstance(news, HostLost):
+        return f"lost the connection to the host ({news.message}): dialling again"
+    if isinstance(news, HostBack):
+        return "the connection to the host is back"
+    if isinstance(news, WatchingAgain):
+        return "watching again"
+    return None
+
+
 def progress_lines(event: Progress) -> list[str]:
     """The lines a seat's progress is told in (none for what it does not tell)."""
+    news = news_line(event)
+    if news is not None:
+        return [news]
     if isinstance(event, Dialling):
         return [f"connecting to {event.address}… (giving up after {event.give_up_after:g} s)"]
     if isinstance(event, HostMet):

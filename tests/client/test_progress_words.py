@@ -173,3 +173,41 @@ def test_a_seats_story_keeps_only_the_latest_lobby() -> None:
         "at the table (unisson, 3 seats): Hal, Ann; waiting for 1 more player",
         "compare this code with every other player's: 1 2",
     ]
+
+
+def test_a_tables_connection_news_is_worded_here() -> None:
+    """The table shells tell their connections' news as data (`shells.ConnectionNews`)."""
+    from cuttle_protocol.shells import (
+        ConnectionLost,
+        HostBack,
+        HostBusy,
+        HostLost,
+        PlayerArrived,
+        SeatTakenOver,
+        WatcherClosed,
+        WatchingAgain,
+    )
+
+    bob = SeatInfo(1, "Bob", KEY)
+    told = {
+        PlayerArrived("Bob", "ab12", "joined"): "Bob (key ab12) joined",
+        PlayerArrived("Bob", "ab12", "back"): "Bob (key ab12) is back",
+        PlayerArrived("Bob", "ab12", "replaced"): "Bob (key ab12) took its place over",
+        PlayerArrived("Bob", "ab12", "takeover"): (
+            "Bob (key ab12) is on a new connection: it takes its seat over if it resumes"
+        ),
+        PlayerArrived("Wes", "cd34", "watcher"): "Wes (key cd34) watches the table",
+        SeatTakenOver(bob): "Bob (seat 1) took its seat over from its last connection",
+        SeatTakenOver(None): "a player took its seat over from its last connection",
+        WatcherClosed("it sent a move"): "closed a watcher's connection: it sent a move",
+        ConnectionLost(bob, "reset", 60.0): (
+            "lost the connection to Bob (seat 1) (reset): waiting 60 s for it"
+        ),
+        HostBusy("busy"): "the host is busy (busy): trying again",
+        HostBusy(""): "the host is busy: trying again",
+        HostLost("reset"): "lost the connection to the host (reset): dialling again",
+        HostBack(): "the connection to the host is back",
+        WatchingAgain(): "watching again",
+    }
+    for news, line in told.items():
+        assert progress_lines(news) == [line], news

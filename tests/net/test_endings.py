@@ -18,7 +18,7 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
-from cuttle_client.progress import game_line
+from cuttle_client.progress import game_line, told
 from cuttle_protocol.play import TableGame, play_at_table
 from cuttle_protocol.shells import TableTimeouts, host_table, join_table, open_listener
 from cuttle_protocol.table import TableSettings
@@ -121,12 +121,12 @@ async def play(tmp: Path, mode: str, hostile_host: bool = False, bot: str = "gre
         async def honest_host() -> None:
             settings = TableSettings("cuttle", (hostile.TOKEN,), 2)
             async with host_table(
-                listener, me, settings, timeouts=TIMEOUTS, log=log.append
+                listener, me, settings, timeouts=TIMEOUTS, log=told(log.append)
             ) as table:
                 await sit(table)
 
         async def honest_joiner() -> None:
-            async with join_table(address, me, timeouts=TIMEOUTS, log=log.append) as table:
+            async with join_table(address, me, timeouts=TIMEOUTS, log=told(log.append)) as table:
                 await sit(table)
 
         async def mallory() -> None:

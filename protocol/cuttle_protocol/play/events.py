@@ -11,6 +11,9 @@ A host's port mapping (`map_port`'s ``tell``): `PortMapped`, or `NotMapped`, the
 `MappingRemoved`; its LAN announcement (`shells.keep_announced`): `Announced` or
 `NotAnnounced`.
 
+A table's shell tells its connections' news (`shells.ConnectionNews`: who joined, who is
+back, the host lost and won back...) through its ``log`` hook, which takes a ``Tell``.
+
 `play_at_table`'s ``tell`` hook gets, beside the table's own `Lobby` (who sits at the table
 so far) and `Watching` (who watches it):
 
@@ -30,6 +33,7 @@ from pathlib import Path
 
 from ..shells.mdns import Announced, NotAnnounced
 from ..shells.portmap import MappingRemoved, NotMapped
+from ..shells.table_shell import ConnectionNews
 from ..store.identity import Trust
 from ..table.core import Lobby, Watching
 from .result import GameResult
@@ -125,6 +129,7 @@ Progress = (
     | CodeToCompare
     | GameBegins
     | GameStopped
+    | ConnectionNews
 )
 Tell = Callable[[Progress], None]
 """Hears a seat's progress (`open_game_peer`'s and `play_at_table`'s ``tell``)."""
