@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trio
+from cuttle_client.progress import game_line
 
 from cuttle_net.deck import Draw, OperationComplete, RandomPick, RevealFromDeck, SwapHands
 from cuttle_net.deck.state import DeckState
@@ -355,7 +356,7 @@ def play(seats: int, delay: float) -> dict[str, list[Phase]]:
                 games = trio.run(functools.partial(
                     table_game, players, "unisson", rules, address_of=address_of,
                     listening=listening))  # fmt: skip
-                bad = [g.line for g in games if not g.clean]
+                bad = [game_line(g) for g in games if not g.clean]
                 if bad:
                     raise RuntimeError(f"a game did not end cleanly: {bad}")
         finally:

@@ -406,3 +406,53 @@ def test_the_sans_io_layers_load_neither_trio_nor_textual() -> None:
         f"the sans-I/O layers of cuttle_protocol ({', '.join(SANS_IO)}) load {loaded}; "
         "a trio or socket shell belongs in shells"
     )
+
+
+# -- the protocol hands up data; the client alone chooses the words (issue 25)
+
+# Hooks that still take a sentence, each with why it may: the listener's operator log (the
+# connections it refused, for the host's console) is not yet typed.
+SENTENCE_HOOKS_LEFT = {"cuttle_protocol.shells.peer": {"log"}}
+
+
+def _takes_a_sentence(arg: ast.arg) -> bool:
+    """A parameter that is handed English for the player: named ``say``, or a hook typed
+    ``Callable[[str], None]`` (the shape of ``print``)."""
+    note = ast.unparse(arg.annotation) if arg.annotation is not None else ""
+    return arg.arg == "say" or note.replace(" ", "") == "Callable[[str],None]"
+
+
+def sentence_hooks(modules: dict[str, Path]) -> list[str]:
+    """Every function of cuttle_protocol with a parameter that takes a sentence for the
+    player, but those `SENTENCE_HOOKS_LEFT` names."""
+    found = []
+    for module, path in modules.items():
+        if not module.startswith("cuttle_protocol"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            args = node.args
+            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+                if _takes_a_sentence(arg) and arg.arg not in SENTENCE_HOOKS_LEFT.get(module, ()):
+                    found.append(f"{module}:{node.lineno} {node.name}({arg.arg})")
+    return found
+
+
+def test_the_protocol_takes_no_hook_for_sentences() -> None:
+    """Progress and outcomes travel up as typed events (`play.events`, `play.result`, the
+    shells' news): a `say` hook in the protocol is English the client cannot choose."""
+    found = sentence_hooks(MODULES)
+    assert not found, "hooks handed English (tell typed events instead):\n" + "\n".join(found)
+
+
+def test_the_sentence_hook_check_sees_one(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from collections.abc import Callable\n"
+        "def a(say): ...\n"
+        "async def b(x: int, *, log: Callable[[str], None] = print): ...\n"
+        "def c(tell: Callable[[object], None]): ...\n"
+    )
+    found = sentence_hooks({"cuttle_protocol.shells.bad": bad})
+    assert [f.split(" ")[1] for f in found] == ["a(say)", "b(log)"]

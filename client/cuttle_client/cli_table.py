@@ -57,7 +57,9 @@ def _timeouts(args: argparse.Namespace) -> Any:
 
 
 def _report(game: Any, say: Any) -> int:
-    print(visible(game.line), flush=True)  # it names every seat
+    from .progress import game_line
+
+    print(visible(game_line(game)), flush=True)  # it names every seat
     if game.record is not None:
         say(f"record saved: {game.record}")
     return 0 if game.clean else 1
@@ -237,7 +239,7 @@ async def sit_at_table(
             say("or, with your key checked for them (an invitation: paste it in a chat):")
             say(f"  cuttle join {invitation_for(identity, reachable, port)}")
             if where.map_port:
-                await map_port(stack, identity, reachable, host, port, say, config)
+                await map_port(stack, identity, reachable, host, port, tell, config)
             settings = TableSettings(where.game, tuple(token.split("+")), where.players)
             me = LocalPlayer(name, identity)
             if journal is None:
@@ -261,13 +263,13 @@ async def sit_at_table(
                 timeouts=timeouts,
                 peer_settings=shaking,
                 known_peers=known,
-                log=say,
+                log=tell,
                 core=resumed.core if resumed else JournaledHost(journal, me, settings),
                 restarted=resumed.lost if resumed else (),
                 max_watchers=where.max_watchers,
             )
             if where.announce:
-                play["watch"] = await _announced(stack, name, where, host, port, say, play)
+                play["watch"] = await _announced(stack, name, where, host, port, tell, play)
         else:
             identity, peer = where.identity, where.peer
             me = LocalPlayer(name, identity)
@@ -300,7 +302,7 @@ async def sit_at_table(
                 peer=peer,
                 timeouts=timeouts,
                 known_peers=known,
-                log=say,
+                log=tell,
                 core=resumed.core if resumed else None,
                 new_core=new_core,
             )
@@ -363,7 +365,7 @@ async def _announced(
     where: Hosting,
     host: str,
     port: int,
-    say: Callable[[str], None],
+    tell: Callable[[Any], None],
     play: dict[str, Any],
 ) -> Callable[[Any], None]:
     """Announce the table on the LAN while a seat is free (SPEC 3.13): the seats taken follow
@@ -385,7 +387,7 @@ async def _announced(
             name, port, rules, game=where.game, seats=where.players, watchers=watchers
         )
 
-    kept = await lan.keep_announced(stack, host, first, say)
+    kept = await lan.keep_announced(stack, host, first, tell)  # (`play.events`)
     if kept is None:
         return watch
 
@@ -432,10 +434,12 @@ async def _bot_at_table(
     rng = random.Random()
     reads = observer(bot)  # a bot that reads the others' play sees each of their moves
 
+    from .progress import match_end_words, totals_line
+
     def report(game: Any, totals: Any) -> None:
         _report(game, say)
         if args.games > 1:
-            print(visible(totals.line()), flush=True)
+            print(visible(totals_line(totals)), flush=True)
 
     from cuttle_protocol.store import JournalDamaged, JournalInUse
 
@@ -461,5 +465,6 @@ async def _bot_at_table(
     if match.totals is None:  # no game was played: its one line says why
         _report(match.games[0], say)
     elif args.games > len(match.games):
-        say(f"the match ended after {len(match.games)} of {args.games} games: {match.end}")
+        why = match_end_words(match.end)
+        say(f"the match ended after {len(match.games)} of {args.games} games: {why}")
     return 0 if match.clean else 1

@@ -1,23 +1,45 @@
-"""The words for a seat's progress at a table (`cuttle_protocol.play.events`): the one
-place that says them, for the terminal client and the headless ``cuttle host``/``join``
-alike (the protocol hands up data, never sentences)."""
+"""The words for a seat's progress at a table (`cuttle_protocol.play.events`) and for how
+its games and matches end (SPEC 4.5's result line, the match totals): the one place that
+says them, for the terminal client and the headless ``cuttle host``/``join`` alike (the
+protocol hands up data, never sentences)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from cuttle_protocol.play import (
     CodeToCompare,
     Dialling,
     GameBegins,
+    GameResult,
     GameStopped,
+    GameUnsettled,
     HostMet,
+    MatchEnd,
+    MatchTotals,
+    PortMapped,
     Progress,
     SeatKey,
+    TableClosed,
+    TableGame,
     Tell,
 )
+from cuttle_protocol.shells import (
+    Announced,
+    ConnectionLost,
+    HostBack,
+    HostBusy,
+    HostLost,
+    MappingRemoved,
+    NotAnnounced,
+    NotMapped,
+    PlayerArrived,
+    SeatTakenOver,
+    WatcherClosed,
+    WatchingAgain,
+)
 from cuttle_protocol.store import Trust
-from cuttle_protocol.table import Lobby, Watching
+from cuttle_protocol.table import Lobby, SeatInfo, Watching
 
 
 def lobby_words(lobby: Lobby) -> str:
@@ -68,12 +90,70 @@ def host_lines(met: HostMet) -> list[str]:
     return lines
 
 
+_ARRIVED = {
+    "joined": "joined",
+    "back": "is back",
+    "replaced": "took its place over",
+    "takeover": "is on a new connection: it takes its seat over if it resumes",
+    "watcher": "watches the table",
+}
+
+
+def seated_words(seat: SeatInfo | None) -> str:
+    """A seated player as a table's news names it: "Bob (seat 1)"."""
+    return f"{seat.name} (seat {seat.seat})" if seat is not None else "a player"
+
+
+def news_line(news: object) -> str | None:
+    """A table connection's news (`shells.ConnectionNews`) in words; None for other events."""
+    if isinstance(news, PlayerArrived):
+        return f"{news.name} (key {news.fingerprint}) {_ARRIVED.get(news.how, news.how)}"
+    if isinstance(news, SeatTakenOver):
+        return f"{seated_words(news.seat)} took its seat over from its last connection"
+    if isinstance(news, WatcherClosed):
+        return f"closed a watcher's connection: {news.reason}"
+    if isinstance(news, ConnectionLost):
+        who = seated_words(news.seat)
+        return f"lost the connection to {who} ({news.why}): waiting {news.window:g} s for it"
+    if isinstance(news, HostBusy):
+        why = f" ({news.message})" if news.message else ""
+        return f"the host is busy{why}: trying again"
+    if isinstance(news, HostLost):
+        return f"lost the connection to the host ({news.message}): dialling again"
+    if isinstance(news, HostBack):
+        return "the connection to the host is back"
+    if isinstance(news, WatchingAgain):
+        return "watching again"
+    return None
+
+
 def progress_lines(event: Progress) -> list[str]:
     """The lines a seat's progress is told in (none for what it does not tell)."""
+    news = news_line(event)
+    if news is not None:
+        return [news]
     if isinstance(event, Dialling):
         return [f"connecting to {event.address}… (giving up after {event.give_up_after:g} s)"]
     if isinstance(event, HostMet):
         return host_lines(event)
+    if isinstance(event, PortMapped):
+        return [
+            f"port mapped by the router ({event.method}): from the internet, "
+            f"cuttle join {event.address}",
+            "or the invitation with that address:",
+            f"  cuttle join {event.invitation}",
+        ]
+    if isinstance(event, NotMapped):
+        return [
+            f"no port mapping ({event.reason}): from outside your network, forward TCP port "
+            f"{event.port} to this machine by hand (see the README)"
+        ]
+    if isinstance(event, MappingRemoved):
+        return [f"port mapping of {event.port} removed from the router ({event.method})"]
+    if isinstance(event, Announced):
+        return ["announced on the LAN while a seat is free: 'cuttle lan' lists it"]
+    if isinstance(event, NotAnnounced):
+        return [event.reason if event.multicast else f"not announced on the LAN: {event.reason}"]
     if isinstance(event, Lobby):
         return [lobby_words(event)]
     if isinstance(event, Watching):
@@ -88,8 +168,98 @@ def progress_lines(event: Progress) -> list[str]:
         return [f"game {event.number}: you are seat {event.seat}; seat {event.dealer} deals"]
     if isinstance(event, GameStopped):
         saved = [f"record saved: {event.record}"] if event.record is not None else []
-        return [event.line, *saved]
+        return [result_line(event.result), *saved]
     return []
+
+
+RULES_WORDS = {  # each game's ends by the rules (`GameModule.endings`), as a result line says them
+    "goal": "reached the goal",
+    "passes": "passes",
+    "agreed": "agreed",
+    "octave": "an octave",
+    "last-round": "the last round",
+}
+
+
+def and_list(words: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``: the winners of a table read as a list."""
+    return " and ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
+
+
+def result_line(result: GameResult) -> str:
+    """SPEC 4.5's result line: ``result: game N: NAME0 (seat 0), …:`` then who won and how,
+    and whether the audit passed (the same at every seat but for the words of a fault)."""
+    names, ending = result.names, result.ending
+    seats = ", ".join(f"{n} (seat {i})" for i, n in enumerate(names))
+    head = f"result: game {result.number}: {seats}:"
+    who = f"{names[ending.seat]} (seat {ending.seat})" if ending.seat is not None else "nobody"
+    winners = result.winners
+    win = f"{and_list([names[s] for s in winners])} {'win' if len(winners) > 1 else 'wins'}"
+    if ending.form == "fault":
+        verdict = f"{win}: {who} forfeits, {ending.code}: {ending.text}"
+    elif ending.form == "closed" and ending.code == "left":  # a table: its one way to close
+        why = f": {ending.text}" if ending.text else ""
+        verdict = f"{win}: {who} left the table{why}"
+    elif ending.form == "closed":
+        said = f' "{ending.text}"' if ending.text else ""
+        verdict = f"{win}: {who} left, closing with {ending.code}{said}"
+    elif ending.form == "concede":
+        verdict = f"{win}: {who} conceded"
+    elif ending.by_rules:
+        how = RULES_WORDS.get(ending.form, ending.form)
+        verdict = f"drawn ({how})" if not winners else f"{win} ({how})"
+        if result.scores:
+            verdict += "; scores " + ", ".join(str(s) for s in result.scores)
+    else:
+        return f"{head} unfinished: {ending.text}"
+    if result.audited:
+        return f"{head} {verdict}; audit passed"
+    return f"{head} {verdict}; not audited: the cards never shown stay unproven"
+
+
+def no_game_words(game: TableGame) -> str:
+    """Why no game was dealt at the table (`game.result` is None)."""
+    ended = game.ended
+    if game.note:
+        return game.note
+    return f"{ended.kind}: {ended.detail}" if ended is not None else "the table never started"
+
+
+def game_line(game: TableGame) -> str:
+    """The line a game at a table ends with: its result line, or why no game was dealt."""
+    if game.result is None:
+        return f"result: no game: {no_game_words(game)}"
+    return result_line(game.result)
+
+
+def totals_line(totals: MatchTotals) -> str:
+    """`match after N games: NAME (seat 0) 2 wins, 57 points; ...` (table seats)."""
+    parts = []
+    for s in totals.seats:
+        wins = totals.wins[s.seat]
+        part = f"{s.name} (seat {s.seat}) {wins} win{'s' * (wins != 1)}"
+        if totals.points is not None:
+            part += f", {totals.points[s.seat]} points"
+        parts.append(part)
+    games = totals.games
+    return f"match after {games} game{'s' * (games != 1)}: {'; '.join(parts)}"
+
+
+def match_end_words(end: MatchEnd) -> str:
+    """Why a match ended, naming the seat that ended it (the host's words for a fault)."""
+    if isinstance(end, GameUnsettled):
+        return end.note or "the game did not end by the rules"
+    if isinstance(end, TableClosed):
+        ended = end.ended
+        if ended.culprit is None:
+            return ended.detail
+        seat = end.seat
+        who = f"{seat.name} (seat {seat.seat})" if seat else f"seat {ended.culprit}"
+        who = "you" if end.ours else who
+        if ended.kind == "left":
+            return f"{who} left: {ended.detail}"
+        return f"{who} {ended.kind}: {ended.detail}"
+    return "no more games"
 
 
 def told(say: Callable[[str], None]) -> Tell:

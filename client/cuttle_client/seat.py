@@ -63,7 +63,7 @@ from cuttle_net.games.interface import game_module
 from cuttle_net.session import GameSession
 
 from .cli_table import Hosting, Rejoin, journal_words, sit_at_table
-from .progress import progress_lines, seat_words
+from .progress import no_game_words, progress_lines, seat_words
 from .trio_guest import GuestTask, TrioGuest
 
 
@@ -586,7 +586,7 @@ class TableSeat(Meeting):
         if game.session is not None and self._view is not None:
             return False
         if self._table is None or self._table.core.ended is None:  # no words said yet
-            self._stopped(f"No game: {game.line.removeprefix('result: no game: ')}")
+            self._stopped(f"No game: {no_game_words(game)}")
         return True
 
     # -- the match (SPEC 3.15, *Another game*)

@@ -77,6 +77,7 @@ async def watch(
     from cuttle_protocol.wire import LocalPlayer
 
     from cuttle_client.profile import player_name
+    from cuttle_client.progress import told
     from cuttle_net.records.verify import Verdict
 
     config = args.config_dir or default_config_dir()
@@ -89,10 +90,9 @@ async def watch(
     follower = Follower(identity)
     following(follower)
     say(f"connecting to {args.address} (the table shows once it is seated)")
+    me, known = LocalPlayer(name, identity), KnownPeers(config)
     try:
-        async with watch_table(
-            args.address, LocalPlayer(name, identity), known_peers=KnownPeers(config), log=say
-        ) as table:
+        async with watch_table(args.address, me, known_peers=known, log=told(say)) as table:
             say(f"watching the table at {args.address}")
             done = await follow_table(
                 table,

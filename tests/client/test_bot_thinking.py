@@ -12,12 +12,14 @@ import pytest
 import trio
 from cuttle_client import cli_table
 from cuttle_client.app import Practice, Settings, make_app
+from cuttle_protocol.play import GameResult, NoMoreGames, TableGame, TableMatch
 from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.moves import DRAW
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.games.unisson import FACES
 from cuttle_net.games.unisson import Game as UnissonGame
+from cuttle_net.records.ending import Ending
 
 from .helpers import run, until
 
@@ -91,8 +93,8 @@ def test_a_headless_table_bot_thinks_off_the_loop(monkeypatch: pytest.MonkeyPatc
         move = choose(view)
         assert inspect.isawaitable(move), "the chooser decided on the table's loop"
         assert await move in view.legal_moves()
-        game = SimpleNamespace(line="over", record=None, clean=True)
-        return SimpleNamespace(games=[game], totals=None, end="", clean=True)  # a TableMatch
+        over = GameResult(1, ("Hal", "Ann"), Ending("octave"), (0,), (), True)
+        return TableMatch([TableGame(over)], None, NoMoreGames())
 
     monkeypatch.setattr(cli_table, "sit_at_table", sit)
     args = argparse.Namespace(

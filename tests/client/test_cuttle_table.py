@@ -15,6 +15,7 @@ from cuttle_client.app import CuttleApp, NetworkLaunch, Settings, make_app
 from cuttle_client.cuttle_seat import CuttleTable
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
+from cuttle_client.progress import game_line
 from cuttle_client.table import TableScreen
 from cuttle_protocol.play import GameSettings, NetPlan, TableGame, play_at_table
 from cuttle_protocol.shells import TableTimeouts, join_table
@@ -103,7 +104,7 @@ def test_a_person_hosts_cuttle_at_a_table_and_plays_to_a_verified_record(tmp_pat
         await until(pilot, lambda: "Bob" in games)
 
     run(app, body)
-    assert games["Bob"].clean, games["Bob"].line
+    assert games["Bob"].clean, game_line(games["Bob"])
     for who in ("ann", "bob"):
         (record,) = (tmp_path / who / "games").glob("*.cuttle")
         assert verify_text(record.read_text()).verdict == Verdict.VALID

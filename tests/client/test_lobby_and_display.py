@@ -397,6 +397,8 @@ def test_every_key_of_the_lobby_footer_shows_at_80_columns() -> None:
     app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
 
     async def body(pilot: Pilot) -> None:
+        # The footer is drawn a few frames after the lobby (blank then, under load).
+        await until(pilot, lambda: bool(screen_text(app).splitlines()[-1].strip()))
         footer = screen_text(app).splitlines()[-1]
         shown = [b for b in LobbyScreen.BINDINGS if isinstance(b, Binding) and b.show]
         assert len(shown) >= 9

@@ -295,13 +295,14 @@ def test_the_headless_commands_print_no_control_character(
     journals and records: an ESC there would drive the player's terminal."""
     from cuttle_client.cli_net import _say
     from cuttle_client.cli_table import _report
+    from cuttle_protocol.play import GameResult, TableGame
+
+    from cuttle_net.records.ending import Ending
 
     for name, shown in NAMES.items():
         _say(f"resuming game 1 against {name}")
-        _report(
-            SimpleNamespace(line=f"result: game 1: {name} (seat 0) wins", record=None, clean=True),
-            _say,
-        )
+        won = GameResult(1, (name, "Bob"), Ending("goal"), (0,), (), True)
+        _report(TableGame(won), _say)
         out = capsys.readouterr().out
         assert f"against {shown}\n" in out and f"{shown} (seat 0)" in out, out
         assert all(c.isprintable() or c == "\n" for c in out), out

@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import CuttleApp, NetworkLaunch, Settings, make_app
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
+from cuttle_client.progress import game_line
 from cuttle_client.unisson.network import NetworkTable
 from cuttle_client.unisson.table import UnissonTableScreen
 from cuttle_protocol.play import GameSettings, NetPlan, Step, TableGame, play_at_table
@@ -147,8 +148,8 @@ def test_a_person_hosts_compares_the_code_and_plays_to_a_verified_record(tmp_pat
     run(app, body)
     (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert verify_text(mine.read_text()).verdict == Verdict.VALID
-    assert {g.line for g in games.values()} == {games["Bob"].line}
-    assert games["Bob"].line.startswith("result: game 1: Ann (seat 0), ")
+    assert {game_line(g) for g in games.values()} == {game_line(games["Bob"])}
+    assert game_line(games["Bob"]).startswith("result: game 1: Ann (seat 0), ")
 
 
 def test_a_code_that_differs_leaves_the_table(tmp_path: Path) -> None:
@@ -163,7 +164,7 @@ def test_a_code_that_differs_leaves_the_table(tmp_path: Path) -> None:
 
     run(app, body)
     for game in games.values():
-        assert game.line == "result: no game: left: the table code differs from mine"
+        assert game_line(game) == "result: no game: left: the table code differs from mine"
 
 
 def test_a_joiner_sees_the_host_leave_mid_game_named(tmp_path: Path) -> None:
@@ -210,7 +211,7 @@ def test_a_joiner_sees_the_host_leave_mid_game_named(tmp_path: Path) -> None:
     run(app, body)
     (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert verify_text(mine.read_text()).verdict == Verdict.UNAUDITED
-    assert "Hal (seat 0) left" in games["Cy"].line
+    assert "Hal (seat 0) left" in game_line(games["Cy"])
 
 
 def test_a_person_leaving_mid_game_is_named_by_every_other_seat(tmp_path: Path) -> None:
@@ -231,7 +232,7 @@ def test_a_person_leaving_mid_game_is_named_by_every_other_seat(tmp_path: Path) 
 
     run(app, body)
     for game in games.values():
-        assert "Ann (seat 0) left" in game.line, game.line
+        assert "Ann (seat 0) left" in game_line(game), game_line(game)
     (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert verify_text(mine.read_text()).verdict == Verdict.UNAUDITED
 
@@ -630,7 +631,7 @@ def test_a_hosting_person_sees_a_seat_lost_and_back(tmp_path: Path) -> None:
         assert any(s.endswith(" is back") for s in c.status), c.status
 
     run(app, body)
-    assert games["Bob"].line == games["Cy"].line and games["Bob"].clean, games
+    assert game_line(games["Bob"]) == game_line(games["Cy"]) and games["Bob"].clean, games
     (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
     assert verify_text(mine.read_text()).verdict == Verdict.VALID
 
@@ -683,7 +684,7 @@ def test_a_hosting_person_sees_a_seat_lost_for_good_named_at_the_end(tmp_path: P
         await until(pilot, lambda: "Cy" in games, 30)
 
     run(app, body)
-    line = games["Cy"].line  # Cy, told by the host: the same verdict
+    line = game_line(games["Cy"])  # Cy, told by the host: the same verdict
     assert "Bob (seat 1) left the table: connection lost and not back within 6 s" in line, line
 
 

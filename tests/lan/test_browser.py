@@ -134,7 +134,7 @@ def test_a_dual_stack_host_is_listed_at_its_ipv4_address_first(zc: FakeZeroconf)
     ],
 )
 def test_where_a_host_announces(host: str, where: list[str] | None) -> None:
-    assert lan.announce_interfaces(host) == (where, "")
+    assert lan.announce_interfaces(host) == where
 
 
 def test_the_interfaces_to_use(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -366,9 +366,9 @@ async def test_a_kept_announcement_follows_the_latest_wish_then_withdraws(
     monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
     rules = game_module("unisson").parse_rules("one-deck", 4)
     first = lan.Announcement("Ann", 4454, rules, game="unisson", seats=4)
-    said: list[str] = []
+    said: list[lan.LanEvent] = []
     with trio.fail_after(5):
-        async with lan.kept_announcement(first, interfaces=["192.0.2.9"], say=said.append) as kept:
+        async with lan.kept_announcement(first, interfaces=["192.0.2.9"], tell=said.append) as kept:
             # Plain calls that never wait: the task applies what is wanted last.
             kept.show(replace(first, taken=2))
             kept.show(replace(first, taken=3))
@@ -381,7 +381,7 @@ async def test_a_kept_announcement_follows_the_latest_wish_then_withdraws(
     (zc,) = made
     assert [c for c, _ in zc.calls] == ["register", "update", "close"]
     assert [info.properties[b"taken"] for _, info in zc.calls[:2]] == [b"1", b"3"]  # type: ignore[union-attr]
-    assert said == ["announced on the LAN while a seat is free: 'cuttle lan' lists it"]
+    assert said == [lan.Announced()]
 
 
 @pytest.mark.trio
@@ -392,14 +392,16 @@ async def test_a_kept_announcement_without_multicast_only_says_so(
         raise OSError(19, "No such device")
 
     monkeypatch.setattr(lan, "Zeroconf", refuse)
-    said: list[str] = []
+    said: list[lan.LanEvent] = []
     first = lan.Announcement("Alice", 4000, lan.Rules())
     with pytest.raises(KeyError):  # the block's own error comes out as it is, not in a group
-        async with lan.kept_announcement(first, interfaces=["192.0.2.9"], say=said.append):
+        async with lan.kept_announcement(first, interfaces=["192.0.2.9"], tell=said.append):
             while not said:
                 await trio.sleep(0.01)
             raise KeyError("the block's own")
-    assert said[0].startswith("LAN discovery is unavailable: multicast could not be set up")
+    (told,) = said
+    assert isinstance(told, lan.NotAnnounced) and told.multicast
+    assert told.reason.startswith("LAN discovery is unavailable: multicast could not be set up")
 
 
 def test_ipv6_multicast_refused_falls_back_to_ipv4(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -54,7 +54,7 @@ async def test_the_announcement_follows_the_lobby_and_ends_when_the_table_is_ful
 
     monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
     # Listening on loopback, a host does not announce: pretend it is on a LAN.
-    monkeypatch.setattr(lan, "announce_interfaces", lambda host: (["192.0.2.9"], ""))
+    monkeypatch.setattr(lan, "announce_interfaces", lambda host: ["192.0.2.9"])
     said: list[str] = []
     port: list[int] = []
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.progress import told
 from cuttle_protocol.shells import (
     ConnectionEnded,
     TableShell,
@@ -118,13 +119,13 @@ async def _main(args: argparse.Namespace) -> None:
             print(f"port {listener.address[1]}", flush=True)
             settings = TableSettings("count", (), args.seats)
             async with host_table(
-                listener, player(args.name), settings, timeouts=timeouts, log=_say
+                listener, player(args.name), settings, timeouts=timeouts, log=told(_say)
             ) as t:
                 print(await play_count(t, args.limit), flush=True)
     else:
         try:
             async with join_table(
-                args.address, player(args.name), timeouts=timeouts, log=_say
+                args.address, player(args.name), timeouts=timeouts, log=told(_say)
             ) as t:
                 print(await play_count(t, args.limit), flush=True)
         except ConnectionEnded as exc:

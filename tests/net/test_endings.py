@@ -18,6 +18,7 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
+from cuttle_client.progress import game_line, told
 from cuttle_protocol.play import TableGame, play_at_table
 from cuttle_protocol.shells import TableTimeouts, host_table, join_table, open_listener
 from cuttle_protocol.table import TableSettings
@@ -72,8 +73,9 @@ class Row:
         as far as it goes (the cards never shown stay unproven)."""
         assert self.tags["Result"] == str(1 - self.mallory), self.tags
         assert self.tags["Audit"] == "none"
-        assert self.game.line.startswith("result: game 1: ") and "alice wins: " in self.game.line
-        assert self.game.line.endswith(NOT_AUDITED), self.game.line
+        line = game_line(self.game)
+        assert line.startswith("result: game 1: ") and "alice wins: " in line
+        assert line.endswith(NOT_AUDITED), line
         assert verdict(self.game.record) == Verdict.UNAUDITED
         assert not any("Traceback" in line for line in self.log), self.log
 
@@ -81,7 +83,7 @@ class Row:
         """The joiner's own message broke the game as ``kind``, found by the host's session."""
         self.lost()
         assert self.tags["Ending"].startswith(f"fault {kind} by seat {self.mallory}: "), self.tags
-        assert f"mallory (seat {self.mallory}) forfeits, {kind}: " in self.game.line
+        assert f"mallory (seat {self.mallory}) forfeits, {kind}: " in game_line(self.game)
         # The honest record holds everything up to the fault (the deal at least).
         transcript = parse_record(self.game.record.read_text()).transcript
         assert any(entry.kind == "op" for entry in transcript)
@@ -91,7 +93,7 @@ class Row:
         self.lost()
         ending = f'closed by seat {self.mallory}: left "{words}'
         assert self.tags["Ending"].startswith(ending), self.tags
-        assert f"mallory (seat {self.mallory}) left the table: {words}" in self.game.line
+        assert f"mallory (seat {self.mallory}) left the table: {words}" in game_line(self.game)
 
 
 async def play(tmp: Path, mode: str, hostile_host: bool = False, bot: str = "greedy") -> Row:
@@ -119,12 +121,12 @@ async def play(tmp: Path, mode: str, hostile_host: bool = False, bot: str = "gre
         async def honest_host() -> None:
             settings = TableSettings("cuttle", (hostile.TOKEN,), 2)
             async with host_table(
-                listener, me, settings, timeouts=TIMEOUTS, log=log.append
+                listener, me, settings, timeouts=TIMEOUTS, log=told(log.append)
             ) as table:
                 await sit(table)
 
         async def honest_joiner() -> None:
-            async with join_table(address, me, timeouts=TIMEOUTS, log=log.append) as table:
+            async with join_table(address, me, timeouts=TIMEOUTS, log=told(log.append)) as table:
                 await sit(table)
 
         async def mallory() -> None:
@@ -156,13 +158,13 @@ async def test_an_agreed_draw_is_audited_and_both_records_agree(
         row = await play(tmp_path / f"game{attempt}", "offer-draw", bot="random")
         if row.tags["Ending"] != "goal":
             break
-        assert row.game.clean and verdict(row.game.record) == Verdict.VALID, row.game.line
+        assert row.game.clean and verdict(row.game.record) == Verdict.VALID, game_line(row.game)
     for path in (row.game.record, row.theirs.record):
         t = tags(path)
         assert (t["Result"], t["Ending"]) == ("draw", "agreed") and t["Audit"] != "none"
         assert verdict(path) == Verdict.VALID
     assert moves(row.game.record) == moves(row.theirs.record)
-    assert row.game.line.endswith("drawn (agreed); audit passed")
+    assert game_line(row.game).endswith("drawn (agreed); audit passed")
 
 
 @pytest.mark.parametrize("mode", ["concede-deal", "concede", "concede-crossing"])
@@ -178,7 +180,7 @@ async def test_a_concession_at_any_moment(
     # The table's one log orders a move crossing the concession: the same on both sides.
     assert moves(row.game.record) == moves(row.theirs.record)
     assert moves(row.game.record)[-1] == f"{row.mallory} concede"
-    assert f"alice wins: mallory (seat {row.mallory}) conceded; not audited" in row.game.line
+    assert f"alice wins: mallory (seat {row.mallory}) conceded; not audited" in game_line(row.game)
 
 
 @pytest.mark.trio
@@ -266,7 +268,7 @@ async def test_leaving_mid_game_is_a_forfeit_and_the_words_are_a_claim(
     row = await play(tmp_path, mode)
     row.left(words)
     ending = row.tags["Ending"]
-    for text in (ending, row.game.line):
+    for text in (ending, game_line(row.game)):
         assert "\x1b" not in text and "\x07" not in text
     assert len(ending) < 260
     assert row.theirs.note == "you left the table"  # its own record: unfinished, not a win

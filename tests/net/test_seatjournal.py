@@ -13,6 +13,7 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
+from cuttle_client.progress import game_line
 from cuttle_protocol.play import (
     TableGame,
     TableMatch,
@@ -370,7 +371,7 @@ def test_a_restarted_host_waits_the_window_for_its_joiners_then_names_one(
     (ended,) = [x for x in seen if isinstance(x, TableEnded)]
     assert ended.kind == "left" and "not back within 60 s" in ended.detail, ended
     assert 60.0 <= took < 60.0 + 1.0, took  # the window, not a move or reply timeout
-    assert "left" in game.line and game.record is not None, game.line
+    assert "left" in game_line(game) and game.record is not None, game_line(game)
 
 
 def test_a_message_the_host_refuses_is_not_journaled(tmp_path: Path) -> None:

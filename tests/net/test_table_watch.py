@@ -13,6 +13,7 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
+from cuttle_client.progress import game_line
 from cuttle_protocol.play import play_at_table
 from cuttle_protocol.shells import (
     ConnectionEnded,
@@ -191,7 +192,7 @@ async def test_a_watcher_that_posts_or_floods_is_closed_and_the_game_finishes(
 
     games, code = await watched_table(tmp_path, 3, "unisson", "one-deck", watcher)
     assert code == "unexpected-message"
-    assert all(g.clean for g in games.values()), [g.line for g in games.values()]
+    assert all(g.clean for g in games.values()), [game_line(g) for g in games.values()]
 
 
 def codec_junk() -> Any:

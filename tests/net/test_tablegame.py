@@ -12,6 +12,7 @@ import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
+from cuttle_client.progress import game_line
 from cuttle_protocol.play import CodeToCompare, GameBegins, SeatKey, Step, play_at_table
 from cuttle_protocol.shells import TableTimeouts, host_table, join_table, open_listener
 from cuttle_protocol.table import Chat, CodeShown, Lobby, Started, TableSettings
@@ -88,7 +89,7 @@ async def test_a_person_seat_watches_confirms_and_plays_to_a_verified_record(
 
     hooks = {0: {}, 1: {"choose": person, "watch": seen.append, "confirm": compare}, 2: {}}
     games = await table_of(tmp_path, hooks)
-    lines = {g.line for g in games.values()}
+    lines = {game_line(g) for g in games.values()}
     assert len(lines) == 1 and lines.pop().endswith("; audit passed"), games
     assert all(g.clean for g in games.values())
     kinds = [type(x) for x in seen]
@@ -140,7 +141,7 @@ async def test_cuttle_is_played_at_a_two_seat_table_to_verified_records(
     """The table serves two-player Cuttle too: both seats reach the same result, and both
     records verify (seat 1 deals, as Cuttle's module requires)."""
     games = await table_of(tmp_path, {0: {}, 1: {}}, game="cuttle", token=token)
-    lines = {g.line for g in games.values()}
+    lines = {game_line(g) for g in games.values()}
     assert len(lines) == 1 and lines.pop().endswith("; audit passed"), games
     for g in games.values():
         assert g.clean and g.record is not None
@@ -176,9 +177,9 @@ async def test_a_seat_leaving_while_a_person_thinks_ends_the_game_naming_it(
     games = await table_of(tmp_path, hooks)
     won = "p0 and p1 win" if seats == 3 else "p0, p1 and p3 win"
     for seat in set(hooks) - {2}:
-        line = games[seat].line
+        line = game_line(games[seat])
         assert f"{won}: p2 (seat 2) left the table: gone for coffee" in line, (seat, line)
-    assert games[2].line.endswith("unfinished: you left the table"), games[2].line
+    assert game_line(games[2]).endswith("unfinished: you left the table"), game_line(games[2])
     for game in games.values():  # everything checkable holds; the deal stays unproven
         assert game.record is not None
         assert verify_text(game.record.read_text()).verdict == Verdict.UNAUDITED
@@ -194,7 +195,7 @@ async def test_a_code_that_differs_leaves_the_table_before_the_deal(
     games = await table_of(tmp_path, {0: {}, 1: {"confirm": differs}, 2: {}})
     for game in games.values():
         assert game.session is None and game.record is None
-        assert game.line == "result: no game: left: the table code differs from mine", game
+        assert game_line(game) == "result: no game: left: the table code differs from mine", game
 
 
 @pytest.mark.trio
@@ -210,11 +211,11 @@ async def test_a_seat_whose_own_hook_fails_leaves_saying_so_and_keeps_its_record
             raise RuntimeError("a bug in the screen")
 
     games = await table_of(tmp_path, {0: {}, 1: {hook: broken}, 2: {}})
-    assert games[1].line.endswith(
+    assert game_line(games[1]).endswith(
         f"unfinished: our program failed ({hook}: RuntimeError: a bug in the screen)"
-    ), games[1].line
+    ), game_line(games[1])
     for seat in (0, 2):
-        line = games[seat].line
+        line = game_line(games[seat])
         assert "p1 (seat 1) left" in line and "the player's program failed" in line, line
     for game in games.values():
         assert game.record is not None
@@ -252,7 +253,7 @@ async def test_a_joiners_bare_accusation_convicts_nobody_and_every_honest_record
         assert tags["Result"] == "0,1"  # the accused is not convicted; its accuser forfeits
         report = verify_text(text)
         assert report.verdict == Verdict.UNAUDITED, (seat, report.problem)
-        assert "p2 (seat 2) left" in game.line, game.line
+        assert "p2 (seat 2) left" in game_line(game), game_line(game)
 
 
 @pytest.mark.trio
@@ -445,7 +446,7 @@ async def test_chat_reaches_every_seat_while_the_game_finishes_and_stays_out_of_
         return hooks
 
     games = await table_of(tmp_path, {s: talker(s) for s in range(3)})
-    lines = {g.line for g in games.values()}
+    lines = {game_line(g) for g in games.values()}
     assert len(lines) == 1 and lines.pop().endswith("; audit passed"), games
     assert heard[0] == heard[1] == heard[2]
     assert sorted(heard[0]) == [

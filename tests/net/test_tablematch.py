@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from cuttle_client.progress import game_line, match_end_words, totals_line
 from cuttle_protocol.play import TableMatch, play_match_at_table
 from cuttle_protocol.table import Rematch, Started, TableEnded
 
@@ -37,11 +38,13 @@ async def test_a_three_seat_unisson_table_plays_a_match_with_the_deal_passing_le
     for seat, match in matches.items():
         assert len(match.games) == 3 and match.clean, (seat, match)
         assert all(g.record.stem.endswith(f"-game{n}") for n, g in enumerate(match.games, 1))
-        assert match.end == ("no more games" if seat == 0 else "p0 (seat 0) left: no more games")
+        assert match_end_words(match.end) == (
+            "no more games" if seat == 0 else "p0 (seat 0) left: no more games"
+        )
     for n in range(3):  # every seat: the same line for game n + 1
-        lines = {m.games[n].line for m in matches.values()}
+        lines = {game_line(m.games[n]) for m in matches.values()}
         assert len(lines) == 1 and lines.pop().startswith(f"result: game {n + 1}: "), lines
-    totals = {m.totals.line() for m in matches.values()}
+    totals = {totals_line(m.totals) for m in matches.values()}
     assert len(totals) == 1, totals
     line = totals.pop()
     assert line.startswith("match after 3 games: p0 (seat 0) ") and "points" in line
@@ -80,7 +83,7 @@ async def test_cuttle_at_the_two_seat_table_turns_its_seats_as_the_deal_passes(
         assert one["Connection"] == two["Connection"] and one["Session"] != two["Session"]
     host_seats = [m.session.seat for m in matches[0].games]
     assert sorted(host_seats) == [0, 1]
-    assert matches[0].totals.line() == matches[1].totals.line()
+    assert totals_line(matches[0].totals) == totals_line(matches[1].totals)
     assert sum(matches[0].totals.wins) <= 2 and matches[0].totals.points is None
 
 
@@ -96,12 +99,13 @@ async def test_a_conceded_game_is_followed_by_the_next_one(tmp_path: Path) -> No
     )
     for match in matches.values():
         assert len(match.games) == 2, match
-        assert match.end == "no more games" or "left: no more games" in match.end, match
+        end = match_end_words(match.end)
+        assert end == "no more games" or "left: no more games" in end, match
         for game in match.games:  # each conceded, its record saved as such
             assert game.session.conceded is not None and game.record is not None
             assert verify_text(game.record.read_text()).verdict == Verdict.UNAUDITED
-    assert matches[1].totals.line() == matches[0].totals.line()
-    assert "p1 (seat 1) 2" in matches[0].totals.line()  # p0 conceded both
+    assert totals_line(matches[1].totals) == totals_line(matches[0].totals)
+    assert "p1 (seat 1) 2" in totals_line(matches[0].totals)  # p0 conceded both
 
 
 @pytest.mark.trio
@@ -128,8 +132,12 @@ async def test_a_joiner_that_wants_no_more_leaves_and_the_others_are_told(
     for seat, match in matches.items():
         assert len(match.games) == 1 and match.clean, (seat, match)
         assert match.totals.games == 1
-    assert matches[0].end == matches[1].end == "p2 (seat 2) left: no more games for me"
-    assert matches[2].end == "no more games"
+    assert (
+        match_end_words(matches[0].end)
+        == match_end_words(matches[1].end)
+        == "p2 (seat 2) left: no more games for me"
+    )
+    assert match_end_words(matches[2].end) == "no more games"
     (end,) = [x for x in seen if isinstance(x, TableEnded)]
     assert (end.culprit, end.kind) == (2, "left")
 
@@ -185,6 +193,6 @@ async def test_a_table_that_ended_while_the_last_game_was_being_saved_is_still_s
     hooks = {0: {"games": 1}, 1: {"watch": seen[1].append}, 2: {"watch": seen[2].append}}
     matches = await table_of(tmp_path, hooks, play=play_match_at_table)
     for seat in (1, 2):
-        assert matches[seat].end == "p0 (seat 0) left: no more games"
+        assert match_end_words(matches[seat].end) == "p0 (seat 0) left: no more games"
         (end,) = [x for x in seen[seat] if isinstance(x, TableEnded)]
         assert (end.culprit, end.kind) == (0, "left")

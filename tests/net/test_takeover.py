@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.progress import game_line, told
 from cuttle_protocol.play import TableGame, play_at_table
 from cuttle_protocol.shells import (
     TABLE_CAPS,
@@ -130,7 +131,7 @@ async def table_with_drops(drops: list[int], limit: int) -> tuple[dict[str, str]
                 settings,
                 timeouts=FAST,
                 peer_settings=DEAF_HOST,
-                log=lines.append,
+                log=told(lines.append),
             ) as t:
                 results["p0"] = await play_count(t, limit)
 
@@ -290,7 +291,7 @@ async def test_the_replaced_instance_stops_and_says_why_instead_of_dialling_agai
         async def host() -> None:
             settings = TableSettings("count", (), 3)
             async with host_table(
-                listener, player("p0"), settings, timeouts=timeouts, log=lines.append
+                listener, player("p0"), settings, timeouts=timeouts, log=told(lines.append)
             ) as t:
                 hosted.append(t.core)
                 results["p0"] = await play_count(t, 300, hold=hold)
@@ -363,7 +364,7 @@ async def test_a_unisson_table_resumed_by_takeovers_keeps_records_that_verify(
                 settings,
                 timeouts=FAST,
                 peer_settings=DEAF_HOST,
-                log=lines.append,
+                log=told(lines.append),
             ) as table:
                 await sit(0, table, key)
 
@@ -384,7 +385,7 @@ async def test_a_unisson_table_resumed_by_takeovers_keeps_records_that_verify(
         outer.cancel_scope.cancel()
     assert sum("took its seat over" in line for line in lines) == 2, lines
     assert not any("lost the connection" in line for line in lines), lines
-    results = {g.line for g in games.values()}
+    results = {game_line(g) for g in games.values()}
     assert len(results) == 1 and results.pop().endswith("; audit passed"), games
     for game in games.values():
         assert game.record is not None

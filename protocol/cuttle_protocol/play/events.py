@@ -7,6 +7,13 @@ Meeting a table's host (`open_game_peer`'s ``tell``):
 - `Dialling`: where, and for how long before giving up;
 - `HostMet`: who answered and what its key proves (trust on first use, the invitation).
 
+A host's port mapping (`map_port`'s ``tell``): `PortMapped`, or `NotMapped`, then
+`MappingRemoved`; its LAN announcement (`shells.keep_announced`): `Announced` or
+`NotAnnounced`.
+
+A table's shell tells its connections' news (`shells.ConnectionNews`: who joined, who is
+back, the host lost and won back...) through its ``log`` hook, which takes a ``Tell``.
+
 `play_at_table`'s ``tell`` hook gets, beside the table's own `Lobby` (who sits at the table
 so far) and `Watching` (who watches it):
 
@@ -14,8 +21,8 @@ so far) and `Watching` (who watches it):
   use says of it, to read beside the code;
 - `CodeToCompare`: the table's code, or that it needs no comparing (`verified`);
 - `GameBegins`: a game was dealt: its number, our seat, the dealer's;
-- `GameStopped`: the game was interrupted (Ctrl+C, a signal, a cancel): its result line and
-  where its record went.
+- `GameStopped`: the game was interrupted (Ctrl+C, a signal, a cancel): its result (a
+  `GameResult`, which the client words as SPEC 4.5's result line) and where its record went.
 """
 
 from __future__ import annotations
@@ -24,8 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..shells.mdns import Announced, NotAnnounced
+from ..shells.portmap import MappingRemoved, NotMapped
+from ..shells.table_shell import ConnectionNews
 from ..store.identity import Trust
 from ..table.core import Lobby, Watching
+from .result import GameResult
 
 
 @dataclass(frozen=True)
@@ -52,6 +63,17 @@ class HostMet:
     verified: bool = False
     known_fingerprint: str | None = None
     known_as: str | None = None
+
+
+@dataclass(frozen=True)
+class PortMapped:
+    """The router forwards our port: the `address` to join from the internet (HOST:PORT),
+    how it was mapped (`method`: UPnP or NAT-PMP), and the invitation naming that address
+    first (SPEC 3.14)."""
+
+    address: str
+    method: str
+    invitation: str
 
 
 @dataclass(frozen=True)
@@ -87,14 +109,27 @@ class GameBegins:
 
 @dataclass(frozen=True)
 class GameStopped:
-    """The game was interrupted before its end: its result line, and its record if saved."""
+    """The game was interrupted before its end: its result, and its record if saved."""
 
-    line: str
+    result: GameResult
     record: Path | None = None
 
 
 Progress = (
-    Dialling | HostMet | Lobby | Watching | SeatKey | CodeToCompare | GameBegins | GameStopped
+    Dialling
+    | HostMet
+    | PortMapped
+    | NotMapped
+    | MappingRemoved
+    | Announced
+    | NotAnnounced
+    | Lobby
+    | Watching
+    | SeatKey
+    | CodeToCompare
+    | GameBegins
+    | GameStopped
+    | ConnectionNews
 )
 Tell = Callable[[Progress], None]
 """Hears a seat's progress (`open_game_peer`'s and `play_at_table`'s ``tell``)."""

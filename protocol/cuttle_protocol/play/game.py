@@ -4,7 +4,7 @@
 
     async with join_table(address, me) as table:
         game = await play_at_table(table, identity, rules_token, choose=bot_move)
-        print(game.line)
+        print(game.result)  # a `GameResult`: the client words it (SPEC 4.5's line)
 
 Every send of the session is posted to the table; every other seat's message comes back in
 the table's one order with its author's seat; a table that stops (a seat left, stalled or
@@ -57,7 +57,7 @@ from ..table.core import (
 )
 from ..table.seats import SeatOrder, game_header
 from .events import CodeToCompare, GameBegins, GameStopped, SeatKey, Tell
-from .result_words import verdict_line
+from .result import GameResult, game_result
 
 Choose = Callable[[Any], Any]
 """A seat's decision: given the session's view (the game state as this seat sees it), the
@@ -84,14 +84,6 @@ False leaves the table with `code-mismatch` (SPEC 3.15)."""
 HOST = TABLE_HOST
 """The host's seat (SPEC 3.15)."""
 
-_RULES_WORDS = {
-    "goal": "reached the goal",
-    "passes": "passes",
-    "agreed": "agreed",
-    "octave": "an octave",
-    "last-round": "the last round",
-}
-
 
 def game_session(
     settings: TableSettings,
@@ -110,14 +102,20 @@ def game_session(
 
 @dataclass
 class TableGame:
-    """How the game at the table went: the result line (the same at every seat but for the
-    words of a fault), whether it ended by the rules with its audit passed, the record."""
+    """How the game at the table went: its result (the same at every seat but for the words
+    of a fault), the session and the record. No game dealt: `result` is None, and `ended`
+    is how the table ended (None: it never started)."""
 
-    line: str
-    clean: bool
+    result: GameResult | None
     session: GameSession | None = None
     record: Path | None = None
     note: str = ""  # why a game that did not finish stopped ("you left the table")
+    ended: TableEnded | None = None
+
+    @property
+    def clean(self) -> bool:
+        """The game ended by the rules with its audit passed."""
+        return self.result is not None and self.result.clean
 
     @property
     def settled(self) -> bool:
@@ -324,15 +322,13 @@ async def play_at_table(
                 await table.ended.wait()
         if session is not None:
             game = _outcome(session, names, note, save, data_dir)
-            tell(GameStopped(game.line, game.record))
+            assert game.result is not None
+            tell(GameStopped(game.result, game.record))
         raise
     if session is not None and session.finished and not stay:
         await leave_when_over(table)
     if session is None:
-        ended = table.core.ended
-        why = f"{ended.kind}: {ended.detail}" if ended else "the table never started"
-        why = failure or why
-        return TableGame(f"result: no game: {why}", False)
+        return TableGame(None, note=failure, ended=table.core.ended)
     return _outcome(session, names, note, save, data_dir)
 
 
@@ -355,14 +351,14 @@ def _outcome(
 ) -> TableGame:
     """The game's result, its record saved (if `save`); `note`: why an unfinished game
     stopped."""
-    line, clean = table_result_line(session, names, note)
+    note = "" if session.finished else note
     record = None
     if save:
         date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        text = build_record(session, names, date, "" if session.finished else note)
+        text = build_record(session, names, date, note)
         game = f"game{session.header.number}"
         record = save_record(text, games_dir(data_dir), f"{date}-{'-'.join(names)}-{game}")
-    return TableGame(line, clean, session, record, "" if session.finished else note)
+    return TableGame(game_result(session, names, note), session, record, note)
 
 
 def seat_key(table: TableShell, seat: SeatInfo) -> SeatKey:
@@ -371,20 +367,3 @@ def seat_key(table: TableShell, seat: SeatInfo) -> SeatKey:
     known = table.known_peers.name_of(seat.identity) if table.known_peers else None
     renamed = trust is not None and trust.value == "renamed"
     return SeatKey(seat.seat, seat.name, seat.fingerprint, trust, known if renamed else None)
-
-
-def table_result_line(
-    session: GameSession, names: tuple[str, ...], note: str = ""
-) -> tuple[str, bool]:
-    """The result line of a game at a table (SPEC 4.5 for N players), and whether the game
-    ended by the rules with its audit passed; `note` says why an unfinished game stopped."""
-    seats = ", ".join(f"{n} (seat {i})" for i, n in enumerate(names))
-    ending = session.ending(note)
-    outcome = session.outcome
-    winners = list(outcome.winners) if outcome is not None else []
-    if ending.form in ("fault", "closed"):
-        winners = [s for s in range(len(names)) if s != ending.seat]
-    number = session.header.number
-    return verdict_line(
-        f"result: game {number}: {seats}:", session, names, winners, _RULES_WORDS, note
-    )

@@ -2,7 +2,7 @@
 the deal passing left, and the match totals every seat keeps from the games' outcomes.
 
     match = await play_match_at_table(table, identity, rules_token, games=3, choose=bot_move)
-    print(match.totals.line())
+    print(match.totals.wins)  # by table seat: the client words them
 
 Each game is `play_at_table`'s (its own session id: SPEC 4.1 binds the game's number; its
 own record, `…-game2`). Once a game is over by the rules (its audit passed), the host is
@@ -29,7 +29,8 @@ from ..shells.table_shell import TableShell
 from ..store.seatjournal import SeatJournal
 from ..table.core import Rematch, SeatInfo, TableEnded
 from .events import Tell
-from .game import HOST, Step, TableGame, Watch, leave_when_over, play_at_table, table_result_line
+from .game import HOST, Step, TableGame, Watch, leave_when_over, play_at_table
+from .result import game_result
 
 Again = Callable[[int], Awaitable[bool] | bool]
 """After `played` games: play another one? The host is asked once a game is over by the
@@ -73,27 +74,43 @@ class MatchTotals:
             for g, score in enumerate(outcome.scores):
                 self.points[table_seat[g]] += score
 
-    def line(self) -> str:
-        """`match after N games: NAME (seat 0) 2 wins, 57 points; ...` (table seats)."""
-        parts = []
-        for s in self.seats:
-            wins = self.wins[s.seat]
-            part = f"{s.name} (seat {s.seat}) {wins} win{'s' * (wins != 1)}"
-            if self.points is not None:
-                part += f", {self.points[s.seat]} points"
-            parts.append(part)
-        games = self.games
-        return f"match after {games} game{'s' * (games != 1)}: {'; '.join(parts)}"
+
+@dataclass(frozen=True)
+class NoMoreGames:
+    """The match ended as agreed: a seat wanted no more games (or played as many as it
+    would)."""
+
+
+@dataclass(frozen=True)
+class GameUnsettled:
+    """The last game did not end by the rules (nor by a concession): `note` says why it
+    stopped, as its record does ("" when it ended otherwise: a fault, a seat leaving)."""
+
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TableClosed:
+    """The table ended between games: how (`ended`: the host's words for a fault), and the
+    seat it names (None: nobody, or us when `ours`)."""
+
+    ended: TableEnded
+    seat: SeatInfo | None = None
+    ours: bool = False
+
+
+MatchEnd = NoMoreGames | GameUnsettled | TableClosed
+"""Why a match ended (`TableMatch.end`)."""
 
 
 @dataclass
 class TableMatch:
     """How the match went: every game played (a table that ended before game 1: its one
-    "no game" result), the totals, and why the match ended, in words."""
+    "no game" result), the totals, and why the match ended."""
 
     games: list[TableGame]
     totals: MatchTotals | None
-    end: str
+    end: MatchEnd
 
     @property
     def clean(self) -> bool:
@@ -129,7 +146,7 @@ async def play_match_at_table(
             totals.add(game)
         resumed(list(played), totals)
     over = _over_at_restart(journal)
-    end = ""
+    end: MatchEnd = NoMoreGames()
     try:
         while True:
             if over is not None:  # rebuilt between games: the last one is over already
@@ -143,21 +160,21 @@ async def play_match_at_table(
             if game.session is None:  # the table ended before this game began
                 if not played:
                     played.append(game)
-                end = _between_words(table)
+                end = _why_closed(table)
                 break
             played.append(game)
             totals = totals or MatchTotals(table.core.seats)
             totals.add(game)
             report(game, totals)
             if not game.settled:
-                end = game.note or "the game did not end by the rules"
+                end = GameUnsettled(game.note)
                 break
             if table.ended.is_set():  # a seat left as the game ended
-                end = _between_words(table)
+                end = _why_closed(table)
                 break
             limit = games is not None and len(played) >= games
             if not await _another(table, len(played), limit, again, watch):
-                end = _between_words(table) if table.ended.is_set() else "no more games"
+                end = _why_closed(table) if table.ended.is_set() else NoMoreGames()
                 break
         _pass_on_unread(table, watch)
     finally:
@@ -178,7 +195,7 @@ def _replayed(journal: SeatJournal | None) -> list[TableGame]:
 
 def _journaled(session: GameSession, names: tuple[str, ...]) -> TableGame:
     """A game over that our journal replayed: its result, and no record (saved already)."""
-    return TableGame(*table_result_line(session, names), session)
+    return TableGame(game_result(session, names), session)
 
 
 def _over_at_restart(journal: SeatJournal | None) -> TableGame | None:
@@ -203,18 +220,14 @@ def _pass_on_unread(table: TableShell, watch: Watch) -> None:
         watch(event)
 
 
-def _between_words(table: TableShell) -> str:
-    """Why the table ended between games, naming the seat (the host's words for a fault)."""
+def _why_closed(table: TableShell) -> MatchEnd:
+    """Why the table ended between games, and the seat it names."""
     ended = table.core.ended
     if ended is None:
-        return "no more games"
-    if ended.culprit is None:
-        return ended.detail
-    seat = table.core.seats[ended.culprit] if table.core.seats else None
-    who = "you" if ended.culprit == table.core.me else f"{seat.name} (seat {seat.seat})"
-    if ended.kind == "left":
-        return f"{who} left: {ended.detail}"
-    return f"{who} {ended.kind}: {ended.detail}"
+        return NoMoreGames()
+    culprit, seats = ended.culprit, table.core.seats
+    seat = seats[culprit] if culprit is not None and culprit < len(seats) else None
+    return TableClosed(ended, seat, culprit is not None and culprit == table.core.me)
 
 
 async def _another(table: TableShell, played: int, limit: bool, again: Again, watch: Watch) -> bool:
@@ -280,4 +293,14 @@ async def _deciding(table: TableShell, again: Again, played: int, watch: Watch) 
     return decided == [True] and not table.ended.is_set()
 
 
-__all__ = ["Again", "MatchTotals", "TableMatch", "again_always", "play_match_at_table"]
+__all__ = [
+    "Again",
+    "GameUnsettled",
+    "MatchEnd",
+    "MatchTotals",
+    "NoMoreGames",
+    "TableClosed",
+    "TableMatch",
+    "again_always",
+    "play_match_at_table",
+]

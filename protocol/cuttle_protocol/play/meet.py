@@ -36,9 +36,8 @@ from ..wire.address import format_address, parse_address
 from ..wire.connection import LocalPlayer, Rules
 from ..wire.invitation import Invitation, is_invitation, unusable
 from ..wire.messages import MAX_NAME_LEN, display_safe
-from .events import Dialling, HostMet, Tell
+from .events import Dialling, HostMet, PortMapped, Tell
 
-Say = Callable[[str], None]
 RETRY_EVERY = 1.0  # seconds between a joiner's attempts to reconnect, after the first few
 FIRST_RETRY = 0.1  # ...which come sooner (doubling up to RETRY_EVERY): a host that lost the
 # connection at the same moment is often just not waiting yet ("busy")
@@ -174,26 +173,25 @@ async def map_port(
     reachable: list[HostAddress],
     host: str,
     port: int,
-    say: Say,
+    tell: Tell,
     config_dir: Path | None,
 ) -> None:
     """Ask the router to forward ``port`` (UPnP, portmap.py) while ``stack`` is open, if we
-    listen on every address; once mapped, say the outside address and the invitation with
-    it (SPEC 3.14)."""
+    listen on every address; ``tell`` hears `PortMapped` (the outside address and the
+    invitation with it: SPEC 3.14), or `NotMapped`, and `MappingRemoved` at the end."""
     if not ipaddress.ip_address(host).is_unspecified or portmap.disabled_by_environment():
         return
 
-    def on_mapped(m: portmap.Mapping) -> None:
-        outside = format_address(m.external_ip, m.external_port)
-        how = f"port mapped by the router ({m.method})"
-        say(f"{how}: from the internet, cuttle join {outside}")
-        external = (m.external_ip, m.external_port)
-        better = invitation_for(identity, reachable, port, external)
-        say("or the invitation with that address:")
-        say(f"  cuttle join {better}")
+    def mapped(event: portmap.MappingEvent) -> None:
+        if not isinstance(event, portmap.Mapping):
+            tell(event)
+            return
+        external = (event.external_ip, event.external_port)
+        outside = format_address(*external)
+        tell(PortMapped(outside, event.method, invitation_for(identity, reachable, port, external)))
 
     await stack.enter_async_context(
-        portmap.port_mapping(port, say, on_mapped, config_dir or default_config_dir())
+        portmap.port_mapping(port, mapped, config_dir or default_config_dir())
     )
 
 

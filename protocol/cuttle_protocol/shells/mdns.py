@@ -409,17 +409,34 @@ async def browse(*, interfaces: Sequence[str] | None = None) -> AsyncIterator[Li
             await trio.to_thread.run_sync(browser.close)
 
 
-def announce_interfaces(host: str) -> tuple[list[str] | None, str]:
+def announce_interfaces(host: str) -> list[str] | None:
     """Where a host listening on ``host`` announces: None for every interface (``::``,
-    which takes IPv4 too), every IPv4 one (``0.0.0.0``), the one bound, or [] for nowhere,
-    with the reason to tell the player (if any). Never from loopback, where nobody else
-    could join."""
+    which takes IPv4 too), every IPv4 one (``0.0.0.0``), the one bound, or [] for nowhere.
+    Never from loopback, where nobody else could join."""
     ip = ipaddress.ip_address(host)
     if ip.is_loopback:
-        return [], ""
+        return []
     if ip.version == 6 and ip.is_unspecified:
-        return None, ""
-    return [host], ""
+        return None
+    return [host]
+
+
+@dataclass(frozen=True)
+class Announced:
+    """The table is announced on the LAN while a seat is free (SPEC 3.13)."""
+
+
+@dataclass(frozen=True)
+class NotAnnounced:
+    """The table is not announced: `reason` is `LanUnavailable`'s words (`multicast`: no
+    multicast here) or why the announcement cannot carry it (a name too long)."""
+
+    reason: str
+    multicast: bool = True
+
+
+LanEvent = Announced | NotAnnounced
+"""What a kept announcement tells (`kept_announcement`'s ``tell``)."""
 
 
 class KeptAnnouncement:
@@ -432,12 +449,12 @@ class KeptAnnouncement:
         self,
         first: Announcement,
         interfaces: Sequence[str] | None,
-        say: Callable[[str], None],
+        tell: Callable[[LanEvent], None],
     ) -> None:
         self.first = first
         self.wanted: Announcement | None = first
         self._announcer = Announcer(first, interfaces=interfaces)
-        self._say = say
+        self._tell = tell
         self._changed = trio.Event()
 
     def show(self, announcement: Announcement) -> None:
@@ -454,11 +471,11 @@ class KeptAnnouncement:
         try:
             await trio.to_thread.run_sync(announcer.start)
         except LanUnavailable as e:
-            self._say(str(e))
+            self._tell(NotAnnounced(str(e)))
             return
         try:
             if self.wanted is not None:
-                self._say("announced on the LAN while a seat is free: 'cuttle lan' lists it")
+                self._tell(Announced())
             while self.wanted is not None:
                 if self.wanted != announcer.announcement:
                     await trio.to_thread.run_sync(announcer.update, self.wanted)
@@ -475,12 +492,13 @@ async def kept_announcement(
     first: Announcement,
     *,
     interfaces: Sequence[str] | None = None,
-    say: Callable[[str], None] = lambda line: None,
+    tell: Callable[[LanEvent], None] = lambda event: None,
 ) -> AsyncIterator[KeptAnnouncement]:
     """Announce ``first`` in the background while the block runs (the block does not wait
-    for zeroconf), changed by ``show``; leaving the block withdraws it. A LAN without
-    multicast is only said (``say``): joining by address still works."""
-    kept = KeptAnnouncement(first, interfaces, say)
+    for zeroconf), changed by ``show``; leaving the block withdraws it. ``tell`` hears
+    `Announced`, or `NotAnnounced` on a LAN without multicast: joining by address still
+    works."""
+    kept = KeptAnnouncement(first, interfaces, tell)
     failed: Exception | None = None
     async with trio.open_nursery() as nursery:
         nursery.start_soon(kept._run)
@@ -498,22 +516,22 @@ async def keep_announced(
     stack: contextlib.AsyncExitStack,
     host: str,
     make: Callable[[], Announcement],
-    say: Callable[[str], None],
+    tell: Callable[[LanEvent], None],
 ) -> KeptAnnouncement | None:
     """Announce a host listening on ``host`` until ``stack`` closes (``kept_announcement``),
-    with ``make()``'s announcement; or say why not and return None: loopback, or a name
-    the record cannot carry."""
-    interfaces, why_not = announce_interfaces(host)
-    if why_not:
-        say(why_not)
+    with ``make()``'s announcement; or return None: loopback (nothing told), or a name the
+    record cannot carry (`NotAnnounced`)."""
+    interfaces = announce_interfaces(host)
     if interfaces == []:
         return None
     try:
         first = make()
     except RecordError as e:  # a name too long for the record (in bytes)
-        say(f"not announced on the LAN: {e}")
+        tell(NotAnnounced(str(e), multicast=False))
         return None
-    return await stack.enter_async_context(kept_announcement(first, interfaces=interfaces, say=say))
+    return await stack.enter_async_context(
+        kept_announcement(first, interfaces=interfaces, tell=tell)
+    )
 
 
 def _announce_command(args: argparse.Namespace) -> int:

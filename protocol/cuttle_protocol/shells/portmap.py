@@ -46,6 +46,27 @@ class Mapping:
     method: str  # "UPnP" or "NAT-PMP"
 
 
+@dataclass(frozen=True)
+class NotMapped:
+    """No mapping of `port` was made: `reason` is `NoMapping`'s (or the system's) words; the
+    player may forward the port by hand (README)."""
+
+    port: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class MappingRemoved:
+    """The mapping of `port` was removed from the router on the way out."""
+
+    port: int
+    method: str
+
+
+MappingEvent = Mapping | NotMapped | MappingRemoved
+"""What `port_mapping` tells: the mapping made, none made, or the mapping removed."""
+
+
 class NoMapping(Exception):
     """Why no mapping was made, in words for the player."""
 
@@ -204,12 +225,12 @@ def disabled_by_environment() -> bool:
 @contextlib.asynccontextmanager
 async def port_mapping(
     port: int,
-    say: Callable[[str], None],
-    on_mapped: Callable[[Mapping], None],
+    tell: Callable[[MappingEvent], None],
     config_dir: Path | None,
 ) -> AsyncIterator[None]:
     """For the block: ask the router to forward TCP ``port`` to us, beside whatever the
-    block does; ``on_mapped`` hears of success, ``say`` of failure; removed on exit."""
+    block does; ``tell`` hears the `Mapping` made, or `NotMapped`, and `MappingRemoved`
+    on exit."""
     state = config_dir / STATE_FILE if config_dir is not None else None
     made: list[Mapping] = []
 
@@ -222,14 +243,11 @@ async def port_mapping(
         try:
             mapping = await _add(port)
         except (NoMapping, OSError) as e:  # never a reason for the host to stop
-            say(
-                f"no port mapping ({e}): from outside your network, forward TCP port {port} "
-                "to this machine by hand (see the README)"
-            )
+            tell(NotMapped(port, str(e)))
             return
         made.append(mapping)
         _remember(state, mapping)
-        on_mapped(mapping)
+        tell(mapping)
 
     try:
         async with _beside(map_it):  # the block's own exception comes back unwrapped
@@ -242,4 +260,4 @@ async def port_mapping(
                 with contextlib.suppress(NoMapping, OSError):
                     await _remove(m.internal_port, m.internal_ip, m.method)
                     _remember(state, None)
-                    say(f"port mapping of {port} removed from the router ({m.method})")
+                    tell(MappingRemoved(port, m.method))

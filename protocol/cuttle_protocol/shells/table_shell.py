@@ -116,6 +116,84 @@ ShellEvent = TableEvent | Reconnecting | Reconnected | SeatAway | SeatBack
 won back; the host's links to its joiners lost and won back (the table itself knows
 nothing of connections)."""
 
+
+@dataclass(frozen=True)
+class PlayerArrived:
+    """Host: a player's connection passed the handshake: its `name`, key `fingerprint`, and
+    `how`: "joined", "back" (its seat waited for it), "replaced" (in the lobby: the new
+    connection keeps the place), "takeover" (mid-game: it takes the seat over if it
+    resumes) or "watcher"."""
+
+    name: str
+    fingerprint: str
+    how: str
+
+
+@dataclass(frozen=True)
+class SeatTakenOver:
+    """Host: a seat's new connection took the seat over from its last one (None: no seat
+    known for the key)."""
+
+    seat: SeatInfo | None
+
+
+@dataclass(frozen=True)
+class WatcherClosed:
+    """Host: a watcher's connection was closed for what it sent (`reason`, our words on the
+    wire)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class ConnectionLost:
+    """Host: a seated joiner's connection is lost (`why`): its seat waits `window` s."""
+
+    seat: SeatInfo | None
+    why: str
+    window: float
+
+
+@dataclass(frozen=True)
+class HostBusy:
+    """Joiner: the host turned us away for now (its close `message`): dialling again."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class HostLost:
+    """Joiner or watcher: the connection to the host is lost (`message`): dialling again."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class HostBack:
+    """Joiner: the connection to the host is back (our `resume` was taken)."""
+
+
+@dataclass(frozen=True)
+class WatchingAgain:
+    """Watcher: the connection to the host is back: it watches again."""
+
+
+ConnectionNews = (
+    PlayerArrived
+    | SeatTakenOver
+    | WatcherClosed
+    | ConnectionLost
+    | HostBusy
+    | HostLost
+    | HostBack
+    | WatchingAgain
+)
+"""What a table's shell tells its ``log`` hook of its connections, as data (the client
+words it: ``cuttle_client.progress``)."""
+
+Tell = Callable[[ConnectionNews], None]
+"""Hears a table shell's `ConnectionNews` (`host_table`'s and `join_table`'s ``log``)."""
+
 Owes = Callable[[], tuple[int, bool] | None]
 """The game's answer to "who must act now?": (seat, True if a player's decision) or None."""
 
@@ -183,7 +261,7 @@ class _Link:
 class TableShell:
     """What host and joiner share: the table, its events, the actions and the deadlines."""
 
-    def __init__(self, core: _Table, timeouts: TableTimeouts, log: Callable[[str], None]) -> None:
+    def __init__(self, core: _Table, timeouts: TableTimeouts, log: Tell) -> None:
         self.core = core
         self.timeouts = timeouts
         self._log = log
@@ -331,7 +409,7 @@ class HostShell(TableShell):
         timeouts: TableTimeouts,
         settings: PeerSettings,
         known_peers: KnownPeers | None,
-        log: Callable[[str], None],
+        log: Tell,
     ) -> None:
         super().__init__(core, timeouts, log)
         self._listener = listener
@@ -409,13 +487,13 @@ class HostShell(TableShell):
             return self._admit_watcher(peer)
         link = _Link(peer)
         old = self._links.get(identity)
-        who = f"{info.peer_name} (key {info.peer_fingerprint})"
+        name, fingerprint = info.peer_name, info.peer_fingerprint
         assert self._nursery is not None
         if old is not None and self.core.stage is not Stage.LOBBY:
             # The same player (the handshake proved its key) while we still hold its last
             # connection: that one is dead, or another instance of the player. The new one
             # takes the seat once its `resume` shows it carries the game on (SPEC 4.6).
-            self._log(f"{who} is on a new connection: it takes its seat over if it resumes")
+            self._log(PlayerArrived(name, fingerprint, "takeover"))
             self._nursery.start_soon(self._joined, link, identity, "takeover")
             return None
         back = identity in self._lost
@@ -431,8 +509,8 @@ class HostShell(TableShell):
         elif not back:
             place = self.core.add_joiner(info.peer_name, identity)
             assert place is not None  # the lobby has a free place for a new key
-        done = "took its place over" if old else "is back" if back else "joined"
-        self._log(f"{who} {done}")
+        how = "replaced" if old else "back" if back else "joined"
+        self._log(PlayerArrived(name, fingerprint, how))
         self._nursery.start_soon(self._joined, link, identity, "back" if back else "new")
         self._flush()
         return None
@@ -445,7 +523,7 @@ class HostShell(TableShell):
             return ErrorCode.BUSY, why
         link = _Link(peer)
         self._watcher_links[info.peer_identity] = link
-        self._log(f"{info.peer_name} (key {info.peer_fingerprint}) watches the table")
+        self._log(PlayerArrived(info.peer_name, info.peer_fingerprint, "watcher"))
         assert self._nursery is not None
         self._nursery.start_soon(self._watched, link, info.peer_identity)
         self._flush()
@@ -467,7 +545,7 @@ class HostShell(TableShell):
                 async for message in peer:
                     verdict = gate.judge(message)
                     if verdict is not None:
-                        self._log(f"closed a watcher's connection: {verdict[1]}")
+                        self._log(WatcherClosed(verdict[1]))
                         gone()
                         await link.finish(*verdict, self.timeouts.reply)
                         break
@@ -527,23 +605,17 @@ class HostShell(TableShell):
             await peer.aclose(exc.code, exc.message)  # its end is handled as any other
         else:
             self._came_back(identity)
-        self._log(f"{self._who(identity)} took its seat over from its last connection")
+        self._log(SeatTakenOver(self._seated(identity)))
         return True
 
     def _seated(self, identity: bytes) -> SeatInfo | None:
         return next((s for s in self.core.seats if s.identity == identity), None)
 
-    def _who(self, identity: bytes) -> str:
-        """The seated player, in the log's words: "Bob (seat 1)"."""
-        seat = self._seated(identity)
-        return f"{seat.name} (seat {seat.seat})" if seat else "a player"
-
     def _went_away(self, identity: bytes, why: str) -> None:
         """A seated joiner's connection is lost: wait for it (the reconnect window), and
         say so."""
         window, seat = self.timeouts.window, self._seated(identity)
-        who = self._who(identity)
-        self._log(f"lost the connection to {who} ({why}): waiting {window:g} s for it")
+        self._log(ConnectionLost(seat, why, window))
         self._lost[identity] = trio.current_time() + window
         if seat is not None:
             self._away.add(identity)
@@ -656,7 +728,7 @@ class GuestShell(TableShell):
         settings: PeerSettings,
         known_peers: KnownPeers | None,
         judge: Callable[[Rules], str | None],
-        log: Callable[[str], None],
+        log: Tell,
         random_bytes: Callable[[int], bytes],
     ) -> None:
         super().__init__(None, timeouts, log)  # type: ignore[arg-type] - the core comes with the host's key
@@ -766,14 +838,14 @@ class GuestShell(TableShell):
                 self._flush()
             if not self._placed:
                 self._unplaced(ended, greeted, give_up)
-                self._log(f"the host is busy ({ended and ended.message}): trying again")
+                self._log(HostBusy(ended.message if ended else ""))
             elif self.ended.is_set() or not self._resumable(ended):
                 return
             else:
                 now = trio.current_time()
                 if window_end == math.inf:
                     window_end = now + self.timeouts.window
-                    self._log(f"lost the connection to the host ({ended.message}): dialling again")
+                    self._log(HostLost(ended.message))
                 if not self.away:
                     self.away = True
                     self._events_in.send_nowait(Reconnecting(ended.message))
@@ -870,7 +942,7 @@ class GuestShell(TableShell):
                     self._holding = False  # the host took our resume: `run` is started
                     if self.away:
                         self.away = False
-                        self._log("the connection to the host is back")
+                        self._log(HostBack())
                         self._events_in.send_nowait(Reconnected())
                 self._flush()
                 async for message in peer:  # after the end, until the connection closes
@@ -943,7 +1015,7 @@ async def host_table(
     timeouts: TableTimeouts | None = None,
     peer_settings: PeerSettings | None = None,
     known_peers: KnownPeers | None = None,
-    log: Callable[[str], None] = lambda line: None,
+    log: Tell = lambda news: None,
     random_bytes: Callable[[int], bytes] = os.urandom,
     core: TableHost | None = None,
     restarted: Sequence[bytes] = (),
@@ -989,7 +1061,7 @@ async def join_table(
     timeouts: TableTimeouts | None = None,
     peer_settings: PeerSettings | None = None,
     known_peers: KnownPeers | None = None,
-    log: Callable[[str], None] = lambda line: None,
+    log: Tell = lambda news: None,
     random_bytes: Callable[[int], bytes] = os.urandom,
     peer: Peer | None = None,
     core: TableGuest | None = None,

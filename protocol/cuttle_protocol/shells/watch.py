@@ -33,7 +33,7 @@ from ..table.follow import Follower, GameVerdict, Note
 from ..table.watch import WATCH_CAP, TableWatcher
 from ..wire.connection import LocalPlayer
 from .peer import ConnectionEnded, EndReason, Peer, PeerSettings, Refusal, accept_any_rules, connect
-from .table_shell import TableShell, TableTimeouts
+from .table_shell import ConnectionNews, HostLost, TableShell, TableTimeouts, WatchingAgain
 
 _NOT_WATCHABLE = Refusal(
     ErrorCode.PEER_QUIT,
@@ -51,7 +51,7 @@ class WatcherShell(TableShell):
 
     core: TableWatcher
 
-    def __init__(self, core: TableWatcher, log: Callable[[str], None]) -> None:
+    def __init__(self, core: TableWatcher, log: Callable[[ConnectionNews], None]) -> None:
         super().__init__(core, TableTimeouts(), log)
         self.opened = trio.Event()  # the seating came (the log is open), or the end did
 
@@ -99,7 +99,7 @@ async def watch_table(
     *,
     peer_settings: PeerSettings | None = None,
     known_peers: KnownPeers | None = None,
-    log: Callable[[str], None] = lambda line: None,
+    log: Callable[[ConnectionNews], None] = lambda news: None,
     window: float = 60.0,
 ) -> AsyncIterator[WatcherShell]:
     """Watch the table hosted at `address` (HOST[:PORT] or an invitation) for the block.
@@ -164,13 +164,13 @@ async def _keep_watching(
     ended = peer.ended
     while shell.lost(ended) and not shell.ended.is_set():
         why = ended.message if ended is not None else "lost"
-        shell._log(f"lost the connection to the host ({why}): dialling again")
+        shell._log(HostLost(why))
         ended = None
         with trio.move_on_after(window) as waiting:
             while ended is None:
                 try:
                     async with dial(address, player, shell.core.host_identity) as again:
-                        shell._log("watching again")
+                        shell._log(WatchingAgain())
                         await shell.serve(again)
                         ended = again.ended
                 except ConnectionEnded as exc:
