@@ -191,6 +191,42 @@ def test_a_journal_is_written_only_once_the_table_is_seated_and_then_before_any_
     assert not path.exists()
 
 
+def test_an_input_that_sends_nothing_waits_for_the_next_send(tmp_path: Path) -> None:
+    """An fsync costs milliseconds: an entry a joiner takes without answering (a chat line,
+    its own post back, the other seat's move) is written with the next message it sends,
+    before that leaves (SPEC 4.6); no peer holds anything the journal lacks meanwhile."""
+    from cuttle_protocol.table import TableHost
+
+    keys = [Ed25519PrivateKey.generate() for _ in range(2)]
+    settings = TableSettings("cuttle", ("classic",), 2)
+    host = TableHost(LocalPlayer("p0", keys[0]), settings)
+    host_key = keys[0].public_key().public_bytes_raw()
+    path = join_table_path(tmp_path, "127.0.0.1:4005")
+    journal = SeatJournal.new(
+        path, role="joiner", name="p1", settings=settings, token="classic",
+        host_identity=host_key, address="127.0.0.1:4005",
+    )  # fmt: skip
+    guest = JournaledGuest(journal, LocalPlayer("p1", keys[1]), host_key, clock=lambda: 0.0)
+
+    def to_guest() -> list:
+        for _, message in host.take_outgoing():
+            guest.receive(message)
+        return guest.take_outgoing()
+
+    host.add_joiner("p1", keys[1].public_key().public_bytes_raw())
+    assert to_guest()  # the seating, the host's commitment: the guest commits
+    written = path.stat().st_size
+    assert host.say("hello")
+    assert to_guest() == []  # a chat line: nothing to answer
+    assert path.stat().st_size == written  # noted, not yet written: nothing left
+    assert guest.say("hi")
+    out = guest.take_outgoing()
+    assert out  # our line leaves, and the chat before it is on disk first
+    kinds = [entry[0] for entry in read_table_journal(path)[1]]
+    assert kinds[-3:] == ["recv", "at", "say"], kinds  # the chat line, then ours
+    journal.close()
+
+
 def _garbage(path: Path, data: bytes) -> None:
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     path.write_bytes(data)
