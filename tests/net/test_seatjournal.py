@@ -168,7 +168,7 @@ def test_a_journal_is_written_only_once_the_table_is_seated_and_then_before_any_
     tmp_path: Path,
 ) -> None:
     """Nothing is written in the lobby; the seating, and every input after it, is on disk
-    by the time the core hands over what it makes us send."""
+    by the time what the core handed over is sent (`before_send`)."""
     key, other = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
     settings = TableSettings("cuttle", ("classic",), 2)
     me = key.public_key().public_bytes_raw()
@@ -184,6 +184,8 @@ def test_a_journal_is_written_only_once_the_table_is_seated_and_then_before_any_
     assert not path.exists()  # noted, not yet written: nothing left yet
     sent = core.take_outgoing()
     assert sent  # the lobby status, the seating, our commitment
+    assert not path.exists()  # taken, not sent yet: the shell calls before_send first
+    core.before_send()
     header, inputs = read_table_journal(path)
     assert header.port == 4000 and inputs == [["join", "p1", other.public_key().public_bytes_raw()]]
     assert oct(path.stat().st_mode & 0o777) == "0o600"
@@ -194,7 +196,9 @@ def test_a_journal_is_written_only_once_the_table_is_seated_and_then_before_any_
 def test_an_input_that_sends_nothing_waits_for_the_next_send(tmp_path: Path) -> None:
     """An fsync costs milliseconds: an entry a joiner takes without answering (a chat line,
     its own post back, the other seat's move) is written with the next message it sends,
-    before that leaves (SPEC 4.6); no peer holds anything the journal lacks meanwhile."""
+    before that leaves (SPEC 4.6); no peer holds anything the journal lacks meanwhile.
+    (Written by `before_send`, which the shell calls before a write: the seat's own game
+    sees an input before its fsync.)"""
     from cuttle_protocol.table import TableHost
 
     keys = [Ed25519PrivateKey.generate() for _ in range(2)]
@@ -211,7 +215,10 @@ def test_an_input_that_sends_nothing_waits_for_the_next_send(tmp_path: Path) -> 
     def to_guest() -> list:
         for _, message in host.take_outgoing():
             guest.receive(message)
-        return guest.take_outgoing()
+        out = guest.take_outgoing()
+        if out:
+            guest.before_send()  # as the shell does before it sends them
+        return out
 
     host.add_joiner("p1", keys[1].public_key().public_bytes_raw())
     assert to_guest()  # the seating, the host's commitment: the guest commits
@@ -220,8 +227,7 @@ def test_an_input_that_sends_nothing_waits_for_the_next_send(tmp_path: Path) -> 
     assert to_guest() == []  # a chat line: nothing to answer
     assert path.stat().st_size == written  # noted, not yet written: nothing left
     assert guest.say("hi")
-    out = guest.take_outgoing()
-    assert out  # our line leaves, and the chat before it is on disk first
+    assert to_guest()  # our line leaves, and the chat before it is on disk first
     kinds = [entry[0] for entry in read_table_journal(path)[1]]
     assert kinds[-3:] == ["recv", "at", "say"], kinds  # the chat line, then ours
     journal.close()
@@ -433,6 +439,7 @@ def test_a_message_the_host_refuses_is_not_journaled(tmp_path: Path) -> None:
     with pytest.raises(RemoteProtocolError):
         core.receive(joiner, Resume(0, 3))
     core.take_outgoing()
+    core.before_send()  # as the shell does before it sends
     journal.close()
     assert [e[0] for e in read_table_journal(path)[1]] == ["join"]
     rebuild(open_journal(path), key, game_session)  # no JournalDamaged

@@ -140,10 +140,12 @@ def _resumed(first: Message) -> Resume:
 
 
 class _Link:
-    """One connection of the table: its peer and the queue its one writer drains."""
+    """One connection of the table: its peer and the queue its one writer drains.
+    `before_send` is called before each write (the core's `before_send`)."""
 
-    def __init__(self, peer: Peer) -> None:
+    def __init__(self, peer: Peer, before_send: Callable[[], None]) -> None:
         self.peer = peer
+        self.before_send = before_send
         self.queue_in, self.queue_out = trio.open_memory_channel[Message](math.inf)
         self.written = trio.Event()  # the writer is done: the queue was closed and drained
         self.resuming = False
@@ -162,6 +164,7 @@ class _Link:
                 with contextlib.suppress(trio.WouldBlock, trio.EndOfChannel):
                     while True:
                         more.append(self.queue_out.receive_nowait())
+                self.before_send()  # a journaled seat writes what it took first
                 try:
                     await self.peer.send(message, *more)
                 except ConnectionEnded:
@@ -259,6 +262,9 @@ class TableShell:
         return owed[0], self._progress + owed[1] - trio.current_time()
 
     # --- internals -------------------------------------------------------------------------
+
+    def _before_send(self) -> None:
+        self.core.before_send()  # (a joiner's core comes with its first connection)
 
     def _route(self) -> None:
         raise NotImplementedError
@@ -407,7 +413,7 @@ class HostShell(TableShell):
             return refusal
         if "table" not in info.caps:
             return self._admit_watcher(peer)
-        link = _Link(peer)
+        link = _Link(peer, self._before_send)
         old = self._links.get(identity)
         who = f"{info.peer_name} (key {info.peer_fingerprint})"
         assert self._nursery is not None
@@ -443,7 +449,7 @@ class HostShell(TableShell):
         why = self.core.add_watcher(info.peer_name, info.peer_identity)
         if why is not None:
             return ErrorCode.BUSY, why
-        link = _Link(peer)
+        link = _Link(peer, self._before_send)
         self._watcher_links[info.peer_identity] = link
         self._log(f"{info.peer_name} (key {info.peer_fingerprint}) watches the table")
         assert self._nursery is not None
@@ -855,7 +861,7 @@ class GuestShell(TableShell):
         return False
 
     async def _serve(self, peer: Peer, *, resuming: bool) -> ConnectionEnded | None:
-        link = _Link(peer)
+        link = _Link(peer, self._before_send)
         self._link = link
         self._unrelayed_since = None  # the time away is not the host's to answer for
         async with trio.open_nursery() as nursery:

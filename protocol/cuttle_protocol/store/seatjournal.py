@@ -17,9 +17,9 @@ neither the log nor the session, but what rebuilds both, byte for byte:
 
 Replaying them into a fresh core and session (`rebuild`) gives the same log (every entry and
 every host signature, the same at the host as the joiners hold), the same posts, the same
-session, and the counts the `resume` exchange needs. Inputs are written (and fsynced) as the
-core hands over its next messages to send (`take_outgoing`), before any of them leaves: a
-peer never holds a message that the journal cannot reproduce. Inputs that make the seat send
+session, and the counts the `resume` exchange needs. Inputs are written (and fsynced) before
+the shell sends anything the core handed over (`before_send`): a peer never holds a message
+that the journal cannot reproduce. Inputs that make the seat send
 nothing wait for its next message out (or the table's end, or `close`). Before the table is seated
 nothing is written (a table that never seated has nothing to resume).
 
@@ -177,7 +177,7 @@ def unfinished_tables(data_dir: Path) -> list[TableHeader]:
 
 class SeatJournal:
     """Keeps one seat's journal at `path`: inputs are noted as the core takes them, and
-    written (fsynced) as the core hands over what it sends (`sync`), once it is seated."""
+    written (fsynced) before what the core hands over is sent (`sync`), once it is seated."""
 
     def __init__(self, path: Path, header: TableHeader) -> None:
         self.path = path
@@ -308,14 +308,17 @@ class _Noting:
     log: Any
 
     def take_outgoing(self) -> list[Any]:
-        out = super().take_outgoing()  # type: ignore[misc]
-        if out or self.stage is Stage.ENDED:  # type: ignore[attr-defined]
-            # Written before anything leaves. An input that makes us send nothing (an
-            # entry received, our own coming back) waits for the next send, or the end:
-            # a crash then loses only what no peer holds from us, and the `resume` counts
-            # fetch it again (SPEC 4.6). An fsync takes milliseconds, a move about two.
-            self.journal.sync(self.log is not None)
-        return out
+        if self.stage is Stage.ENDED:  # type: ignore[attr-defined]
+            self.journal.sync(self.log is not None)  # the end is kept, sent or not
+        return super().take_outgoing()  # type: ignore[misc]
+
+    def before_send(self) -> None:
+        # Written before anything leaves, not as it is taken: the seat's own game sees an
+        # input first (an fsync takes milliseconds, a move about two). An input that makes
+        # us send nothing (an entry received, our own coming back) waits for the next send,
+        # or the end: a crash then loses only what no peer holds from us, and the `resume`
+        # counts fetch it again (SPEC 4.6).
+        self.journal.sync(self.log is not None)
 
     def confirm(self) -> None:
         super().confirm()  # type: ignore[misc]
