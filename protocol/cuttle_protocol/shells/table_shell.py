@@ -30,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -143,7 +143,7 @@ class _Link:
     """One connection of the table: its peer and the queue its one writer drains.
     `before_send` is called before each write (the core's `before_send`)."""
 
-    def __init__(self, peer: Peer, before_send: Callable[[], None]) -> None:
+    def __init__(self, peer: Peer, before_send: Callable[[], Awaitable[None]]) -> None:
         self.peer = peer
         self.before_send = before_send
         self.queue_in, self.queue_out = trio.open_memory_channel[Message](math.inf)
@@ -158,13 +158,13 @@ class _Link:
     async def write(self) -> None:
         try:
             async for message in self.queue_out:
+                await self.before_send()  # a journaled seat writes what it took first
                 # What else is queued goes in the same write: one system call, and one
                 # wake-up of the reader at the other end, for a move and its deck step.
                 more: list[Message] = []
                 with contextlib.suppress(trio.WouldBlock, trio.EndOfChannel):
                     while True:
                         more.append(self.queue_out.receive_nowait())
-                self.before_send()  # a journaled seat writes what it took first
                 try:
                     await self.peer.send(message, *more)
                 except ConnectionEnded:
@@ -263,8 +263,12 @@ class TableShell:
 
     # --- internals -------------------------------------------------------------------------
 
-    def _before_send(self) -> None:
-        self.core.before_send()  # (a joiner's core comes with its first connection)
+    async def _before_send(self) -> None:
+        if self.core.unwritten:  # (a joiner's core comes with its first connection)
+            # Its fsync holds the loop up for milliseconds: the seat's own game takes what
+            # came first (that sends nothing), and its answer leaves with this write.
+            await trio.lowlevel.checkpoint()
+        self.core.before_send()
 
     def _route(self) -> None:
         raise NotImplementedError

@@ -241,6 +241,11 @@ class SeatJournal:
             raise ValueError("the core read the time, and no time was journaled before")
         return at
 
+    @property
+    def unwritten(self) -> bool:
+        """Inputs noted and not yet written."""
+        return bool(self._pending) and not self.replaying
+
     def sync(self, seated: bool) -> None:
         """Write what was noted, before the core's next messages leave (nothing before the
         table is seated)."""
@@ -319,6 +324,10 @@ class _Noting:
         # or the end: a crash then loses only what no peer holds from us, and the `resume`
         # counts fetch it again (SPEC 4.6).
         self.journal.sync(self.log is not None)
+
+    @property
+    def unwritten(self) -> bool:
+        return self.journal.unwritten
 
     def confirm(self) -> None:
         super().confirm()  # type: ignore[misc]

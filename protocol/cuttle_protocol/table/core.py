@@ -324,6 +324,11 @@ class _Table:
         core writes down the inputs it took first (`store.seatjournal`), after the seat's
         own game has seen them."""
 
+    @property
+    def unwritten(self) -> bool:
+        """A journaled core holds inputs `before_send` will write (an fsync)."""
+        return False
+
     def confirm(self) -> None:
         """Our player compared the code with the others: sign that we are ready."""
         if self.stage is Stage.ENDED:
