@@ -19,9 +19,9 @@ Replaying them into a fresh core and session (`rebuild`) gives the same log (eve
 every host signature, the same at the host as the joiners hold), the same posts, the same
 session, and the counts the `resume` exchange needs. Inputs are written (and fsynced) before
 the shell sends anything the core handed over (`before_send`): a peer never holds a message
-that the journal cannot reproduce. Inputs that make the seat send
-nothing wait for its next message out (or the table's end, or `close`). Before the table is seated
-nothing is written (a table that never seated has nothing to resume).
+that the journal cannot reproduce. Inputs that make the seat send nothing wait for its next
+message out (or the table's end, or `close`). Before the table is seated nothing is written
+(a table that never seated has nothing to resume).
 
 The file is `store.journal`'s: its record framing, its folder
 (``<data dir>/journal/``, 0700, the file 0600: the seed is secret), its claim (one live
