@@ -193,6 +193,34 @@ def test_a_journal_is_written_only_once_the_table_is_seated_and_then_before_any_
     assert not path.exists()
 
 
+@pytest.mark.trio
+async def test_a_journaled_seat_fsyncs_once_a_write_at_most(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole journaled game: no seat fsyncs for an input that makes it send nothing (an
+    fsync is 5 ms or more, a move about 2). At most one fsync a write (a message and what
+    is queued with it), besides each journal's creation (the file and its folder) and its
+    end. (Before, every entry taken cost one: about two a write.)"""
+    from cuttle_protocol.shells.peer import Peer
+
+    fsyncs, writes = [0], [0]
+    real_fsync, real_send = os.fsync, Peer.send
+
+    def fsync(fd: int) -> None:
+        fsyncs[0] += 1
+        real_fsync(fd)
+
+    async def send(self: Peer, *messages: object) -> None:
+        writes[0] += 1
+        await real_send(self, *messages)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(Peer, "send", send)
+    games, _journals, _keys = await journaled_table(tmp_path, 2, "cuttle", "classic")
+    assert all(g.clean for g in games.values()), games
+    assert 0 < fsyncs[0] <= writes[0] + 4 * 2, (fsyncs[0], writes[0])
+
+
 def test_an_input_that_sends_nothing_waits_for_the_next_send(tmp_path: Path) -> None:
     """An fsync costs milliseconds: an entry a joiner takes without answering (a chat line,
     its own post back, the other seat's move) is written with the next message it sends,
