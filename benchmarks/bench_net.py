@@ -1,7 +1,9 @@
 """Networked games over real loopback TCP: time to the first turn, move latency, bytes.
 
-Run from the repository root: python -m benchmarks.bench_net [--games N]
+Run from the repository root: python -m benchmarks.bench_net [--games N] [--journal]
 Both peers run in this one process (one core), random bots, full-strength shuffle proofs.
+--journal: each seat keeps its crash journal (fsynced, SPEC 4.6) in a temporary folder, as
+``cuttle host`` and ``cuttle join`` do.
 """
 
 from __future__ import annotations
@@ -9,7 +11,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 import trio
 from cuttle_protocol.play import Step
@@ -64,7 +68,7 @@ class TimedBot(RandomBot):
         return m
 
 
-async def one_game() -> dict[str, object]:
+async def one_game(journal: bool = False) -> dict[str, object]:
     chosen: list[dict[Move, tuple[float, float]]] = [{}, {}]
     first: list[list[tuple[float, float]]] = [[], []]
     latencies: list[float] = []
@@ -96,7 +100,9 @@ async def one_game() -> dict[str, object]:
 
     host, joiner = (Player(name, TimedBot(chosen[i], first[i]), watcher(i))
                     for i, name in enumerate(("host", "joiner")))  # fmt: skip
-    await cuttle_game(host, joiner, dial=dial, connected=connected)
+    with tempfile.TemporaryDirectory(prefix="bench_net") as folder:
+        journals = Path(folder) if journal else None
+        await cuttle_game(host, joiner, dial=dial, connected=connected, journals=journals)
     first_turn = min(first[0] + first[1])
     return {
         "handshake": timing["handshake"] - timing["connect"],
@@ -111,8 +117,9 @@ async def one_game() -> dict[str, object]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--journal", action="store_true", help="every seat keeps its journal")
     args = ap.parse_args()
-    runs = [trio.run(one_game) for _ in range(args.games)]
+    runs = [trio.run(one_game, args.journal) for _ in range(args.games)]
     lat = sorted(x for r in runs for x in r["latencies"])  # type: ignore[union-attr]
     cpu = sorted(x for r in runs for x in r["cpu"])  # type: ignore[union-attr]
 
@@ -120,7 +127,10 @@ def main() -> None:
         return xs[min(len(xs) - 1, int(0.99 * len(xs)))]
 
     med = statistics.median
-    print(f"{args.games} games, classic, full-strength proofs, both peers in one process")
+    journaled = ", each seat journaled" if args.journal else ""
+    print(
+        f"{args.games} games, classic, full-strength proofs, both peers in one process" + journaled
+    )
     print(machine_line())
     print(f"  handshake               median {med(r['handshake'] for r in runs) * 1000:8.1f} ms")
     print(f"  connect to first turn   median {med(r['first_turn'] for r in runs) * 1000:8.1f} ms")

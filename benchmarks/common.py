@@ -13,6 +13,7 @@ import platform
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -25,6 +26,13 @@ from cuttle_protocol.shells import (
     join_table,
     open_listener,
     open_peer,
+)
+from cuttle_protocol.store import (
+    JournaledGuest,
+    JournaledHost,
+    SeatJournal,
+    host_table_path,
+    join_table_path,
 )
 from cuttle_protocol.table import TableSettings
 from cuttle_protocol.wire import LocalPlayer, Role
@@ -71,15 +79,29 @@ async def table_game(
     listening: Callable[[Listener], None] = lambda listener: None,
     dial: Dial | None = None,
     connected: Callable[[], None] = lambda: None,
+    journals: Path | None = None,
 ) -> list[TableGame]:
     """One game at a table of ``players`` in this process, ``players[0]`` hosting and the
     others joining at once (``play.play_at_table``, no record saved); each seat's
     ``TableGame``, in the order of ``players``. ``address_of`` gives the address a joiner
     dials, from the host's listening address (a proxy's in front of it, say); or ``dial``
     opens its first stream (the others join through it: two seats), and ``connected`` is
-    called once the handshake is done."""
+    called once the handshake is done. ``journals``: every seat keeps its crash journal
+    (SPEC 4.6) in a folder of its own there, as ``cuttle host`` and ``cuttle join`` do (each
+    removed after the game)."""
     results: dict[int, TableGame] = {}
     settings = TableSettings(game, (rules,), len(players))
+    kept: dict[int, SeatJournal] = {}
+
+    def journal(i: int, path: Callable[[Path], Path], **how: Any) -> SeatJournal | None:
+        if journals is None:
+            return None
+        kept[i] = SeatJournal.new(
+            path(journals / f"seat{i}"), role="host" if i == 0 else "joiner",
+            name=players[i].name, settings=settings, token=rules,
+            host_identity=players[0].identity, **how,
+        )  # fmt: skip
+        return kept[i]
 
     async def sit(i: int, table: Any) -> None:
         # The bots decide in a worker thread, as `cuttle`'s headless bots do: decided on the
@@ -89,12 +111,15 @@ async def table_game(
         p = players[i]
         results[i] = await play_at_table(
             table, p.key, rules, choose=lambda view: bot_decision(p.bot, view, p.rng),
-            watch=p.on_event, save=False,
+            watch=p.on_event, save=False, journal=kept.get(i),
         )  # fmt: skip
 
     async def host(listener: Listener) -> None:
         me = LocalPlayer(players[0].name, players[0].key)
-        async with host_table(listener, me, settings) as table:
+        port = listener.address[1]
+        kept_ = journal(0, lambda d: host_table_path(d, port), port=port)
+        core = None if kept_ is None else JournaledHost(kept_, me, settings)
+        async with host_table(listener, me, settings, core=core) as table:
             await sit(0, table)
 
     async def join(i: int, at: tuple[str, int]) -> None:
@@ -107,7 +132,12 @@ async def table_game(
                     open_peer(stream, Role.JOINER, me, caps=TABLE_CAPS)
                 )
                 connected()
-            async with join_table(address_of(players[i], at), me, peer=peer) as table:
+            address = address_of(players[i], at)
+            kept_ = journal(i, lambda d: join_table_path(d, address), address=address)
+            new_core = None
+            if kept_ is not None:
+                new_core = lambda info: JournaledGuest(kept_, me, info.peer_identity)  # noqa: E731
+            async with join_table(address, me, peer=peer, new_core=new_core) as table:
                 await sit(i, table)
 
     async with open_listener(0, "127.0.0.1") as listener, trio.open_nursery() as nursery:
@@ -115,6 +145,8 @@ async def table_game(
         listening(listener)
         for i in range(1, len(players)):
             nursery.start_soon(join, i, listener.address)
+    for each in kept.values():
+        each.remove()
     return [results[i] for i in range(len(players))]
 
 

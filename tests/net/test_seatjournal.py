@@ -169,7 +169,7 @@ def test_a_journal_is_written_only_once_the_table_is_seated_and_then_before_any_
     tmp_path: Path,
 ) -> None:
     """Nothing is written in the lobby; the seating, and every input after it, is on disk
-    by the time the core hands over what it makes us send."""
+    by the time what the core handed over is sent (`before_send`)."""
     key, other = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
     settings = TableSettings("cuttle", ("classic",), 2)
     me = key.public_key().public_bytes_raw()
@@ -185,11 +185,81 @@ def test_a_journal_is_written_only_once_the_table_is_seated_and_then_before_any_
     assert not path.exists()  # noted, not yet written: nothing left yet
     sent = core.take_outgoing()
     assert sent  # the lobby status, the seating, our commitment
+    assert not path.exists()  # taken, not sent yet: the shell calls before_send first
+    core.before_send()
     header, inputs = read_table_journal(path)
     assert header.port == 4000 and inputs == [["join", "p1", other.public_key().public_bytes_raw()]]
     assert oct(path.stat().st_mode & 0o777) == "0o600"
     journal.remove()
     assert not path.exists()
+
+
+@pytest.mark.trio
+async def test_a_journaled_seat_fsyncs_once_a_write_at_most(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole journaled game: no seat fsyncs for an input that makes it send nothing (an
+    fsync is 5 ms or more, a move about 2). At most one fsync a write (a message and what
+    is queued with it), besides each journal's creation (the file and its folder) and its
+    end. (Before, every entry taken cost one: about two a write.)"""
+    from cuttle_protocol.shells.peer import Peer
+
+    fsyncs, writes = [0], [0]
+    real_fsync, real_send = os.fsync, Peer.send
+
+    def fsync(fd: int) -> None:
+        fsyncs[0] += 1
+        real_fsync(fd)
+
+    async def send(self: Peer, *messages: object) -> None:
+        writes[0] += 1
+        await real_send(self, *messages)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(Peer, "send", send)
+    games, _journals, _keys = await journaled_table(tmp_path, 2, "cuttle", "classic")
+    assert all(g.clean for g in games.values()), games
+    assert 0 < fsyncs[0] <= writes[0] + 4 * 2, (fsyncs[0], writes[0])
+
+
+def test_an_input_that_sends_nothing_waits_for_the_next_send(tmp_path: Path) -> None:
+    """An fsync costs milliseconds: an entry a joiner takes without answering (a chat line,
+    its own post back, the other seat's move) is written with the next message it sends,
+    before that leaves (SPEC 4.6); no peer holds anything the journal lacks meanwhile.
+    (Written by `before_send`, which the shell calls before a write: the seat's own game
+    sees an input before its fsync.)"""
+    from cuttle_protocol.table import TableHost
+
+    keys = [Ed25519PrivateKey.generate() for _ in range(2)]
+    settings = TableSettings("cuttle", ("classic",), 2)
+    host = TableHost(LocalPlayer("p0", keys[0]), settings)
+    host_key = keys[0].public_key().public_bytes_raw()
+    path = join_table_path(tmp_path, "127.0.0.1:4005")
+    journal = SeatJournal.new(
+        path, role="joiner", name="p1", settings=settings, token="classic",
+        host_identity=host_key, address="127.0.0.1:4005",
+    )  # fmt: skip
+    guest = JournaledGuest(journal, LocalPlayer("p1", keys[1]), host_key, clock=lambda: 0.0)
+
+    def to_guest() -> list:
+        for _, message in host.take_outgoing():
+            guest.receive(message)
+        out = guest.take_outgoing()
+        if out:
+            guest.before_send()  # as the shell does before it sends them
+        return out
+
+    host.add_joiner("p1", keys[1].public_key().public_bytes_raw())
+    assert to_guest()  # the seating, the host's commitment: the guest commits
+    written = path.stat().st_size
+    assert host.say("hello")
+    assert to_guest() == []  # a chat line: nothing to answer
+    assert path.stat().st_size == written  # noted, not yet written: nothing left
+    assert guest.say("hi")
+    assert to_guest()  # our line leaves, and the chat before it is on disk first
+    kinds = [entry[0] for entry in read_table_journal(path)[1]]
+    assert kinds[-3:] == ["recv", "at", "say"], kinds  # the chat line, then ours
+    journal.close()
 
 
 def _garbage(path: Path, data: bytes) -> None:
@@ -398,6 +468,7 @@ def test_a_message_the_host_refuses_is_not_journaled(tmp_path: Path) -> None:
     with pytest.raises(RemoteProtocolError):
         core.receive(joiner, Resume(0, 3))
     core.take_outgoing()
+    core.before_send()  # as the shell does before it sends
     journal.close()
     assert [e[0] for e in read_table_journal(path)[1]] == ["join"]
     rebuild(open_journal(path), key, game_session)  # no JournalDamaged

@@ -38,12 +38,16 @@ def pump(host: JournaledHost, guest: TableGuest) -> None:
     moved = True
     while moved:
         moved = False
-        for _, message in host.take_outgoing():
-            moved = True
-            guest.receive(message)
-        for message in guest.take_outgoing():
-            moved = True
-            host.receive(guest.identity, message)
+        for seat in (host, guest):  # as a shell does: what is taken leaves after before_send
+            out = seat.take_outgoing()
+            if out:
+                moved = True
+                seat.before_send()
+            for message in out:
+                if seat is host:
+                    guest.receive(message[1])
+                else:
+                    host.receive(guest.identity, message)
 
 
 def seated(tmp: Path, host_clock: Clock, guest_clock: Clock, journaled_guest: bool = False):

@@ -30,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -218,10 +218,12 @@ def _resumed(first: Message) -> Resume:
 
 
 class _Link:
-    """One connection of the table: its peer and the queue its one writer drains."""
+    """One connection of the table: its peer and the queue its one writer drains.
+    `before_send` is called before each write (the core's `before_send`)."""
 
-    def __init__(self, peer: Peer) -> None:
+    def __init__(self, peer: Peer, before_send: Callable[[], Awaitable[None]]) -> None:
         self.peer = peer
+        self.before_send = before_send
         self.queue_in, self.queue_out = trio.open_memory_channel[Message](math.inf)
         self.written = trio.Event()  # the writer is done: the queue was closed and drained
         self.resuming = False
@@ -234,6 +236,7 @@ class _Link:
     async def write(self) -> None:
         try:
             async for message in self.queue_out:
+                await self.before_send()  # a journaled seat writes what it took first
                 # What else is queued goes in the same write: one system call, and one
                 # wake-up of the reader at the other end, for a move and its deck step.
                 more: list[Message] = []
@@ -337,6 +340,13 @@ class TableShell:
         return owed[0], self._progress + owed[1] - trio.current_time()
 
     # --- internals -------------------------------------------------------------------------
+
+    async def _before_send(self) -> None:
+        if self.core.unwritten:  # (a joiner's core comes with its first connection)
+            # Its fsync holds the loop up for milliseconds: the seat's own game takes what
+            # came first (that sends nothing), and its answer leaves with this write.
+            await trio.lowlevel.checkpoint()
+        self.core.before_send()
 
     def _route(self) -> None:
         raise NotImplementedError
@@ -485,7 +495,7 @@ class HostShell(TableShell):
             return refusal
         if "table" not in info.caps:
             return self._admit_watcher(peer)
-        link = _Link(peer)
+        link = _Link(peer, self._before_send)
         old = self._links.get(identity)
         name, fingerprint = info.peer_name, info.peer_fingerprint
         assert self._nursery is not None
@@ -521,7 +531,7 @@ class HostShell(TableShell):
         why = self.core.add_watcher(info.peer_name, info.peer_identity)
         if why is not None:
             return ErrorCode.BUSY, why
-        link = _Link(peer)
+        link = _Link(peer, self._before_send)
         self._watcher_links[info.peer_identity] = link
         self._log(PlayerArrived(info.peer_name, info.peer_fingerprint, "watcher"))
         assert self._nursery is not None
@@ -927,7 +937,7 @@ class GuestShell(TableShell):
         return False
 
     async def _serve(self, peer: Peer, *, resuming: bool) -> ConnectionEnded | None:
-        link = _Link(peer)
+        link = _Link(peer, self._before_send)
         self._link = link
         self._unrelayed_since = None  # the time away is not the host's to answer for
         async with trio.open_nursery() as nursery:

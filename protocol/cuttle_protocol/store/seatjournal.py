@@ -17,10 +17,11 @@ neither the log nor the session, but what rebuilds both, byte for byte:
 
 Replaying them into a fresh core and session (`rebuild`) gives the same log (every entry and
 every host signature, the same at the host as the joiners hold), the same posts, the same
-session, and the counts the `resume` exchange needs. Inputs are written (and fsynced) as the
-core hands over its next messages to send (`take_outgoing`), before any of them leaves: a
-peer never holds a message that the journal cannot reproduce. Before the table is seated
-nothing is written (a table that never seated has nothing to resume).
+session, and the counts the `resume` exchange needs. Inputs are written (and fsynced) before
+the shell sends anything the core handed over (`before_send`): a peer never holds a message
+that the journal cannot reproduce. Inputs that make the seat send nothing wait for its next
+message out (or the table's end, or `close`). Before the table is seated nothing is written
+(a table that never seated has nothing to resume).
 
 The file is `store.journal`'s: its record framing, its folder
 (``<data dir>/journal/``, 0700, the file 0600: the seed is secret), its claim (one live
@@ -176,7 +177,7 @@ def unfinished_tables(data_dir: Path) -> list[TableHeader]:
 
 class SeatJournal:
     """Keeps one seat's journal at `path`: inputs are noted as the core takes them, and
-    written (fsynced) as the core hands over what it sends (`sync`), once it is seated."""
+    written (fsynced) before what the core hands over is sent (`sync`), once it is seated."""
 
     def __init__(self, path: Path, header: TableHeader) -> None:
         self.path = path
@@ -240,6 +241,11 @@ class SeatJournal:
             raise ValueError("the core read the time, and no time was journaled before")
         return at
 
+    @property
+    def unwritten(self) -> bool:
+        """Inputs noted and not yet written."""
+        return bool(self._pending) and not self.replaying
+
     def sync(self, seated: bool) -> None:
         """Write what was noted, before the core's next messages leave (nothing before the
         table is seated)."""
@@ -272,7 +278,9 @@ class SeatJournal:
         self._file = open(self.path, "ab")  # noqa: SIM115 (kept open for the game)
 
     def close(self) -> None:
-        """This process lets the seat go; the journal (if any) stays for a restart."""
+        """This process lets the seat go; the journal (if any) stays for a restart, with
+        every input taken (those that made us send nothing were not written yet)."""
+        self.sync(False)
         if self._file is not None:
             self._file.close()
             self._file = None
@@ -305,8 +313,21 @@ class _Noting:
     log: Any
 
     def take_outgoing(self) -> list[Any]:
-        self.journal.sync(self.log is not None)
+        if self.stage is Stage.ENDED:  # type: ignore[attr-defined]
+            self.journal.sync(self.log is not None)  # the end is kept, sent or not
         return super().take_outgoing()  # type: ignore[misc]
+
+    def before_send(self) -> None:
+        # Written before anything leaves, not as it is taken: the seat's own game sees an
+        # input first (an fsync takes milliseconds, a move about two). An input that makes
+        # us send nothing (an entry received, our own coming back) waits for the next send,
+        # or the end: a crash then loses only what no peer holds from us, and the `resume`
+        # counts fetch it again (SPEC 4.6).
+        self.journal.sync(self.log is not None)
+
+    @property
+    def unwritten(self) -> bool:
+        return self.journal.unwritten
 
     def confirm(self) -> None:
         super().confirm()  # type: ignore[misc]

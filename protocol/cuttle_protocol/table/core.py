@@ -10,6 +10,7 @@ showed it a log that another player did not see.
     host.add_joiner(name, identity)          # after each joiner's handshake
     host.receive(identity, message)          # a message from that joiner's connection
     for identity, message in host.take_outgoing(): ...   # send on that joiner's connection
+    host.before_send()                       # before any of it leaves (a journal writes)
     for event in host.take_events(): ...     # Lobby, CodeShown, Started, Delivered, TableEnded
 
 `TableGuest` is the joiner's side, over its one connection to the host. Both sides run the
@@ -317,6 +318,16 @@ class _Table:
     def take_events(self) -> list[TableEvent]:
         events, self._events = self._events, []
         return events
+
+    def before_send(self) -> None:
+        """The shell calls this before anything `take_outgoing` gave leaves: a journaled
+        core writes down the inputs it took first (`store.seatjournal`), after the seat's
+        own game has seen them."""
+
+    @property
+    def unwritten(self) -> bool:
+        """A journaled core holds inputs `before_send` will write (an fsync)."""
+        return False
 
     def confirm(self) -> None:
         """Our player compared the code with the others: sign that we are ready."""

