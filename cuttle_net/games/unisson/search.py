@@ -45,6 +45,8 @@ MAX_PLIES = 400  # a playout's safety net: a game ends long before (the stock, i
 # twenty legal moves would otherwise get a handful of playouts each, too few to tell two
 # moves apart (the luck of the deal is most of a game's result).
 WIDTH = 6
+# For trial: a ply chosen by greedy's rule costs about 25 of the policy's (CPU time).
+MODEL_COST = 25
 
 
 def _tables() -> tuple[list[list[int]], list[list[int]]]:
@@ -311,12 +313,21 @@ class SearchBot:
         width: int = WIDTH,
         iterations: int | None = None,
         epsilon: float = 0.1,
+        model: int = 0,
+        flat: bool = False,
+        greedy_cand: bool = False,
     ) -> None:
         self.name = name
         self.budget = budget
         self.width = width  # search only the moves ``values`` likes best (0: every move)
         self.iterations = iterations
         self.epsilon = epsilon  # how often a playout move is uniformly random
+        # For trial (benchmarks/bench_unisson_paired.py): ``model`` plies after the root
+        # move chosen by greedy's rule (a closer model of a one-ply player than the policy),
+        # ``flat`` for no tree below the root, ``greedy_cand`` to search greedy's choice too.
+        self.model = model
+        self.flat = flat
+        self.greedy_cand = greedy_cand
 
     def choose(self, view: Game, rng: random.Random) -> Move:
         if view.viewer < 0 or view.to_act != view.viewer:
@@ -332,6 +343,15 @@ class SearchBot:
         unseen = unseen_faces(view)
         root = Node(me)
         cands = candidates(view, moves, self.width)
+        model = self.model
+        if model or self.greedy_cand:
+            from .bots import GreedyBot
+
+            gm = GreedyBot()
+            if self.greedy_cand:
+                best = gm.choose(view, random.Random(0))
+                if best not in cands:
+                    cands.append(best)
         eps = self.epsilon
         spent = done = 0
         cap = self.iterations
@@ -340,6 +360,8 @@ class SearchBot:
             node = root
             path = [root]
             while world.outcome is None:
+                if self.flat and node is not root:
+                    break
                 legal = cands if node is root else world._legal()
                 spent += 1
                 if len(legal) == 1:
@@ -350,6 +372,11 @@ class SearchBot:
                 path.append(node)
                 if new:
                     break
+            k = 0
+            while k < model and world.outcome is None:
+                world.push(gm.choose(world, rng))
+                k += 1
+            spent += MODEL_COST * k
             spent += playout(world, rng, eps)
             backup(path, rewards(world))
             done += 1
