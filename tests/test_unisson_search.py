@@ -223,3 +223,17 @@ def test_near_the_end_the_hidden_cards_change_nothing_either(players: int, decks
         assert bot.choose(g.view(seat), random.Random(1)) == bot.choose(
             other.view(seat), random.Random(1)
         )
+
+
+@pytest.mark.parametrize(("players", "decks"), [(3, 1), (6, 2)])
+def test_the_trial_options_stay_legal_deterministic_and_blind(players: int, decks: int) -> None:
+    # Opponents modelled by greedy's rule in the sampled worlds, a flat root and greedy's
+    # choice among the candidates (bench_unisson_paired.py's variants).
+    bot = SearchBot("trial", 400, model=4, flat=True, greedy_cand=True)
+    for g, seat in decision_points(players, decks, 3)[::6]:
+        view = g.view(seat)
+        move = bot.choose(view.copy(), random.Random(1))
+        assert move in view.legal_moves()
+        assert bot.choose(view.copy(), random.Random(1)) == move
+        other = sample_world(view, random.Random(99))
+        assert bot.choose(other.view(seat), random.Random(1)) == move
