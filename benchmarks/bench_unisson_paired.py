@@ -31,6 +31,8 @@ def _v(name: str, budget: int = bots.HARD_BUDGET, **kw) -> Callable[[], bots.Bot
     def make() -> bots.Bot:
         from cuttle_net.games.unisson.search import SearchBot
 
+        if kw.get("model") or kw.get("greedy_cand"):
+            kw["rule"] = bots.GreedyBot()
         return SearchBot(name, budget, **kw)
 
     return make
