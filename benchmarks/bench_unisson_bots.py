@@ -8,6 +8,7 @@ been played in every seat: on a crowded machine a long match still leaves figure
 each the result of ``cuttle arena`` with that many games.  ``--first K`` plays games K to
 N - 1 only (one share of a match split between processes, as ``--jobs`` splits it) and
 ``--raw FILE`` appends each game's result there as a line of JSON, to add the shares up.
+The versions under trial in ``bench_unisson_paired.py`` (``VARIANTS``) can play too.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from cuttle_net.games.unisson import arena
+from bench_unisson_paired import VARIANTS
+
+from cuttle_net.games.unisson import arena, bots
 
 
 def main() -> None:
@@ -27,6 +30,7 @@ def main() -> None:
     p.add_argument("--first", type=int, default=0)
     p.add_argument("--raw", default=None)
     args = p.parse_args()
+    bots.BOTS.update(VARIANTS)  # the versions under trial play here too
     n = len(args.bots)
     decks = args.decks if args.decks is not None else (2 if n >= 5 else 1)
     tally = arena.Tally(n)

@@ -21,9 +21,32 @@ from collections.abc import Callable
 from cuttle_net.games.unisson import arena, bots
 from cuttle_net.stats import p95, wilson
 
-# The versions under trial, by name (none now: the last ones tried, a paired root and a
-# reward more of the margin, are in commit 7db08f3 and benchmarks/README.md).
-VARIANTS: dict[str, Callable[[], bots.Bot]] = {}
+
+# The versions under trial, by name (earlier ones, a paired root and a reward more of the
+# margin, are in commit 7db08f3 and benchmarks/README.md): `hard`'s budget with
+# SearchBot's trial options (``model``: plies played by greedy's rule after the root move;
+# ``flat``: no tree below the root; ``greedy_cand``: greedy's own choice among the root's
+# candidates; ``epsilon``).
+def _v(name: str, budget: int = bots.HARD_BUDGET, **kw) -> Callable[[], bots.Bot]:
+    def make() -> bots.Bot:
+        from cuttle_net.games.unisson.search import SearchBot
+
+        if kw.get("model") or kw.get("greedy_cand"):
+            kw["rule"] = bots.GreedyBot()
+        return SearchBot(name, budget, **kw)
+
+    return make
+
+
+VARIANTS: dict[str, Callable[[], bots.Bot]] = {
+    "h_flat_m8": _v("h_flat_m8", flat=True, model=8),
+    "h_m8": _v("h_m8", model=8),
+    "h_flat_m8g": _v("h_flat_m8g", flat=True, model=8, greedy_cand=True),
+    "h_flat_m16g": _v("h_flat_m16g", flat=True, model=16, greedy_cand=True),
+    "h_flat_m4g": _v("h_flat_m4g", flat=True, model=4, greedy_cand=True),
+    "h_eps0": _v("h_eps0", epsilon=0.0),
+    "h_g": _v("h_g", greedy_cand=True),
+}
 
 
 def main() -> None:

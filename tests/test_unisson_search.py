@@ -9,7 +9,7 @@ import pytest
 
 from cuttle_net.games.unisson import Game
 from cuttle_net.games.unisson.arena import play_game
-from cuttle_net.games.unisson.bots import BOTS, make_bot
+from cuttle_net.games.unisson.bots import BOTS, GreedyBot, make_bot
 from cuttle_net.games.unisson.cards import face_text, parse_face
 from cuttle_net.games.unisson.motions import UNKNOWN
 from cuttle_net.games.unisson.moves import DRAW, STOP, parse_move
@@ -223,3 +223,34 @@ def test_near_the_end_the_hidden_cards_change_nothing_either(players: int, decks
         assert bot.choose(g.view(seat), random.Random(1)) == bot.choose(
             other.view(seat), random.Random(1)
         )
+
+
+@pytest.mark.parametrize(("players", "decks"), [(3, 1), (6, 2)])
+def test_the_trial_options_stay_legal_deterministic_and_blind(players: int, decks: int) -> None:
+    # Opponents modelled by greedy's rule in the sampled worlds, a flat root and greedy's
+    # choice among the candidates (bench_unisson_paired.py's variants).
+    bot = SearchBot("trial", 400, model=4, flat=True, greedy_cand=True, rule=GreedyBot())
+    for g, seat in decision_points(players, decks, 3)[::6]:
+        view = g.view(seat)
+        move = bot.choose(view.copy(), random.Random(1))
+        assert move in view.legal_moves()
+        assert bot.choose(view.copy(), random.Random(1)) == move
+        other = sample_world(view, random.Random(99))
+        assert bot.choose(other.view(seat), random.Random(1)) == move
+
+
+def test_the_model_of_the_other_seats_applies_only_up_to_its_table_size() -> None:
+    plain = SearchBot("plain", 400)
+    modelled = SearchBot(
+        "modelled", 400, model=4, flat=True, greedy_cand=True, model_upto=3, rule=GreedyBot()
+    )
+
+    def decisions(bot: SearchBot, players: int) -> list[object]:
+        return [
+            bot.choose(g.view(seat), random.Random(7))
+            for g, seat in decision_points(players, 1, 2)[::4]
+        ]
+
+    assert decisions(modelled, 4) == decisions(plain, 4)  # 4 players: the plain search
+    assert decisions(modelled, 3) != decisions(plain, 3)  # 3 players: the model decides
+    assert make_bot("hard").model_upto == 3  # type: ignore[attr-defined]

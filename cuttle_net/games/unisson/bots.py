@@ -268,11 +268,11 @@ MEDIUM_BUDGET = 8_000
 HARD_BUDGET = 30_000
 
 
-def _search(name: str, budget: int) -> Callable[[], Bot]:
+def _search(name: str, budget: int, **options: object) -> Callable[[], Bot]:
     def make() -> Bot:
         from .search import SearchBot
 
-        return SearchBot(name, budget)
+        return SearchBot(name, budget, **options)  # type: ignore[arg-type]
 
     return make
 
@@ -289,7 +289,11 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "easy": _easy,
     "greedy": GreedyBot,
     "medium": _search("medium", MEDIUM_BUDGET),
-    "hard": _search("hard", HARD_BUDGET),
+    # At 3 players `hard` models the other seats by greedy's rule for 16 plies (measured
+    # in benchmarks/README.md); larger tables keep the plain search until measured.
+    "hard": _search(
+        "hard", HARD_BUDGET, model=16, flat=True, greedy_cand=True, model_upto=3, rule=GreedyBot()
+    ),
 }
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from typing import Protocol
 
 from ..tree import Node, backup, most_visited, shuffle, step
 from .cards import ACE, FACES, OCTAVES, SEVEN
@@ -45,6 +46,8 @@ MAX_PLIES = 400  # a playout's safety net: a game ends long before (the stock, i
 # twenty legal moves would otherwise get a handful of playouts each, too few to tell two
 # moves apart (the luck of the deal is most of a game's result).
 WIDTH = 6
+# A ply chosen by greedy's rule costs about 25 of the policy's (CPU time, measured).
+MODEL_COST = 25
 
 
 def _tables() -> tuple[list[list[int]], list[list[int]]]:
@@ -280,6 +283,12 @@ def playout(g: Game, rng: random.Random, epsilon: float) -> int:
 # ------------------------------------------------------------------------ bot
 
 
+class Rule(Protocol):
+    """A quick player the search can model seats by (``bots.GreedyBot``)."""
+
+    def choose(self, view: Game, rng: random.Random) -> Move: ...
+
+
 def _octave(g: Game, moves: list[Move]) -> Move | None:
     """A move among ``moves`` that makes an octave (and so wins the game), if any."""
     seqs = g.seqs[g.to_act]
@@ -300,6 +309,14 @@ class SearchBot:
     game (a playout from the first turn at 6 players is several times longer than one
     near the end at 3), where a count of iterations would not.  ``iterations``, if given,
     caps the iterations too.
+
+    The other seats (and the bot's own later moves) can be modelled more closely than the
+    playout policy does: ``model`` plies after the root move are chosen by ``rule``
+    (``bots.GreedyBot``, a one-ply player reading only what that seat would see in the
+    sampled world), ``flat`` keeps no tree below the root (whose first walks follow random
+    replies), and ``greedy_cand`` searches the rule's choice among the candidates too.  A ply
+    by greedy's rule costs about ``MODEL_COST`` of the policy's, and the budget counts it
+    so.  These apply at tables of at most ``model_upto`` players (where they were measured).
     """
 
     searches = True  # it thinks for a while: a UI runs it off its own thread
@@ -311,12 +328,24 @@ class SearchBot:
         width: int = WIDTH,
         iterations: int | None = None,
         epsilon: float = 0.1,
+        model: int = 0,
+        flat: bool = False,
+        greedy_cand: bool = False,
+        model_upto: int = 6,
+        rule: Rule | None = None,
     ) -> None:
         self.name = name
         self.budget = budget
         self.width = width  # search only the moves ``values`` likes best (0: every move)
         self.iterations = iterations
         self.epsilon = epsilon  # how often a playout move is uniformly random
+        self.model = model
+        self.flat = flat
+        self.greedy_cand = greedy_cand
+        self.model_upto = model_upto
+        if (model or greedy_cand) and rule is None:
+            raise ValueError("modelling the seats needs a rule to model them by")
+        self.rule = rule
 
     def choose(self, view: Game, rng: random.Random) -> Move:
         if view.viewer < 0 or view.to_act != view.viewer:
@@ -332,6 +361,14 @@ class SearchBot:
         unseen = unseen_faces(view)
         root = Node(me)
         cands = candidates(view, moves, self.width)
+        on = view.players <= self.model_upto
+        model = self.model if on else 0
+        flat = self.flat and on
+        gm = self.rule
+        if gm is not None and self.greedy_cand and on:
+            best = gm.choose(view, random.Random(0))
+            if best not in cands:
+                cands.append(best)
         eps = self.epsilon
         spent = done = 0
         cap = self.iterations
@@ -340,6 +377,8 @@ class SearchBot:
             node = root
             path = [root]
             while world.outcome is None:
+                if flat and node is not root:
+                    break
                 legal = cands if node is root else world._legal()
                 spent += 1
                 if len(legal) == 1:
@@ -350,6 +389,11 @@ class SearchBot:
                 path.append(node)
                 if new:
                     break
+            k = 0
+            while k < model and world.outcome is None:
+                world.push(gm.choose(world, rng))  # type: ignore[union-attr]
+                k += 1
+            spent += MODEL_COST * k
             spent += playout(world, rng, eps)
             backup(path, rewards(world))
             done += 1
