@@ -219,3 +219,71 @@ def test_a_journal_of_the_old_format_is_refused_in_one_line(tmp_path: Path) -> N
     journal.path.write_bytes(_record(old))
     with pytest.raises(JournalDamaged, match=r"older cuttle \(cuttle-table-journal/1\)"):
         open_journal(journal.path)
+
+
+def test_a_host_log_that_differs_before_what_a_joiner_holds_is_a_mismatch_not_a_proof(
+    tmp_path: Path,
+) -> None:
+    """A restarted host whose log differs at an entry the joiner already holds, relaying
+    on from there: the joiner refuses it saying it holds no proof (one signature that does
+    not fit proves nothing to another seat), and the host, an honest seat hearing it, takes
+    it as the joiner's claim, never as a proven fault (SPEC 3.15, the verdict rule)."""
+    from cuttle_protocol.table import TableEnded
+    from cuttle_protocol.table.log import next_head, post_digest, relay_statement
+    from cuttle_protocol.wire import Entry
+
+    table = play(tmp_path, "cuttle", "classic", 2, seed=4)
+    host, joiner = table[0].core, table[1]
+    assert isinstance(host, TableHost) and host.log is not None
+    joiner.journal.close()
+    # Entry m: one whose author had not seen the entry before it (the joiner shares its view).
+    m = next(n for n in range(len(host.log) // 2, len(host.log)) if host.log.entries[n].seen < n)
+    inputs = _inputs(joiner.journal.path)  # killed as entry m came: it holds m entries
+    _rewrite(joiner.journal.path, inputs[: next(i for i, x in enumerate(inputs) if _entry(x, m))])
+    guest = rebuild(open_journal(joiner.journal.path), joiner.key, game_session).core
+    assert isinstance(guest, TableGuest) and guest.log is not None and len(guest.log) == m
+
+    # The host's log differs at entry k = m - 1 (held by the joiner); it relays entry m
+    # chained on its own heads.
+    log, key = host.log, table[0].key
+    k = m - 1
+    old = log.entries[k]
+    heads = list(log.heads[: k + 1])
+    other = old.body + b"\x00"  # (another body: another digest)
+    heads.append(next_head(heads[k], post_digest(log.table_id, 0, old.seen, old.head, other)))
+    for e in log.entries[k + 1 : m + 1]:
+        heads.append(
+            next_head(heads[-1], post_digest(log.table_id, e.seat, e.seen, e.head, e.body))
+        )
+    e = log.entries[m]
+    assert e.seen <= k  # its author's view is one the joiner shares: no conflicting vouch
+    relay = key.sign(relay_statement(m + 1, heads[m + 1]))
+    guest.receive(Entry(m, e.seat, e.seen, e.head, e.vouch, e.body, e.sig, relay))
+
+    (ended,) = [x for x in guest.take_events() if isinstance(x, TableEnded)]
+    assert (ended.culprit, ended.kind, ended.proven) == (0, "bad-relay", False)
+    assert "no proof" in ended.detail
+    (report,) = guest.take_outgoing()  # its `fault` entry, for the host to relay
+    host.take_events()
+    host.receive(guest.identity, report)
+    (heard,) = [x for x in host.take_events() if isinstance(x, TableEnded)]
+    assert (heard.culprit, heard.reporter, heard.proven) == (0, 1, False)  # a claim
+
+
+def _inputs(path: Path) -> list[list[Any]]:
+    from cuttle_protocol.store import read_table_journal
+
+    return read_table_journal(path)[1]
+
+
+def _rewrite(path: Path, inputs: list[list[Any]]) -> None:
+    from cuttle_protocol.store import read_table_journal
+    from cuttle_protocol.store.journal import _record
+    from cuttle_protocol.store.seatjournal import _header_wire
+
+    header = read_table_journal(path)[0]
+    path.write_bytes(b"".join(_record(x) for x in [_header_wire(header), *inputs]))
+
+
+def _entry(value: list[Any], n: int) -> bool:
+    return value[0] == "recv" and value[2].get("t") == "entry" and value[2].get("n") == n

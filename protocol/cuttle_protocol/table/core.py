@@ -1099,9 +1099,15 @@ class TableGuest(_Table):
                 f"seat {message.seat} saw another log than we did: {proof.describe()}",
                 proof,
             )
-        # Checked last: a log that differs is better shown by the proof above.
+        # Checked last: a log that differs is better shown by the proof above. This is only
+        # our finding: one bad signature proves nothing to another seat (SPEC 3.15).
         if not verify(self._host_key, message.relay, relay_statement(n + 1, following)):
-            raise _Culprit(0, "bad-relay", f"entry {n}: the host's signature does not fit")
+            raise _Culprit(
+                0,
+                "bad-relay",
+                f"entry {n}: the host's signature does not fit the log we hold"
+                " (a mismatch, no proof another seat can check)",
+            )
         if n == 0:
             log.append(entry, message.relay)
             self._digests.add(digest)
