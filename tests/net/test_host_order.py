@@ -20,24 +20,30 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.cli_table import bot_for
 from cuttle_protocol.play import game_session
 from cuttle_protocol.store import (
+    JournalDamaged,
     JournaledGuest,
     JournaledHost,
     SeatJournal,
     host_table_path,
     join_table_path,
     open_journal,
+    read_table_journal,
     rebuild,
 )
+from cuttle_protocol.store.journal import _record
+from cuttle_protocol.store.seatjournal import _header_wire
 from cuttle_protocol.table import (
     CodeShown,
     Delivered,
     Stage,
     Started,
+    TableEnded,
     TableGuest,
     TableHost,
     TableSettings,
 )
-from cuttle_protocol.wire import LocalPlayer
+from cuttle_protocol.table.log import next_head, post_digest, relay_statement
+from cuttle_protocol.wire import Entry, LocalPlayer
 
 from cuttle_net.session import Fault, GameSession, Output, message_body
 
@@ -203,10 +209,6 @@ def test_every_seat_rebuilds_the_log_it_held_live_whatever_the_timing(
 def test_a_journal_of_the_old_format_is_refused_in_one_line(tmp_path: Path) -> None:
     """A `/1` journal noted no `began`/`fed`: rebuilt, the seat's own entries could fall
     elsewhere in the log than the others hold (its host convicted of equivocation)."""
-    from cuttle_protocol.store import JournalDamaged
-    from cuttle_protocol.store.journal import _record
-    from cuttle_protocol.store.seatjournal import _header_wire
-
     key = Ed25519PrivateKey.generate()
     settings = TableSettings("cuttle", ("classic",), 2)
     journal = SeatJournal.new(
@@ -228,10 +230,6 @@ def test_a_host_log_that_differs_before_what_a_joiner_holds_is_a_mismatch_not_a_
     on from there: the joiner refuses it saying it holds no proof (one signature that does
     not fit proves nothing to another seat), and the host, an honest seat hearing it, takes
     it as the joiner's claim, never as a proven fault (SPEC 3.15, the verdict rule)."""
-    from cuttle_protocol.table import TableEnded
-    from cuttle_protocol.table.log import next_head, post_digest, relay_statement
-    from cuttle_protocol.wire import Entry
-
     table = play(tmp_path, "cuttle", "classic", 2, seed=4)
     host, joiner = table[0].core, table[1]
     assert isinstance(host, TableHost) and host.log is not None
@@ -271,16 +269,10 @@ def test_a_host_log_that_differs_before_what_a_joiner_holds_is_a_mismatch_not_a_
 
 
 def _inputs(path: Path) -> list[list[Any]]:
-    from cuttle_protocol.store import read_table_journal
-
     return read_table_journal(path)[1]
 
 
 def _rewrite(path: Path, inputs: list[list[Any]]) -> None:
-    from cuttle_protocol.store import read_table_journal
-    from cuttle_protocol.store.journal import _record
-    from cuttle_protocol.store.seatjournal import _header_wire
-
     header = read_table_journal(path)[0]
     path.write_bytes(b"".join(_record(x) for x in [_header_wire(header), *inputs]))
 
