@@ -279,3 +279,32 @@ def _rewrite(path: Path, inputs: list[list[Any]]) -> None:
 
 def _entry(value: list[Any], n: int) -> bool:
     return value[0] == "recv" and value[2].get("t") == "entry" and value[2].get("n") == n
+
+
+def test_another_entry_for_an_index_the_joiner_holds_is_kept_as_proof(tmp_path: Path) -> None:
+    """A restarted host sends again an entry the joiner holds, another one, under a relay
+    signature over the head it makes: the joiner holds two host signatures over two heads
+    of that length, the proof (SPEC 3.15), and every seat that hears its report checks it."""
+    table = play(tmp_path, "cuttle", "classic", 2, seed=5)
+    host, joiner = table[0].core, table[1]
+    assert isinstance(host, TableHost) and host.log is not None
+    joiner.journal.close()
+    guest = rebuild(open_journal(joiner.journal.path), joiner.key, game_session).core
+    assert isinstance(guest, TableGuest) and guest.log is not None
+    log, key = guest.log, table[0].key
+    n = len(log) - 1
+    e = log.entries[n]
+    other = e.body + b"\x00"  # another entry n, over the head the joiner holds before it
+    head = next_head(log.heads[n], post_digest(log.table_id, e.seat, e.seen, e.head, other))
+    relay = key.sign(relay_statement(n + 1, head))
+    guest.receive(Entry(n, e.seat, e.seen, e.head, e.vouch, other, e.sig, relay))
+
+    (ended,) = [x for x in guest.take_events() if isinstance(x, TableEnded)]
+    assert (ended.culprit, ended.kind) == (0, "equivocation") and ended.proven
+    assert ended.evidence is not None and ended.evidence.proves(key.public_key())
+    (report,) = guest.take_outgoing()
+    host.take_events()
+    host.receive(guest.identity, report)
+    (heard,) = [x for x in host.take_events() if isinstance(x, TableEnded)]
+    assert (heard.culprit, heard.kind, heard.reporter) == (0, "equivocation", 1)
+    assert heard.proven  # checked by the seat that heard it: a verdict, not a claim
