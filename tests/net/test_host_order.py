@@ -41,6 +41,7 @@ from cuttle_protocol.table import (
     TableGuest,
     TableHost,
     TableSettings,
+    TableWatcher,
 )
 from cuttle_protocol.table.log import next_head, post_digest, relay_statement
 from cuttle_protocol.wire import Entry, LocalPlayer
@@ -302,6 +303,15 @@ def test_another_entry_for_an_index_the_joiner_holds_is_kept_as_proof(tmp_path: 
     (ended,) = [x for x in guest.take_events() if isinstance(x, TableEnded)]
     assert (ended.culprit, ended.kind) == (0, "equivocation") and ended.proven
     assert ended.evidence is not None and ended.evidence.proves(key.public_key())
+
+    # A watcher, sent the log from entry 0 again after a reconnection, keeps it too.
+    watcher = TableWatcher(LocalPlayer("w", Ed25519PrivateKey.generate()), host.identity)
+    for i in range(n + 1):
+        watcher.receive(host._entry_message(i))
+    watcher.receive(Entry(n, e.seat, e.seen, e.head, e.vouch, other, e.sig, relay))
+    (seen,) = [x for x in watcher.take_events() if isinstance(x, TableEnded)]
+    assert seen.kind == "equivocation" and seen.evidence == ended.evidence
+
     (report,) = guest.take_outgoing()
     host.take_events()
     host.receive(guest.identity, report)
