@@ -106,12 +106,19 @@ class Seat:
 
 
 def play(
-    tmp: Path, game: str, token: str, seats: int, seed: int, watcher: bool = False
+    tmp: Path,
+    game: str,
+    token: str,
+    seats: int,
+    seed: int,
+    watcher: bool = False,
+    keep: bool = False,
 ) -> list[Seat]:
     """A table played in memory, every seat journaled, on the interleaving `seed` picks:
     a message delivered on one link (each link in order), or one seat's driver taking one
     event. The host's driver is the slow one (a few events wait for it while more come).
-    `watcher`: one comes once the game is under way, and goes a while later."""
+    `watcher`: one comes once the game is under way, and goes a while later (`keep`: it
+    is still watching at the end)."""
     settings = TableSettings(game, (token,), seats)
     keys = [Ed25519PrivateKey.from_private_bytes(bytes([seed, n]) * 16) for n in range(seats)]
     host_key = keys[0].public_key().public_bytes_raw()
@@ -154,10 +161,10 @@ def play(
     route()
     for step in range(100_000):
         if watcher and host.stage is Stage.GAME and step % 40 == 0:
-            if host.watchers:
-                host.remove_watcher(watching)
-            else:
+            if not host.watchers:
                 assert host.add_watcher("w", watching) is None
+            elif not keep:
+                host.remove_watcher(watching)
         moves: list[tuple[str, Any]] = [("host", k) for k, q in to_host.items() if q]
         moves += [("guest", k) for k, q in to_guest.items() if q]
         moves += [("seat", s) for s in table if s.queue]
@@ -173,7 +180,7 @@ def play(
         else:
             which.step()
         route()
-    if host.watchers:  # (a rebuilt host would let it go: its connection died)
+    if host.watchers and not keep:  # (a rebuilt host lets it go: its connection died)
         host.remove_watcher(watching)
         route()
     return table
@@ -318,3 +325,19 @@ def test_another_entry_for_an_index_the_joiner_holds_is_kept_as_proof(tmp_path: 
     (heard,) = [x for x in host.take_events() if isinstance(x, TableEnded)]
     assert (heard.culprit, heard.kind, heard.reporter) == (0, "equivocation", 1)
     assert heard.proven  # checked by the seat that heard it: a verdict, not a claim
+
+
+def test_a_rebuilt_host_lets_its_watchers_go_in_a_new_entry(tmp_path: Path) -> None:
+    """Killed while watched: the watchers' connections died with the process, so the
+    rebuilt host posts (and journals) who watches now, after the log it held."""
+    table = play(tmp_path, "cuttle", "classic", 2, seed=6, watcher=True, keep=True)
+    host = table[0].core
+    assert isinstance(host, TableHost) and host.log is not None and host.watchers
+    table[0].journal.close()
+    again = rebuild(open_journal(table[0].journal.path), table[0].key, game_session).core
+    assert isinstance(again, TableHost) and again.log is not None
+    assert again.log.entries[: len(host.log)] == host.log.entries
+    (new,) = again.log.entries[len(host.log) :]
+    assert new.seat == 0 and b"\xa1t\xa5watch" in new.body and not again.watchers
+    again.take_outgoing()  # (written before it leaves)
+    assert read_table_journal(table[0].journal.path)[1][-1][0] == "unwatch"
