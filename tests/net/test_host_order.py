@@ -341,3 +341,26 @@ def test_a_rebuilt_host_lets_its_watchers_go_in_a_new_entry(tmp_path: Path) -> N
     assert new.seat == 0 and b"\xa1t\xa5watch" in new.body and not again.watchers
     again.take_outgoing()  # (written before it leaves)
     assert read_table_journal(table[0].journal.path)[1][-1][0] == "unwatch"
+
+
+@pytest.mark.parametrize("how", ["remove", "close"])
+def test_a_journal_let_go_is_never_written_again(tmp_path: Path, how: str) -> None:
+    """Removed once the record is saved (or closed for a restart), the journal is not made
+    anew by what the core notes after: a joiner's connection closing as the host shuts
+    down (seen in a full run: a removed host journal back with one `gone` input)."""
+    key, other = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    settings = TableSettings("cuttle", ("classic",), 2)
+    path = host_table_path(tmp_path, 4400)
+    journal = SeatJournal.new(
+        path, role="host", name="p0", settings=settings, token="classic",
+        host_identity=key.public_key().public_bytes_raw(), port=4400,
+    )  # fmt: skip
+    core = JournaledHost(journal, LocalPlayer("p0", key), settings)
+    joiner = other.public_key().public_bytes_raw()
+    core.add_joiner("p1", joiner)
+    core.take_outgoing()
+    written = path.read_bytes()
+    getattr(journal, how)()
+    core.remove_joiner(joiner, "the connection closed")
+    core.take_outgoing()
+    assert (path.read_bytes() == written) if how == "close" else not path.exists()

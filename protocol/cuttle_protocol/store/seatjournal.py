@@ -205,6 +205,7 @@ class SeatJournal:
         self.core: TableHost | TableGuest | None = None  # the core that notes here
         self.live_clock: Callable[[], float] = time.monotonic  # what `clock` reads, live
         self._at: float | None = None  # replaying: the time journaled for the next read
+        self._done = False  # closed or removed: nothing is noted or written again
         claim(path)
 
     @classmethod
@@ -236,7 +237,7 @@ class SeatJournal:
         return self._file is None or self.core is None or self.core.stage is Stage.ENDED
 
     def note(self, entry: list[Any]) -> None:
-        if not self.replaying:
+        if not self.replaying and not self._done:
             self._pending.append(entry)
 
     def played(self, move: str) -> None:
@@ -270,7 +271,9 @@ class SeatJournal:
     def sync(self, seated: bool) -> None:
         """Write what was noted, before the core's next messages leave (nothing before the
         table is seated)."""
-        if self.replaying or not self._pending or not (seated or self._file is not None):
+        if self.replaying or self._done or not self._pending:
+            return
+        if not (seated or self._file is not None):
             return
         data = b"".join(_record(entry) for entry in self._pending)
         self._pending = []
@@ -299,14 +302,19 @@ class SeatJournal:
         self._file = open(self.path, "ab")  # noqa: SIM115 (kept open for the game)
 
     def close(self) -> None:
-        """This process lets the seat go; the journal (if any) stays for a restart."""
+        """This process lets the seat go; the journal (if any) stays for a restart. What the
+        core does after (its connections closing) is not noted: a later write would make
+        the file anew, with those inputs alone."""
+        self._done, self._pending = True, []
         if self._file is not None:
             self._file.close()
             self._file = None
         release(self.path)
 
     def remove(self) -> None:
-        """The game is over and its record saved (or it never started): no journal."""
+        """The game is over and its record saved (or it never started): no journal, and
+        none made again by what the core notes after (a joiner's connection closing)."""
+        self._done, self._pending = True, []
         if self._file is not None:
             self._file.close()
             self._file = None
