@@ -263,6 +263,8 @@ async def play_at_table(
                 settings = table.core.settings
                 assert settings is not None
                 rng = journal.header.rng(b"session %d" % event.number) if journal else os.urandom
+                if journal is not None:  # where the session took it: the rebuild's order
+                    journal.began(event.number)
                 order, names, session = game_session(
                     settings, event, rules_token, identity, table.core.me, rng
                 )
@@ -273,6 +275,8 @@ async def play_at_table(
             elif isinstance(event, Delivered):
                 if session is None or event.seat == table.core.me:
                     continue
+                if journal is not None:  # (before anything the session's answer posts)
+                    journal.fed(event.index)
                 carry(session.receive(order.game(event.seat), event.body))
                 decide()
             elif isinstance(event, Rematch) and session is not None and not session.finished:

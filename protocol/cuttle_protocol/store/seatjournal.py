@@ -11,9 +11,19 @@ neither the log nor the session, but what rebuilds both, byte for byte:
 - the inputs, in the order the seat took them: every message its connections delivered to
   the table core (the host: each joiner's, with its key; a joiner: the host's), the host's
   seating of each joiner, the seat's own confirmation of the code, its leaving or verdict,
-  each move its player chose, each line its player said to the table (`say`), and the time
+  each move its player chose, each line its player said to the table (`say`), the time
   the core read for the chat's rate (`at`, before the input that read it: the one decision
-  of the core that hangs on the clock, SPEC 3.15, is taken again on the same time).
+  of the core that hangs on the clock, SPEC 3.15, is taken again on the same time), the
+  host's watchers coming and going (`watch`, `unwatch`), and each time the seat's driver
+  handed the game session one of the table's events (`began`: game N started; `fed`: the
+  game message at log index I).
+
+The last two are what makes the rebuild exact. A live driver takes the table's events some
+time after the core made them (through the shell's event channel), and more messages may
+arrive meanwhile: the posts the session then makes are signed over a longer log. The rebuild
+hands the session each event where the journal says the live driver did, never sooner, so
+the seat's own posts come out at the same places in the log (else a restarted host signs
+another log than its joiners hold: an honest host taken for an equivocator).
 
 Replaying them into a fresh core and session (`rebuild`) gives the same log (every entry and
 every host signature, the same at the host as the joiners hold), the same posts, the same
@@ -77,7 +87,10 @@ from .journal import (
     release,
 )
 
-FORMAT = "cuttle-table-journal/1"
+FORMAT = "cuttle-table-journal/2"
+OLD_FORMATS = ("cuttle-table-journal/1",)
+"""Journals that did not note when the session took each event: a rebuild could not give
+the log the others hold, so they are refused (the table cannot be resumed)."""
 
 StartSession = Callable[..., tuple[Any, tuple[str, ...], GameSession]]
 """`play.game.game_session`: (settings, started, rules token, identity, our table seat, rng)
@@ -132,6 +145,10 @@ _INPUTS: dict[str, tuple[type, ...]] = {
     "play": (str,),  # our player's move
     "say": (str,),  # our player's line to the table, as typed (the core cleans it)
     "at": (float,),  # the time the next input's chat rate is judged on
+    "watch": (str, bytes),  # host: a watcher was let in (name, identity)
+    "unwatch": (bytes,),  # host: a watcher's connection ended
+    "began": (int,),  # our driver started game N's session (on the table's `Started`)
+    "fed": (int,),  # our driver handed the session the game message at log index I
 }
 
 
@@ -189,6 +206,7 @@ class SeatJournal:
         self.core: TableHost | TableGuest | None = None  # the core that notes here
         self.live_clock: Callable[[], float] = time.monotonic  # what `clock` reads, live
         self._at: float | None = None  # replaying: the time journaled for the next read
+        self._done = False  # closed or removed: nothing is noted or written again
         claim(path)
 
     @classmethod
@@ -220,12 +238,22 @@ class SeatJournal:
         return self._file is None or self.core is None or self.core.stage is Stage.ENDED
 
     def note(self, entry: list[Any]) -> None:
-        if not self.replaying:
+        if not self.replaying and not self._done:
             self._pending.append(entry)
 
     def played(self, move: str) -> None:
         """Our player's move, noted before anything it makes us post."""
         self.note(["play", move])
+
+    def began(self, number: int) -> None:
+        """Our driver starts game `number`'s session (the table's `Started`), before
+        anything the session's start makes us post."""
+        self.note(["began", number])
+
+    def fed(self, index: int) -> None:
+        """Our driver hands the session the game message at log index `index` (a
+        `Delivered`), before anything the session's answer makes us post."""
+        self.note(["fed", index])
 
     def clock(self) -> float:
         """The journaled core's clock (it reads it for the chat's rate alone): live, the
@@ -249,7 +277,9 @@ class SeatJournal:
     def sync(self, seated: bool) -> None:
         """Write what was noted, before the core's next messages leave (nothing before the
         table is seated)."""
-        if self.replaying or not self._pending or not (seated or self._file is not None):
+        if self.replaying or self._done or not self._pending:
+            return
+        if not (seated or self._file is not None):
             return
         data = b"".join(_record(entry) for entry in self._pending)
         self._pending = []
@@ -279,15 +309,20 @@ class SeatJournal:
 
     def close(self) -> None:
         """This process lets the seat go; the journal (if any) stays for a restart, with
-        every input taken (those that made us send nothing were not written yet)."""
+        every input taken (those that made us send nothing were not written yet). What the
+        core does after (its connections closing) is not noted: a later write would make
+        the file anew, with those inputs alone."""
         self.sync(False)
+        self._done, self._pending = True, []
         if self._file is not None:
             self._file.close()
             self._file = None
         release(self.path)
 
     def remove(self) -> None:
-        """The game is over and its record saved (or it never started): no journal."""
+        """The game is over and its record saved (or it never started): no journal, and
+        none made again by what the core notes after (a joiner's connection closing)."""
+        self._done, self._pending = True, []
         if self._file is not None:
             self._file.close()
             self._file = None
@@ -390,6 +425,18 @@ class JournaledHost(_Noting, TableHost):
         super().receive(identity, message)
         self.journal.note(["recv", identity, message.to_wire()])
 
+    def add_watcher(self, name: str, identity: bytes) -> str | None:
+        # A watcher let in puts a `watch` entry in the log: the rebuild must post it too.
+        why = super().add_watcher(name, identity)
+        if why is None:
+            self.journal.note(["watch", name, identity])
+        return why
+
+    def remove_watcher(self, identity: bytes) -> None:
+        if identity in self._watching:
+            self.journal.note(["unwatch", identity])
+        super().remove_watcher(identity)
+
 
 class JournaledGuest(_Noting, TableGuest):
     """A joiner's table, noting every input in `journal`."""
@@ -433,6 +480,12 @@ def read_table_journal(path: Path) -> tuple[TableHeader, list[list[Any]]]:
 
 
 def _parse_header(value: Any, path: Path) -> TableHeader:
+    if isinstance(value, dict) and value.get("format") in OLD_FORMATS:
+        raise JournalDamaged(
+            path,
+            f"written by an older cuttle ({value['format']}), whose rebuild could order the "
+            "log otherwise than the other seats hold it",
+        )
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise JournalDamaged(path, f"not a {FORMAT} journal")
     fields = {k: v for k, v in value.items() if k != "format"}
@@ -520,6 +573,9 @@ def rebuild(
     seat = Resumed(core)
     said: list[Chat | Muted] = []  # the table's chat, shown again once rebuilt
     asked: list[Rematch] = []  # the next game's proposal and agreements, shown again
+    # The table's events for the session (`Started`, another seat's `Delivered`), in order,
+    # handed to it only where the journal says the live driver did (`began`, `fed`).
+    pending: list[Started | Delivered] = []
 
     def carry(out: Output) -> None:
         # As the live driver does (`play_at_table`): post every send, report our findings.
@@ -529,26 +585,44 @@ def rebuild(
             if isinstance(event, Fault):
                 core.fault(seat.order.table(event.culprit), event.kind, event.message)
 
+    def take(wanted: Callable[[Started | Delivered], bool], what: str) -> Any:
+        # The live driver takes events in order: those it passed over (its session was
+        # over, or not yet started) are dropped on the way.
+        while pending:
+            event = pending.pop(0)
+            if wanted(event):
+                return event
+        raise ValueError(f"the table made no {what} for the session to take")
+
+    def begin(number: int) -> None:
+        event = take(lambda e: isinstance(e, Started) and e.number == number, f"game {number}")
+        assert core.settings is not None
+        if seat.session is not None:  # the last game is over: the next one
+            seat.earlier.append((seat.session, seat.names))
+        seat.order, seat.names, seat.session = start_session(
+            core.settings,
+            event,
+            header.token,
+            identity,
+            core.me,
+            header.rng(b"session %d" % event.number),
+        )
+        carry(seat.session.start())
+
+    def feed(index: int) -> None:
+        event = take(lambda e: isinstance(e, Delivered) and e.index == index, f"entry {index}")
+        if seat.session is None:
+            raise ValueError(f"entry {index} was handed to a game that had not started")
+        carry(seat.session.receive(seat.order.game(event.seat), event.body))
+
     def follow() -> None:
         while events := core.take_events():
             for event in events:
                 if isinstance(event, Started):
-                    assert core.settings is not None
-                    if seat.session is not None:  # the last game is over: the next one
-                        seat.earlier.append((seat.session, seat.names))
                     asked.clear()
-                    seat.order, seat.names, seat.session = start_session(
-                        core.settings,
-                        event,
-                        header.token,
-                        identity,
-                        core.me,
-                        header.rng(b"session %d" % event.number),
-                    )
-                    carry(seat.session.start())
+                    pending.append(event)
                 elif isinstance(event, Delivered) and event.seat != core.me:
-                    if seat.session is not None and not seat.session.finished:
-                        carry(seat.session.receive(seat.order.game(event.seat), event.body))
+                    pending.append(event)
                 elif isinstance(event, TableEnded):
                     seat.ended = event
                 elif isinstance(event, CodeShown):
@@ -586,6 +660,15 @@ def rebuild(
             core.say(fields[0])
         elif kind == "at":
             journal._at = fields[0]
+        elif kind == "began":
+            begin(fields[0])
+        elif kind == "fed":
+            feed(fields[0])
+        elif kind == "watch" and isinstance(core, TableHost):
+            if core.add_watcher(*fields) is not None:
+                raise ValueError("the watcher is not let in again")
+        elif kind == "unwatch" and isinstance(core, TableHost):
+            core.remove_watcher(fields[0])
         else:
             raise ValueError(f"not an input of this {header.role} now")
 
@@ -598,6 +681,8 @@ def rebuild(
             raise JournalDamaged(journal.path, why) from None
     core.take_outgoing()  # sent before the crash, or sent again on `resume`
     core._events.extend(said)  # what was said at the table stays on the screen
+    # What the live driver had not yet taken: the resumed driver takes it (and notes it).
+    core._events.extend(pending)
     if seat.code is not None and core.stage is Stage.CONFIRM and core.me in core.waiting_for():
         # Killed before our player confirmed the code: it is shown (asked) again.
         core._events.append(seat.code)
@@ -609,6 +694,9 @@ def rebuild(
         journal._append()
     if isinstance(core, TableHost) and core.stage is not Stage.LOBBY:
         seat.lost = [s.identity for s in core.seats[1:]]
+    if isinstance(core, TableHost):
+        for watcher in list(core._watching):  # their connections died with the process
+            core.remove_watcher(watcher)  # (noted: a new input of this process)
     journal.resumed = seat
     return seat
 

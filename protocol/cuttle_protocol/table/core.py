@@ -54,7 +54,17 @@ from ..wire.messages import (
     TableStatus,
     display_safe,
 )
-from .log import Equivocation, LogEntry, RelayLog, _hash, _u32, genesis, relay_statement, verify
+from .log import (
+    Equivocation,
+    LogEntry,
+    RelayLog,
+    _hash,
+    _u32,
+    genesis,
+    next_head,
+    relay_statement,
+    verify,
+)
 
 FAULT_KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 """A fault's kind: the table's own (`bad-relay`...) or a game session's (`illegal_move`...)."""
@@ -1079,6 +1089,8 @@ class TableGuest(_Table):
         log = self.log
         assert log is not None
         n = message.n
+        if n < len(log):
+            self._entry_again(message)
         if n != len(log) or message.seat >= len(self._keys):
             raise _Culprit(0, "bad-relay", f"entry {n} where entry {len(log)} was due")
         entry = LogEntry(
@@ -1110,9 +1122,15 @@ class TableGuest(_Table):
                 f"seat {message.seat} saw another log than we did: {proof.describe()}",
                 proof,
             )
-        # Checked last: a log that differs is better shown by the proof above.
+        # Checked last: a log that differs is better shown by the proof above. This is only
+        # our finding: one bad signature proves nothing to another seat (SPEC 3.15).
         if not verify(self._host_key, message.relay, relay_statement(n + 1, following)):
-            raise _Culprit(0, "bad-relay", f"entry {n}: the host's signature does not fit")
+            raise _Culprit(
+                0,
+                "bad-relay",
+                f"entry {n}: the host's signature does not fit the log we hold"
+                " (a mismatch, no proof another seat can check)",
+            )
         if n == 0:
             log.append(entry, message.relay)
             self._digests.add(digest)
@@ -1126,6 +1144,26 @@ class TableGuest(_Table):
             self._relayed += 1
             self._chats_relayed += body["t"] == "chat"
         self._apply(entry, body, n)
+
+    def _entry_again(self, message: Entry) -> None:
+        """The host sent an entry for index `n` that we hold (a restarted host, say). If it
+        is another entry, chained on the head we hold before it, under a host signature
+        that fits, we hold two host signatures over two heads of length n + 1: the proof.
+        (Anything else is a mismatch we cannot prove: `bad-relay`, by the caller.)"""
+        log = self.log
+        assert log is not None
+        n = message.n
+        entry = LogEntry(
+            message.seat, message.seen, message.head, message.vouch, message.body, message.sig
+        )
+        head = next_head(log.heads[n], log.digest(entry))
+        if head != log.heads[n + 1] and verify(
+            self._host_key, message.relay, relay_statement(n + 1, head)
+        ):
+            proof = Equivocation(n + 1, head, message.relay, log.heads[n + 1], log.relays[n + 1])
+            raise _Culprit(
+                0, "equivocation", f"the host sent another entry {n}: {proof.describe()}", proof
+            )
 
     def _ours(self, message: Entry) -> bool:
         """Is `message` our next post back from the host, byte for byte as we signed it?

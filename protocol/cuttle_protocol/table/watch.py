@@ -53,13 +53,19 @@ class TableWatcher(TableGuest):
 
     def receive(self, message: Message) -> None:
         """A message from the host. After a reconnection (the host's, or ours) the host
-        sends the log from entry 0 again: an entry we hold is skipped if it is the same,
-        and a different one is the host's `bad-relay`."""
+        sends the log from entry 0 again: an entry we hold is skipped if it is the same;
+        a different one is the host's `equivocation` if it signed it (the proof), else
+        its `bad-relay`."""
         if type(message) is Entry and self.log is not None and message.n < len(self.log):
             e = self.log.entries[message.n]
             held = (e.seat, e.seen, e.head, e.vouch, e.body, e.sig)
             sent = (message.seat, message.seen, message.head, message.vouch, message.body)
             if (*sent, message.sig) == held and message.relay == self.log.relays[message.n + 1]:
+                return
+            try:
+                self._entry_again(message)  # the proof, if the host signed the other one
+            except _Culprit as proven:
+                self._fail(proven)
                 return
             self._fail(_Culprit(0, "bad-relay", f"entry {message.n} differs from the one sent"))
             return
