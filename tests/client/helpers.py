@@ -13,7 +13,6 @@ import random
 from collections.abc import Awaitable, Callable, Iterator
 
 import textual.app
-import textual.pilot
 from cuttle_client.app import CuttleApp, Practice, Settings, make_app
 from rich.console import Console
 from textual.app import App
@@ -55,17 +54,15 @@ async def _yield_once(min_sleep: float = 0, max_sleep: float = 1) -> None:
 
 @contextlib.contextmanager
 def _quick_keys() -> Iterator[None]:
-    """Pilot waits for the process to look idle (tens of ms, up to a second while anything
-    works, a trio task or another test's process) after each key and in each ``pause``;
-    whole games press hundreds of keys, and ``settle`` pauses after each.  Ordering does
-    not need it: ``keys`` waits, after each key, for the messages it set going
-    (``settle``), and what comes later (through trio) is waited for by ``until``."""
-    saved = textual.app.wait_for_idle, textual.pilot.wait_for_idle
-    textual.app.wait_for_idle = textual.pilot.wait_for_idle = _yield_once
+    """Pilot waits for the process to look idle (tens of ms) after each key; whole games
+    press hundreds of keys.  Ordering does not need it: ``keys`` waits, after each key, for
+    the messages it set going (``settle``)."""
+    saved = textual.app.wait_for_idle
+    textual.app.wait_for_idle = _yield_once
     try:
         yield
     finally:
-        textual.app.wait_for_idle, textual.pilot.wait_for_idle = saved
+        textual.app.wait_for_idle = saved
 
 
 def screen_text(app: App) -> str:
