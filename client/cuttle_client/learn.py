@@ -24,12 +24,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from cuttle_net.games import game_part
 from cuttle_net.games.lessons import Course, Lesson, LessonRun
 
+from .footer import Footer
 from .games import GAMES, game_ui
 from .widgets import DONE, GOAL, RULE
 

@@ -15,11 +15,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, ListItem, ListView, Select, Static
+from textual.widgets import Button, Input, Label, ListItem, ListView, Select, Static
 
 from cuttle_net.games import game_part
 from cuttle_net.games.interface import game_module
 
+from .footer import Footer
 from .games import GAMES
 from .peertext import plain
 from .trio_guest import GuestTask

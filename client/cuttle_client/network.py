@@ -21,9 +21,10 @@ from cuttle_protocol.wire import is_invitation
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from .cli_table import Rejoin, has_table_seat, table_seat_game
+from .footer import Footer
 from .games import game_ui
 from .modals import ConfirmScreen
 from .peertext import plain

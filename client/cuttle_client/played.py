@@ -14,12 +14,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from cuttle_net.records.record import RecordError, parse_record, table_tags
 from cuttle_net.records.verify import verify_text
 
+from .footer import Footer
 from .games import GAMES
 from .peertext import plain
 from .recordtext import as_json, verdict_words

@@ -15,11 +15,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from cuttle_net.records.ending import EndingError, parse_ending
 from cuttle_net.records.positions import Positions, positions
 
+from .footer import Footer
 from .games import LogLine, ReplayBoard, game_ui
 from .peertext import plain
 from .widgets import MoveLog

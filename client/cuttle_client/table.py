@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from cuttle_net.games.cuttle.engine import IllegalMove
 from cuttle_net.games.cuttle.moves import DRAW, OFFER_DRAW, PASS, Move, MoveSyntaxError, parse_move
@@ -24,6 +24,7 @@ from . import cardtext
 from .chat import ChatActions, chat_bindings, show_chat, typing
 from .choices import Choice, ask, choices
 from .controller import MatchScore, TableController
+from .footer import Footer
 from .help import HelpScreen
 from .modals import ConfirmScreen, GameOverScreen, ScrapScreen
 from .peertext import plain

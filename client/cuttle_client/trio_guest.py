@@ -74,6 +74,10 @@ class TrioGuest:
         self._finished: asyncio.Event | None = None
         self.done = False
 
+    @property
+    def started(self) -> bool:
+        return self._finished is not None
+
     def start(self) -> None:
         """Start the run; call from code running on the asyncio loop."""
         loop = asyncio.get_running_loop()

@@ -24,12 +24,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from cuttle_net.records.positions import Positions, positions, public_states
 from cuttle_net.records.verify import Verdict
 
 from .chat import ChatPanel, TableChat
+from .footer import Footer
 from .games import ReplayBoard, game_ui
 from .peertext import plain
 from .seat import Meeting

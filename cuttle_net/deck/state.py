@@ -846,9 +846,7 @@ class DeckState:
         self._reveal(msg, msg.body["reveal"], mine)
         if isinstance(op, ExposeHand | ExposeHands) and sorted(
             e[0] for e in msg.body["reveal"]
-        ) != sorted(
-            hand.hidden
-        ):
+        ) != sorted(hand.hidden):
             raise Deviation("unexpected_message", "must show every hidden card of the hand")
 
     def _reveal(self, msg: Message, entries: list, mine: bool) -> None:

@@ -41,6 +41,11 @@ def run(app: App, body: Callable[[Pilot], Awaitable[None]], size: tuple[int, int
 
     with _quick_keys():
         asyncio.run(main())
+    # Everything the app ran on trio (network seats, bots a test started there) unwound as
+    # it closed: a run still going when its loop stops breaks every later test in the
+    # process ("Attempted to call run() from inside a run()").
+    guest = getattr(app, "trio", None)
+    assert guest is None or not guest.started or guest.done, "trio outlived the app"
 
 
 async def _yield_once(min_sleep: float = 0, max_sleep: float = 1) -> None:

@@ -325,10 +325,6 @@ def test_a_table_found_on_the_lan_is_listed_and_joined_from_the_lobby(
 
 # -- the person's connection to the host lost and won back
 
-QUICK_TO_CLOSE = TableTimeouts(reply=2.0, move=30.0, window=5.0)
-"""Cy's: the app's trio run ends mid-game with these tests, and Cy's leaving waits for the
-host's relay (cancelled too) as long as its reply timeout: less than the app waits."""
-
 
 async def behind_a_proxy(
     pilot: Pilot,
@@ -381,7 +377,7 @@ async def behind_a_proxy(
         app.open_network(NetworkLaunch(plan, window_here))  # type: ignore[attr-defined]
     await until(pilot, lambda: "waiting for 1 more player" in screen_text(app))
     app.trio.start_task(  # type: ignore[attr-defined]
-        lambda: bot_joins(link["direct"], "Cy", tmp / "cy", games, cy_moves, QUICK_TO_CLOSE)
+        lambda: bot_joins(link["direct"], "Cy", tmp / "cy", games, cy_moves)
     )
     await answer_the_code(pilot, True)
     await table_shown(pilot)

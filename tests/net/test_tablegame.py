@@ -459,3 +459,27 @@ async def test_chat_reaches_every_seat_while_the_game_finishes_and_stays_out_of_
         text = g.record.read_text()
         assert verify_text(text).verdict == Verdict.VALID
         assert "hello" not in text and "moment" not in text
+
+
+@pytest.mark.trio
+async def test_a_table_cancelled_whole_mid_game_unwinds_at_once(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
+    """Every seat's task cancelled at once, shells and all (an app's trio run ending, a
+    Ctrl+C in a process that holds them): no seat waits out its reply timeout for the
+    relay of its `leave`, which its own cancelled connection can no longer carry. (A
+    joiner once did, twice: a quitting client that held a bot seat outlasted its patience.)"""
+    bot, rng = make_bot("greedy"), random.Random(3)
+    cancelled: list[float] = []
+    with trio.CancelScope() as everything:
+
+        def choose_then_cancel(view):
+            if not cancelled:
+                cancelled.append(trio.current_time())
+                everything.cancel()
+            return bot.choose(view, rng)
+
+        await table_of(tmp_path, {0: {}, 1: {"choose": choose_then_cancel}, 2: {}})
+    assert cancelled and everything.cancelled_caught
+    took = trio.current_time() - cancelled[0]
+    assert took < FAST.reply / 2, f"{took:g} mock seconds to unwind"

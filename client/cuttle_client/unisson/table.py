@@ -18,13 +18,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from cuttle_net.games.unisson import IllegalMove, MoveSyntaxError, parse_move
 from cuttle_net.games.unisson.moves import Kind, Move
 
 from .. import cardtext
 from ..chat import ChatActions, chat_bindings, show_chat, typing
+from ..footer import Footer
 from ..modals import ConfirmScreen, GameOverScreen
 from ..peertext import plain, visible
 from ..trio_guest import TrioGuest

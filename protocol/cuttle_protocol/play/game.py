@@ -322,8 +322,8 @@ async def play_at_table(
             note = failure or "you left the table"
             if table.core.leaving is None:
                 table.leave(ErrorCode.PEER_QUIT, "")
-            with trio.CancelScope(shield=True), trio.move_on_after(table.timeouts.reply):
-                await table.ended.wait()
+            with trio.CancelScope(shield=True):
+                await table.wait_ended(table.timeouts.reply)
         if session is not None:
             game = _outcome(session, names, note, save, data_dir)
             assert game.result is not None
@@ -343,8 +343,7 @@ async def leave_when_over(table: TableShell) -> None:
     if table.core.leaving is not None:
         return  # we left already (the table ends once the host relays it)
     if table.core.me != HOST and not table.ended.is_set():
-        with trio.move_on_after(table.timeouts.reply):
-            await table.ended.wait()  # the host closes the table
+        await table.wait_ended(table.timeouts.reply)  # the host closes the table
     if not table.ended.is_set() and table.core.leaving is None:
         # the others read "the match is over: HOST left: no more games" (who, and why once)
         table.leave(ErrorCode.PEER_QUIT, "no more games")

@@ -274,6 +274,9 @@ class TableShell:
         self.host_verified = False
         """Joiner: the handshake proved the host's key named by an invitation (SPEC 3.14)."""
         self.ended = trio.Event()
+        self.done = trio.Event()
+        """`run` is over (or was cancelled): our connections are closed for good, and
+        nothing here will end the table any more."""
         self._progress = trio.current_time()  # when the log last grew
         self._length = 0
         self.trust: dict[bytes, Trust] = {}
@@ -302,6 +305,21 @@ class TableShell:
     def leave(self, code: str = ErrorCode.PEER_QUIT, reason: str = "") -> None:
         self.core.leave(code, reason)
         self._flush()
+
+    async def wait_ended(self, patience: float) -> None:
+        """Until the table has ended (our `leave` relayed, say), at most `patience` seconds,
+        and only while `run` goes on: once it has stopped (cancelled with the seat's task,
+        as an app quits), no relay can come, and waiting out the patience would be for
+        nothing (a joiner did, twice over: 40 s with the default reply timeout)."""
+        with trio.move_on_after(patience):
+            async with trio.open_nursery() as nursery:
+
+                async def first(event: trio.Event) -> None:
+                    await event.wait()
+                    nursery.cancel_scope.cancel()
+
+                nursery.start_soon(first, self.ended)
+                nursery.start_soon(first, self.done)
 
     def say(self, text: str) -> bool:
         """A chat line to the table (SPEC 3.15): False if not sent (see `_Table.say`)."""
@@ -449,16 +467,19 @@ class HostShell(TableShell):
             # connection had just been lost (SPEC 4.6, *A restarted table seat*).
             self._went_away(identity, "the host restarted")
         nursery.start_soon(self._watch)
-        async with self._listener.seating(
-            self.core._player,
-            self._rules,
-            self._admit,
-            settings=self._settings,
-            caps=(*TABLE_CAPS, WATCH_CAP, RESUME_CAP),
-            shut=(ErrorCode.BUSY, "this table has ended"),
-            codes=lambda: self.core.stage is Stage.LOBBY,  # the table's code comes after it
-        ):
-            await trio.sleep_forever()  # cancelled as the table closes
+        try:
+            async with self._listener.seating(
+                self.core._player,
+                self._rules,
+                self._admit,
+                settings=self._settings,
+                caps=(*TABLE_CAPS, WATCH_CAP, RESUME_CAP),
+                shut=(ErrorCode.BUSY, "this table has ended"),
+                codes=lambda: self.core.stage is Stage.LOBBY,  # the table's code comes after it
+            ):
+                await trio.sleep_forever()  # cancelled as the table closes
+        finally:
+            self.done.set()
 
     def _refusal(self, info: HandshakeComplete) -> tuple[str, str] | None:
         """Why a handshaken peer gets no seat now (a close code and the reason), or None."""
@@ -759,7 +780,6 @@ class GuestShell(TableShell):
         self._holding = False
         """Rebuilt from our journal: `run` is not started until the host took our resume
         or could not be reached (a host without our table raises instead, `no-table`)."""
-        self.done = trio.Event()  # the connection is closed for good
         self.new_core: Callable[[HandshakeComplete], TableGuest] | None = None
         """Makes the table core at the first connection (a journaled one, say)."""
 
@@ -1112,8 +1132,7 @@ async def join_table(
                     patience = shell.timeouts.reply
                     if not shell.ended.is_set():
                         shell.leave(ErrorCode.PEER_QUIT, "")  # ends once the host relays it
-                        with trio.move_on_after(patience):
-                            await shell.ended.wait()
+                        await shell.wait_ended(patience)
                     with trio.move_on_after(patience + CLOSE_GRACE):
                         await shell.done.wait()  # our last posts out, the connection closed
                 nursery.cancel_scope.cancel()
