@@ -68,7 +68,7 @@ def test_handshake_agrees_on_everything() -> None:
     assert h.first_dealer is j.first_dealer
     assert h.rules == j.rules == CLASSIC
     assert (h.peer_name, j.peer_name) == ("bob", "alice")
-    assert h.version == j.version == 4
+    assert h.version == j.version == 5
     assert host.phase is joiner.phase is Phase.GAME
 
 

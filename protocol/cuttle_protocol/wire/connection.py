@@ -51,7 +51,7 @@ from .messages import (
 )
 from .state import INITIAL, Phase, Role, State, next_state, phase
 
-PROTOCOL_VERSIONS: tuple[int, ...] = (4,)
+PROTOCOL_VERSIONS: tuple[int, ...] = (5,)
 """The wire protocol versions this implementation speaks."""
 
 
