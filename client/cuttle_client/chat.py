@@ -41,7 +41,7 @@ class TableChat:
 
     def heard(self, event: Chat | Muted, name: Callable[[int], str]) -> None:
         if isinstance(event, Chat):
-            self.said(name(event.seat), event.text)
+            self.said(event.who(name), event.text)
         else:
             self.muted(name(event.seat))
 
