@@ -63,6 +63,7 @@ class NetPlan:
     table_game: Callable[[str], str | None] | None = None
     # host, a table: how many may watch it (0: none, `--no-watchers`; None: the default)
     max_watchers: int | None = None
+    watcher_chat: bool = False  # a table's watchers may say a line (`--watcher-chat`)
 
     def __post_init__(self) -> None:
         if self.mode not in ("host", "join"):
