@@ -26,7 +26,6 @@ from ..shells import portmap
 from ..shells.addresses import HostAddress
 from ..shells.peer import ConnectionEnded, Peer, PeerSettings, Refusal, connect
 from ..store.identity import (
-    FlipStore,
     KnownPeers,
     Trust,
     default_config_dir,
@@ -147,7 +146,6 @@ async def open_game_peer(plan: NetPlan, tell: Tell) -> AsyncIterator[Connected]:
     identity = load_or_create_identity(plan.config_dir or default_config_dir())
     me = LocalPlayer(plan.name, identity)
     known = KnownPeers(plan.config_dir or default_config_dir())
-    flips = FlipStore(plan.config_dir or default_config_dir())
     settings = PeerSettings(handshake_timeout=plan.reply_timeout, reply_timeout=plan.reply_timeout)
     tell(Dialling(plan.address, plan.reply_timeout))
 
@@ -158,7 +156,6 @@ async def open_game_peer(plan: NetPlan, tell: Tell) -> AsyncIterator[Connected]:
             judge_rules=judge_table(plan),
             judge_peer=_seats_a_table,
             known_peers=known,
-            flips=flips,
             settings=settings,
             caps=("table",),
         )
