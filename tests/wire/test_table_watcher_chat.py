@@ -179,3 +179,17 @@ def test_a_host_that_relays_a_watchers_line_twice_is_named() -> None:
     ended = [e for e in table.events[1] if isinstance(e, TableEnded)]
     assert ended and (ended[0].culprit, ended[0].kind) == (0, "bad-entry")
     assert "twice" in ended[0].detail
+
+
+def test_before_it_is_named_a_watchers_lines_are_dropped_and_a_flood_closes_it() -> None:
+    table = Talking(3, allowed=True)
+    wes = table.watch("Wes")
+    table.join_all()  # seated, no game yet: the watcher is not named
+    length = len(table.host.log)
+    post = _post_as(wes)
+    for _ in range(CHAT_FLOOD - 1):
+        assert table.host.hear_watcher(wes.identity, post) is None  # dropped
+    assert "flooded" in (table.host.hear_watcher(wes.identity, post) or "")
+    table.host.watcher_chat = False  # off: refused at once, whatever the stage
+    assert "seats only" in (table.host.hear_watcher(wes.identity, post) or "")
+    assert len(table.host.log) == length and table.host.stage is Stage.CONFIRM

@@ -980,14 +980,16 @@ class TableHost(_Table):
     def hear_watcher(self, identity: bytes, post: Post) -> str | None:
         """A watcher's `post`: a chat line, relayed in our `watcher-chat` entry when this
         table takes its watchers' chat (SPEC 3.15 *Watchers*). None: relayed, or dropped
-        (past its rate; or it is not yet named in a `watch` entry, before the game);
-        else why its connection closes (`unexpected-message`): never the game's fault."""
-        if identity not in self._watching or self.log is None or self.stage is Stage.ENDED:
-            return None  # gone, or nothing to talk to: nothing reaches the table
+        (past its rate; or before the game names it in a `watch` entry); else why its
+        connection closes (`unexpected-message`): never the game's fault."""
         if not self.watcher_chat:
             return "a watcher posts nothing here: this table takes chat from its seats only"
-        if all(k != identity for _, k in self.watchers):
-            return None  # named once the game starts: said before, it is dropped
+        if identity not in self._watching or self.stage is Stage.ENDED:
+            return None  # gone, or over: nothing reaches the table
+        if self.log is None or all(k != identity for _, k in self.watchers):
+            # Named once the game starts: a line before is dropped, and counts to a flood.
+            self._chat_dropped[identity] = self._chat_dropped.get(identity, 0) + 1
+            return self._flooded(identity)
         log = self.log
         if not (0 <= post.seen <= len(log) and post.head == log.heads[post.seen]):
             return "a line signed over a log we never showed it"
@@ -998,10 +1000,13 @@ class TableHost(_Table):
         except _Culprit as why:
             return f"a watcher may post a chat line only: {why.detail}"
         if not self._chat_passes(identity):
-            if self._chat_dropped[identity] >= CHAT_FLOOD:
-                return "a watcher flooded the table's chat"
-            return None
+            return self._flooded(identity)
         self._post(body)
+        return None
+
+    def _flooded(self, identity: bytes) -> str | None:
+        if self._chat_dropped.get(identity, 0) >= CHAT_FLOOD:
+            return "a watcher flooded the table's chat"
         return None
 
     def remove_watcher(self, identity: bytes) -> None:
