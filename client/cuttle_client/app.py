@@ -298,6 +298,7 @@ class CuttleApp(App[None]):
                 plan.announce,
                 plan.map_port,
                 plan.max_watchers,
+                watcher_chat=plan.watcher_chat,
             )
             data, config = self.settings.data_dir, plan.config_dir
             game = game_ui(launch.game)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from cuttle_protocol.table import MAX_CHAT_LEN, Chat, Muted
+from cuttle_protocol.table.core import CHAT_BURST, CHAT_EVERY
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -30,6 +31,10 @@ SHOWN = 3
 KEPT = 50
 """The lines kept (older ones go)."""
 HINT = f"Chat · {TALK} talk · {' '.join(CANNED)}"
+TOO_FAST = f"not sent: at most {CHAT_BURST} lines at once, then one every {CHAT_EVERY:g} s"
+"""Our line was not sent: we talked faster than the table's rate (SPEC 3.15)."""
+SEATS_ONLY = "chat is for the seats only at this table"
+"""A watcher's chat panel where the host takes no watcher's line."""
 
 
 class TableChat:
@@ -41,7 +46,7 @@ class TableChat:
 
     def heard(self, event: Chat | Muted, name: Callable[[int], str]) -> None:
         if isinstance(event, Chat):
-            self.said(name(event.seat), event.text)
+            self.said(event.who(name), event.text)
         else:
             self.muted(name(event.seat))
 

@@ -58,6 +58,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="a table: let at most N watch (default 16)",
     )
     host.add_argument(
+        "--watcher-chat",
+        action="store_true",
+        help="a table: let watchers say a line to the table (off: chat is for seats only)",
+    )
+    host.add_argument(
         "--no-map",
         action="store_true",
         help="do not ask the router to forward the port (UPnP)",
@@ -226,6 +231,7 @@ def _run_table_host(args: argparse.Namespace) -> int:
             config_dir=args.config_dir,
             reply_timeout=args.reply_timeout,
             max_watchers=watchers_from(args),
+            watcher_chat=args.watcher_chat,
         )
     except ValueError as e:
         print(f"cuttle host: {e}", file=sys.stderr)

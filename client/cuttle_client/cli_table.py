@@ -156,6 +156,7 @@ class Hosting:
     announce: bool = True
     map_port: bool = False  # ask the router to forward the port (UPnP)
     max_watchers: int | None = None  # watchers let in (0: none; None: the table's default)
+    watcher_chat: bool = False  # watchers may say a line to the table (SPEC 3.15)
 
 
 async def sit_at_table(
@@ -267,6 +268,7 @@ async def sit_at_table(
                 core=resumed.core if resumed else JournaledHost(journal, me, settings),
                 restarted=resumed.lost if resumed else (),
                 max_watchers=where.max_watchers,
+                watcher_chat=where.watcher_chat,
             )
             if where.announce:
                 play["watch"] = await _announced(stack, name, where, host, port, tell, play)
@@ -408,7 +410,8 @@ async def host_headless(args: argparse.Namespace, name: str, say: Any, token: st
     bot = bot_for(args.game, args.bot)
     announce, map_port = not args.no_announce, not args.no_map
     where = Hosting(args.game, args.players, token, args.port, args.bind, announce, map_port)
-    where = replace(where, max_watchers=watchers_from(args))
+    chat = getattr(args, "watcher_chat", False)
+    where = replace(where, max_watchers=watchers_from(args), watcher_chat=chat)
     return await _bot_at_table(args, name, where, bot, say)
 
 

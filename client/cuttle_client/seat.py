@@ -56,12 +56,12 @@ from cuttle_protocol.table import (
     TableGuest,
     Watching,
 )
-from cuttle_protocol.table.core import CHAT_BURST, CHAT_EVERY
 from cuttle_protocol.wire import CodeAlarm
 
 from cuttle_net.games.interface import game_module
 from cuttle_net.session import GameSession
 
+from .chat import TOO_FAST
 from .cli_table import Hosting, Rejoin, journal_words, sit_at_table
 from .progress import no_game_words, progress_lines, seat_words
 from .trio_guest import GuestTask, TrioGuest
@@ -296,9 +296,7 @@ class TableSeat(Meeting):
 
     def _say_now(self, text: str) -> None:
         if self._table is not None and not self._table.say(text):
-            self.chat.note(
-                f"not sent: at most {CHAT_BURST} lines at once, then one every {CHAT_EVERY:g} s"
-            )
+            self.chat.note(TOO_FAST)
             self._changed()
 
     def _chat_name(self, seat: int) -> str:

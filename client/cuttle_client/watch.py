@@ -29,7 +29,15 @@ from textual.widgets import Static
 from cuttle_net.records.positions import Positions, positions, public_states
 from cuttle_net.records.verify import Verdict
 
-from .chat import ChatPanel, TableChat
+from .chat import (
+    SEATS_ONLY,
+    TOO_FAST,
+    ChatActions,
+    ChatBox,
+    ChatPanel,
+    TableChat,
+    chat_bindings,
+)
 from .footer import Footer
 from .games import ReplayBoard, game_ui
 from .peertext import plain
@@ -49,6 +57,7 @@ class WatchedTable:
         self.number = 0  # the game under way (0: none yet)
         self.watchers: tuple[str, ...] = ()
         self.chat = TableChat()
+        self.can_chat = False  # the host takes our lines (SPEC 3.15 *Watchers*)
         self.verdict = ""  # the last game's verdict, in words
         self.final: Positions | None = None  # the game, card for card, once its audit passed
         self.news: list[str] = []  # the connection, records saved, the end: newest last
@@ -148,15 +157,36 @@ class Onlooker(Meeting):
         self.changed: Callable[[], None] = lambda: None  # the watch screen's redraw
         self.status_code: int | None = None  # the watch's exit status, once over
         self._began = False
+        self._table: Any = None  # the watcher's shell, once it watches (our chat lines)
 
     async def _main(self) -> None:
-        self.status_code = await watch(self.launch, self._show, self._say, self._following)
+        self.status_code = await watch(
+            self.launch, self._show, self._say, self._following, self._seated
+        )
         if not self._began:  # refused, or gone before any game: the connect screen says why
             self.failed = self.status[-1] if self.status else "the watch ended"
         self._changed()
 
     def _following(self, follower: Follower) -> None:
         self.watched.follower = follower
+
+    def _seated(self, table: Any) -> None:
+        self._table = table
+        self.watched.can_chat = table.can_chat
+
+    def talk(self, text: str) -> None:
+        """A line to the table, where the host takes watchers' lines: it shows once the
+        host relays it back (marked as a watcher's)."""
+        if self._guest is not None:
+            self._guest.run_sync_soon(self._talk_now, text)
+
+    def _talk_now(self, text: str) -> None:
+        table = self._table
+        if table is None or table.ended.is_set() or table.say(text):
+            return
+        why = TOO_FAST if table.core.may_say else "not sent: the host has not named us yet"
+        self.watched.chat.note(why)
+        self._changed()
 
     def _show(self, note: Note | Saved) -> None:
         self.watched.note(note)
@@ -183,11 +213,15 @@ class Onlooker(Meeting):
             await self._task.aclose()
 
 
-class WatchScreen(Screen[None]):
+class WatchScreen(ChatActions, Screen[None]):
     """A table watched: the game's own table widgets, read only; the moves in words, the
-    chat (read), who sits and watches, the verdict and the record saved at the end."""
+    chat (read, and said where the host takes watchers' lines: w and the canned keys),
+    who sits and watches, the verdict and the record saved at the end."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q,escape", "close", "Stop watching")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q,escape", "close", "Stop watching"),
+        *chat_bindings(),
+    ]
 
     def __init__(self, onlooker: Onlooker, ascii: bool, *, quits: bool = False) -> None:
         """``quits``: closing it quits the app (``cuttle watch``), else back to the lobby."""
@@ -206,7 +240,9 @@ class WatchScreen(Screen[None]):
         yield Static(id="title", classes="fits")
         yield TooSmall()
         where = Static(id="where")
-        chat = ChatPanel(id="chat")
+        chat: Widget = ChatPanel(id="chat")
+        if self.onlooker.watched.can_chat:  # the panel, and the line typed under it
+            chat = ChatBox(self.onlooker.talk, self._put_away, id="chat-box")
         if self.board.log_beside:  # Cuttle: the moves and the chat beside the board
             with Horizontal(id="body", classes="fits"):
                 with Vertical(id="board"):
@@ -249,9 +285,15 @@ class WatchScreen(Screen[None]):
         self.query_one("#title", Static).update(plain(title))
         where = table.where(p, self._ending(p))
         self.query_one("#where", Static).update(plain(where))
+        for box in self.query(ChatBox):  # (its panel's title: the keys that talk)
+            box.show(table.chat.lines)
+            return
         chat = self.query_one(ChatPanel)
-        chat.border_title = "Chat (read only)"
-        chat.show(table.chat.lines, hint="the players' words show here")
+        chat.border_title = "Chat (seats only)"
+        chat.show(table.chat.lines, hint=SEATS_ONLY)
+
+    def _put_away(self) -> None:
+        self.set_focus(None)  # the keys go back to the screen (q, w, the canned lines)
 
     def _ending(self, p: Positions) -> str:
         """How the game ended by its rules, once the watcher can say: a game scored on the

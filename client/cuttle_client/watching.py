@@ -62,10 +62,13 @@ async def watch(
     show: Callable[[Any], None],
     say: Callable[[str], None],
     following: Callable[[Any], None] = lambda follower: None,
+    seated: Callable[[Any], None] = lambda table: None,
 ) -> int:
     """Watch the table at ``args.address`` to its end: ``show`` each note (``note_line``),
     ``say`` how the connection goes; ``following`` is given the `Follower` (its game's
-    positions, for a screen). The exit status: 0 if every game watched verified."""
+    positions, for a screen), ``seated`` the watcher's table once it watches (a screen's
+    chat: its ``can_chat`` and ``say``). The exit status: 0 if every game watched
+    verified."""
     from cuttle_protocol.shells import ConnectionEnded, follow_table, watch_table
     from cuttle_protocol.store import (
         ConfigError,
@@ -94,6 +97,7 @@ async def watch(
     try:
         async with watch_table(args.address, me, known_peers=known, log=told(say)) as table:
             say(f"watching the table at {args.address}")
+            seated(table)
             done = await follow_table(
                 table,
                 identity,

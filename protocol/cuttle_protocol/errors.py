@@ -19,7 +19,7 @@ class ErrorCode(StrEnum):
     BAD_SIGNATURE = "bad-signature"
     DECRYPT_FAILED = "decrypt-failed"
     BAD_REVEAL = "bad-reveal"
-    FLIP_MISMATCH = "flip-mismatch"
+    FLIP_MISMATCH = "flip-mismatch"  # reserved: versions up to 4 (a coin flip not replayed)
     RULES_REFUSED = "rules-refused"
     TIMEOUT = "timeout"
     ILLEGAL_MOVE = "illegal-move"

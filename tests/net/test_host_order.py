@@ -147,14 +147,31 @@ def play(
     by_key = {g.identity: g for g in guests}
     rng = random.Random(seed)
 
-    watching = Ed25519PrivateKey.from_private_bytes(bytes(32)).public_key().public_bytes_raw()
+    # The watcher talks (the host takes its lines): each line it relays is an entry of its
+    # own, which the rebuilt host must post again at the same place.
+    host.watcher_chat = watcher
+    watcher_key = Ed25519PrivateKey.from_private_bytes(bytes(32))
+    watching = watcher_key.public_key().public_bytes_raw()
+    onlooker: TableWatcher | None = None
 
     def route() -> None:
-        for identity, message in host.take_outgoing():
-            if identity != watching:  # (what a watcher is sent is not this test's)
+        outgoing = host.take_outgoing()
+        if outgoing:
+            host.before_send()  # as the shell's writers do before they send
+        for identity, message in outgoing:
+            if identity != watching:
                 to_guest[identity].append(message)
+            elif onlooker is not None:
+                onlooker.receive(message)
+        if onlooker is not None:
+            onlooker.take_events()
+            for post in onlooker.take_outgoing():
+                assert host.hear_watcher(watching, post) is None
         for guest in guests:
-            to_host[guest.identity].extend(guest.take_outgoing())
+            posts = guest.take_outgoing()
+            if posts:
+                guest.before_send()
+            to_host[guest.identity].extend(posts)
         for seat in table:
             seat.queue.extend(seat.core.take_events())
 
@@ -162,9 +179,14 @@ def play(
     for step in range(100_000):
         if watcher and host.stage is Stage.GAME and step % 40 == 0:
             if not host.watchers:
+                onlooker = TableWatcher(LocalPlayer("w", watcher_key), host.identity, chat=True)
                 assert host.add_watcher("w", watching) is None
             elif not keep:
                 host.remove_watcher(watching)
+                onlooker = None
+        elif onlooker is not None and step % 40 == 20 and onlooker.may_say:
+            assert onlooker.say(f"line {step}")
+            route()
         moves: list[tuple[str, Any]] = [("host", k) for k, q in to_host.items() if q]
         moves += [("guest", k) for k, q in to_guest.items() if q]
         moves += [("seat", s) for s in table if s.queue]
@@ -199,6 +221,7 @@ def test_every_seat_rebuilds_the_log_it_held_live_whatever_the_timing(
     assert host.log is not None and len(host.log) > 20
     assert all(s.session is not None and s.session.finished for s in table), "a game unfinished"
     assert watcher == any(b"\xa1t\xa5watch" in e.body for e in host.log.entries)
+    assert watcher == any(b"watcher-chat" in e.body for e in host.log.entries)
     for seat in table:
         live = seat.core
         seat.journal.close()
@@ -339,7 +362,8 @@ def test_a_rebuilt_host_lets_its_watchers_go_in_a_new_entry(tmp_path: Path) -> N
     assert again.log.entries[: len(host.log)] == host.log.entries
     (new,) = again.log.entries[len(host.log) :]
     assert new.seat == 0 and b"\xa1t\xa5watch" in new.body and not again.watchers
-    again.take_outgoing()  # (written before it leaves)
+    again.take_outgoing()
+    again.before_send()  # (written before it leaves)
     assert read_table_journal(table[0].journal.path)[1][-1][0] == "unwatch"
 
 
@@ -359,8 +383,10 @@ def test_a_journal_let_go_is_never_written_again(tmp_path: Path, how: str) -> No
     joiner = other.public_key().public_bytes_raw()
     core.add_joiner("p1", joiner)
     core.take_outgoing()
+    core.before_send()  # as the shell's writer does
     written = path.read_bytes()
     getattr(journal, how)()
     core.remove_joiner(joiner, "the connection closed")
     core.take_outgoing()
+    core.before_send()
     assert (path.read_bytes() == written) if how == "close" else not path.exists()

@@ -64,11 +64,9 @@ def test_joining_yourself_is_refused_at_the_handshake_on_both_sides(tmp_path: Pa
     assert sum(OWN_KEY in line for line in mine.stdout.splitlines()) == 1  # one line
     assert HOW in said and "(bad-key)" in said
     assert "Traceback" not in mine.stderr + host_err, mine.stderr + host_err
-    # Neither side trusted or flipped a coin with its own key: nothing was kept.
+    # Neither side trusted its own key: nothing was kept.
     config = tmp_path / "a"
     assert not remembered(config, "known_peers.json").get("peers")
-    flips = remembered(config, "coin_flips.json")
-    assert not flips.get("host") and not flips.get("joiner")
 
 
 def test_after_joining_yourself_another_player_still_gets_in(tmp_path: Path) -> None:

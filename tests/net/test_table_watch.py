@@ -24,7 +24,7 @@ from cuttle_protocol.shells import (
     open_listener,
     watch_table,
 )
-from cuttle_protocol.table import Played, TableSettings, Watching
+from cuttle_protocol.table import Chat, Played, Said, TableSettings, Watching
 from cuttle_protocol.table.watch import MAX_DROPPED, WATCH_CAP
 from cuttle_protocol.wire import LocalPlayer, Post, Resume, codec
 
@@ -50,9 +50,13 @@ async def watched_table(
     *,
     max_watchers: int | None = None,
     hosting: dict[str, Any] | None = None,
+    watcher_chat: bool = False,
+    heard: dict[int, list] | None = None,
 ) -> tuple[dict[int, Any], Any]:
     """A table of `seats` bots (a greedy bot each) and `watcher(address)` beside it, let in
-    before the seats fill; each seat's game, and what the watcher returned."""
+    before the seats fill; each seat's game, and what the watcher returned. `heard`: each
+    seat's table items (`play_at_table`'s `watch`); its bot moves only once `heard[seat]`
+    holds a watcher's chat line."""
     games: dict[int, Any] = {}
     out: dict[str, Any] = {}
     async with open_listener(0, "127.0.0.1") as listener:
@@ -61,13 +65,24 @@ async def watched_table(
 
         async def sit(seat: int, table, key) -> None:
             bot, rng = bot_for(game, "greedy"), random.Random(seat)
-            choose = lambda view: bot.choose(view, rng)  # noqa: E731
-            games[seat] = await play_at_table(table, key, token, choose=choose, data_dir=tmp)
+            items = heard.setdefault(seat, []) if heard is not None else []
+
+            async def choose(view: Any) -> Any:
+                if heard is not None:
+                    await until(lambda: any(getattr(i, "watcher", "") for i in items))
+                return bot.choose(view, rng)
+
+            games[seat] = await play_at_table(
+                table, key, token, choose=choose, data_dir=tmp, watch=items.append
+            )
 
         async def host() -> None:
             key = Ed25519PrivateKey.generate()
             settings = TableSettings(game, tuple(token.split("+")), seats)
-            async with host_table(listener, LocalPlayer("p0", key), settings) as table:
+            hosted = host_table(
+                listener, LocalPlayer("p0", key), settings, watcher_chat=watcher_chat
+            )
+            async with hosted as table:
                 if max_watchers is not None:
                     table.core.max_watchers = max_watchers
                 hosting["table"] = table
@@ -246,3 +261,44 @@ async def test_a_watcher_whose_connection_is_lost_dials_again_and_misses_nothing
     # The seats saw it go and come back.
     told = [[w for w, _ in n.watchers] for n in notes if isinstance(n, Watching)]
     assert told[:3] == [["W"], [], ["W"]]
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize("allowed", [True, False])
+async def test_a_watcher_chats_into_a_cuttle_game_where_the_host_allows_it(
+    tmp_path: Path, memory_net, autojump_clock, allowed: bool
+) -> None:
+    line = "gg [b]x[/b] [@click=app.quit]"
+
+    async def watcher(address: str) -> Any:
+        key = Ed25519PrivateKey.generate()
+        notes: list[Any] = []
+        async with watch_table(address, LocalPlayer("Wes", key)) as table:
+
+            def show(note: Any) -> None:
+                notes.append(note)
+                if isinstance(note, Watching) and table.core.may_say:
+                    assert table.say(line)
+
+            verdicts = await follow_table(table, key, show=show, save=False)
+            return notes, verdicts, table.can_chat
+
+    heard: dict[int, list] = {}
+    games, (notes, verdicts, can_chat) = await watched_table(
+        tmp_path,
+        2,
+        "cuttle",
+        "standard",
+        watcher,
+        watcher_chat=allowed,
+        heard=heard if allowed else None,
+    )
+    assert can_chat is allowed
+    said = [(n.name, n.text) for n in notes if isinstance(n, Said)]
+    assert said == ([("Wes (watching)", line)] if allowed else [])
+    for seat in (0, 1):
+        chats = [i for i in heard.get(seat, []) if isinstance(i, Chat)]
+        assert [(c.who(str), c.text) for c in chats] == said
+    assert all(g.clean for g in games.values()), [g.line for g in games.values()]
+    ((verdict, _),) = verdicts
+    assert verdict.report.verdict is RecordVerdict.VALID, verdict.report.problem

@@ -11,7 +11,7 @@ from cuttle_protocol.wire import (
     Close,
     Connection,
     DeckPayload,
-    FlipBook,
+    Flip,
     HandshakeComplete,
     LocalPlayer,
     Move,
@@ -65,10 +65,9 @@ def test_handshake_agrees_on_everything() -> None:
     assert h.sas == j.sas and len(h.sas.split()) == 2
     assert all(len(group) == 3 and group.isdigit() for group in h.sas.split())
     assert h.session_id == j.session_id and len(h.session_id) == 32
-    assert h.first_dealer is j.first_dealer
     assert h.rules == j.rules == CLASSIC
     assert (h.peer_name, j.peer_name) == ("bob", "alice")
-    assert h.version == j.version == 4
+    assert h.version == j.version == 5
     assert host.phase is joiner.phase is Phase.GAME
 
 
@@ -202,9 +201,8 @@ def test_hello_claiming_the_wrong_role_conflicts() -> None:
 def test_both_sides_refuse_a_peer_with_their_own_key_before_anything_is_kept() -> None:
     # One account on both sides (cuttle host, then cuttle join from the same config).
     key = Ed25519PrivateKey.generate()
-    flips = {Role.HOST: FlipBook(), Role.JOINER: FlipBook()}
-    host = Connection(Role.HOST, LocalPlayer("me", key), rules=CLASSIC, flips=flips[Role.HOST])
-    joiner = Connection(Role.JOINER, LocalPlayer("me", key), flips=flips[Role.JOINER])
+    host = Connection(Role.HOST, LocalPlayer("me", key), rules=CLASSIC)
+    joiner = Connection(Role.JOINER, LocalPlayer("me", key))
     deliver(joiner, host)
     expect_error(joiner, host.data_to_send(), ErrorCode.BAD_KEY)
     assert "host shows your own identity key" in str(joiner.error)
@@ -213,8 +211,6 @@ def test_both_sides_refuse_a_peer_with_their_own_key_before_anything_is_kept() -
     hello, close = split_frames(joiner.data_to_send())
     expect_error(host, hello + close, ErrorCode.BAD_KEY)
     assert "joiner shows your own identity key" in str(host.error)
-    # ...and neither side signed, nor remembered a coin flip with its own key.
-    assert flips[Role.HOST]._entries == flips[Role.JOINER]._entries == {"host": {}, "joiner": {}}
 
 
 def test_joiner_refuses_the_rules() -> None:
@@ -238,27 +234,30 @@ def test_game_messages_refused_before_the_handshake_ends() -> None:
     assert host.phase is Phase.ERROR
 
 
-def test_coin_flip_is_agreed_and_both_outcomes_occur() -> None:
-    # With fair coins, 40 flips give both seats the first deal (a miss: 2 in 2**40); one test,
-    # so that no other test (or worker, under xdist) has to run before it.
-    outcomes: set[Role] = set()
-    for _ in range(40):
-        host, joiner = make_pair()
-        h, j = handshake(host, joiner)
-        assert h.first_dealer is j.first_dealer
-        outcomes.add(h.first_dealer)
-    assert outcomes == {Role.HOST, Role.JOINER}
-
-
-def test_wrong_coin_value_is_a_remote_error() -> None:
+def test_no_coin_flip_the_host_proposes_in_the_flight_of_its_auth() -> None:
+    """Version 5 has no coin flip (a table draws its own dealer, SPEC 3.15): the joiner's
+    hello and auth fly together, the host answers with its auth and its game at once, and
+    a `flip` from an older joiner's habit is out of place."""
+    host, joiner = make_pair()
+    deliver(joiner, host)  # commit
+    deliver(host, joiner)  # the host's hello
+    flight = joiner.data_to_send()
+    assert len(split_frames(flight)) == 2  # its hello and auth: no flip
+    host.receive_data(flight)
+    assert drain(host) == []
+    answer = host.data_to_send()
+    assert len(split_frames(answer)) == 2  # its auth and its game, at once
+    joiner.receive_data(answer)
+    assert drain(joiner) == [RulesProposed(CLASSIC)]
+    joiner.accept_rules()
+    (done,) = deliver(joiner, host)
+    assert isinstance(done, HandshakeComplete) and host.phase is Phase.GAME
     host, joiner = make_pair()
     for _ in range(2):
         deliver(joiner, host)
         deliver(host, joiner)
-    joiner._coin_value = b"\x01" * 32  # open with another value than committed
-    joiner.accept_rules()
-    expect_error(host, joiner.data_to_send(), ErrorCode.BAD_REVEAL)
-    assert "commitment" in deliver(host, joiner)[-1].reason
+    joiner._queue(Flip(b"\x00" * 32))  # as an older joiner would
+    expect_error(host, joiner.data_to_send(), ErrorCode.UNEXPECTED_MESSAGE)
 
 
 # --- tampering ------------------------------------------------------------------------------
@@ -382,7 +381,7 @@ def test_errors_are_reported_to_the_peer_encrypted() -> None:
 def test_valid_frame_out_of_phase() -> None:
     host, joiner = make_pair()
     handshake(host, joiner)
-    host._queue(Accept(value=b"\x00" * 32))  # bypass our own checks, as a rogue peer would
+    host._queue(Accept())  # bypass our own checks, as a rogue peer would
     expect_error(joiner, host.data_to_send(), ErrorCode.UNEXPECTED_MESSAGE)
 
 

@@ -28,7 +28,7 @@ from cuttle_protocol.table import (
 from cuttle_protocol.wire import LocalPlayer
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "wire" / "table.json"
-DOMAIN = b"cuttle-net/4"
+DOMAIN = b"cuttle-net/5"
 NAMES = ("alice", "bob", "carol")
 
 
@@ -72,8 +72,9 @@ def build_vectors() -> dict:
         WATCHER["name"],
         Ed25519PrivateKey.from_private_bytes(bytes.fromhex(WATCHER["identity_seed"])),
     )
-    watcher = TableWatcher(dave, host.identity)
-    sides = {**guests, watcher.identity: watcher}  # (a watcher posts nothing)
+    host.watcher_chat = True  # `--watcher-chat`: dave may say a line
+    watcher = TableWatcher(dave, host.identity, chat=True)
+    sides = {**guests, watcher.identity: watcher}
     messages: list[dict] = []
 
     def pump() -> None:
@@ -94,6 +95,10 @@ def build_vectors() -> dict:
                         {"from": guest._player.name, "to": "alice", "hex": _hex(message.to_wire())}
                     )
                     host.receive(guest.identity, message)
+            for message in watcher.take_outgoing():  # its chat line only
+                moved = True
+                messages.append({"from": "dave", "to": "alice", "hex": _hex(message.to_wire())})
+                assert host.hear_watcher(watcher.identity, message) is None
 
     for player in players[1:]:
         host.add_joiner(player.name, player.identity.public_key().public_bytes_raw())
@@ -106,6 +111,9 @@ def build_vectors() -> dict:
     # A word to the table (SPEC 3.15): bob's chat line, relayed like every entry.
     assert next(iter(guests.values())).say("good game")
     pump()
+    # A watcher's line (*Watchers*): dave signs it, the host relays it in its own entry.
+    assert watcher.say("well played")
+    pump()
     # Another game (SPEC 3.15 *Another game*): the host proposes it, each joiner agrees.
     host.rematch()
     pump()
@@ -117,9 +125,10 @@ def build_vectors() -> dict:
     second = [e for e in events if isinstance(e, Started)][-1]
     assert second.number == 2
     return {
-        "description": "cuttle-net/4 table (SPEC 3.15): three seats, from the lobby to the"
+        "description": "cuttle-net/5 table (SPEC 3.15): three seats, from the lobby to the"
         " start of game 1 (the host names its watcher, dave, who is sent every entry), a"
-        " chat line from bob, then the rematch that starts game 2",
+        " chat line from bob, one from dave (the host takes its watchers' chat: dave's post,"
+        " then the host's watcher-chat entry), then the rematch that starts game 2",
         "inputs": {"players": INPUTS, "settings": GAME, "watcher": WATCHER},
         "messages": messages,
         "derived": {
@@ -189,7 +198,7 @@ def test_table_vectors_follow_the_spec() -> None:
     assert [h.hex() for h in heads] == derived["heads"]
     kinds = [b["t"] for _, b in bodies]
     table = ["seats"] + ["commit"] * 3 + ["reveal"] * 3 + ["ready"] * 3
-    assert kinds == [*table, "watch", "chat"] + ["rematch"] * 3
+    assert kinds == [*table, "watch", "chat", "watcher-chat"] + ["rematch"] * 3
     # Once game 1 started, the host names who watches; the watcher got every entry too.
     dave = bytes.fromhex(WATCHER["identity_seed"])
     dave_key = Ed25519PrivateKey.from_private_bytes(dave).public_key().public_bytes_raw()
@@ -197,9 +206,31 @@ def test_table_vectors_follow_the_spec() -> None:
     to_dave = [w for w, m in zip(wires, vectors["messages"], strict=True) if m["to"] == "dave"]
     assert to_dave == to_bob
     assert bodies[11] == (1, {"t": "chat", "n": 0, "text": "good game"})  # bob, in game 1
+    # dave's line: its post (signed with its key), relayed in the host's entry, which
+    # carries what dave signed, so anyone checks it against the key the `watch` entry names.
+    (post,) = [w for w, m in zip(wires, vectors["messages"], strict=True) if m["from"] == "dave"]
+    seat, aside = bodies[12]
+    assert seat == 0 and aside == {
+        "t": "watcher-chat",
+        "key": dave_key,
+        "seen": post["seen"],
+        "body": post["body"],
+        "sig": post["sig"],
+    }
+    assert msgpack.unpackb(aside["body"]) == {"t": "chat", "n": 0, "text": "well played"}
+    assert post["head"] == heads[post["seen"]]
+    signed = H(
+        b"watcher post",
+        table_id,
+        dave_key,
+        u32(aside["seen"]),
+        heads[aside["seen"]],
+        hashlib.sha256(aside["body"]).digest(),
+    )
+    Ed25519PublicKey.from_public_bytes(dave_key).verify(aside["sig"], signed)
     # The host proposes game 2, then each joiner agrees, each after seeing the proposal.
-    assert [(s, b["game"]) for s, b in bodies[12:]] == [(0, 2), (1, 2), (2, 2)]
-    assert all(e["seen"] > 12 for e in to_bob[13:])
+    assert [(s, b["game"]) for s, b in bodies[13:]] == [(0, 2), (1, 2), (2, 2)]
+    assert all(e["seen"] > 13 for e in to_bob[14:])
     commits = {s: b["value"] for s, b in bodies if b["t"] == "commit"}
     values = {s: b["value"] for s, b in bodies if b["t"] == "reveal"}
     for seat, value in values.items():

@@ -46,7 +46,6 @@ INPUTS = {
         "name": "alice",
         "identity_seed": fixed("alice identity").hex(),
         "ephemeral_private": fixed("alice ephemeral").hex(),
-        "coin_value": fixed("alice coin").hex(),
         "rules": "classic",
         "variants": ["joker"],
     },
@@ -54,14 +53,13 @@ INPUTS = {
         "name": "bob",
         "identity_seed": fixed("bob identity").hex(),
         "ephemeral_private": fixed("bob ephemeral").hex(),
-        "coin_value": fixed("bob coin").hex(),
     },
 }
 
 
 def connection(role: Role) -> Connection:
     side = INPUTS[role.value]
-    randomness = iter([bytes.fromhex(side["ephemeral_private"]), bytes.fromhex(side["coin_value"])])
+    randomness = iter([bytes.fromhex(side["ephemeral_private"])])
     identity = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(side["identity_seed"]))
     rules = Rules(side["rules"], tuple(side["variants"])) if role is Role.HOST else None
     return Connection(
@@ -111,7 +109,7 @@ def build_vectors() -> dict:
     # The order every implementation can reproduce: each side answers all it has received.
     transfer(Role.JOINER)  # commit
     transfer(Role.HOST)  # hello
-    transfer(Role.JOINER)  # hello, auth, flip
+    transfer(Role.JOINER)  # hello, auth
     transfer(Role.HOST)  # auth, propose
     transfer(Role.JOINER)  # accept
     transfer(Role.HOST, Move("draw", SIG), Ping(1))
@@ -119,9 +117,8 @@ def build_vectors() -> dict:
     transfer(Role.JOINER, Close("peer-quit", "good game"))
     result = done[Role.HOST]
     assert result.sas == done[Role.JOINER].sas
-    assert result.first_dealer is done[Role.JOINER].first_dealer
     return {
-        "description": "cuttle-net wire protocol v4: a whole handshake, game frames and a close",
+        "description": "cuttle-net wire protocol v5: a whole handshake, game frames and a close",
         "inputs": INPUTS,
         "frames": frames,
         "derived": {
@@ -135,8 +132,6 @@ def build_vectors() -> dict:
             "key_joiner_to_host": host._secrets.joiner_to_host.hex(),
             "session_id": result.session_id.hex(),
             "sas": result.sas,
-            "coin_commitment": host._their_commit.hex(),
-            "first_dealer": result.first_dealer.value,
             "version": result.version,
         },
     }
@@ -152,7 +147,7 @@ def test_vectors_are_up_to_date() -> None:
 
 # --- an independent reading of SPEC.md part 3 ---------------------------------------------
 
-DOMAIN = b"cuttle-net/4"
+DOMAIN = b"cuttle-net/5"
 
 
 def spec_hkdf(secret: bytes, transcript: bytes, label: str, length: int) -> bytes:
@@ -211,7 +206,7 @@ def test_vectors_follow_the_spec() -> None:
     kinds = {side: [m["t"] for m in found] for side, found in messages.items()}
     assert kinds == {
         "host": ["auth", "propose", "move", "ping"],
-        "joiner": ["auth", "flip", "accept", "pong", "move", "close"],
+        "joiner": ["auth", "accept", "pong", "move", "close"],
     }
 
     hellos = {"host": host_hello, "joiner": joiner_hello}
@@ -219,15 +214,6 @@ def test_vectors_follow_the_spec() -> None:
         signed = DOMAIN + f"\x00auth\x00{side}\x00".encode() + transcript
         identity = Ed25519PublicKey.from_public_bytes(hellos[side]["identity"])
         identity.verify(messages[side][0]["signature"], signed)
-    host_key, joiner_key = host_hello["identity"], joiner_hello["identity"]
-    host_value = messages["host"][1]["value"]
-    joiner_value = messages["joiner"][2]["value"]
-    assert host_value.hex() == vectors["inputs"]["host"]["coin_value"]
-    assert joiner_value.hex() == vectors["inputs"]["joiner"]["coin_value"]
-    coin = hashlib.sha256(DOMAIN + b"\x00coin\x00" + host_key + joiner_key + joiner_value)
-    assert coin.digest() == messages["joiner"][1]["commit"]
-    assert coin.hexdigest() == derived["coin_commitment"]
-    dealer = hashlib.sha256(
-        DOMAIN + b"\x00dealer\x00" + host_key + joiner_key + host_value + joiner_value
-    ).digest()
-    assert ("host" if dealer[0] & 1 == 0 else "joiner") == derived["first_dealer"]
+    # No coin flip (version 5): the host proposes its game, the joiner accepts, bare.
+    assert messages["host"][1] == {"t": "propose", "rules": "classic", "variants": ["joker"]}
+    assert messages["joiner"][1] == {"t": "accept"}

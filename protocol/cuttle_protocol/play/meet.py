@@ -26,7 +26,6 @@ from ..shells import portmap
 from ..shells.addresses import HostAddress
 from ..shells.peer import ConnectionEnded, Peer, PeerSettings, Refusal, connect
 from ..store.identity import (
-    FlipStore,
     KnownPeers,
     Trust,
     default_config_dir,
@@ -62,6 +61,7 @@ class NetPlan:
     table_game: Callable[[str], str | None] | None = None
     # host, a table: how many may watch it (0: none, `--no-watchers`; None: the default)
     max_watchers: int | None = None
+    watcher_chat: bool = False  # a table's watchers may say a line (`--watcher-chat`)
 
     def __post_init__(self) -> None:
         if self.mode not in ("host", "join"):
@@ -145,7 +145,6 @@ async def open_game_peer(plan: NetPlan, tell: Tell) -> AsyncIterator[Connected]:
     identity = load_or_create_identity(plan.config_dir or default_config_dir())
     me = LocalPlayer(plan.name, identity)
     known = KnownPeers(plan.config_dir or default_config_dir())
-    flips = FlipStore(plan.config_dir or default_config_dir())
     settings = PeerSettings(handshake_timeout=plan.reply_timeout, reply_timeout=plan.reply_timeout)
     tell(Dialling(plan.address, plan.reply_timeout))
 
@@ -156,7 +155,6 @@ async def open_game_peer(plan: NetPlan, tell: Tell) -> AsyncIterator[Connected]:
             judge_rules=judge_table(plan),
             judge_peer=_seats_a_table,
             known_peers=known,
-            flips=flips,
             settings=settings,
             caps=("table",),
         )

@@ -38,7 +38,6 @@ from ..store.identity import KnownPeers, Trust
 from ..wire import codec
 from ..wire.address import DEFAULT_PORT, parse_address
 from ..wire.codebudget import CodeAlarm, CodeBudget, CodeLimits
-from ..wire.coinflip import FlipBook
 from ..wire.connection import (
     NEED_DATA,
     CodeGate,
@@ -511,7 +510,6 @@ async def handshake(
     *,
     rules: Rules | None = None,
     judge_rules: Callable[[Rules], str | None] = accept_any_rules,
-    flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
     random_bytes: Callable[[int], bytes] = os.urandom,
     caps: tuple[str, ...] = (),
@@ -522,15 +520,13 @@ async def handshake(
     Bounded by `settings.handshake_timeout` and `settings.handshake_bytes`. On failure the
     peer is told why where the protocol allows (a `close`), the stream is closed and
     `ConnectionEnded` raised; if cancelled, the peer is told we left. Then `running(peer)`.
-    With `flips` (e.g. `identity.FlipStore`), a new connection replays the last coin flip
-    with the same peer (SPEC 3.5). A host's `code_gate` may refuse to show its hello
+    A host's `code_gate` may refuse to show its hello
     (`Connection`): the handshake then ends as `LOCAL_CLOSED`.
     """
     conn = Connection(
         role,
         player,
         rules=rules,
-        flips=flips,
         random_bytes=random_bytes,
         caps=caps,
         code_gate=code_gate,
@@ -600,7 +596,6 @@ async def open_peer(
     judge_rules: Callable[[Rules], str | None] = accept_any_rules,
     judge_peer: JudgePeer | None = None,
     known_peers: KnownPeers | None = None,
-    flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
     random_bytes: Callable[[int], bytes] = os.urandom,
     caps: tuple[str, ...] = (),
@@ -613,8 +608,7 @@ async def open_peer(
     first `ping` (SPEC 3.11, *The seat*), so a refusal here (closed with it, and raised as
     `ConnectionEnded`) leaves that host waiting for its player. With `known_peers`,
     `peer.trust` tells whether the peer's key is new, known, CHANGED or RENAMED (warning
-    the player is the caller's job). With `flips` (e.g. `identity.FlipStore`), a
-    reconnection replays an unfinished coin flip.
+    the player is the caller's job).
     """
     peer = await handshake(
         stream,
@@ -622,7 +616,6 @@ async def open_peer(
         player,
         rules=rules,
         judge_rules=judge_rules,
-        flips=flips,
         settings=settings,
         random_bytes=random_bytes,
         caps=caps,
@@ -650,7 +643,6 @@ async def connect(
     judge_rules: Callable[[Rules], str | None] = accept_any_rules,
     judge_peer: JudgePeer | None = None,
     known_peers: KnownPeers | None = None,
-    flips: FlipBook | None = None,
     settings: PeerSettings | None = None,
     caps: tuple[str, ...] = (),
 ) -> AsyncIterator[Peer]:
@@ -693,7 +685,6 @@ async def connect(
         judge_rules=judge_rules,
         judge_peer=judge,
         known_peers=known_peers,
-        flips=flips,
         settings=settings,
         caps=caps,
     ) as peer:
@@ -735,7 +726,6 @@ class _Door:
     player: LocalPlayer
     rules: Rules
     settings: PeerSettings
-    flips: FlipBook | None
     caps: tuple[str, ...]
     admit: Admit
     shut: tuple[str, str]  # the refusal of a handshake that completes once the door closed
@@ -856,7 +846,6 @@ class Listener:
         rules: Rules,
         *,
         known_peers: KnownPeers | None = None,
-        flips: FlipBook | None = None,
         settings: PeerSettings | None = None,
         deadline: float = math.inf,
         caps: tuple[str, ...] = (),
@@ -881,7 +870,6 @@ class Listener:
             player,
             rules,
             settings or PeerSettings(),
-            flips,
             caps,
             admit,
             no_longer_free,
@@ -926,7 +914,7 @@ class Listener:
         """
         settings = settings or PeerSettings()
         budget = self._new_budget()
-        door = _Door(player, rules, settings, None, caps, admit, shut, codes, budget)
+        door = _Door(player, rules, settings, caps, admit, shut, codes, budget)
         with self._opened(door):
             yield
 
@@ -1043,7 +1031,6 @@ class Listener:
                 Role.HOST,
                 door.player,
                 rules=door.rules,
-                flips=door.flips,
                 settings=door.settings,
                 caps=door.caps,
                 code_gate=gate,

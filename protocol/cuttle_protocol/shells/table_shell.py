@@ -49,7 +49,7 @@ from ..table.core import (
     TableSettings,
     _Table,
 )
-from ..table.watch import WATCH_CAP, WatcherGate
+from ..table.watch import WATCH_CAP, WATCH_CHAT_CAP, WatcherGate
 from ..wire.connection import HandshakeComplete, LocalPlayer, Rules
 from ..wire.messages import Message, Resume
 from .peer import (
@@ -458,6 +458,11 @@ class HostShell(TableShell):
             if link is not None and not link.resuming:
                 link.queue_in.send_nowait(message)
 
+    @property
+    def _watch_chat(self) -> tuple[str, ...]:
+        """In our hello: we take our watchers' chat (SPEC 3.15 *Watchers*)."""
+        return (WATCH_CHAT_CAP,) if self.core.watcher_chat else ()
+
     async def run(self, nursery: trio.Nursery) -> None:
         """Seat joiners as they take their seats, all at once, until the table ends
         (after the seating, only a player coming back is let in)."""
@@ -473,7 +478,7 @@ class HostShell(TableShell):
                 self._rules,
                 self._admit,
                 settings=self._settings,
-                caps=(*TABLE_CAPS, WATCH_CAP, RESUME_CAP),
+                caps=(*TABLE_CAPS, WATCH_CAP, RESUME_CAP, *self._watch_chat),
                 shut=(ErrorCode.BUSY, "this table has ended"),
                 codes=lambda: self.core.stage is Stage.LOBBY,  # the table's code comes after it
             ):
@@ -561,8 +566,9 @@ class HostShell(TableShell):
         return None
 
     async def _watched(self, link: _Link, identity: bytes) -> None:
-        """Serve a watcher: the log goes out; what it sends is dropped, or closes it."""
-        gate = WatcherGate()
+        """Serve a watcher: the log goes out; its chat line is relayed (where we take
+        it); anything else it sends is dropped, or closes it."""
+        gate = WatcherGate(hear=lambda post: self.core.hear_watcher(identity, post))
 
         def gone() -> None:  # nothing more is routed to it (its queue closes)
             if self._watcher_links.get(identity) is link:
@@ -575,6 +581,7 @@ class HostShell(TableShell):
             try:
                 async for message in peer:
                     verdict = gate.judge(message)
+                    self._flush()  # a line it said goes out to every seat and watcher
                     if verdict is not None:
                         self._log(WatcherClosed(verdict[1]))
                         gone()
@@ -1050,15 +1057,18 @@ async def host_table(
     core: TableHost | None = None,
     restarted: Sequence[bytes] = (),
     max_watchers: int | None = None,
+    watcher_chat: bool = False,
 ) -> AsyncIterator[HostShell]:
     """Host a table on `listener` for the block: joiners are seated as they come.
 
     `core`: the table's core, made by the caller (a journaled one); `restarted`: the
     joiners of a table rebuilt from the host's journal, waited for as lost ones;
-    `max_watchers`: how many watchers it takes (0: none; default `MAX_WATCHERS`)."""
+    `max_watchers`: how many watchers it takes (0: none; default `MAX_WATCHERS`);
+    `watcher_chat`: its watchers may say a line to the table (SPEC 3.15 *Watchers*)."""
     core = core or TableHost(player, settings, random_bytes=random_bytes, clock=trio.current_time)
     if max_watchers is not None:
         core.max_watchers = max_watchers
+    core.watcher_chat = watcher_chat
     shell = HostShell(
         listener,
         core,

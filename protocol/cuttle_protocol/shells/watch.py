@@ -5,10 +5,11 @@ host, its entries checked by `table.watch.TableWatcher`, its games followed by
     async with watch_table("192.168.1.20", me) as table:
         verdicts = await follow_table(table, me.identity, show=print)
 
-A watcher never posts: it reads until the table ends (the host's last entry, or a check
-that failed), then closes. A connection lost (or a host that restarts from its journal,
-SPEC 4.6) is dialled again for up to the reconnect window: the host sends the log from
-entry 0 again, and the watcher skips what it holds (`TableWatcher.receive`).
+A watcher posts nothing but its chat lines, where the host takes them (`say`): it reads
+until the table ends (the host's last entry, or a check that failed), then closes. A
+connection lost (or a host that restarts from its journal, SPEC 4.6) is dialled again
+for up to the reconnect window: the host sends the log from entry 0 again, and the
+watcher skips what it holds (`TableWatcher.receive`).
 """
 
 from __future__ import annotations
@@ -30,10 +31,17 @@ from ..store.dirs import games_dir
 from ..store.identity import KnownPeers
 from ..table.core import TableEnded
 from ..table.follow import Follower, GameVerdict, Note
-from ..table.watch import WATCH_CAP, TableWatcher
+from ..table.watch import WATCH_CAP, WATCH_CHAT_CAP, TableWatcher
 from ..wire.connection import LocalPlayer
 from .peer import ConnectionEnded, EndReason, Peer, PeerSettings, Refusal, accept_any_rules, connect
-from .table_shell import ConnectionNews, HostLost, TableShell, TableTimeouts, WatchingAgain
+from .table_shell import (
+    ConnectionNews,
+    HostLost,
+    TableShell,
+    TableTimeouts,
+    WatchingAgain,
+    _Link,
+)
 
 _NOT_WATCHABLE = Refusal(
     ErrorCode.PEER_QUIT,
@@ -54,13 +62,31 @@ class WatcherShell(TableShell):
     def __init__(self, core: TableWatcher, log: Callable[[ConnectionNews], None]) -> None:
         super().__init__(core, TableTimeouts(), log)
         self.opened = trio.Event()  # the seating came (the log is open), or the end did
+        self._link: _Link | None = None  # the connection now, for our chat lines
+
+    @property
+    def can_chat(self) -> bool:
+        """The host takes our chat (its hello said `watch-chat`)."""
+        return self.core.chat
 
     def _route(self) -> None:
-        self.core.take_outgoing()  # (always empty: a watcher posts nothing)
+        for message in self.core.take_outgoing():  # our chat lines (lost while away)
+            if self._link is not None:
+                self._link.queue_in.send_nowait(message)
 
     async def serve(self, peer: Peer) -> None:
         """Read the host's entries until the table ends or the connection does (then the
-        caller may dial again: `lost`)."""
+        caller may dial again: `lost`); our chat lines go out on it meanwhile."""
+        link = self._link = _Link(peer)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(link.write)
+            try:
+                await self._serve(peer)
+            finally:
+                self._link = None
+                nursery.cancel_scope.cancel()
+
+    async def _serve(self, peer: Peer) -> None:
         try:
             async for message in peer:
                 self.core.receive(message)
@@ -113,10 +139,11 @@ async def watch_table(
         judge_peer=_watchable,
         known_peers=known_peers,
         settings=peer_settings,
-        caps=(WATCH_CAP,),
+        caps=(WATCH_CAP, WATCH_CHAT_CAP),
     )
     async with connection as peer:
-        shell = WatcherShell(TableWatcher(player, peer.info.peer_identity), log)
+        chat = WATCH_CHAT_CAP in peer.info.caps
+        shell = WatcherShell(TableWatcher(player, peer.info.peer_identity, chat=chat), log)
         shell.known_peers = known_peers
         if peer.trust is not None:
             shell.trust[peer.info.peer_identity] = peer.trust
@@ -147,7 +174,9 @@ async def _dialler(address: str, player: LocalPlayer, host: bytes) -> AsyncItera
             return Refusal(ErrorCode.WRONG_PLAYER, "you are not this table's host", "another host")
         return _watchable(peer)
 
-    async with connect(address, player, judge_peer=same_host, caps=(WATCH_CAP,)) as peer:
+    async with connect(
+        address, player, judge_peer=same_host, caps=(WATCH_CAP, WATCH_CHAT_CAP)
+    ) as peer:
         yield peer
 
 

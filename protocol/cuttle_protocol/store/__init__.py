@@ -1,4 +1,4 @@
-"""Files on disk: where they live (`dirs`), the identity key, known peers and coin flips
+"""Files on disk: where they live (`dirs`), the identity key, known peers
 (`identity`), and the crash journal of a table seat (`journal`, `seatjournal`, SPEC 4.6).
 No sockets, no trio."""
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 from .dirs import data_dir, games_dir
 from .identity import (
     ConfigError,
-    FlipStore,
     KnownPeers,
     Trust,
     default_config_dir,
@@ -31,7 +30,6 @@ from .seatjournal import (
 
 __all__ = [
     "ConfigError",
-    "FlipStore",
     "JournalDamaged",
     "JournalInUse",
     "JournaledGuest",

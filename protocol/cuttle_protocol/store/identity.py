@@ -26,13 +26,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.identity_key import BadIdentityKey, check_identity_key
 
-from ..wire.coinflip import FlipBook, FlipMemoryError
 from ..wire.crypto import fingerprint
 from . import dirs
 
 IDENTITY_FILE = "identity.pem"
 KNOWN_PEERS_FILE = "known_peers.json"
-COIN_FLIPS_FILE = "coin_flips.json"
 
 
 class ConfigError(ValueError):
@@ -263,51 +261,3 @@ class KnownPeers:
         """The fingerprint of the key remembered for `name`, if any."""
         known = self._load() if known is None else known
         return next((fp for fp, (_, n) in known.items() if n == name), None)
-
-
-# --- coin flips ---------------------------------------------------------------------------
-
-
-class FlipStore(FlipBook):
-    """The coin-flip memory of `coinflip.FlipBook`, kept in `coin_flips.json` so it outlives
-    the process: a peer that hangs up (or a player who restarts) replays the same flip."""
-
-    def __init__(self, config_dir: Path, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.path = config_dir / COIN_FLIPS_FILE
-
-    def _load(self) -> dict[str, dict[str, Any]]:
-        try:
-            document = read_json(self.path)
-        except ConfigError as exc:
-            raise FlipMemoryError(str(exc)) from None
-        entries: dict[str, dict[str, Any]] = {"host": {}, "joiner": {}}
-        if not isinstance(document, dict) or document.get("version") != 1:
-            return entries  # nothing usable: only our own memory is lost (a new flip)
-        for side, fields in (("host", ("commit", "value")), ("joiner", ("value",))):
-            table = document.get(side)
-            for fp, entry in table.items() if isinstance(table, dict) else ():
-                if _flip_entry_ok(entry, fields):
-                    entries[side][fp] = entry
-        return entries
-
-    def _save(self, entries: dict[str, dict[str, Any]]) -> None:
-        try:
-            write_json(self.path, {"version": 1} | entries)
-        except (ConfigError, OSError) as exc:
-            raise FlipMemoryError(f"cannot write {self.path}: {exc}") from None
-
-
-def _is_hex32(value: object) -> bool:
-    return (
-        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
-    )
-
-
-def _flip_entry_ok(entry: object, fields: tuple[str, ...]) -> bool:
-    if not isinstance(entry, dict) or not isinstance(entry.get("since"), int | float):
-        return False
-    host_value = entry.get("host_value")
-    if "host_value" in entry and host_value is not None and not _is_hex32(host_value):
-        return False
-    return all(_is_hex32(entry.get(name)) for name in fields)

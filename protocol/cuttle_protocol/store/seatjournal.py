@@ -14,7 +14,8 @@ neither the log nor the session, but what rebuilds both, byte for byte:
   each move its player chose, each line its player said to the table (`say`), the time
   the core read for the chat's rate (`at`, before the input that read it: the one decision
   of the core that hangs on the clock, SPEC 3.15, is taken again on the same time), the
-  host's watchers coming and going (`watch`, `unwatch`), and each time the seat's driver
+  host's watchers coming and going (`watch`, `unwatch`) and their lines (`hear`, where the
+  table takes them: relayed in an entry of the host's, or counted to a flood), and each time the seat's driver
   handed the game session one of the table's events (`began`: game N started; `fed`: the
   game message at log index I).
 
@@ -147,6 +148,7 @@ _INPUTS: dict[str, tuple[type, ...]] = {
     "at": (float,),  # the time the next input's chat rate is judged on
     "watch": (str, bytes),  # host: a watcher was let in (name, identity)
     "unwatch": (bytes,),  # host: a watcher's connection ended
+    "hear": (bytes, dict),  # host taking watchers' lines: a watcher's post (whose key; wire)
     "began": (int,),  # our driver started game N's session (on the table's `Started`)
     "fed": (int,),  # our driver handed the session the game message at log index I
 }
@@ -432,6 +434,14 @@ class JournaledHost(_Noting, TableHost):
             self.journal.note(["watch", name, identity])
         return why
 
+    def hear_watcher(self, identity: bytes, post: Any) -> str | None:
+        # A line relayed is a `watcher-chat` entry of ours, one dropped counts to a flood:
+        # the rebuild hears it again, on the time noted with it.
+        why = super().hear_watcher(identity, post)
+        if self.watcher_chat:
+            self.journal.note(["hear", identity, post.to_wire()])
+        return why
+
     def remove_watcher(self, identity: bytes) -> None:
         if identity in self._watching:
             self.journal.note(["unwatch", identity])
@@ -669,6 +679,9 @@ def rebuild(
                 raise ValueError("the watcher is not let in again")
         elif kind == "unwatch" and isinstance(core, TableHost):
             core.remove_watcher(fields[0])
+        elif kind == "hear" and isinstance(core, TableHost):
+            core.watcher_chat = True  # noted only while the table took watchers' lines
+            core.hear_watcher(fields[0], message_from_wire(fields[1]))
         else:
             raise ValueError(f"not an input of this {header.role} now")
 

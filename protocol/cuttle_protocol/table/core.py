@@ -64,12 +64,25 @@ from .log import (
     next_head,
     relay_statement,
     verify,
+    watcher_digest,
 )
 
 FAULT_KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 """A fault's kind: the table's own (`bad-relay`...) or a game session's (`illegal_move`...)."""
 TABLE_KINDS = frozenset(
-    {"seats", "commit", "reveal", "ready", "fault", "leave", "rematch", "watch", "chat", "muted"}
+    {
+        "seats",
+        "commit",
+        "reveal",
+        "ready",
+        "fault",
+        "leave",
+        "rematch",
+        "watch",
+        "chat",
+        "muted",
+        "watcher-chat",
+    }
 )
 """Entry bodies the table itself uses; every other `"t"` is a game message."""
 MAX_CHAT_LEN = MAX_TEXT_LEN
@@ -209,11 +222,17 @@ class TableEnded:
 @dataclass(frozen=True)
 class Chat:
     """Entry `index`: `seat` says `text` to the table (display-safe, at most MAX_CHAT_LEN
-    characters). It never touches the game: no session or record sees it."""
+    characters). It never touches the game: no session or record sees it.
+    `watcher`: a watcher's line (its name, display-safe), relayed by the host (`seat` 0)."""
 
     seat: int
     text: str
     index: int
+    watcher: str = ""
+
+    def who(self, name: Callable[[int], str]) -> str:
+        """Its author for people: a seat's name (`name(seat)`), or "NAME (watching)"."""
+        return f"{self.watcher} (watching)" if self.watcher else name(self.seat)
 
 
 @dataclass(frozen=True)
@@ -292,7 +311,8 @@ class _Table:
         self._clock = clock  # for the chat's rate (trio's clock in the shells)
         self._chat_rate = ChatRate(CHAT_BURST)
         self.muted: set[int] = set()  # seats whose chat the host drops for flooding
-        self._chat_entries = 0  # chat and muted entries in the log
+        self._chat_entries = 0  # chat, muted and watcher-chat entries in the log
+        self._asides: set[bytes] = set()  # the watcher-chat lines' digests (no line twice)
         self._said = 0  # our chat lines so far
         self.identity = player.identity.public_key().public_bytes_raw()
         self._random = random_bytes
@@ -513,16 +533,11 @@ class _Table:
                 refuse("malformed")
             return
         if kind == "chat":  # at any stage once seated: it never touches the game
-            text = body.get("text")
-            number = body.get("n")
-            if not (
-                _fields(body, "n", "text")
-                and type(number) is int
-                and 0 <= number < 2**32
-                and _text(text, 1, MAX_CHAT_LEN)
-                and display_safe(text) == text
-            ):
+            if not _chat_line(body):
                 refuse("malformed (1..200 display-safe characters)")
+            return
+        if kind == "watcher-chat":
+            self._check_aside(body, refuse)
             return
         if kind == "muted":
             if seat != 0:
@@ -602,6 +617,46 @@ class _Table:
             if entry.seen < self._start:
                 refuse("signed before the game started")
 
+    def _aside(self, body: dict[str, Any]) -> tuple[bytes, dict[str, Any]]:
+        """A `watcher-chat` entry's line: the digest its watcher signed, and the line."""
+        assert self.log is not None
+        head = self.log.heads[body["seen"]]
+        digest = watcher_digest(self.log.table_id, body["key"], body["seen"], head, body["body"])
+        return digest, codec.unpack(body["body"])
+
+    def _check_aside(self, body: dict[str, Any], refuse: Callable[[str], None]) -> None:
+        """A watcher's chat line, relayed by the host (SPEC 3.15 *Watchers*): the host's
+        entry, carrying what its watcher signed, which every receiver checks itself."""
+        assert self.log is not None
+        key, seen, said, sig = (body.get(f) for f in ("key", "seen", "body", "sig"))
+        if not (
+            _fields(body, "key", "seen", "body", "sig")
+            and type(key) is bytes
+            and type(seen) is int
+            and type(said) is bytes
+            and type(sig) is bytes
+            and len(sig) == SIGNATURE_SIZE
+        ):
+            refuse("malformed")
+        if all(k != key for _, k in self.watchers):
+            refuse("the line of no watcher the log names")
+        if not 0 <= seen <= len(self.log):
+            refuse(f"signed over a log of {seen} entries")
+        try:
+            digest, line = self._aside(body)
+        except RemoteProtocolError:
+            line = None
+        if type(line) is not dict or line.get("t") != "chat" or not _chat_line(line):
+            refuse("its line is no chat line (1..200 display-safe characters)")
+        try:
+            signed = verify(identity_public_key(key), sig, digest)
+        except BadIdentityKey:
+            signed = False
+        if not signed:
+            refuse("its watcher did not sign it")
+        if digest in self._asides:
+            refuse("the same line twice")
+
     def _apply(self, entry: LogEntry, body: dict[str, Any], index: int) -> None:
         """The entry is in the log: move the table on."""
         kind, seat, seats = body["t"], entry.seat, len(self.seats)
@@ -609,6 +664,12 @@ class _Table:
             self._watch_entries += 1
             self.watchers = tuple((display_safe(n), k) for n, k in _watchers(body["watchers"]))
             self._events.append(Watching(self.watchers))
+        elif kind == "watcher-chat":
+            self._chat_entries += 1
+            digest, line = self._aside(body)
+            self._asides.add(digest)
+            name = next(n for n, k in self.watchers if k == body["key"])
+            self._events.append(Chat(seat, line["text"], index, name))
         elif kind in ("chat", "muted"):
             self._chat_entries += 1
             if kind == "chat" and seat not in self.muted:  # (a muted seat's: never shown)
@@ -683,12 +744,29 @@ class _Table:
         self._post({"t": "commit", "value": code_commitment(self.log.head, self.me, self._value)})
 
 
+def _chat_line(body: dict[str, Any]) -> bool:
+    """A chat line's fields (a seat's entry, or the line a watcher signed): exactly `n`
+    (0..2**32-1) and `text` (1..MAX_CHAT_LEN characters, already display-safe)."""
+    text, number = body.get("text"), body.get("n")
+    return (
+        _fields(body, "n", "text")
+        and type(number) is int
+        and 0 <= number < 2**32
+        and _text(text, 1, MAX_CHAT_LEN)
+        and display_safe(text) == text
+    )
+
+
 def _is_chat(body: bytes) -> bool:
     try:
         value = codec.unpack(body)
     except RemoteProtocolError:
         return False
     return type(value) is dict and value.get("t") == "chat"
+
+
+def _refused(detail: str) -> None:
+    raise _Culprit(0, "bad-entry", detail)
 
 
 def _proof(value: object) -> Equivocation | None:
@@ -758,8 +836,9 @@ class TableHost(_Table):
     ) -> None:
         super().__init__(player, random_bytes, clock)
         self.settings = settings
-        self._chat_rates: dict[int, ChatRate] = {}  # each joiner's chat, as it reaches us
-        self._chat_dropped: dict[int, int] = {}
+        # Each joiner's chat (by seat) and each watcher's (by key), as it reaches us.
+        self._chat_rates: dict[int | bytes, ChatRate] = {}
+        self._chat_dropped: dict[int | bytes, int] = {}
         self.table_id = random_bytes(KEY_SIZE)
         self._lobby: list[tuple[str, bytes]] = [(player.name, self.identity)]
         self._outgoing: list[tuple[bytes, Message]] = []
@@ -767,6 +846,7 @@ class TableHost(_Table):
         self.me = 0
         self._events.append(Lobby(settings, self.players, 0))  # the host sits alone at first
         self.max_watchers = MAX_WATCHERS  # 0: no watchers (`--no-watchers`)
+        self.watcher_chat = False  # watchers may say a line (`--watcher-chat`)
         self._watching: dict[bytes, str] = {}  # identity -> name, in arrival order
         self._told: tuple[tuple[str, bytes], ...] = ()  # the watchers the log last named
 
@@ -876,14 +956,15 @@ class TableHost(_Table):
             return  # dropped, never relayed: no seat's game sees it
         self._append(entry, body)
 
-    def _chat_passes(self, seat: int) -> bool:
+    def _chat_passes(self, seat: int | bytes) -> bool:
         """Whether `seat`'s chat line is relayed: within its rate, and the seat not muted.
-        After CHAT_FLOOD dropped lines the seat is named in a `muted` entry of ours."""
+        After CHAT_FLOOD dropped lines the seat is named in a `muted` entry of ours (a
+        watcher, named by its key, is closed instead: `hear_watcher`)."""
         rate = self._chat_rates.setdefault(seat, ChatRate(CHAT_HOST_BURST))
         if seat not in self.muted and rate.allow(self._clock()):
             return True
         self._chat_dropped[seat] = dropped = self._chat_dropped.get(seat, 0) + 1
-        if dropped >= CHAT_FLOOD and seat not in self.muted:
+        if dropped >= CHAT_FLOOD and type(seat) is int and seat not in self.muted:
             self._post({"t": "muted", "seat": seat})
         return False
 
@@ -906,6 +987,38 @@ class TableHost(_Table):
         for n in range(len(self.log) if self.log is not None else 0):
             self._outgoing.append((identity, self._entry_message(n)))
         self._tell_watchers()
+        return None
+
+    def hear_watcher(self, identity: bytes, post: Post) -> str | None:
+        """A watcher's `post`: a chat line, relayed in our `watcher-chat` entry when this
+        table takes its watchers' chat (SPEC 3.15 *Watchers*). None: relayed, or dropped
+        (past its rate; or before the game names it in a `watch` entry); else why its
+        connection closes (`unexpected-message`): never the game's fault."""
+        if not self.watcher_chat:
+            return "a watcher posts nothing here: this table takes chat from its seats only"
+        if identity not in self._watching or self.stage is Stage.ENDED:
+            return None  # gone, or over: nothing reaches the table
+        if self.log is None or all(k != identity for _, k in self.watchers):
+            # Named once the game starts: a line before is dropped, and counts to a flood.
+            self._chat_dropped[identity] = self._chat_dropped.get(identity, 0) + 1
+            return self._flooded(identity)
+        log = self.log
+        if not (0 <= post.seen <= len(log) and post.head == log.heads[post.seen]):
+            return "a line signed over a log we never showed it"
+        body = {"t": "watcher-chat", "key": identity, "seen": post.seen, "body": post.body}
+        body["sig"] = post.sig
+        try:
+            self._check_aside(body, _refused)
+        except _Culprit as why:
+            return f"a watcher may post a chat line only: {why.detail}"
+        if not self._chat_passes(identity):
+            return self._flooded(identity)
+        self._post(body)
+        return None
+
+    def _flooded(self, identity: bytes) -> str | None:
+        if self._chat_dropped.get(identity, 0) >= CHAT_FLOOD:
+            return "a watcher flooded the table's chat"
         return None
 
     def remove_watcher(self, identity: bytes) -> None:

@@ -61,8 +61,9 @@ class GameVerdict:
 
 @dataclass(frozen=True)
 class Said:
-    """A word to the table: `name` (a seat's, display-safe) said `text`; or, `muted`, the
-    host dropped `name`'s chat for flooding."""
+    """A word to the table: `name` (a seat's, display-safe, or a watcher's marked
+    "NAME (watching)") said `text`; or, `muted`, the host dropped `name`'s chat for
+    flooding."""
 
     name: str
     text: str
@@ -110,10 +111,10 @@ class Follower:
         if isinstance(event, Lobby | Started):
             players = event.players if isinstance(event, Lobby) else event.seats
             self.seated = {s.seat: s.name for s in players}
-        if isinstance(event, Chat | Muted):
-            name = self.seated.get(event.seat, f"seat {event.seat}")
-            muted = isinstance(event, Muted)
-            notes.append(Said(name, "" if muted else event.text, muted))  # type: ignore[union-attr]
+        if isinstance(event, Chat):
+            notes.append(Said(event.who(self._name), event.text))
+        elif isinstance(event, Muted):
+            notes.append(Said(self._name(event.seat), "", True))
         elif isinstance(event, Started):
             assert settings is not None
             token = self._token if self._token is not None else "+".join(settings.options)
@@ -135,6 +136,9 @@ class Follower:
                 notes.append(self._verdict(text))
             notes.append(Ended(text))
         return notes
+
+    def _name(self, seat: int) -> str:
+        return self.seated.get(seat, f"seat {seat}")
 
     def _why(self, end: TableEnded) -> str:
         """Why the table ended, naming the seat: "Ann (seat 0) left: no more games"."""

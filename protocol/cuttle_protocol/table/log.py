@@ -38,6 +38,12 @@ def post_digest(table_id: bytes, seat: int, seen: int, head: bytes, body: bytes)
     return _hash(b"post", table_id, _u32(seat), _u32(seen), head, hashlib.sha256(body).digest())
 
 
+def watcher_digest(table_id: bytes, key: bytes, seen: int, head: bytes, body: bytes) -> bytes:
+    """What a watcher signs for a chat line (SPEC 3.15 *Watchers*): its key stands where a
+    seat's number does, under another label, so no seat's entry can pass for a watcher's."""
+    return _hash(b"watcher post", table_id, key, _u32(seen), head, hashlib.sha256(body).digest())
+
+
 def next_head(head: bytes, digest: bytes) -> bytes:
     """The head after appending the entry with `digest` to the log ending at `head`."""
     return _hash(b"log", head, digest)

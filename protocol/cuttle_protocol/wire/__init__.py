@@ -1,7 +1,7 @@
 """The two-party wire protocol, sans I/O (SPEC part 3): framing, the msgpack codec, the
-messages, the handshake and its code (`Connection`), the commit-reveal coin flip, addresses
-and invitations, the code-attempt budget, and the LAN announcement's record (SPEC 3.13). No
-sockets, no trio: the shells drive it."""
+messages, the handshake and its code (`Connection`), addresses and invitations, the
+code-attempt budget, and the LAN announcement's record (SPEC 3.13). No sockets, no trio:
+the shells drive it."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from .announcement import (
 )
 from .codebudget import CodeAlarm, CodeBudget, CodeLimits
 from .codec import pack, unpack
-from .coinflip import FlipBook
 from .connection import (
     NEED_DATA,
     PROTOCOL_VERSIONS,
@@ -75,7 +74,6 @@ __all__ = [
     "Entry",
     "Event",
     "Flip",
-    "FlipBook",
     "FrameDecoder",
     "HandshakeComplete",
     "Hello",

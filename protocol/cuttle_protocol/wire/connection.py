@@ -7,8 +7,8 @@
         ...                                       # RulesProposed, HandshakeComplete, Move...
         transport.write(conn.data_to_send())
 
-The connection runs the whole handshake itself (commitment, key exchange, signatures, coin
-flip); the caller only answers `RulesProposed` (joiner) and then exchanges game messages
+The connection runs the whole handshake itself (commitment, key exchange, signatures, the
+game proposed); the caller only answers `RulesProposed` (joiner) and then exchanges game messages
 with `send`. Everything to write, replies included, collects in one buffer so frames leave
 in the order their nonces were assigned.
 """
@@ -27,7 +27,6 @@ from cuttle_net.identity_key import BadIdentityKey, identity_public_key
 
 from ..errors import Declined, ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from . import codec, crypto
-from .coinflip import FlipBook, FlipMemoryError, FlipMismatch
 from .framing import FrameDecoder, encode_frame
 from .messages import (
     GAME_MESSAGES,
@@ -40,7 +39,6 @@ from .messages import (
     Auth,
     Close,
     Commit,
-    Flip,
     Hello,
     Message,
     Ping,
@@ -51,7 +49,7 @@ from .messages import (
 )
 from .state import INITIAL, Phase, Role, State, next_state, phase
 
-PROTOCOL_VERSIONS: tuple[int, ...] = (4,)
+PROTOCOL_VERSIONS: tuple[int, ...] = (5,)
 """The wire protocol versions this implementation speaks."""
 
 
@@ -126,7 +124,6 @@ class HandshakeComplete:
     peer_fingerprint: str
     session_id: bytes
     sas: str
-    first_dealer: Role
 
 
 Event = Message | RulesProposed | HandshakeComplete
@@ -146,12 +143,10 @@ class Connection:
         rules: Rules | None = None,
         versions: tuple[int, ...] = PROTOCOL_VERSIONS,
         caps: tuple[str, ...] = (),
-        flips: FlipBook | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
         code_gate: CodeGate | None = None,
     ) -> None:
-        """`rules` is required of the host; `flips` remembers coin flips across connections
-        (none: this connection's alone); `random_bytes` is injectable for test vectors.
+        """`rules` is required of the host; `random_bytes` is injectable for test vectors.
 
         `code_gate` (host only) is asked when the joiner's commitment arrives, before our
         hello would give this connection a try at the code (SPEC 3.11): None lets the hello
@@ -165,9 +160,7 @@ class Connection:
         self.role = role
         self._player = player
         self._rules = rules
-        self._flips = flips or FlipBook()
         self._ephemeral = X25519PrivateKey.from_private_bytes(random_bytes(KEY_SIZE))
-        self._coin_value = random_bytes(KEY_SIZE)  # used unless a remembered flip replays
         self._decoder = FrameDecoder()
         self._outgoing = bytearray()
         self.our_state = INITIAL[role]
@@ -180,8 +173,7 @@ class Connection:
         self._transcript = b""
         self._secrets: crypto.SessionSecrets | None = None
         self._version = 0
-        self._their_commit = b""  # host: the joiner's hello, then its coin commitment
-        self._their_value = b""  # joiner: the host's coin value
+        self._their_commit = b""  # host: the joiner's commitment to its hello
         self._complete: HandshakeComplete | None = None  # joiner: due once it accepts
         self._code_exposed = False
         self._identity = player.identity.public_key().public_bytes_raw()
@@ -272,11 +264,11 @@ class Connection:
             self._send(Close(code=str(code), reason=reason[:MAX_TEXT_LEN]))
 
     def accept_rules(self) -> None:
-        """Joiner: agree to the proposed rules, opening our coin-flip commitment; the
-        handshake is then complete (`next_event` returns `HandshakeComplete`)."""
+        """Joiner: agree to the proposed rules; the handshake is then complete
+        (`next_event` returns `HandshakeComplete`)."""
         self._require_pending_proposal()
-        self._send(Accept(value=self._coin_value))
-        self._complete = self._completion(self._their_value)
+        self._send(Accept())
+        self._complete = self._completion()
 
     def refuse_rules(self, reason: str) -> None:
         """Joiner: refuse the proposed rules; this closes the connection."""
@@ -367,12 +359,10 @@ class Connection:
                 self._on_hello(message, body)
             case Auth():
                 self._on_auth(message)
-            case Flip():
-                self._on_flip(message)
             case Propose():
                 return self._on_propose(message)
             case Accept():
-                return self._on_accept(message)
+                return self._completion()
             case Ping():
                 self._send(Pong(n=message.n))
                 return None
@@ -427,24 +417,10 @@ class Connection:
         if hello.identity == self._identity:
             # Checked once both hellos are out, so that each side finds it by itself (a
             # joiner that stopped before its hello would leave the host with its word only),
-            # and before anything is signed, remembered (a coin flip) or trusted (3.6).
+            # and before anything is signed or trusted (3.6).
             raise RemoteProtocolError(ErrorCode.BAD_KEY, own_key_refusal(self.role))
         signature = self._player.identity.sign(crypto.auth_message(self.role, self._transcript))
         self._send(Auth(signature=signature))
-        if {"table", "watch"} & set(self._hello.caps) & set(hello.caps):
-            # A table's dealer comes from its own draw (3.15), and a watcher plays no game:
-            # this flip names nobody, so nothing is remembered (a table host answers every
-            # commitment afresh, and a joiner that remembered would refuse the next table of
-            # the same host).
-            self._flips = FlipBook()
-        if self.role is Role.JOINER:
-            # Remembered before we commit: the same host gets the same flip (coinflip.py).
-            try:
-                self._coin_value = self._flips.joiner_value(hello.identity, self._coin_value)
-            except FlipMemoryError as exc:
-                raise LocalProtocolError(ErrorCode.INTERNAL_ERROR, str(exc)) from None
-            commit = crypto.coin_commitment(hello.identity, self._identity, self._coin_value)
-            self._send(Flip(commit=commit))
 
     def _on_auth(self, auth: Auth) -> None:
         assert self._peer_key is not None
@@ -457,51 +433,23 @@ class Connection:
                 ErrorCode.BAD_SIGNATURE,
                 "the peer's handshake signature does not verify: someone may be in the middle",
             ) from None
+        if self.role is Role.HOST:  # the joiner proved its key: our game, in the same flight
+            assert self._rules is not None
+            self._send(Propose(self._rules.rules, self._rules.variants))
 
     def _peer_identity(self) -> bytes:
         assert self._peer_hello is not None
         return self._peer_hello.identity
 
-    def _on_flip(self, flip: Flip) -> None:
-        assert self._rules is not None
-        self._their_commit = flip.commit
-        try:
-            self._coin_value = self._flips.host_value(
-                self._peer_identity(), flip.commit, self._coin_value
-            )
-        except FlipMismatch as exc:
-            raise RemoteProtocolError(ErrorCode.FLIP_MISMATCH, str(exc)) from None
-        except FlipMemoryError as exc:
-            raise LocalProtocolError(ErrorCode.INTERNAL_ERROR, str(exc)) from None
-        self._send(Propose(self._rules.rules, self._rules.variants, self._coin_value))
-
     def _on_propose(self, propose: Propose) -> RulesProposed:
-        try:
-            self._flips.joiner_saw(self._peer_identity(), propose.value)
-        except FlipMismatch as exc:
-            raise RemoteProtocolError(ErrorCode.FLIP_MISMATCH, str(exc)) from None
-        except FlipMemoryError as exc:
-            raise LocalProtocolError(ErrorCode.INTERNAL_ERROR, str(exc)) from None
         self._rules = Rules(propose.rules, propose.variants)
-        self._their_value = propose.value
         return RulesProposed(self._rules)
 
-    def _on_accept(self, accept: Accept) -> HandshakeComplete:
-        commit = crypto.coin_commitment(self._identity, self._peer_identity(), accept.value)
-        if commit != self._their_commit:
-            raise RemoteProtocolError(
-                ErrorCode.BAD_REVEAL, "the joiner's coin-flip value does not match its commitment"
-            )
-        return self._completion(accept.value)
-
-    def _completion(self, their_value: bytes) -> HandshakeComplete:
-        """What both sides agree on, given the peer's coin value."""
+    def _completion(self) -> HandshakeComplete:
+        """What both sides agree on."""
         assert self._peer_hello is not None and self._secrets is not None
         assert self._rules is not None
         peer = self._peer_hello
-        keys, values = (self._identity, peer.identity), (self._coin_value, their_value)
-        if self.role is Role.JOINER:  # host first
-            keys, values = keys[::-1], values[::-1]
         return HandshakeComplete(
             role=self.role,
             version=self._version,
@@ -512,5 +460,4 @@ class Connection:
             peer_fingerprint=crypto.fingerprint(peer.identity),
             session_id=self._secrets.session_id,
             sas=self._secrets.sas,
-            first_dealer=crypto.first_dealer(*keys, *values),
         )

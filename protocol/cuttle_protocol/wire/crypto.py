@@ -1,5 +1,5 @@
-"""The handshake's cryptography: commitments, transcript hash, key schedule, SAS, coin flip,
-frame AEAD.
+"""The handshake's cryptography: commitments, transcript hash, key schedule, SAS, frame
+AEAD.
 
 Every byte string here is specified in SPEC.md 3.5 so other implementations can match it.
 """
@@ -20,7 +20,7 @@ from .framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
 from .messages import Hello
 from .state import Role
 
-DOMAIN = b"cuttle-net/4"
+DOMAIN = b"cuttle-net/5"
 TAG_SIZE = 16
 SAS_DIGITS = 6
 SAS_BYTES = 8  # 2^64 values reduced modulo 10^6: the bias is below 2^-40
@@ -110,22 +110,6 @@ def format_sas(raw: bytes) -> str:
 def auth_message(role: Role, transcript: bytes) -> bytes:
     """What each side signs with its identity key."""
     return _label(b"auth", role.value.encode()) + b"\x00" + transcript
-
-
-def coin_commitment(host_key: bytes, joiner_key: bytes, value: bytes) -> bytes:
-    """The joiner's coin-flip commitment: bound to both identity keys, not to one connection,
-    so a reconnection can replay the same flip."""
-    return hashlib.sha256(_label(b"coin") + b"\x00" + host_key + joiner_key + value).digest()
-
-
-def first_dealer(
-    host_key: bytes, joiner_key: bytes, host_value: bytes, joiner_value: bytes
-) -> Role:
-    """Who deals the first game: decided by both values, fair if either is random."""
-    digest = hashlib.sha256(
-        _label(b"dealer") + b"\x00" + host_key + joiner_key + host_value + joiner_value
-    ).digest()
-    return Role.HOST if digest[0] & 1 == 0 else Role.JOINER
 
 
 def fingerprint(identity: bytes) -> str:

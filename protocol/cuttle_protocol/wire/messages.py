@@ -179,7 +179,8 @@ class Auth(Message):
 
 @dataclass(frozen=True)
 class Flip(Message):
-    """The joiner's coin-flip commitment (who deals first)."""
+    """Retired (wire version 5): the joiner's coin-flip commitment of earlier versions'
+    handshakes. Reserved, decoded, and never allowed (`unexpected-message`)."""
 
     TYPE = "flip"
     commit: bytes
@@ -190,28 +191,22 @@ class Flip(Message):
 
 @dataclass(frozen=True)
 class Propose(Message):
-    """The host's rules for the game, and its coin-flip value."""
+    """The host's game (`rules`) and its options (`variants`)."""
 
     TYPE = "propose"
     rules: str
     variants: tuple[str, ...]
-    value: bytes
 
     def validate(self) -> None:
         _check_token(self.rules, "rules")
         _check_tokens(self.variants, "variants", MAX_LIST_LEN)
-        _check_bytes(self.value, "value", KEY_SIZE)
 
 
 @dataclass(frozen=True)
 class Accept(Message):
-    """The joiner agrees to the proposed rules, and opens its coin-flip commitment."""
+    """The joiner agrees to the proposed rules: the handshake is complete."""
 
     TYPE = "accept"
-    value: bytes
-
-    def validate(self) -> None:
-        _check_bytes(self.value, "value", KEY_SIZE)
 
 
 # --- game -------------------------------------------------------------------------------

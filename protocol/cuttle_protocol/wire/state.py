@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum, StrEnum
 
-from .messages import GAME_MESSAGES, Accept, Auth, Close, Commit, Flip, Hello, Message, Propose
+from .messages import GAME_MESSAGES, Accept, Auth, Close, Commit, Hello, Message, Propose
 
 
 class Role(StrEnum):
@@ -26,7 +26,6 @@ class State(Enum):
     COMMIT = "commit"
     HELLO = "hello"
     AUTH = "auth"
-    FLIP = "flip"
     PROPOSE = "propose"
     ACCEPT = "accept"
     GAME = "game"
@@ -56,8 +55,7 @@ TRANSITIONS: dict[Role, dict[State, dict[type[Message], State]]] = {
     Role.JOINER: {
         State.COMMIT: {Commit: State.HELLO},
         State.HELLO: {Hello: State.AUTH},
-        State.AUTH: {Auth: State.FLIP},
-        State.FLIP: {Flip: State.ACCEPT},
+        State.AUTH: {Auth: State.ACCEPT},
         State.ACCEPT: {Accept: State.GAME},
         State.GAME: _GAME,
     },
@@ -72,7 +70,7 @@ PEER_STATES_REQUIRED: dict[tuple[Role, type[Message]], frozenset[State]] = {
     (Role.HOST, Hello): frozenset({State.HELLO}),
     # ...which opens it only once it has the host's.
     (Role.JOINER, Hello): _AFTER_HOST_HELLO,
-    # The host gives its coin value only for the joiner's commitment...
+    # The host proposes its game only to a joiner that signed the transcript...
     (Role.HOST, Propose): frozenset({State.ACCEPT}),
     # ...and the joiner accepts only rules it has been sent.
     (Role.JOINER, Accept): frozenset({State.GAME}),
