@@ -249,7 +249,9 @@ def test_hosting_lunisson_from_the_lobby_opens_a_table_of_the_players_chosen() -
             ),
         )
         text = screen_text(app)
-        assert "hosting unisson (two-decks) for 5 players" in text or "Cannot listen" in text
+        # The game by its name for people, not its id "unisson" (issue 26).
+        assert "hosting L'Unisson (two-decks) for 5 players" in text or "Cannot listen" in text
+        assert "at the table (L'Unisson, 5 seats)" in text or "Cannot listen" in text
         await keys(pilot, "escape")
         assert isinstance(app.screen, type(app.lobby))
 
