@@ -9,7 +9,7 @@ from cuttle_net.games.cuttle.engine import IllegalMove
 from cuttle_net.games.cuttle.lessons import COURSE
 from cuttle_net.games.cuttle.moves import Move
 
-from .controller import PracticeController
+from .controller import PracticeController, waiting_entry
 from .learn import LEAVE, Coaching
 
 
@@ -32,7 +32,8 @@ class CuttleLesson(Coaching, PracticeController):
         self.rules = self.game.rules
         self.order, self.moves, self.saved = [], [], None
         self._view = self.game.view(self.seat)
-        self.log, self.ending = [], None
+        waiting = waiting_entry(self._view, self.names, self.seat)
+        self.log, self.ending = [waiting] if waiting else [], None
         self._deals += 1
 
     def submit(self, move: Move) -> None:

@@ -107,6 +107,20 @@ def test_next_lesson_plays_on_the_same_table_and_replies_are_scripted() -> None:
     run(app, body)
 
 
+def test_a_lesson_that_starts_on_a_waiting_one_off_says_who_played_it() -> None:
+    """The counter lesson starts with Sam's ace waiting, the discard one with Sam's 4: the
+    last-move line says so (it said "No move yet", issue 26)."""
+    for key, said in (("counter", "Sam plays A♣ as a one-off"), ("discard", "Sam plays 4♠")):
+        c = CuttleLesson(CUTTLE.lessons.index(CUTTLE.find(key)), bot_delay=0)
+
+        async def body(pilot: Pilot, said: str = said) -> None:
+            last = str(pilot.app.screen.query_one("#last").render())
+            assert last.startswith(f"Last: {said}"), last
+            assert "No move yet" not in screen_text(pilot.app)
+
+        run(CuttleApp(Settings(bot_delay=0), c), body)
+
+
 def test_a_unisson_lesson_on_the_unisson_table() -> None:
     app = CuttleApp(Settings(bot_delay=0), UnissonLesson(0, bot_delay=0))
 
