@@ -19,15 +19,21 @@ class CuttleLesson(Coaching, PracticeController):
     table_title = "cuttle · learn"
 
     def __init__(
-        self, index: int = 0, *, bot_delay: float = 0.6, config_dir: Path | None = None
+        self,
+        index: int = 0,
+        *,
+        bot_delay: float = 0.6,
+        config_dir: Path | None = None,
+        player: str = "",
     ) -> None:
         self.course, self.index, self.config_dir = COURSE, index, config_dir
+        self._name_others(player)
         super().__init__("easy", seed=0, bot_delay=bot_delay)
 
     def _deal(self, seed: int, seat: int) -> None:
         self._begin()
         self.seed, self.seat = seed, self.lesson.seat
-        self.names = ("You", "Sam") if self.seat == 0 else ("Sam", "You")
+        self.names = ("You", self.other(0)) if self.seat == 0 else (self.other(0), "You")
         self.game = self.run.game  # type: ignore[assignment]
         self.rules = self.game.rules
         self.order, self.moves, self.saved = [], [], None

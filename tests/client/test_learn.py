@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.cli import build_parser
 from cuttle_client.cuttle_lesson import CuttleLesson
@@ -119,6 +120,29 @@ def test_a_lesson_that_starts_on_a_waiting_one_off_says_who_played_it() -> None:
             assert "No move yet" not in screen_text(pilot.app)
 
         run(CuttleApp(Settings(bot_delay=0), c), body)
+
+
+@pytest.mark.parametrize(
+    ("name", "game", "key"), [("Sam", "cuttle", "counter"), ("ada", "unisson", "meld-effects")]
+)
+def test_no_other_seat_of_a_lesson_has_the_players_name(
+    tmp_path: Path, name: str, game: str, key: str
+) -> None:
+    """A player called Sam (or ada) meets no Sam (no Ada) in the lessons: the seat and the
+    lesson's words name a spare name instead (issue 26)."""
+    course = CUTTLE if game == "cuttle" else UNISSON
+    app = make_app(Settings(bot_delay=0, config_dir=tmp_path, name=name))
+
+    async def body(pilot: Pilot) -> None:
+        pilot.app.open_lesson(game, course.lessons.index(course.find(key)))  # type: ignore[attr-defined]
+        await until(pilot, lambda: bool(pilot.app.screen.query("#log-text")))
+        await pilot.pause()
+        c = pilot.app.screen.controller  # type: ignore[attr-defined]
+        assert name.capitalize() not in c.names and "Kit" in c.names, c.names
+        text = screen_text(pilot.app) + panel_text(pilot)
+        assert "Kit" in panel_text(pilot) and name.capitalize() not in text, text
+
+    run(app, body)
 
 
 def test_a_unisson_lesson_on_the_unisson_table() -> None:
