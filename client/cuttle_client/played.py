@@ -91,6 +91,7 @@ class TextScreen(ModalScreen[None]):
             with VerticalScroll(id="help-text"):
                 yield Static(plain(self.text))
             yield Static("Esc: close", classes="hint")
+        yield Footer()  # its own keys, over the footer of the screen below (modals.py)
 
 
 class PlayedScreen(Screen[None]):

@@ -101,6 +101,10 @@ def test_next_lesson_plays_on_the_same_table_and_replies_are_scripted() -> None:
         assert [e.words for e in c.log][-1] == "Sam lets 3♦ take effect"
         await keys(pilot, "colon", *"pick ts", "enter")
         await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+        await pilot.pause()
+        # The footer says the panel's keys in its words (it said the table's: issue 26).
+        bottom = screen_text(pilot.app).rstrip().splitlines()[-1]
+        assert bottom.split() == "r Next lesson l Lessons t Panel / table".split(), bottom
         await keys(pilot, "r")  # the next lesson: the 4
         await until(pilot, lambda: "lesson 9 of 17: The 4" in screen_text(pilot.app))
         assert c.lesson.key == "four" and not c.log
@@ -172,6 +176,14 @@ def test_the_last_unisson_lesson_ends_the_game_with_its_scores() -> None:
         c.submit(parse_unisson(move))
     assert c.ending is not None and not c.can_rematch
     assert c.ending.scores[0].total == 8 and "you are ready to play" in c.ending.text
+
+    async def body(pilot: Pilot) -> None:  # no next lesson: no r in the footer
+        await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+        await pilot.pause()
+        bottom = screen_text(pilot.app).rstrip().splitlines()[-1]
+        assert bottom.split() == "l Lessons t Panel / table".split(), bottom
+
+    run(CuttleApp(Settings(bot_delay=0), c), body)
 
 
 def test_the_lobby_opens_the_lessons_at_its_game() -> None:
