@@ -195,7 +195,7 @@ def test_a_typed_move_is_played_or_refused_with_the_rule() -> None:
 
 def test_the_lobby_opens_a_practice_table_of_the_game_chosen() -> None:
     async def body(pilot: Pilot) -> None:
-        await keys(pilot, "g", "enter", "down", "enter")  # Cuttle → L'Unisson
+        await keys(pilot, "g", "down", "enter")  # Cuttle → L'Unisson
         assert "players" in screen_text(pilot.app)
         await keys(pilot, "p")
         await until(
@@ -239,7 +239,7 @@ def test_cuttle_play_refuses_a_table_it_cannot_seat(
 def test_the_lobby_explains_the_game_chosen() -> None:
     async def body(pilot: Pilot) -> None:
         app = pilot.app
-        await keys(pilot, "g", "enter", "down", "enter")
+        await keys(pilot, "g", "down", "enter")
         await until(pilot, lambda: app.lobby.game == "unisson")
         await keys(pilot, "question_mark")
         # a screen just pushed is drawn on a later refresh
@@ -254,7 +254,7 @@ def test_the_lobby_explains_the_game_chosen() -> None:
 def test_hosting_lunisson_from_the_lobby_opens_a_table_of_the_players_chosen() -> None:
     async def body(pilot: Pilot) -> None:
         app = pilot.app
-        await keys(pilot, "g", "enter", "down", "enter")  # L'Unisson
+        await keys(pilot, "g", "down", "enter")  # L'Unisson
         assert line(pilot, "#host-what") == "a table for 4 players, one deck"
         assert not app.screen.query_one("#rules").display  # Cuttle's rules: not L'Unisson's
         app.screen.query_one("#players").value = 5
