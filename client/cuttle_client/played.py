@@ -38,22 +38,27 @@ class Played:
 
 def summary(path: Path, tags: dict[str, str], width: int = 0) -> str:
     """A record in one line: when, which game, who played, and how it ended; within
-    ``width`` characters if given (names are shortened first, then the line is cut)."""
+    ``width`` characters if given (shortened first, then cut)."""
     tags = table_tags(tags)  # an old practice record leaves its game unsaid
     game = tags.get("Game", "?")
     title = GAMES[game].title if game in GAMES else game
     seats = int(tags.get("Players", "2")) if tags.get("Players", "2").isdigit() else 2
     names = [tags.get(f"Seat{s}", "?") for s in range(seats)]
     practice = " practice" if "Practice" in tags else ""
-    when = tags.get("Date", "").replace("T", " ")[:16]
-    # The names whole; else the longest cut shorter; else the players counted: the result
-    # stays in sight, and the line is cut only when nothing else is left to shorten.
+    date = tags.get("Date", "").replace("T", " ")[:16]
+    end = _end(tags, names)
+    # The line whole; else without the year; else the first players named and the others
+    # counted ("Ann, Bob +4"), a long name cut: the result stays in sight.
     lines = []
-    for most in range(32, 3, -1):
-        short = [n if len(n) <= most else n[: most - 1] + "…" for n in names]
-        who = " vs ".join(short) if seats == 2 else ", ".join(short)
-        lines.append(f"{when} · {title}{practice} · {who} · {_end(tags, short)}")
-    lines.append(f"{when} · {title}{practice} · {seats} players · {_end(tags, short)}")
+    for when in (date, date[5:]):
+        who = " vs ".join(names) if seats == 2 else ", ".join(names)
+        lines.append(f"{when} · {title}{practice} · {who} · {end}")
+    short = [n if len(n) <= 12 else n[:11].rstrip() + "…" for n in names]
+    end = _end(tags, short)
+    lines += [
+        f"{date[5:]} · {title}{practice} · {', '.join(short[:k])} +{seats - k} · {end}"
+        for k in range(seats - 1, 0, -1)
+    ]
     line = next((x for x in lines if not width or len(x) <= width), lines[-1])
     return line if not width or len(line) <= width else line[: width - 1] + "…"
 
