@@ -45,7 +45,7 @@ class CuttleLesson(Coaching, PracticeController):
     def submit(self, move: Move) -> None:
         self._take(move, IllegalMove)
 
-    concede_question = LEAVE  # c at the table
+    concede_question, concede_label = LEAVE, "Leave"  # c at the table
 
     def concede(self) -> None:
         self._end(None, f"You left the lesson {self.lesson.title}: it is not ticked as done.")

@@ -6,17 +6,24 @@ nothing while the overlay is up (issue 26), and lists the overlay's."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Static
 
 from .chat import CANNED
 from .peertext import plain
+
+
+def relabel(screen: Screen[Any], key: str, action: str, words: str) -> None:
+    """Say ``key`` in the footer of this one ``screen`` as ``words`` (Textual's bindings are
+    the class's: the screen's own copy of the map takes the new binding; the lists in it
+    are not shared, so the class's stay as they were)."""
+    screen._bindings.key_to_bindings[key] = [Binding(key, action, words)]
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -117,13 +124,9 @@ class GameOverScreen(ModalScreen[str]):
         self.rematch = False
         self._text: Text = Text()
         self._words = (heading, again, back)  # a lesson's: the next lesson, the lesson list
-        # The footer says r and l as the buttons do (Textual's bindings are the class's:
-        # this screen's copy of the map takes the words; the lists are not shared).
-        for key, action, words in (
-            ("r", "choose('rematch')", again),
-            ("l", "choose('lobby')", back),
-        ):
-            self._bindings.key_to_bindings[key] = [Binding(key, action, words)]
+        # The footer says r and l as the buttons do.
+        relabel(self, "r", "choose('rematch')", again)
+        relabel(self, "l", "choose('lobby')", back)
 
     def compose(self) -> ComposeResult:
         heading, again, back = self._words

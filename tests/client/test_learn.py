@@ -256,6 +256,8 @@ def test_leaving_a_lesson_asks_in_its_words_and_leaves_it_unticked(tmp_path: Pat
     async def body(pilot: Pilot) -> None:
         await keys(pilot, "down", "down", "enter")  # the third: Scuttles
         await until(pilot, lambda: "Scuttle Sam's 9♥" in panel_text(pilot))
+        footer = screen_text(pilot.app).rstrip().splitlines()[-1]
+        assert " c Leave " in footer and "Concede" not in footer, footer  # (issue 26)
         await keys(pilot, "c")
         assert isinstance(pilot.app.screen, ConfirmScreen)
         assert pilot.app.screen.question == "Leave this lesson? It is not ticked as done."
