@@ -372,9 +372,8 @@ class CuttleApp(App[None]):
 
     def open_lesson(self, game: str, index: int) -> None:
         """Lesson ``index`` of ``game``, on that game's practice table."""
-        self.open_table(
-            lesson_table(game, index, self.settings.bot_delay, self.settings.config_dir)
-        )
+        s = self.settings  # the player's name: no other seat has it
+        self.open_table(lesson_table(game, index, s.bot_delay, s.config_dir, self.name_to_show))
 
     def open_table(self, controller: TableController | UnissonController) -> None:
         # A lesson's table says so (its banner then gives the lesson's number and name).

@@ -16,6 +16,7 @@ from typing import Any
 
 from cuttle_net.games import game_package
 
+from .gametitles import game_title
 from .peertext import visible
 
 TABLE_GAMES = ("unisson",)
@@ -233,7 +234,8 @@ async def sit_at_table(
             )
             host, port = listener.address
             at = format_address(host, port)
-            say(f"hosting {where.game} ({token}) for {where.players} players on {at} (port {port})")
+            game = game_title(where.game)
+            say(f"hosting {game} ({token}) for {where.players} players on {at} (port {port})")
             reachable = host_addresses(host)
             for there in reachable:
                 say(f"the others run: {there.join_command(port)}   ({there.where})")
@@ -357,7 +359,8 @@ def _unfinished(path: Path | None, identity: Any, say: Callable[[str], None]) ->
         journal.remove()
         return None
     moves = len(seat.session.played) if seat.session is not None else 0
-    say(f"resuming the unfinished table of {journal.header.game} ({moves} moves played)")
+    game = game_title(journal.header.game)
+    say(f"resuming the unfinished table of {game} ({moves} moves played)")
     return journal
 
 

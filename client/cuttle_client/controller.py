@@ -41,7 +41,15 @@ from cuttle_protocol.play import Chooser, bot_decision
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.cuttle.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER, card_display
 from cuttle_net.games.cuttle.describe import describe
-from cuttle_net.games.cuttle.engine import CHANCE, MAIN, Game, IllegalMove, Outcome
+from cuttle_net.games.cuttle.engine import (
+    CHANCE,
+    COUNTER,
+    DISCARD,
+    MAIN,
+    Game,
+    IllegalMove,
+    Outcome,
+)
 from cuttle_net.games.cuttle.explain import why_illegal
 from cuttle_net.games.cuttle.moves import CONCEDE, NONE, Kind, Move
 from cuttle_net.games.cuttle.rules import Rules
@@ -93,6 +101,17 @@ def log_entry(seat: int, move: Move, before: Game, after: Game, names, me: int |
                 words += f"; you draw {shown}"
             touched.update(drawn)
     return LogEntry(seat, move, words, frozenset(touched))
+
+
+def waiting_entry(view: Game, names: Sequence[str], me: int) -> LogEntry | None:
+    """The one-off a position starts on, waiting for an answer (a lesson's ``counter:AC``),
+    as the log entry of its play: the game's first screen then says what happened, where
+    an empty log would say "No move yet" (issue 26). None if nothing waits."""
+    if view.phase not in (COUNTER, DISCARD) or not view.chain:
+        return None
+    move = Move(Kind.ONEOFF, view.chain[0], view.target)
+    words = describe(move, view, by=view.player, names=names, you=me)
+    return LogEntry(view.player, move, words, frozenset({view.chain[0]}))
 
 
 def _drawn(before: Game, after: Game, me: int) -> list[int]:

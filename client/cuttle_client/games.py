@@ -21,6 +21,7 @@ from cuttle_net.games.unisson.cards import FACES, face_display
 from cuttle_net.records.positions import Positions
 
 from . import widgets
+from .gametitles import TITLES
 from .unisson import widgets as unisson_widgets
 
 
@@ -95,7 +96,7 @@ def _load(path: str) -> Any:
 GAMES: dict[str, GameUI] = {
     "cuttle": GameUI(
         "cuttle",
-        "Cuttle",
+        TITLES["cuttle"],
         card_display,
         widgets.ReplayBoard,
         ".cuttle_seat:CuttleTable",
@@ -105,7 +106,7 @@ GAMES: dict[str, GameUI] = {
     # Two decks are the same faces twice: a card id is its face modulo 32.
     "unisson": GameUI(
         "unisson",
-        "L'Unisson",
+        TITLES["unisson"],
         lambda c, ascii: face_display(c % FACES, ascii),
         unisson_widgets.ReplayBoard,
         ".unisson.network:NetworkTable",

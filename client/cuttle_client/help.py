@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from cuttle_net.games.cuttle.rules import Rules
 
@@ -191,6 +191,7 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-text"):
                 yield Static(HangingLines(Text.from_markup(text)))
             yield Static("↑ ↓ PgUp PgDn to scroll · Esc or ? to close", classes="hint")
+        yield Footer()  # its own keys, over the footer of the screen below (modals.py)
 
     def on_mount(self) -> None:
         self.query_one("#help-text").focus()

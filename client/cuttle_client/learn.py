@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import ClassVar
 
@@ -76,6 +77,17 @@ def mark_finished(game: str, key: str, config_dir: Path | None) -> None:
 
 # --------------------------------------------------------------- the coach
 
+# Names for a lesson's other seats when one the lessons use is the player's own.
+SPARE_NAMES = ("Kit", "Lou", "Max", "Zoe", "Sam", "Ada", "Ben", "Cy", "Dee", "Eve", "Fay")
+
+
+def other_names(course: Course, player: str) -> dict[str, str]:
+    """The lesson names to change, each to a spare one, so that no other seat has the
+    player's own name (compared without case): ``{"Sam": "Kit"}`` for a player called sam."""
+    taken = {n.casefold() for n in course.others} | {player.casefold()}
+    spares = (n for n in SPARE_NAMES if n.casefold() not in taken)
+    return {n: next(spares) for n in course.others if n.casefold() == player.casefold()}
+
 
 class Coaching:
     """What every game's lesson controller shares: the run, the coach's lines, progress."""
@@ -85,6 +97,7 @@ class Coaching:
     run: LessonRun
     config_dir: Path | None
     coach: list[tuple[str, str]]
+    renamed: dict[str, str]  # ``other_names``: the lessons' names that are the player's
     table_title: str  # the table's title while a lesson is played: each game's own
     over_heading = "Lesson complete"
     again_label = "Next lesson"
@@ -102,9 +115,23 @@ class Coaching:
     def banner(self) -> str:
         return f"lesson {self.index + 1} of {len(self.course.lessons)}: {self.lesson.title}"
 
+    def _name_others(self, player: str) -> None:
+        self.renamed = other_names(self.course, player)
+
+    def other(self, i: int) -> str:
+        """The name of the ``i``-th other seat (seat order, the learner's skipped)."""
+        name = self.course.others[i]
+        return self.renamed.get(name, name)
+
+    def _words(self, text: str) -> str:
+        """A lesson's words with the other seats as named at this table."""
+        for old, new in self.renamed.items():
+            text = re.sub(rf"\b{re.escape(old)}\b", new, text)
+        return text
+
     def _begin(self) -> None:
         self.run = self.course.start(self.lesson)
-        self.coach = [(GOAL, self.run.step.goal)]
+        self.coach = [(GOAL, self._words(self.run.step.goal))]
 
     def _take(self, move: object, illegal: type[Exception]) -> None:
         """Play the learner's ``move`` and the other seats' scripted replies, or raise
@@ -114,7 +141,7 @@ class Coaching:
             self.check(move)  # type: ignore[attr-defined]
             verdict = self.run.judge(move)
             if not verdict.passed:
-                raise illegal(verdict.words)
+                raise illegal(self._words(verdict.words))
         except illegal:
             self._missed()
             raise
@@ -124,23 +151,24 @@ class Coaching:
         self._advance()  # type: ignore[attr-defined]
 
     def _missed(self) -> None:
-        rule = (RULE, self.run.step.hint)
+        rule = (RULE, self._words(self.run.step.hint))
         if rule not in self.coach:
             self.coach.append(rule)
             self._changed()  # type: ignore[attr-defined]  # the panel shows the rule
 
     def _stepped(self) -> None:
         """The step passed and its replies were played: say why, then the next goal."""
-        self.coach.append((DONE, self.run.step.after))
+        self.coach.append((DONE, self._words(self.run.step.after)))
         self.run.passed()
         if not self.run.done:
-            self.coach.append((GOAL, self.run.step.goal))
+            self.coach.append((GOAL, self._words(self.run.step.goal)))
         else:
             mark_finished(self.course.game, self.lesson.key, self.config_dir)
 
     def _ending_words(self) -> str:
         last = "" if self.can_rematch else " That was the last one: you are ready to play."
-        return f"{self.lesson.title}: done. {self.run.lesson.steps[-1].after}{last}"
+        after = self._words(self.run.lesson.steps[-1].after)
+        return f"{self.lesson.title}: done. {after}{last}"
 
 
 def courses() -> dict[str, Course]:
@@ -149,10 +177,13 @@ def courses() -> dict[str, Course]:
     return {name: game_part(name, "lessons").COURSE for name, ui in GAMES.items() if ui.lesson}
 
 
-def lesson_table(game: str, index: int, bot_delay: float, config_dir: Path | None) -> Coaching:
-    """The controller of lesson ``index`` of ``game``: the game's own (``GameUI.lesson``)."""
+def lesson_table(
+    game: str, index: int, bot_delay: float, config_dir: Path | None, player: str = ""
+) -> Coaching:
+    """The controller of lesson ``index`` of ``game``: the game's own (``GameUI.lesson``);
+    ``player``: the player's name, which no other seat then has."""
     kind = game_ui(game).lesson_class()
-    return kind(index, bot_delay=bot_delay, config_dir=config_dir)
+    return kind(index, bot_delay=bot_delay, config_dir=config_dir, player=player)
 
 
 # ---------------------------------------------------------------- the list

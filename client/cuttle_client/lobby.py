@@ -141,7 +141,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            "cuttle · Cuttle, the two-player combat card game · L'Unisson, for 3 to 6",
+            "cuttle · Cuttle (2 players) · L'Unisson (3 to 6 players)",  # whole at 60 columns
             id="title",
             classes="fits",
         )
@@ -331,7 +331,10 @@ class LobbyScreen(Screen[None]):
         return str(self.query_one("#game", Select).value)
 
     def action_game(self) -> None:
-        self.query_one("#game", Select).focus()
+        """Open the list of games (g said "Game" and only focused it: issue 26)."""
+        game = self.query_one("#game", Select)
+        game.focus()
+        game.action_show_overlay()
 
     @on(Select.Changed, "#game")
     def _game_chosen(self) -> None:
@@ -363,12 +366,13 @@ class LobbyScreen(Screen[None]):
             decks.value = kept if kept in [v for _, v in options] else options[0][1]
         two = self.rules == "two-decks" if unisson else False
         what = f"a table for {self.players} players, {'two decks' if two else 'one deck'}"
-        self.query_one("#host-what", Static).update(what if unisson else "a game, rules")
-        # The variants by name if they fit the row at 80 columns, else how many (? names them).
+        self.query_one("#host-what", Static).update(what if unisson else "rules")
+        # The variants by name if they fit the row at 60 columns, else how many (? names them).
         named = f"+{' +'.join(sorted(self._variants))} (v)"
-        many = f"+{len(self._variants)} variants (v, ?)"
-        hint = named if len(named) <= 26 else many
-        hint = hint if self._variants else "(v: variants, ?: rules)"
+        count = len(self._variants)
+        many = f"+{count} variant{'s' * (count > 1)} (v)"
+        hint = named if len(named) <= 15 else many
+        hint = hint if self._variants else "(v: variants)"  # ? is in the footer
         self.query_one("#rules-hint", Static).update(hint)
         bot = self.query_one("#bot", Select)
         chosen = bot.value

@@ -1,19 +1,29 @@
 """Overlays: a yes/no question, the player's name, the scrap pile, and the game's end
-(the help is in ``help``)."""
+(the help is in ``help``).
+
+Every overlay has a footer of its own: it covers the screen's below, whose keys do
+nothing while the overlay is up (issue 26), and lists the overlay's."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Static
 
 from .chat import CANNED
 from .peertext import plain
+
+
+def relabel(screen: Screen[Any], key: str, action: str, words: str) -> None:
+    """Say ``key`` in the footer of this one ``screen`` as ``words`` (Textual's bindings are
+    the class's: the screen's own copy of the map takes the new binding; the lists in it
+    are not shared, so the class's stay as they were)."""
+    screen._bindings.key_to_bindings[key] = [Binding(key, action, words)]
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -34,6 +44,7 @@ class ConfirmScreen(ModalScreen[bool]):
             with Horizontal(classes="buttons"):
                 yield Button("Yes (y)", id="yes", variant="error", compact=True)
                 yield Button("No (n)", id="no", compact=True)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -58,6 +69,7 @@ class NameScreen(ModalScreen[str]):
             yield Input(self.suggested, id="name-input")
             yield Static(self.problem, id="name-problem")
             yield Static("Enter to keep it · change it later in the lobby (n)", classes="hint")
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#name-input", Input).focus()
@@ -87,6 +99,7 @@ class ScrapScreen(ModalScreen[None]):
             yield Static(f"[b]Scrap pile[/b] ({cards}, top first)")
             yield Static(self.cards)
             yield Static("Esc to close", classes="hint")
+        yield Footer()
 
 
 class GameOverScreen(ModalScreen[str]):
@@ -111,6 +124,9 @@ class GameOverScreen(ModalScreen[str]):
         self.rematch = False
         self._text: Text = Text()
         self._words = (heading, again, back)  # a lesson's: the next lesson, the lesson list
+        # The footer says r and l as the buttons do.
+        relabel(self, "r", "choose('rematch')", again)
+        relabel(self, "l", "choose('lobby')", back)
 
     def compose(self) -> ComposeResult:
         heading, again, back = self._words
@@ -121,9 +137,9 @@ class GameOverScreen(ModalScreen[str]):
                 yield Button(f"{again} (r)", id="rematch", variant="primary", compact=True)
                 yield Button(f"{back} (l)", id="lobby", compact=True)
                 yield Button("Table (t)", id="peek", compact=True)
-        # With the panel aside, the table's own footer would offer keys that do nothing
-        # now: this line says which keys do.
+        # With the panel aside, this line says which keys work, in place of the footer.
         yield Static(id="peek-bar")
+        yield Footer()
 
     def on_mount(self) -> None:
         self.show(self._text, self.rematch)
@@ -137,6 +153,7 @@ class GameOverScreen(ModalScreen[str]):
         button.display = rematch
         self.query_one("#rematch" if rematch else "#lobby", Button).focus()
         self._show_bar()
+        self.refresh_bindings()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "peek":
@@ -155,12 +172,17 @@ class GameOverScreen(ModalScreen[str]):
         panel = self.query_one("#game-over")
         panel.display = not panel.display
         self.query_one("#peek-bar", Static).display = not panel.display
+        self.query_one(Footer).display = panel.display
         self._show_bar()
 
     def _show_bar(self) -> None:
         _, again, back = self._words
         keys = ["Esc: result", *[f"r: {again.lower()}"] * self.rematch, f"l: {back.lower()}"]
         self.query_one("#peek-bar", Static).update(plain(" Final table · " + " · ".join(keys)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # r is in the footer only while its button is offered.
+        return self.rematch if (action, parameters) == ("choose", ("rematch",)) else True
 
     def action_choose(self, answer: str) -> None:
         if answer == "rematch" and not self.rematch:

@@ -26,6 +26,7 @@ from .peertext import plain
 from .recordtext import as_json, verdict_words
 
 MAX_LISTED = 200  # the newest records; older ones stay on disk, for the commands
+LIST_MARGIN = 4  # the columns of the screen that the list's border and scroll bar take
 
 
 @dataclass(frozen=True)
@@ -36,31 +37,52 @@ class Played:
     line: str  # "2026-11-21 12:00 · Cuttle · ann vs bob · ann won"
 
 
-def summary(path: Path, tags: dict[str, str]) -> str:
-    """A record in one line: when, which game, who played, and how it ended."""
+def summary(path: Path, tags: dict[str, str], width: int = 0) -> str:
+    """A record in one line: when, which game, who played, and how it ended; within
+    ``width`` characters if given (shortened first, then cut)."""
     tags = table_tags(tags)  # an old practice record leaves its game unsaid
     game = tags.get("Game", "?")
     title = GAMES[game].title if game in GAMES else game
     seats = int(tags.get("Players", "2")) if tags.get("Players", "2").isdigit() else 2
     names = [tags.get(f"Seat{s}", "?") for s in range(seats)]
-    who = " vs ".join(names) if seats == 2 else ", ".join(names)
+    practice = " practice" if "Practice" in tags else ""
+    date = tags.get("Date", "").replace("T", " ")[:16]
+    end = _end(tags, names)
+    # The line whole; else without the year; else the first players named and the others
+    # counted ("Ann, Bob +4"), a long name cut: the result stays in sight.
+    lines = []
+    for when in (date, date[5:]):
+        who = " vs ".join(names) if seats == 2 else ", ".join(names)
+        lines.append(f"{when} · {title}{practice} · {who} · {end}")
+    short = [n if len(n) <= 12 else n[:11].rstrip() + "…" for n in names]
+    end = _end(tags, short)
+    lines += [
+        f"{date[5:]} · {title}{practice} · {', '.join(short[:k])} +{seats - k} · {end}"
+        for k in range(seats - 1, 0, -1)
+    ]
+    line = next((x for x in lines if not width or len(x) <= width), lines[-1])
+    return line if not width or len(line) <= width else line[: width - 1] + "…"
+
+
+def _end(tags: dict[str, str], names: list[str]) -> str:
+    """How the game ended, naming the winners: "ann won (concede)", "drawn"."""
     result = tags.get("Result", "*")
     if result == "*":
         end = "unfinished"
     elif result == "draw":
         end = "drawn"
     else:
+        seats = len(names)
         won = [names[int(s)] for s in result.split(",") if s.isdigit() and int(s) < seats]
         end = f"{' and '.join(won)} won" if won else result
     if tags.get("Ending") in ("concede", "closed", "fault"):
         end += f" ({tags['Ending']})"
-    practice = " practice" if "Practice" in tags else ""
-    when = tags.get("Date", "").replace("T", " ")[:16]
-    return f"{when} · {title}{practice} · {who} · {end}"
+    return end
 
 
-def played_games(folder: Path) -> list[Played]:
-    """The records in ``folder``, newest first (at most ``MAX_LISTED``)."""
+def played_games(folder: Path, width: int = 0) -> list[Played]:
+    """The records in ``folder``, newest first (at most ``MAX_LISTED``), each in a line
+    of at most ``width`` characters (if given)."""
     try:
         paths = [p for p in folder.glob("*.cuttle") if p.is_file()]
     except OSError:
@@ -70,7 +92,7 @@ def played_games(folder: Path) -> list[Played]:
     for path in paths[:MAX_LISTED]:
         try:
             tags = parse_record(path.read_text(encoding="utf-8")).tags
-            line = summary(path, tags)
+            line = summary(path, tags, width)
         except (OSError, UnicodeDecodeError, RecordError, ValueError) as e:
             line = f"{path.name}: not a readable record ({e})"
         out.append(Played(path, line))
@@ -92,6 +114,7 @@ class TextScreen(ModalScreen[None]):
             with VerticalScroll(id="help-text"):
                 yield Static(plain(self.text))
             yield Static("Esc: close", classes="hint")
+        yield Footer()  # its own keys, over the footer of the screen below (modals.py)
 
 
 class PlayedScreen(Screen[None]):
@@ -107,9 +130,11 @@ class PlayedScreen(Screen[None]):
     def __init__(self, folder: Path, ascii: bool = False) -> None:
         super().__init__()
         self.folder, self.ascii = folder, ascii
-        self.games = played_games(folder)
+        self.games: list[Played] = []
 
     def compose(self) -> ComposeResult:
+        # One line each at the screen's width (the list's border and scroll bar aside).
+        self.games = played_games(self.folder, self.app.size.width - LIST_MARGIN)
         yield Static(plain(f"cuttle · Games played · {self.folder}"), id="title")
         if self.games:
             yield OptionList(*(Option(plain(g.line)) for g in self.games), id="played")

@@ -41,6 +41,8 @@ from cuttle_protocol.shells import (
 from cuttle_protocol.store import Trust
 from cuttle_protocol.table import Lobby, SeatInfo, Watching
 
+from .gametitles import game_title
+
 
 def lobby_words(lobby: Lobby) -> str:
     """Who sits at the table so far, and how many seats are free."""
@@ -48,7 +50,7 @@ def lobby_words(lobby: Lobby) -> str:
     who = ", ".join(p.name for p in lobby.players)
     free = seats - len(lobby.players)
     wait = f"waiting for {free} more player{'s' * (free > 1)}" if free else "every seat is taken"
-    return f"at the table ({lobby.settings.game}, {seats} seats): {who}; {wait}"
+    return f"at the table ({game_title(lobby.settings.game)}, {seats} seats): {who}; {wait}"
 
 
 def watching_words(event: Watching) -> str:

@@ -26,7 +26,7 @@ from .choices import Choice, ask, choices
 from .controller import MatchScore, TableController
 from .footer import Footer
 from .help import HelpScreen
-from .modals import ConfirmScreen, GameOverScreen, ScrapScreen
+from .modals import ConfirmScreen, GameOverScreen, ScrapScreen, relabel
 from .peertext import plain
 from .trio_guest import TrioGuest
 from .widgets import Hand, LastMove, MoveLog, TooSmall, board, set_choices, show_board
@@ -58,6 +58,8 @@ class TableScreen(ChatActions, Screen[None]):
         self._keep_error = False  # the error shown stays through the next new question
         self._refused = ""  # the controller's last refusal, once shown
         self._over: GameOverScreen | None = None  # the game-over overlay, while it is up
+        # c leaves a lesson (it concedes nothing): the footer says so.
+        relabel(self, "c", "concede", getattr(controller, "concede_label", "Concede"))
 
     def compose(self) -> ComposeResult:
         yield Static(plain(self.title_text), id="title", classes="fits")

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import SelectionList, Static
+from textual.widgets import Footer, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from cuttle_net.games.cuttle.rules import VARIANTS, Rules
@@ -38,6 +38,7 @@ class VariantsScreen(ModalScreen[frozenset[str]]):
             )
             yield Static(id="variants-on")  # the ticks' colour alone would not say it
             yield Static(id="variants-error")
+        yield Footer()  # its own keys, over the footer of the screen below (modals.py)
 
     def on_mount(self) -> None:
         self.query_one("#variants", SelectionList).focus()

@@ -50,7 +50,8 @@ def note_line(note: Any) -> str:
 
         report = note.report
         words = {0: "valid", 1: "INVALID", 3: "unaudited"}.get(int(report.verdict), "?")
-        what = f"; {outcome_text(report.outcome)}" if report.outcome is not None else ""
+        won = report.outcome
+        what = f"; {outcome_text(won, report.names)}" if won is not None else ""
         why = f": {report.problem}" if report.problem else ""
         return f"game {note.number} verdict: {words}{what}{why}"
     assert isinstance(note, Ended)

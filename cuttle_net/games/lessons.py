@@ -72,6 +72,9 @@ class Course:
     parse_position: Callable[[str], Any]
     parse_move: Callable[[str], Any]
     illegal: type[Exception]  # what the engine raises for a move the rules refuse
+    # The other seats' names, in seat order skipping the learner's: the lessons' words
+    # name them so (a client renames one that is the player's own name, words included).
+    others: tuple[str, ...] = ()
 
     def position(self, lesson: Lesson) -> str:
         """The lesson's full position line: REST replaced by the cards placed nowhere else."""

@@ -97,6 +97,7 @@ class Report:
     public: list[Any] = field(default_factory=list)
     outcome: Outcome | None = None  # how the game ended by the rules, if it did
     practice: bool = False  # a practice game (SPEC 5.5): dealt and played on one machine
+    names: tuple[str, ...] = ()  # the players' names, seat by seat, as the record states them
 
     def fail(self, problem: str) -> Report:
         self.verdict, self.problem = Verdict.INVALID, problem
@@ -502,6 +503,7 @@ def _verify(record: GameRecord, text: str, report: Report) -> None:
         ) from None
     report.header, report.module, report.rules = header, game_module(header.name), header.rules
     report.seats, report.dealer = header.seats, header.dealer
+    report.names = seat_names(tags, header.seats)
     if watcher:
         report.lines.append(
             f"record signed by a watcher (key {tags['SignerKey'][:16]}…, at no seat): ok; "
@@ -702,6 +704,7 @@ def _verify_practice(record: GameRecord, report: Report) -> None:
         raise Invalid("a practice record has no transcript and no seen notes")
     report.module, report.rules, report.order = module, rules, order
     report.seats, report.dealer = seats, dealer
+    report.names = seat_names(tags, seats)
     report.moves = [(seat, t) for seat, t, _ in record.moves]
     try:
         game, _ = replay(module, rules, seats, dealer, order, report.moves)
@@ -725,7 +728,7 @@ def _verify_practice(record: GameRecord, report: Report) -> None:
     report.lines.append(
         f"practice game of {module.name} ({rules.name}, {seats} players) against the "
         f"{tags['Practice']} bot: {len(report.moves)} moves replayed on the deal the record "
-        f"states, each legal; {outcome_text(outcome) if outcome else 'unfinished'}"
+        f"states, each legal; {outcome_text(outcome, report.names) if outcome else 'unfinished'}"
     )
     report.lines.append(
         "a practice deal proves nothing more: one machine shuffled it and held every card, "
@@ -748,19 +751,32 @@ def _describe(stop: Stop) -> str:
     return "the audit is complete"
 
 
-def outcome_text(outcome: Outcome | None) -> str:
-    """An outcome in words: ``seat 0 wins (goal)``, ``seats 1, 3 win (last-round)``."""
+def seat_names(tags: dict[str, str], seats: int) -> tuple[str, ...]:
+    """The players' names, seat by seat (``_read_table`` checked them)."""
+    return tuple(tags[f"Seat{s}"] for s in range(seats))
+
+
+def outcome_text(outcome: Outcome | None, names: tuple[str, ...] = ()) -> str:
+    """An outcome in words: ``Ann (seat 0) wins (goal)``, ``Bo (seat 1) and Cy (seat 3) win
+    (last-round)``; without names, ``seat 0 wins (goal)``. A name is the record's word, as
+    plain text (verify checked it is printable)."""
     if outcome is None:
         return "no outcome"
+
+    def who(s: int) -> str:
+        return f"{names[s]} (seat {s})" if s < len(names) else f"seat {s}"
+
     winners = outcome.winners
     if not winners:
-        who = "drawn"
+        what = "drawn"
     elif len(winners) == 1:
-        who = f"seat {winners[0]} wins"
+        what = f"{who(winners[0])} wins"
+    elif names:
+        what = ", ".join(who(s) for s in winners[:-1]) + f" and {who(winners[-1])} win"
     else:
-        who = "seats " + ", ".join(str(s) for s in winners) + " win"
+        what = "seats " + ", ".join(str(s) for s in winners) + " win"
     scores = f"; scores {' '.join(str(x) for x in outcome.scores)}" if outcome.scores else ""
-    return f"{who} ({outcome.reason}){scores}"
+    return f"{what} ({outcome.reason}){scores}"
 
 
 def _full_replay(record: GameRecord, game: PublicGame, report: Report) -> None:
@@ -777,11 +793,12 @@ def _full_replay(record: GameRecord, game: PublicGame, report: Report) -> None:
     outcome = game.module.outcome(final)
     if outcome != game.over:
         raise Invalid(
-            f"with every card known the game ends {outcome_text(outcome)}, "
-            f"not {outcome_text(game.over)}"
+            f"with every card known the game ends {outcome_text(outcome, report.names)}, "
+            f"not {outcome_text(game.over, report.names)}"
         )
     report.lines.append(
-        f"with every card known: {len(steps)} moves replayed, each legal; " + outcome_text(outcome)
+        f"with every card known: {len(steps)} moves replayed, each legal; "
+        + outcome_text(outcome, report.names)
     )
 
 
@@ -801,6 +818,7 @@ __all__ = [
     "outcome_text",
     "read_header",
     "replay",
+    "seat_names",
     "verify_record",
     "verify_text",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.cli import build_parser
 from cuttle_client.cuttle_lesson import CuttleLesson
@@ -100,9 +101,60 @@ def test_next_lesson_plays_on_the_same_table_and_replies_are_scripted() -> None:
         assert [e.words for e in c.log][-1] == "Sam lets 3♦ take effect"
         await keys(pilot, "colon", *"pick ts", "enter")
         await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+        await pilot.pause()
+        # The footer says the panel's keys in its words (it said the table's: issue 26).
+        bottom = screen_text(pilot.app).rstrip().splitlines()[-1]
+        assert bottom.split() == [
+            "r",
+            "Next",
+            "lesson",
+            "l",
+            "Lessons",
+            "t",
+            "Panel",
+            "/",
+            "table",
+        ], bottom
         await keys(pilot, "r")  # the next lesson: the 4
         await until(pilot, lambda: "lesson 9 of 17: The 4" in screen_text(pilot.app))
         assert c.lesson.key == "four" and not c.log
+
+    run(app, body)
+
+
+def test_a_lesson_that_starts_on_a_waiting_one_off_says_who_played_it() -> None:
+    """The counter lesson starts with Sam's ace waiting, the discard one with Sam's 4: the
+    last-move line says so (it said "No move yet", issue 26)."""
+    for key, said in (("counter", "Sam plays A♣ as a one-off"), ("discard", "Sam plays 4♠")):
+        c = CuttleLesson(CUTTLE.lessons.index(CUTTLE.find(key)), bot_delay=0)
+
+        async def body(pilot: Pilot, said: str = said) -> None:
+            last = str(pilot.app.screen.query_one("#last").render())
+            assert last.startswith(f"Last: {said}"), last
+            assert "No move yet" not in screen_text(pilot.app)
+
+        run(CuttleApp(Settings(bot_delay=0), c), body)
+
+
+@pytest.mark.parametrize(
+    ("name", "game", "key"), [("Sam", "cuttle", "counter"), ("ada", "unisson", "meld-effects")]
+)
+def test_no_other_seat_of_a_lesson_has_the_players_name(
+    tmp_path: Path, name: str, game: str, key: str
+) -> None:
+    """A player called Sam (or ada) meets no Sam (no Ada) in the lessons: the seat and the
+    lesson's words name a spare name instead (issue 26)."""
+    course = CUTTLE if game == "cuttle" else UNISSON
+    app = make_app(Settings(bot_delay=0, config_dir=tmp_path, name=name))
+
+    async def body(pilot: Pilot) -> None:
+        pilot.app.open_lesson(game, course.lessons.index(course.find(key)))  # type: ignore[attr-defined]
+        await until(pilot, lambda: bool(pilot.app.screen.query("#log-text")))
+        await pilot.pause()
+        c = pilot.app.screen.controller  # type: ignore[attr-defined]
+        assert name.capitalize() not in c.names and "Kit" in c.names, c.names
+        text = screen_text(pilot.app) + panel_text(pilot)
+        assert "Kit" in panel_text(pilot) and name.capitalize() not in text, text
 
     run(app, body)
 
@@ -134,6 +186,14 @@ def test_the_last_unisson_lesson_ends_the_game_with_its_scores() -> None:
         c.submit(parse_unisson(move))
     assert c.ending is not None and not c.can_rematch
     assert c.ending.scores[0].total == 8 and "you are ready to play" in c.ending.text
+
+    async def body(pilot: Pilot) -> None:  # no next lesson: no r in the footer
+        await until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+        await pilot.pause()
+        bottom = screen_text(pilot.app).rstrip().splitlines()[-1]
+        assert " ".join(bottom.split()) == "l Lessons t Panel / table", bottom
+
+    run(CuttleApp(Settings(bot_delay=0), c), body)
 
 
 def test_the_lobby_opens_the_lessons_at_its_game() -> None:
@@ -196,6 +256,8 @@ def test_leaving_a_lesson_asks_in_its_words_and_leaves_it_unticked(tmp_path: Pat
     async def body(pilot: Pilot) -> None:
         await keys(pilot, "down", "down", "enter")  # the third: Scuttles
         await until(pilot, lambda: "Scuttle Sam's 9♥" in panel_text(pilot))
+        footer = screen_text(pilot.app).rstrip().splitlines()[-1]
+        assert " c Leave " in footer and "Concede" not in footer, footer  # (issue 26)
         await keys(pilot, "c")
         assert isinstance(pilot.app.screen, ConfirmScreen)
         assert pilot.app.screen.question == "Leave this lesson? It is not ticked as done."

@@ -14,6 +14,7 @@ from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
 from textual.binding import Binding
 from textual.pilot import Pilot
+from textual.widgets import Select
 
 from cuttle_net.games.cuttle.rules import Rules
 from tests.client.helpers import keys, practice_app, run, screen_text, until
@@ -103,6 +104,38 @@ def test_the_lobby_names_learn_whole_at_60_columns() -> None:
         assert "against easy (default)" in row and "Learn (e)" in row, row
 
     run(app, body, size=(60, 20))
+
+
+def test_the_lobby_title_and_rows_are_whole_at_60_columns() -> None:
+    """At 60×20 the title was cut after "L'Unis", the Host row's hint after "(v: vari" and
+    the Join row lost Watch (w) (issue 26)."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    async def body(pilot: Pilot) -> None:
+        lines = screen_text(app).splitlines()
+        assert lines[0].strip() == "cuttle · Cuttle (2 players) · L'Unisson (3 to 6 players)"
+        host = next(x for x in lines if "Host (h)" in x)
+        assert host.split() == ["Host", "(h)", "rules", "classic", "▼", "(v:", "variants)"], host
+        join = next(x for x in lines if "Join (j)" in x)
+        assert join.rstrip().endswith("Watch (w)"), join
+        await keys(pilot, "v", "down", "space", "enter")  # joker: one variant, by name
+        host = next(x for x in screen_text(app).splitlines() if "Host (h)" in x)
+        assert host.rstrip().endswith("+joker (v)"), host
+
+    run(app, body, size=(60, 20))
+
+
+def test_g_opens_the_list_of_games() -> None:
+    """g said "Game" in the footer and only focused the list: it opens it (issue 26)."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "g")
+        assert app.lobby.query_one("#game", Select).expanded
+        await keys(pilot, "down", "enter")
+        assert app.lobby.game == "unisson"
+
+    run(app, body)
 
 
 def test_ascii_mode_shows_no_suit_glyphs() -> None:

@@ -137,14 +137,13 @@ def test_a_peer_name_is_plain_text_on_every_screen(
         # L'Unisson: the players, whose turn, the last player, and the game-over panel.
         unisson = UnissonPractice("greedy", 3, seed=2, bot_delay=0)
         unisson.names = ("You", name, f"x{name}")
-        unisson.games = [[1, 3, 2]]  # a game played before: the title names the match leader
+        unisson.games = [[1, 3, 2]]  # a game played before: each line has its seat's total
         app.open_table(unisson)
         await until(pilot, lambda: isinstance(app.screen, UnissonTableScreen))
         table = app.screen
         await until(pilot, lambda: bool(unisson.log) and unisson.my_turn)
         await pilot.pause()
-        shows(app, f" {shown[:11]}")
-        shows(app, f"game 2 · match: you 1, {shown} leads with 3")  # the title
+        shows(app, f" {shown[:11]:<11}  match   3")
         score = Score(1, 2, 3, 4, 5, 6, 21)
         text = f"{name} wins the game"
         unisson.ending = Ending(text, (score,) * 3, ((), (), ()))

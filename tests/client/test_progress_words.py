@@ -39,7 +39,7 @@ def test_each_event_has_its_line() -> None:
     settings = TableSettings("unisson", ("one-deck",), 4)
     lobby = Lobby(settings, (SeatInfo(0, "Hal", KEY), SeatInfo(1, "Ann", KEY)), 1)
     assert progress_lines(lobby) == [
-        "at the table (unisson, 4 seats): Hal, Ann; waiting for 2 more players"
+        "at the table (L'Unisson, 4 seats): Hal, Ann; waiting for 2 more players"
     ]
     full = Lobby(settings, tuple(SeatInfo(i, f"p{i}", KEY) for i in range(4)), 0)
     assert progress_lines(full)[0].endswith("; every seat is taken")
@@ -170,7 +170,7 @@ def test_a_seats_story_keeps_only_the_latest_lobby() -> None:
     assert seat.status == [
         "hosting",
         "at the table (a line of the player's own words)",
-        "at the table (unisson, 3 seats): Hal, Ann; waiting for 1 more player",
+        "at the table (L'Unisson, 3 seats): Hal, Ann; waiting for 1 more player",
         "compare this code with every other player's: 1 2",
     ]
 

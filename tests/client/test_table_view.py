@@ -130,3 +130,24 @@ def test_a_refused_move_is_read_back_with_the_cards_as_shown() -> None:
     assert move_shown(parse_move("scuttle 3d th"), ascii=True) == "scuttle 3D TH"
     assert move_shown(unisson_move("extend 1 TH")) == "extend 1 10♥"
     assert move_shown("draw") == "draw"
+
+
+def test_the_bottom_line_under_an_overlay_lists_the_overlays_keys() -> None:
+    """Under the concede question, the help and the scrap pile, the footer lists the
+    overlay's keys, not the table's (which do nothing then: issue 26)."""
+
+    async def body(pilot: Pilot) -> None:
+        def bottom() -> str:
+            return screen_text(pilot.app).rstrip().splitlines()[-1]
+
+        assert "Draw" in bottom()  # the table's own
+        for key, shown, back in (
+            ("c", "y Yes  n No", "n"),
+            ("question_mark", "esc Close", "escape"),
+        ):
+            await keys(pilot, key)
+            assert shown in bottom() and "Draw" not in bottom(), bottom()
+            await keys(pilot, back)
+        assert "Draw" in bottom()
+
+    run(practice_app(), body)

@@ -86,7 +86,7 @@ def test_r_plays_the_next_game_with_the_deal_passed_on_and_the_totals_kept(
         assert c.session is not None and c.session.header.number == 2 and not c.between
         assert c.view.dealer == (seen["dealer 1"] + 1) % 3  # the deal passed left
         title = screen_text(app).splitlines()[0]
-        assert "game 2 · match: you" in title, title
+        assert "game 2 of the match" in title, title
         await play_to_the_end(pilot, table, random.Random(4))
         over = await game_over(pilot)
         assert len(c.games) == 2
@@ -169,7 +169,7 @@ def test_a_joiner_sees_the_hosts_proposal_agrees_with_r_and_sees_the_match_end(
         assert "The match is over: Hal left: no more games." in screen_text(app)
         assert isinstance(app.screen, GameOverScreen)
         assert not app.screen.query_one("#rematch").display
-        assert len(c.games) == 2 and "game 2 · match: you" in screen_text(app).splitlines()[0]
+        assert len(c.games) == 2 and "game 2 of the match" in screen_text(app).splitlines()[0]
         await until(pilot, lambda: len(matches) == 2)
         await keys(pilot, "l")
         # Back in the lobby, its keys work: the Join field had kept the focus, and took

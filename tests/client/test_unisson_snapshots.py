@@ -99,4 +99,4 @@ def test_help_at_the_table(snap_compare) -> None:
 
 
 def test_lobby_with_lunisson_chosen(snap_compare) -> None:
-    assert snap_compare(make_app(Settings(bot_delay=0)), press=["g", "enter", "down", "enter"])
+    assert snap_compare(make_app(Settings(bot_delay=0)), press=["g", "down", "enter"])

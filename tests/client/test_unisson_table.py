@@ -88,16 +88,38 @@ def test_a_whole_game_by_keys_then_another_deal(players: int, seed: int) -> None
         first = c.dealer
         await keys(pilot, "r")  # another deal: the deal passes left, the match adds up
         assert c.ending is None and c.dealer == (first + 1) % players and len(c.games) == 1
-        title = line(pilot, "#title")
-        # The match fits the title at 80 columns, six seats too (it was cut: 'match You 5,
-        # Greedy 1 16,', issue 26, defect 13): the player's total and the leader's.
-        assert len(title.rstrip()) <= 80 and "game 2 · match: you " in title, title
-        top = max(c.match)
-        assert f"with {top}" in title, title
+        assert "game 2 of the match" in line(pilot, "#title")
+        rows = line(pilot, "#u-players").splitlines()
+        assert [int(r.split("match")[1].split()[0]) for r in rows] == c.match
         await keys(pilot, "l", "y")  # leave the table, back to the lobby
         assert "Practice (p)" in screen_text(pilot.app)
 
     run(unisson_app(players, seed), body)
+
+
+LONG = ("Bartholomew Fairweather", "Maximiliana Rosenthal", "Christopher Longbottom")
+LONG += ("Alexandrina Wellesley", "Theodora Kowalczykowa", "Wilhelmina Featherstone")
+
+
+def test_every_seats_match_total_is_readable_at_80_columns_with_six_long_names() -> None:
+    """The match at a table with six long names, as a networked table's title names it
+    (its code, who watches): each seat's total on its own line, the title whole (it was
+    cut: 'match: you 31, Theodora Kowalczyk…', issue 26)."""
+    c = PracticeController("greedy", 6, seed=2, bot_delay=0)
+    c.names, c.games = LONG, [[31, 112, 8, 75, 140, 99]]
+    c.label, c.watching = "table · code 123 456", "3 watching"
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: isinstance(pilot.app.screen, UnissonTableScreen))
+        await until(pilot, lambda: bool(c.log))
+        text = screen_text(pilot.app).splitlines()
+        assert (
+            text[0].strip() == "L'Unisson · table · code 123 456 · game 2 of the match · 3 watching"
+        )
+        for name, total, row in zip(LONG, c.match, text[1:7], strict=True):
+            assert f" {name[:11]}  match {total:>3} " in row, row
+
+    run(CuttleApp(Settings(bot_delay=0), c), body)
 
 
 def ace_seed() -> int:
@@ -173,7 +195,7 @@ def test_a_typed_move_is_played_or_refused_with_the_rule() -> None:
 
 def test_the_lobby_opens_a_practice_table_of_the_game_chosen() -> None:
     async def body(pilot: Pilot) -> None:
-        await keys(pilot, "g", "enter", "down", "enter")  # Cuttle → L'Unisson
+        await keys(pilot, "g", "down", "enter")  # Cuttle → L'Unisson
         assert "players" in screen_text(pilot.app)
         await keys(pilot, "p")
         await until(
@@ -217,7 +239,7 @@ def test_cuttle_play_refuses_a_table_it_cannot_seat(
 def test_the_lobby_explains_the_game_chosen() -> None:
     async def body(pilot: Pilot) -> None:
         app = pilot.app
-        await keys(pilot, "g", "enter", "down", "enter")
+        await keys(pilot, "g", "down", "enter")
         await until(pilot, lambda: app.lobby.game == "unisson")
         await keys(pilot, "question_mark")
         # a screen just pushed is drawn on a later refresh
@@ -232,7 +254,7 @@ def test_the_lobby_explains_the_game_chosen() -> None:
 def test_hosting_lunisson_from_the_lobby_opens_a_table_of_the_players_chosen() -> None:
     async def body(pilot: Pilot) -> None:
         app = pilot.app
-        await keys(pilot, "g", "enter", "down", "enter")  # L'Unisson
+        await keys(pilot, "g", "down", "enter")  # L'Unisson
         assert line(pilot, "#host-what") == "a table for 4 players, one deck"
         assert not app.screen.query_one("#rules").display  # Cuttle's rules: not L'Unisson's
         app.screen.query_one("#players").value = 5
@@ -249,7 +271,9 @@ def test_hosting_lunisson_from_the_lobby_opens_a_table_of_the_players_chosen() -
             ),
         )
         text = screen_text(app)
-        assert "hosting unisson (two-decks) for 5 players" in text or "Cannot listen" in text
+        # The game by its name for people, not its id "unisson" (issue 26).
+        assert "hosting L'Unisson (two-decks) for 5 players" in text or "Cannot listen" in text
+        assert "at the table (L'Unisson, 5 seats)" in text or "Cannot listen" in text
         await keys(pilot, "escape")
         assert isinstance(app.screen, type(app.lobby))
 

@@ -25,7 +25,7 @@ def test_a_side_killed_mid_game_resumes_it_when_started_again(tmp_path: Path, vi
     assert host.finish() == 0, host.text
     assert joiner.finish() == 0, joiner.text
     restarted = run.sides[victim]
-    played = re.search(r"resuming the unfinished table of cuttle \((\d+) moves played\)",
+    played = re.search(r"resuming the unfinished table of Cuttle \((\d+) moves played\)",
                        restarted.text)  # fmt: skip
     assert played and int(played[1]) > 0, restarted.text  # killed mid-game, not mid-deal
     # The survivor waited for the killed side: the host its window, the joiner its redials.
@@ -77,7 +77,7 @@ def test_a_resume_a_fresh_host_cannot_honour_is_refused_at_once(tmp_path: Path) 
     records = set((tmp_path / "b" / "games").glob("*.cuttle"))
     again = Side(join_args(tmp_path, port))
     assert again.finish() == 1, again.text
-    assert "resuming the unfinished table of cuttle" in again.text
+    assert "resuming the unfinished table of Cuttle" in again.text
     assert "this host has no unfinished table of yours to resume" in again.text
     assert "our journal of the table is kept as" in again.text
     assert not _results(again), again.text

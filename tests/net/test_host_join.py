@@ -101,7 +101,7 @@ def test_two_processes_play_a_whole_game_at_a_two_seat_table_and_agree(
     joined = join(tmp_path, port, "--bot", "random")
     code, out, err = finish(host)
     assert joined.returncode == 0 and code == 0, joined.stdout + joined.stderr + out + err
-    assert "at the table (cuttle, 2 seats)" in out
+    assert "at the table (Cuttle, 2 seats)" in out
     assert len(result_lines(out)) == 1
     assert result_lines(out) == result_lines(joined.stdout)  # the same verdict on both sides
     assert all("audit passed" in line for line in result_lines(out))

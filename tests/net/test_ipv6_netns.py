@@ -87,7 +87,7 @@ def _host(ns: str, tmp: Path) -> tuple[subprocess.Popen[str], str]:
             break
     text = "".join(seen)
     # (not host.stderr.read() in the message: the host waits on, and the read would too)
-    assert f"hosting cuttle (classic) for 2 players on [::]:{PORT}" in text, text
+    assert f"hosting Cuttle (classic) for 2 players on [::]:{PORT}" in text, text
     assert f"cuttle join [{HOST_IP}]:{PORT}" in text
     invitation = re.search(r"cuttle join (cuttle:[a-z2-7]+)", text)
     assert invitation, text

@@ -108,6 +108,6 @@ async def test_the_joiner_says_its_journal_is_kept_and_where(
     message = refused.value.message
     assert message.startswith("the host says: this host has no unfinished table"), message
     assert f"our journal of the table is kept as {path}" in message
-    assert any("resuming the unfinished table of cuttle" in line for line in said), said
+    assert any("resuming the unfinished table of Cuttle" in line for line in said), said
     assert set((tmp_path / "p1").glob("games/*")) == records  # no game, so no record
     assert rebuild(open_journal(path), keys[1], game_session).core.stage is Stage.GAME

@@ -195,6 +195,11 @@ def test_the_commands_on_good_truncated_and_garbage_files(
     good.write_text(text)
     ok = cuttle("verify", str(good))  # once as the command a person types
     assert ok.returncode == 0 and "verdict: valid" in ok.stdout
+    # The winner by name, as the record states it, not "seat 1 wins" (issue 26).
+    won = verify_text(text).outcome
+    assert won is not None and len(won.winners) == 1
+    name = ("ann", "bob")[won.winners[0]]
+    assert f"{name} (seat {won.winners[0]}) wins" in ok.stdout
     status, exported, _ = cuttle_here(capsys, "export", str(good))  # JSON is the default
     assert cuttle_here(capsys, "export", str(good), "--json")[1] == exported
     data = json.loads(exported)

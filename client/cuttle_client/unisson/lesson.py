@@ -20,17 +20,25 @@ class UnissonLesson(Coaching, PracticeController):
     table_title = "L'Unisson · learn"
 
     def __init__(
-        self, index: int = 0, *, bot_delay: float = 0.6, config_dir: Path | None = None
+        self,
+        index: int = 0,
+        *,
+        bot_delay: float = 0.6,
+        config_dir: Path | None = None,
+        player: str = "",
     ) -> None:
         self.course, self.index, self.config_dir = COURSE, index, config_dir
+        self._name_others(player)
         super().__init__("easy", 3, 1, seed=0, bot_delay=bot_delay)
 
     def _deal(self) -> None:
         self._begin()
         self.game = self.run.game  # type: ignore[assignment]
         self.seat, self.players, self.decks = self.lesson.seat, self.game.players, self.game.decks
-        others = iter(("Ada", "Ben", "Cy", "Dee", "Eve"))
-        self.names = tuple("You" if s == self.seat else next(others) for s in range(self.players))
+        others = iter(range(self.players - 1))
+        self.names = tuple(
+            "You" if s == self.seat else self.other(next(others)) for s in range(self.players)
+        )
         self.order, self.moves, self.saved = [], [], None
         self._view = self.game.view(self.seat)
         self.log, self.ending = [], None

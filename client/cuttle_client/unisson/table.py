@@ -126,7 +126,8 @@ class UnissonTableScreen(ChatActions, Screen[None]):
             self.query_one("#error", Static).display = False
         touched = c.log[-1].touched if c.log else frozenset()
         players = self.query_one("#u-players", Players)
-        players.show(view, c.names, me, self.ascii, touched, c.ending, c.away)
+        match = c.match if c.games else None
+        players.show(view, c.names, me, self.ascii, touched, c.ending, c.away, match=match)
         self.query_one("#u-status", Status).show(view, c.names, me)
         self.query_one("#last", LastMove).show(c.log, self.ascii)
         log = self.query_one("#log", MoveLog)
@@ -148,9 +149,10 @@ class UnissonTableScreen(ChatActions, Screen[None]):
         parts = [self.title_text, *([c.banner] if c.banner else [])]
         if c.my_turn and c.trouble():  # otherwise the ask line says it
             parts.insert(0, c.trouble())
-        if c.games:  # the table is known by now: its place goes to the match
+        if c.games:  # the table is known by now: its place goes to the match (whose
+            # totals are on the players' lines)
             parts[-1] = f"L'Unisson · {c.label}"
-            parts.append(f"game {len(c.games) + (c.ending is None)} · {match_words(c)}")
+            parts.append(f"game {len(c.games) + (c.ending is None)} of the match")
         parts += [c.watching] if c.watching else []
         self.query_one("#title", Static).update(plain(" · ".join(parts)))
 
@@ -354,15 +356,3 @@ class UnissonTableScreen(ChatActions, Screen[None]):
             self.controller.rematch()
         else:
             self.dismiss()
-
-
-def match_words(c: UnissonController) -> str:
-    """The match in a few words that fit the title at 80 columns with six seats: the
-    player's total and the leader's (every total is on the game-over screen)."""
-    totals, me = c.match, c.seat
-    top = max(totals)
-    if totals[me] == top:
-        shared = sum(t == top for t in totals) > 1
-        return f"match: you {'share the lead' if shared else 'lead'} with {top}"
-    leader = c.names[totals.index(top)]
-    return f"match: you {totals[me]}, {leader} leads with {top}"

@@ -40,7 +40,9 @@ def cards(fs: Sequence[int], ascii: bool, touched: Collection[int] = ()) -> Text
 class Players(Static):
     """One line a seat, in seat order: who decides now (▶), the name, the hand's size (the
     hand itself once shown), dealer and last player, a seat whose connection is lost (and
-    the seconds it has left to come back), and the sequences, numbered."""
+    the seconds it has left to come back), and the sequences, numbered; after the name,
+    the seat's match total once a game of the match is over (here every seat's stays
+    readable at 80 columns: the title cut long names)."""
 
     def show(
         self,
@@ -52,9 +54,11 @@ class Players(Static):
         ending: Ending | None = None,
         away: Mapping[int, int] | None = None,
         hands: Sequence[Sequence[int]] | None = None,
+        match: Sequence[int] | None = None,
     ) -> None:
         """``hands``: every hand, face up (a replay with every card known); the ending's
-        are shown once the game is over."""
+        are shown once the game is over. ``match``: each seat's total over the games
+        finished at this table (None before the first is over)."""
         lines = []
         acting = view.to_act
         if ending is not None and ending.hands:
@@ -63,6 +67,9 @@ class Players(Static):
             line = Text(">" if ascii and s == acting else "▶" if s == acting else " ")
             name = names[s][:NAME_WIDTH].ljust(NAME_WIDTH)
             line.append_text(plain(f" {name} ", style="bold" if s == me else ""))
+            if match is not None:  # a column of its own, hands shown or not
+                line.append(" match", style="dim")
+                line.append(f"{match[s]:>4}  ", style="bold" if s == me else "")
             if hands is not None:
                 hand = hands[s]
                 line.append_text(cards(hand, ascii) if hand else Text("empty", style="dim"))

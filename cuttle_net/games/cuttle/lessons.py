@@ -355,4 +355,5 @@ COURSE = Course(
     parse_position=parse_position,
     parse_move=parse_move,
     illegal=IllegalMove,
+    others=("Sam",),
 )

@@ -251,4 +251,5 @@ COURSE = Course(
     parse_position=parse_position,
     parse_move=parse_move,
     illegal=IllegalMove,
+    others=("Ada", "Ben", "Cy", "Dee", "Eve"),
 )
