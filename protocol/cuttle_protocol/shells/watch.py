@@ -77,7 +77,7 @@ class WatcherShell(TableShell):
     async def serve(self, peer: Peer) -> None:
         """Read the host's entries until the table ends or the connection does (then the
         caller may dial again: `lost`); our chat lines go out on it meanwhile."""
-        link = self._link = _Link(peer)
+        link = self._link = _Link(peer, self._before_send)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.write)
             try:

@@ -15,9 +15,9 @@ neither the log nor the session, but what rebuilds both, byte for byte:
   the core read for the chat's rate (`at`, before the input that read it: the one decision
   of the core that hangs on the clock, SPEC 3.15, is taken again on the same time), the
   host's watchers coming and going (`watch`, `unwatch`) and their lines (`hear`, where the
-  table takes them: relayed in an entry of the host's, or counted to a flood), and each time the seat's driver
-  handed the game session one of the table's events (`began`: game N started; `fed`: the
-  game message at log index I).
+  table takes them: relayed in an entry of the host's, or counted to a flood), and each
+  time the seat's driver handed the game session one of the table's events (`began`: game
+  N started; `fed`: the game message at log index I).
 
 The last two are what makes the rebuild exact. A live driver takes the table's events some
 time after the core made them (through the shell's event channel), and more messages may

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NoReturn
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -521,7 +521,7 @@ class _Table:
         kind, seat = body["t"], entry.seat
         seats = len(self.seats)
 
-        def refuse(detail: str) -> None:
+        def refuse(detail: str) -> NoReturn:
             raise _Culprit(seat, "bad-entry", f"{kind}: {detail}")
 
         if kind == "seats":
@@ -624,7 +624,7 @@ class _Table:
         digest = watcher_digest(self.log.table_id, body["key"], body["seen"], head, body["body"])
         return digest, codec.unpack(body["body"])
 
-    def _check_aside(self, body: dict[str, Any], refuse: Callable[[str], None]) -> None:
+    def _check_aside(self, body: dict[str, Any], refuse: Callable[[str], NoReturn]) -> None:
         """A watcher's chat line, relayed by the host (SPEC 3.15 *Watchers*): the host's
         entry, carrying what its watcher signed, which every receiver checks itself."""
         assert self.log is not None
@@ -765,7 +765,7 @@ def _is_chat(body: bytes) -> bool:
     return type(value) is dict and value.get("t") == "chat"
 
 
-def _refused(detail: str) -> None:
+def _refused(detail: str) -> NoReturn:
     raise _Culprit(0, "bad-entry", detail)
 
 
