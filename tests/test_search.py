@@ -10,6 +10,7 @@ from cuttle_client.cli import main
 
 from cuttle_net.games.cuttle.arena import play_game, wilson
 from cuttle_net.games.cuttle.bots import BOTS, make_bot
+from cuttle_net.games.cuttle.cards import RANK_OF
 from cuttle_net.games.cuttle.engine import CHANCE, MAIN, OFFER, UNKNOWN, Game
 from cuttle_net.games.cuttle.moves import OFFER_DRAW
 from cuttle_net.games.cuttle.position import format_position, parse_position
@@ -131,7 +132,7 @@ def test_reading_the_opponent_changes_nothing_the_hidden_cards_would() -> None:
                 other = sample_world(g.view(seat), random.Random(seed + 7))
                 picks = []
                 for world in (g, other):
-                    bot = SearchBot("small", iterations=40, infer=1.0)
+                    bot = SearchBot("small", iterations=40, infer=1.0, sight=0.3, glasses=0.2)
                     for before, move in history:
                         bot.observe(before.view(seat), move)  # type: ignore[arg-type]
                     picks.append(bot.choose(world.view(seat), random.Random(seed)))
@@ -142,6 +143,23 @@ def test_reading_the_opponent_changes_nothing_the_hidden_cards_would() -> None:
             history.append((g.copy(), move))
             g.push(move)
     assert checked >= 4
+
+
+def test_a_bonus_for_sight_puts_glasses_down_while_the_other_hand_is_hidden() -> None:
+    """``sight`` rewards putting glasses down now (the search cannot value seeing): with it
+    the bot opens with its 8 as glasses, without it with its queen."""
+    g = Game.deal(Rules(), seed=0)
+    while g.to_act == CHANCE:
+        g.push(g.legal_moves()[0])
+    view = g.view(g.to_act)
+
+    def opening(sight: float) -> set[tuple[str, int]]:
+        bot = SearchBot("small", iterations=300, sight=sight)
+        picks = (bot.choose(view.copy(), random.Random(k)) for k in range(3))
+        return {(m.kind.name, RANK_OF[m.card]) for m in picks}
+
+    assert opening(0.0) == {("PERMANENT", 12)}
+    assert opening(0.5) == {("PERMANENT", 8)}
 
 
 def test_decisions_are_deterministic_for_a_seed() -> None:

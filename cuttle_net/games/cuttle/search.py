@@ -32,6 +32,7 @@ RANK = RANK_OF
 _POINTS, _SCUTTLE, _JACK = Kind.POINTS, Kind.SCUTTLE, Kind.JACK
 _PERMANENT, _ONEOFF, _COUNTER, _DRAW = Kind.PERMANENT, Kind.ONEOFF, Kind.COUNTER, Kind.DRAW
 EPSILON = 0.1  # how often a playout move is uniformly random
+GLASSES = 0.04  # what glasses (an 8 showing the other hand) add to the evaluation
 
 
 def sample_world(
@@ -103,7 +104,7 @@ def _reach(g: Game, s: int) -> int:
     return best
 
 
-def evaluate(g: Game, seat: int) -> float:
+def evaluate(g: Game, seat: int, glasses: float = GLASSES) -> float:
     """How good ``g`` looks for ``seat``, from 0 (lost) to 1 (won); 0.5 for a draw.
 
     Progress towards the goal dominates; a player whose turn it is and who can reach the
@@ -123,7 +124,7 @@ def evaluate(g: Game, seat: int) -> float:
     v += 0.5 * (pm * pm - po * po)  # being close to the goal matters more than the gap
     v += 0.04 * (g.hand_size(seat) - g.hand_size(o))
     v += 0.1 * (min(g.queens(seat), 1) - min(g.queens(o), 1))
-    v += 0.04 * (g.has_glasses(seat) - g.has_glasses(o))
+    v += glasses * (g.has_glasses(seat) - g.has_glasses(o))
     return 0.5 + 0.5 * math.tanh(1.5 * v)
 
 
@@ -219,8 +220,20 @@ class SearchBot:
 
     searches = True  # it thinks for a while: a UI runs it off its own thread
 
-    def __init__(self, name: str, iterations: int, plies: int = 8, infer: float = 0.0) -> None:
+    def __init__(
+        self,
+        name: str,
+        iterations: int,
+        plies: int = 8,
+        infer: float = 0.0,
+        glasses: float = GLASSES,
+        sight: float = 0.0,
+    ) -> None:
         self.name = name
+        self.glasses = glasses
+        # Added to the reward of putting glasses down now, while the other hand is hidden:
+        # the worlds of a search are each fully seen, so it cannot value seeing on its own.
+        self.sight = sight
         self.iterations = iterations
         self.plies = plies
         self.infer = infer  # the share of worlds dealt from the beliefs (0: no inference)
@@ -273,8 +286,12 @@ class SearchBot:
         beliefs = self._believe(view)
         root = Node(1 - me)
         plies = self.plies
+        glasses = self.glasses
         unseen = sorted(view.unseen())
         infer = self.infer if beliefs is not None and view.hidden[1 - me] else 0.0
+        sight = self.sight if view.hidden[1 - me] and view.phase == MAIN else 0.0
+        glance = {m for m in moves if m.kind == _PERMANENT and RANK[m.card] == 8}
+        looks: set[Node] = set()  # the root's children that put glasses down
         for _ in range(self.iterations):
             hand = None
             if infer and rng.random() < infer:
@@ -296,11 +313,15 @@ class SearchBot:
                     path.append(node)
                     continue
                 m, node, new = step(node, legal, actor, rng)
+                if sight and m in glance and path[-1] is root:
+                    looks.add(node)
                 world.push(m)
                 path.append(node)
                 if new:
                     break
             _rollout(world, rng, plies)
-            v0 = evaluate(world, 0)
+            v0 = evaluate(world, 0, glasses)
             backup(path, (v0, 1.0 - v0, 1.0 - v0))  # seat 0, seat 1, chance (CHANCE is 2)
+            if sight and len(path) > 1 and path[1] in looks:
+                path[1].wins += sight
         return most_visited(root)
