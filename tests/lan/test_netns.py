@@ -108,6 +108,10 @@ def _ipv6_only(global_too: bool) -> Callable[[str, str, str], None]:
     return setup
 
 
+# The suite sets CUTTLE_NO_LAN=1 (nothing multicast); inside these namespaces it may be.
+LAN_ENV = {k: v for k, v in os.environ.items() if k != "CUTTLE_NO_LAN"}
+
+
 class Process:
     """A process in a namespace whose output lines are read without ever blocking the test."""
 
@@ -117,6 +121,7 @@ class Process:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            env=LAN_ENV,
         )
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -155,6 +160,7 @@ def run(ns: str, *argv: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=WAIT,
+        env=LAN_ENV,
     )
 
 

@@ -4,6 +4,7 @@ real where network namespaces can be made)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from pathlib import Path
 
@@ -53,8 +54,10 @@ async def test_the_announcement_follows_the_lobby_and_ends_when_the_table_is_ful
         return made[-1]
 
     monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
-    # Listening on loopback, a host does not announce: pretend it is on a LAN.
+    # Listening on loopback, a host does not announce: pretend it is on a LAN (and that
+    # the suite's CUTTLE_NO_LAN=1 is not set: zeroconf is the recorder).
     monkeypatch.setattr(lan, "announce_interfaces", lambda host: ["192.0.2.9"])
+    monkeypatch.delenv("CUTTLE_NO_LAN")
     said: list[str] = []
     port: list[int] = []
 
@@ -106,3 +109,21 @@ async def test_the_announcement_follows_the_lobby_and_ends_when_the_table_is_ful
     assert info is not None and info.port == port[0]
     assert info.properties[b"game"] == b"unisson" and info.properties[b"seats"] == b"3"
     assert any(line.startswith("announced on the LAN while a seat is free") for line in said)
+
+
+@pytest.mark.trio
+async def test_nothing_is_announced_with_cuttle_no_lan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CUTTLE_NO_LAN=1 (the suite sets it) keeps a host off the LAN as it keeps the lobby
+    from browsing: `cuttle host` in a test multicast its table on the real network."""
+    made: list[object] = []
+    monkeypatch.setattr(lan, "Zeroconf", lambda **kwargs: made.append(kwargs))
+    monkeypatch.setattr(lan, "announce_interfaces", lambda host: ["192.0.2.9"])
+    told: list[object] = []
+
+    def first() -> lan.Announcement:
+        raise AssertionError("no announcement is made")
+
+    monkeypatch.setenv("CUTTLE_NO_LAN", "1")
+    async with contextlib.AsyncExitStack() as stack:
+        assert await lan.keep_announced(stack, "0.0.0.0", first, told.append) is None
+    assert made == [] and told == []

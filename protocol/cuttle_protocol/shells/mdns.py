@@ -44,6 +44,7 @@ from ..wire.announcement import (
     display_text,
     encode,
 )
+from .portmap import disabled_by_environment
 
 # Record lifetime in seconds for every record, so a host that dies without saying goodbye drops
 # out of lists within two minutes (zeroconf's default keeps the PTR record 75 minutes).
@@ -520,9 +521,10 @@ async def keep_announced(
 ) -> KeptAnnouncement | None:
     """Announce a host listening on ``host`` until ``stack`` closes (``kept_announcement``),
     with ``make()``'s announcement; or return None: loopback (nothing told), or a name the
-    record cannot carry (`NotAnnounced`)."""
+    record cannot carry (`NotAnnounced`); or with CUTTLE_NO_LAN=1 (nothing told: nothing
+    multicast, as the browser and the port mapping)."""
     interfaces = announce_interfaces(host)
-    if interfaces == []:
+    if interfaces == [] or disabled_by_environment():
         return None
     try:
         first = make()
