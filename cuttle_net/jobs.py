@@ -39,12 +39,16 @@ def in_processes(
 
 
 def _terminate(pool: Any) -> None:
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
-    if terminate is not None:
-        terminate()
+    # SIGKILL, not SIGTERM: a worker forked a moment before still holds the handlers of the
+    # `cuttle` command until its initializer runs, and SIGTERM then raises in its fork
+    # hooks, is ignored there, and leaves it serving while the caller waits for it forever
+    # (seen under load). The workers hold nothing to save.
+    kill = getattr(pool, "kill_workers", None)  # Python 3.14
+    if kill is not None:
+        kill()
         return
     for process in list((pool._processes or {}).values()):
-        process.terminate()
+        process.kill()
 
 
 def _worker_signals() -> None:
