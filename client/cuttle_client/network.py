@@ -81,14 +81,6 @@ class Joining(Meeting):
         self.table.follow(self)
         await self.table.join(conn, plan.address)
 
-    def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-
-    async def aclose(self) -> None:
-        if self._task is not None:
-            await self._task.aclose()
-
 
 class ConnectScreen(Screen[None]):
     """Meeting the other players: where to find us, who answered (who is seated at a table),

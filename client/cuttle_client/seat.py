@@ -134,16 +134,22 @@ class Meeting:
         self._say(why)
 
     def close(self) -> None:
-        """Cancel the task, then close the controller (the next class in the MRO)."""
+        """Cancel the task, then close the controller (the next class in the MRO), if any:
+        a joiner's meeting and a watcher have none."""
         if self._task is not None:
             self._task.cancel()
-        super().close()  # type: ignore[misc]
+        self._close_controller()
 
     async def aclose(self) -> None:
-        """Wait for the task to unwind, then close the controller."""
+        """Wait for the task to unwind, then close the controller, if any."""
         if self._task is not None:
             await self._task.aclose()
-        super().close()  # type: ignore[misc]
+        self._close_controller()
+
+    def _close_controller(self) -> None:
+        close = getattr(super(), "close", None)
+        if close is not None:
+            close()
 
 
 class TableSeat(Meeting):

@@ -204,14 +204,6 @@ class Onlooker(Meeting):
         if self._began:
             self.changed()
 
-    def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-
-    async def aclose(self) -> None:
-        if self._task is not None:
-            await self._task.aclose()
-
 
 class WatchScreen(ChatActions, Screen[None]):
     """A table watched: the game's own table widgets, read only; the moves in words, the

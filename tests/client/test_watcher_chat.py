@@ -42,14 +42,17 @@ def test_the_watch_screen_sends_a_line_the_seats_hear_as_a_watchers(
     heard: list[Chat] = []  # the host's seat: the watchers' lines it was relayed
     rng = random.Random(1)
 
+    relayed = trio.Event()
+
     async def bot(view: Any) -> Any:
-        while allowed and not heard:  # the game waits for the watcher's line
-            await trio.sleep(0.05)
+        if allowed:
+            await relayed.wait()  # the game waits for the watcher's line
         return rng.choice(view.legal_moves())
 
     def listen(item: object) -> None:
         if isinstance(item, Chat) and item.watcher:
             heard.append(item)
+            relayed.set()
 
     async def host() -> None:
         where = Hosting("cuttle", 2, "classic", 0, "127.0.0.1", announce=False)
