@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cuttle_net.deck import check_transcript
 from cuttle_net.deck.encoding import hash256, hash512
 from cuttle_net.deck.group import IDENTITY, L, add, base_mul, card_point, hash_to_group, mul
+from tests import thirdparty as tp
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors"
 
@@ -218,3 +219,30 @@ def test_the_vectors_chain_in_rounds_as_the_spec_says(name):
         digests = [hash256("message", w) for w in messages]
         head = digests[0] if len(digests) == 1 else hash256("round", digests)
     assert max(len(r) for r in rounds) == data["seats"]  # some round has every seat
+
+
+@pytest.mark.parametrize("name", ["deck-deal.json", "deck-deal-3.json"])
+def test_the_deal_vectors_sign_and_audit_as_the_spec_says(name):
+    """With tests/thirdparty.py (SPEC 2.2's encoding, no code of the product): every message
+    signed as 2.7 says, the card points of 2.2, and the verdict of 2.10 over the deck order
+    the secrets decrypt."""
+    data = json.loads((VECTORS / name).read_text())
+    sid, keys = bytes.fromhex(data["session_id"]), data["identity_public_keys"]
+    wires = [
+        {k: v if k in ("op", "step") else unhex(v) for k, v in m["wire"].items()}
+        for m in data["messages"]
+    ]
+    for w in wires:
+        assert tp.verify_ed25519(
+            bytes.fromhex(keys[w["from"]]), w["sig"], tp.message_signed_bytes(w)
+        )
+    cards = json.loads((VECTORS / "deck-card-encodings.json").read_text())["cards"]
+    assert [bytes.fromhex(e["point"]) for e in cards] == [tp.card_point(c) for c in range(104)]
+    secrets = [w["body"]["secret"] for w in wires if w["step"] == "audit"]
+    last_deck = [w["body"]["deck"] for w in wires if w["step"] == "shuffle"][-1]
+    order = tp.deck_order(last_deck, secrets)
+    assert order == data["deck_order"]
+    digest = tp.verdict_digest(sid, secrets, order)
+    assert [w["body"]["verdict"] for w in wires if w["step"] == "verdict"] == [
+        [True, digest]
+    ] * data["seats"]
