@@ -193,3 +193,27 @@ def test_before_it_is_named_a_watchers_lines_are_dropped_and_a_flood_closes_it()
     table.host.watcher_chat = False  # off: refused at once, whatever the stage
     assert "seats only" in (table.host.hear_watcher(wes.identity, post) or "")
     assert len(table.host.log) == length and table.host.stage is Stage.CONFIRM
+
+
+def test_a_seat_that_posts_a_watchers_line_itself_is_named() -> None:
+    """Only the host relays a watcher's line (its `watcher-chat` entry, by seat 0): a seat
+    that posts one itself, however well the watcher signed it, gets round the host's rate
+    and its watcher list, and every side names that seat."""
+    table, wes = _watched()
+    post = _post_as(wes)  # a line the watcher signed, never given to the host
+    table.guests[0]._post(
+        {
+            "t": "watcher-chat",
+            "key": wes.identity,
+            "seen": post.seen,
+            "body": post.body,
+            "sig": post.sig,
+        },
+        force=True,
+    )
+    table.pump()
+    for side in [table.host, *table.guests, wes]:
+        assert side.ended is not None
+        assert (side.ended.culprit, side.ended.kind) == (1, "bad-entry")
+        assert "only the host" in side.ended.detail
+    assert all(not _chats(table.events[i]) for i in range(3))

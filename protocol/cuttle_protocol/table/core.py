@@ -537,6 +537,8 @@ class _Table:
                 refuse("malformed (1..200 display-safe characters)")
             return
         if kind == "watcher-chat":
+            if seat != 0:  # a seat's own copy would skip the host's rate and watcher list
+                refuse("only the host relays a watcher's line")
             self._check_aside(body, refuse)
             return
         if kind == "muted":
