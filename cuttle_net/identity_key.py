@@ -10,9 +10,11 @@ exactly that.
 from __future__ import annotations
 
 import nacl.bindings as _na
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 IDENTITY_KEY_LEN = 32
+SIGNATURE_LEN = 64
 
 
 class BadIdentityKey(ValueError):
@@ -67,6 +69,10 @@ def verify(key: Ed25519PublicKey, signature: bytes, data: bytes) -> None:
     equation, plus refusals of small-order points), so the signatures accepted are exactly
     those ``key.verify`` accepts: a peer's odd but valid signature is not refused here when
     another implementation would take it."""
+    if type(signature) is not bytes or len(signature) != SIGNATURE_LEN:
+        # libsodium's combined form (signature ‖ data) would read a longer "signature" as
+        # one of a longer text, which no other implementation accepts.
+        raise InvalidSignature(f"an Ed25519 signature is {SIGNATURE_LEN} bytes")
     try:
         _na.crypto_sign_open(signature + data, key.public_bytes_raw())
         return

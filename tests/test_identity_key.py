@@ -100,6 +100,10 @@ def test_verify_refuses_what_openssl_refuses() -> None:
         (good[:32] + L.to_bytes(32, "little"), b"move"),  # s not below L
         (good[:10], b"move"),  # too short
         (Ed25519PrivateKey.generate().sign(b"move"), b"move"),  # another key's
+        # Too long: the key's own signature of "extra" + "move", then "extra". libsodium's
+        # combined form (signature ‖ data) read it as a signature of the longer text, so a
+        # seat's move signed so passed here and nowhere else (and broke its records).
+        (key.sign(b"extra" + b"move") + b"extra", b"move"),
     ]
     for signature, data in bad:
         with pytest.raises(InvalidSignature):

@@ -19,6 +19,7 @@ from cuttle_net.games.cuttle.module import deck_plan
 from cuttle_net.games.cuttle.moves import Kind, move
 from cuttle_net.games.cuttle.rules import VARIANTS, Rules
 from cuttle_net.games.interface import Outcome
+from cuttle_net.identity_key import sign
 from cuttle_net.session import Audited, Fault, GameOver, SendDeck, SendMove
 from tests.rules.build import cards, position
 
@@ -100,6 +101,17 @@ def test_a_tampered_move_signature_is_caught() -> None:
     sent = next(s for s in out.sends if isinstance(s, SendMove))
     sig = bytes([sent.signature[0] ^ 1]) + sent.signature[1:]
     (fault,) = link.sessions[1].receive_move(0, sent.text, sig).events
+    assert fault.kind == "bad_move_signature" and fault.culprit == 0
+
+
+def test_a_move_signed_with_more_than_64_bytes_is_caught() -> None:
+    """Seat 0's own key signs "x" + the move's digest and sends that signature then "x": an
+    Ed25519 signature is 64 bytes, and no other implementation (nor a record) takes it."""
+    link = started()
+    mover, other = link.sessions
+    digest = other._move_digest(0, "draw")
+    long_sig = sign(mover._key, b"x" + digest) + b"x"
+    (fault,) = other.receive_move(0, "draw", long_sig).events
     assert fault.kind == "bad_move_signature" and fault.culprit == 0
 
 

@@ -8,8 +8,9 @@ is as secret as the deck keys it yields), and is removed once the table is over.
 File layout: records, each a 4-byte big-endian body length, the first 4 bytes of that
 length's SHA-256, the body's SHA-256, and the body (strict msgpack).  The first record is
 the header, written atomically (a temporary file renamed into place); the others are
-appended, and fsynced before what they cause is sent (``store.seatjournal``'s ``sync``).  A torn last record (the process died while writing it,
-so nothing it caused was sent) is dropped; any other damage makes the journal unusable,
+appended, and fsynced before what they cause is sent (``store.seatjournal``'s ``sync``).
+A torn last record (the process died while writing it, so nothing it caused was sent) is
+dropped; any other damage makes the journal unusable,
 with a message saying what is wrong.
 """
 
