@@ -246,3 +246,30 @@ def test_the_deal_vectors_sign_and_audit_as_the_spec_says(name):
     assert [w["body"]["verdict"] for w in wires if w["step"] == "verdict"] == [
         [True, digest]
     ] * data["seats"]
+
+
+def test_the_random_pick_of_the_vectors_follows_the_spec():
+    """SPEC 2.8, *Random pick*, with tests/thirdparty.py: seat 0's pick of one card from its
+    dealt hand (positions 0–3, all hidden) is the first of its slots permuted by
+    perm(H256("pick", sid, commitment, salt_s, [the other salts in seat order]), 4)."""
+    data = json.loads((VECTORS / "deck-deal-3.json").read_text())
+    sid = bytes.fromhex(data["session_id"])
+    wires = [
+        {k: v if k in ("op", "step") else unhex(v) for k, v in m["wire"].items()}
+        for m in data["messages"]
+        if m["wire"]["op"][0] == "random_pick"
+    ]
+    (commit,) = [w["body"]["commit"] for w in wires if w["step"] == "pick_commit"]
+    (opened,) = [w["body"] for w in wires if w["step"] == "pick_open"]
+    salts = [
+        w["body"]["salt"]
+        for w in sorted(wires, key=lambda w: w["from"])
+        if w["step"] == "pick_salt"
+    ]
+    seed = tp.h256("pick", sid, commit, opened["salt"], salts)
+    perm = list(range(4))
+    for i in range(3, 0, -1):
+        j = int.from_bytes(tp.h512("perm", seed, i)[:8], "big") % (i + 1)
+        perm[i], perm[j] = perm[j], perm[i]
+    slots = [0, 1, 2, 3]
+    assert [entry[0] for entry in opened["reveal"]] == [slots[perm[0]]]
