@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import ipaddress
+import json
+import re
 import struct
 import zlib
+from pathlib import Path
 
 import pytest
 from cuttle_protocol.wire import Invitation, InvitationError, fingerprint, fingerprint_text
@@ -134,3 +138,24 @@ def test_a_host_leaves_out_a_routers_unusable_external_address() -> None:
     reachable = [HostAddress("192.168.1.20", "eth0", False)]
     text = invitation_for(Ed25519PrivateKey.generate(), reachable, 4454, ("0.0.0.0", 4454))
     assert Invitation.decode(text).addresses == (("192.168.1.20", 4454),)
+
+
+def test_the_spec_example_decodes_by_the_spec_alone() -> None:
+    """SPEC 3.14's example, read as a third party would: base32 without padding, version 1,
+    the key's fingerprint, two addresses, the CRC-32 of the rest; and the maker writes it."""
+    spec = (Path(__file__).resolve().parents[2] / "SPEC.md").read_text()
+    (text,) = re.findall(r"`(cuttle:[a-z2-7]+)`", spec)
+    vectors = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "wire"
+    key = bytes.fromhex(
+        json.loads((vectors / "handshake.json").read_text())["derived"]["host_identity_public"]
+    )
+    data = text.removeprefix("cuttle:").upper()
+    raw = base64.b32decode(data + "=" * (-len(data) % 8))
+    body, crc = raw[:-4], raw[-4:]
+    assert zlib.crc32(body).to_bytes(4, "big") == crc
+    assert body[0] == 1 and body[1:17] == hashlib.sha256(key).digest()[:16]
+    v4, v6 = body[17:24], body[24:]
+    assert v4 == b"\x04" + ipaddress.ip_address("203.0.113.7").packed + (4454).to_bytes(2, "big")
+    assert v6 == b"\x06" + ipaddress.ip_address("2001:db8::7").packed + (4454).to_bytes(2, "big")
+    made = Invitation.for_key(key, [("203.0.113.7", 4454), ("2001:db8::7", 4454)])
+    assert made.encode() == text
