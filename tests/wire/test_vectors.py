@@ -217,3 +217,19 @@ def test_vectors_follow_the_spec() -> None:
     # No coin flip (version 5): the host proposes its game, the joiner accepts, bare.
     assert messages["host"][1] == {"t": "propose", "rules": "classic", "variants": ["joker"]}
     assert messages["joiner"][1] == {"t": "accept"}
+
+
+def test_the_worked_example_of_the_spec_quotes_the_vectors() -> None:
+    """SPEC 3.12 quotes pieces of the vectors (the commitment, the host's keys, the code,
+    the frame sizes): they stay what the vectors hold."""
+    vectors = json.loads(VECTORS.read_text())
+    spec = (Path(__file__).resolve().parents[2] / "SPEC.md").read_text()
+    example = " ".join(spec[spec.index("## 3.12") : spec.index("## 3.13")].split())
+    derived = vectors["derived"]
+    for value in ("hello_commitment", "host_identity_public", "host_ephemeral_public"):
+        assert f"{derived[value][:8]}…" in example
+    assert f"the SAS is `{derived['sas']}`" in example
+    sizes = [len(bytes.fromhex(f["hex"])) for f in vectors["frames"][:4]]
+    assert sizes == [54, 138, 138, 104]
+    assert "54-byte `commit` frame" in example and "138-byte hello frame" in example
+    assert "a 104-byte frame" in example
