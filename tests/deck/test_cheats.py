@@ -123,6 +123,23 @@ def test_wrong_share(seating):
     caught(t, lambda: t.run(Draw(other(n, c))), "wrong_share", c)
 
 
+def _plus_l(proof: bytes) -> bytes:
+    """The same proof with its response s written as s + L: the same point, not canonical."""
+    s = int.from_bytes(proof[32:], "little") + L
+    return proof[:32] + s.to_bytes(32, "little")
+
+
+def test_a_scalar_not_below_l_fails_its_proof() -> None:
+    """SPEC 2.2: a received scalar ≥ L is refused, as the proof it is in failing; s + L
+    would pass the proof's equations (L·P = O), so only that check refuses it."""
+    t = dealt(3)
+    edit(t, 1, "shares", share_edit(lambda e: [e[0], e[1], _plus_l(e[2])]))
+    caught(t, lambda: t.run(Draw(2)), "wrong_share", 1)
+    t = table(3)
+    edit(t, 2, "key", lambda w: {**w, "body": {**w["body"], "proof": _plus_l(w["body"]["proof"])}})
+    caught(t, lambda: t.run(deal_op(3)), "bad_key_proof", 2)
+
+
 class OtherPosition(DeckPeer):
     """Answers a draw with a valid share and proof, for another position's card."""
 
