@@ -4,8 +4,6 @@ by the tests and the benchmark)."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import signal
 import subprocess
@@ -15,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cuttle_client.cli import main as cuttle
 from cuttle_protocol.store import JournalDamaged, read_table_journal
 
+from ..inprocess import run_cuttle
 from .test_host_join import host_args as loopback_host_args
 from .test_host_join import join_args as loopback_join_args
 
@@ -147,9 +145,4 @@ def verify(path: Path) -> subprocess.CompletedProcess[str]:
     """``cuttle verify PATH``, run in this process (the same code path as the command;
     a process per record cost a Python start-up each: the command as a process is
     tests/records/test_verify.py's)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cuttle(["verify", str(path)])
-    return subprocess.CompletedProcess(
-        ["cuttle", "verify", str(path)], code, out.getvalue(), err.getvalue()
-    )
+    return run_cuttle("verify", str(path))
