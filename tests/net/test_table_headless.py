@@ -13,6 +13,8 @@ import pytest
 
 from cuttle_net.records.verify import Verdict, verify_text
 
+from .crash import wait_for_journal
+
 WAIT = 120  # seconds: the bound on every process here
 
 
@@ -202,7 +204,9 @@ def test_a_host_killed_mid_game_and_not_restarted_is_named_once_the_window_ends(
                     joiners.append(cuttle(tmp_path, name, *dial, *slow))
             elif "game 1: you are seat 0" in line:
                 break
-        time.sleep(0.5)  # a few moves in
+        # Mid-game: the host's journal holds a move of its own (a fixed sleep here fell
+        # within the deal on a loaded machine).
+        wait_for_journal(tmp_path / "p0" / "journal", 1)
         host.kill()
         killed = time.monotonic()
         outputs = [(j.wait(timeout=WAIT), *j.communicate()) for j in joiners]
