@@ -115,6 +115,10 @@ def test_two_processes_play_a_whole_game_at_a_two_seat_table_and_agree(
         a, b = parse_record(mine.read_text()), parse_record(other.read_text())
         assert a.moves == b.moves and a.transcript == b.transcript  # the same game
         assert a.tags["Signer"] != b.tags["Signer"]  # each side signs its own copy
+        # Ended by the rules, the same way and audited in both (SPEC 4.4's first rows).
+        assert a.tags["Ending"] == b.tags["Ending"] in ("goal", "passes", "agreed")
+        assert a.tags["Result"] == b.tags["Result"]
+        assert a.tags["Audit"] == b.tags["Audit"] != "none"
         for path in (mine, other):  # (`cuttle verify` as a process: tests/records/test_verify.py)
             report = verify_text(path.read_text())
             assert report.verdict == Verdict.VALID, report.problem
