@@ -84,6 +84,13 @@ def join_args(tmp: Path, port: int, *extra: str) -> list[str]:
     return loopback_join_args(tmp, port, "--bot", "random", "--bot-delay", BOT_DELAY, *extra)
 
 
+def undelayed(args: list[str]) -> list[str]:
+    """``args`` without ``--bot-delay S``: a process started again after the kill, whose
+    bot need not be slow any more (the rest of the game costs half the wait)."""
+    at = args.index("--bot-delay")
+    return args[:at] + args[at + 2 :]
+
+
 def port_of(side: Side) -> int:
     """The port a host said it listens on."""
     _, line = side.wait_for(r"\(port \d+\)")
@@ -145,7 +152,7 @@ def crash_and_resume(
     killed = sides[victim]
     killed_at = killed.kill(signum)
     # A host started again with port 0 re-opens its unfinished table on its old port.
-    again = Side(killed.args)
+    again = Side(undelayed(killed.args))
     sides[victim] = again
     back_at, _ = sides["host"].wait_for(r"\) is back$", after=killed_at)
     return CrashRun(sides, back_at - killed_at, killed)

@@ -17,9 +17,9 @@ from cuttle_protocol.store import JournalDamaged, read_table_journal
 
 from cuttle_net.records.verify import Verdict, verify_text
 
-from .crash import WAIT, Side, port_of
+from .crash import WAIT, Side, port_of, undelayed
 
-MATCH = ("--games", "2", "--bot-delay", "0.15")
+MATCH = ("--games", "2", "--bot-delay", "0.15")  # slow enough for a kill mid-game
 
 
 def _files(tmp: Path, name: str, *args: str) -> list[str]:
@@ -27,9 +27,11 @@ def _files(tmp: Path, name: str, *args: str) -> list[str]:
     return [*args, "--name", name, "--config-dir", files, "--data-dir", files]
 
 
-def host(tmp: Path) -> Side:
+def host(tmp: Path, again: bool = False) -> Side:
+    """The host; `again`: started again after the kill, its bot no longer slowed."""
     args = ("host", "--port", "0", "--bind", "127.0.0.1", "--game", "unisson")
-    return Side(_files(tmp, "p0", *args, "--players", "3", "--bot", "greedy", *MATCH))
+    side = _files(tmp, "p0", *args, "--players", "3", "--bot", "greedy", *MATCH)
+    return Side(undelayed(side) if again else side)
 
 
 def joiner(tmp: Path, name: str, port: int) -> Side:
@@ -75,7 +77,7 @@ def test_a_table_host_killed_and_restarted_finishes_the_match_with_every_record_
             )
             time.sleep(0.01)
         sides["p0"].kill()
-        sides["p0"] = host(tmp_path)
+        sides["p0"] = host(tmp_path, again=True)
         sides["p0"].wait_for("resuming the unfinished table")
         assert port_of(sides["p0"]) == port  # re-opened where the joiners dial again
         if point == "mid-game":  # the game goes on; then a joiner is killed and restarted
