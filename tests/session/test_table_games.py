@@ -86,10 +86,17 @@ def test_an_honest_game_ends_alike_at_every_seat_and_every_record_verifies(
     assert parse_record(texts[0]).tags["Players"] == str(seats)
 
 
+_STARTED: dict[tuple[str, str, int, int], Table] = {}
+
+
 def started(game: str, rules: str, seats: int, seed: int = 3) -> Table:
-    t = table(game, rules, seats, seed)
-    t.start()
-    return t
+    """A dealt table. The deal, most of a fault test's time, is made once per game and
+    copied (as test_table_verdicts' `fresh` does)."""
+    key = (game, rules, seats, seed)
+    if key not in _STARTED:
+        _STARTED[key] = table(game, rules, seats, seed)
+        _STARTED[key].start()
+    return copy.deepcopy(_STARTED[key])
 
 
 # Faults need a dealt table, the costly part: one table of each game.
