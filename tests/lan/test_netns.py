@@ -316,6 +316,7 @@ def test_an_ipv6_only_host_is_found_and_joined_at_the_address_listed(
             )
             assert joined.returncode == 0, joined.stdout + joined.stderr
             assert f"connected to Alice at {want}" in joined.stdout, joined.stdout
+            assert "compare this code" in joined.stdout  # an address: no key to check
             assert "result: game 1: " in joined.stdout and "audit passed" in joined.stdout
             watcher.wait_for(lambda line: line == "[]")  # the seat taken: withdrawn
             host.wait_for(lambda line: line.startswith("cuttle: record saved"))
