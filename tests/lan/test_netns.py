@@ -29,7 +29,7 @@ JOINER_ADDRESS = "10.203.0.2"
 HOST_V6, JOINER_V6 = "2001:db8:c1::1", "2001:db8:c1::2"  # documentation prefix
 HOST_LINK_LOCAL, JOINER_LINK_LOCAL = "fe80::c1:1", "fe80::c1:2"
 PORT = 47123  # free by construction: the namespace is new
-WAIT = 15.0  # seconds: the bound on every wait below
+WAIT = 60.0  # seconds: the bound on every wait below (only a failure waits it out)
 
 
 @dataclass(frozen=True)

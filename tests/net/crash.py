@@ -19,7 +19,7 @@ from ..inprocess import run_cuttle
 from .test_host_join import host_args as loopback_host_args
 from .test_host_join import join_args as loopback_join_args
 
-WAIT = 90  # seconds: the bound on every process here
+WAIT = 300  # seconds: the bound on every process here (only a failure waits it out)
 BOT_DELAY = "0.25"  # slow enough that the kill falls mid-game (a game has 6+ decisions)
 
 

@@ -15,7 +15,7 @@ from cuttle_net.records.verify import Verdict, verify_text
 
 from .crash import wait_for_journal
 
-WAIT = 120  # seconds: the bound on every process here
+WAIT = 600  # seconds: the bound on every process here (only a failure waits it out)
 
 
 def cuttle(tmp: Path, name: str, *args: str) -> subprocess.Popen[str]:
