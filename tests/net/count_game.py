@@ -1,29 +1,17 @@
 """A tiny turn-based game for testing the table: seats count up in turn from the dealer.
 
-Used in-process by the table's network tests and, as a script, by the real-process tests:
-
-    python tests/net/count_game.py host --seats 3 [--limit 12]   # prints "port N", then
-    python tests/net/count_game.py join 127.0.0.1:N               # each side: its result line
+Used in-process by the table's network tests (tables of real processes play real games:
+test_table_headless.py for L'Unisson at 3 and 6 seats, test_host_join.py for Cuttle).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Callable
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cuttle_client.progress import told
-from cuttle_protocol.shells import (
-    ConnectionEnded,
-    TableShell,
-    TableTimeouts,
-    host_table,
-    join_table,
-    open_listener,
-)
-from cuttle_protocol.table import CodeShown, Delivered, Started, TableEnded, TableSettings
+from cuttle_protocol.shells import TableShell
+from cuttle_protocol.table import CodeShown, Delivered, Started, TableEnded
 from cuttle_protocol.wire import LocalPlayer
 
 
@@ -106,43 +94,3 @@ def on_log_length(shell: TableShell, lengths: list[int], action: Callable[[], bo
 
 def player(name: str) -> LocalPlayer:
     return LocalPlayer(name, Ed25519PrivateKey.generate())
-
-
-def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
-async def _main(args: argparse.Namespace) -> None:
-    timeouts = TableTimeouts(reply=args.timeout, move=args.timeout, window=args.timeout)
-    if args.role == "host":
-        async with open_listener(0, "127.0.0.1") as listener:
-            print(f"port {listener.address[1]}", flush=True)
-            settings = TableSettings("count", (), args.seats)
-            async with host_table(
-                listener, player(args.name), settings, timeouts=timeouts, log=told(_say)
-            ) as t:
-                print(await play_count(t, args.limit), flush=True)
-    else:
-        try:
-            async with join_table(
-                args.address, player(args.name), timeouts=timeouts, log=told(_say)
-            ) as t:
-                print(await play_count(t, args.limit), flush=True)
-        except ConnectionEnded as exc:
-            print(f"could not join: {exc}", flush=True)
-            sys.exit(1)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("role", choices=["host", "join"])
-    parser.add_argument("address", nargs="?")
-    parser.add_argument("--seats", type=int, default=3)
-    parser.add_argument("--limit", type=int, default=12)
-    parser.add_argument("--name", default="player")
-    parser.add_argument("--timeout", type=float, default=20.0)
-    trio.run(_main, parser.parse_args())
-
-
-if __name__ == "__main__":
-    main()

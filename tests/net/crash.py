@@ -4,8 +4,6 @@ by the tests and the benchmark)."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import signal
 import subprocess
@@ -15,13 +13,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cuttle_client.cli import main as cuttle
 from cuttle_protocol.store import JournalDamaged, read_table_journal
 
+from ..inprocess import run_cuttle
 from .test_host_join import host_args as loopback_host_args
 from .test_host_join import join_args as loopback_join_args
 
-WAIT = 90  # seconds: the bound on every process here
+WAIT = 300  # seconds: the bound on every process here (only a failure waits it out)
 BOT_DELAY = "0.25"  # slow enough that the kill falls mid-game (a game has 6+ decisions)
 
 
@@ -77,12 +75,20 @@ class Side:
         return time.monotonic()
 
 
-def host_args(tmp: Path) -> list[str]:
-    return loopback_host_args(tmp, "--bot", "random", "--bot-delay", BOT_DELAY, "--no-announce")
+def host_args(tmp: Path, *extra: str) -> list[str]:
+    bot = ("--bot", "random", "--bot-delay", BOT_DELAY, "--no-announce")
+    return loopback_host_args(tmp, *bot, *extra)
 
 
-def join_args(tmp: Path, port: int) -> list[str]:
-    return loopback_join_args(tmp, port, "--bot", "random", "--bot-delay", BOT_DELAY)
+def join_args(tmp: Path, port: int, *extra: str) -> list[str]:
+    return loopback_join_args(tmp, port, "--bot", "random", "--bot-delay", BOT_DELAY, *extra)
+
+
+def undelayed(args: list[str]) -> list[str]:
+    """``args`` without ``--bot-delay S``: a process started again after the kill, whose
+    bot need not be slow any more (the rest of the game costs half the wait)."""
+    at = args.index("--bot-delay")
+    return args[:at] + args[at + 2 :]
 
 
 def port_of(side: Side) -> int:
@@ -93,28 +99,33 @@ def port_of(side: Side) -> int:
     return int(found[1])
 
 
-def plays(directory: Path) -> int:
-    """The moves of its own player that the seat journal in ``directory`` holds (0 while
-    there is none)."""
+def plays(directory: Path, game: int = 1) -> int:
+    """The moves of its own player in game ``game`` of the match that the seat journal in
+    ``directory`` holds (0 while there is none, or the match is at an earlier game)."""
     found = list(directory.glob("*.journal")) if directory.exists() else []
     try:
-        return sum(e[0] == "play" for e in read_table_journal(found[0])[1]) if found else 0
+        kinds = [e[0] for e in read_table_journal(found[0])[1]] if found else []
     except JournalDamaged:  # caught between the file's creation and its header
         return 0
+    # A "rematch" entry starts each next game (the host's proposal, a joiner's agreement).
+    starts = [i for i, kind in enumerate(kinds) if kind == "rematch"]
+    if len(starts) != game - 1:
+        return 0
+    return kinds[starts[-1] if starts else 0 :].count("play")
 
 
-def wait_for_journal(directory: Path, moves: int = 1) -> None:
-    """Until the game is under way: the seat journal in ``directory`` holds ``moves`` moves
-    of its player. Read as the resume reads it, not judged by its size, so a slow machine
-    cannot move the kill into the deal."""
+def wait_for_journal(directory: Path, moves: int = 1, game: int = 1) -> None:
+    """Until game ``game`` is under way: the seat journal in ``directory`` holds ``moves``
+    moves of its player in it. Read as the resume reads it, not judged by its size, so a
+    slow machine cannot move the kill into the deal."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
-        if plays(directory) >= moves:
+        if plays(directory, game) >= moves:
             return
-        if any(directory.parent.glob("games/*.cuttle")):
+        if len(list(directory.parent.glob("games/*.cuttle"))) >= game:
             raise AssertionError("the game ended before the kill: slow the bots down")
         time.sleep(0.02)
-    raise AssertionError(f"no journal in {directory} reached {moves} moves")
+    raise AssertionError(f"no journal in {directory} reached {moves} moves in game {game}")
 
 
 @dataclass
@@ -124,20 +135,24 @@ class CrashRun:
     killed: Side  # the process that was killed
 
 
-def crash_and_resume(tmp: Path, victim: str, signum: int = signal.SIGKILL) -> CrashRun:
-    """A game in which ``victim`` ("host" or "join") is killed mid-game (by ``signum``) and
-    restarted: the game goes on once the host says the joiner is back."""
-    host = Side(host_args(tmp))
+def crash_and_resume(
+    tmp: Path, victim: str, signum: int = signal.SIGKILL, games: int = 1
+) -> CrashRun:
+    """A match of ``games`` in which ``victim`` ("host" or "join") is killed mid-game in its
+    last game (by ``signum``) and restarted: the game goes on once the host says the joiner
+    is back."""
+    match = ("--games", str(games)) if games > 1 else ()
+    host = Side(host_args(tmp, *match))
     port = port_of(host)
-    joiner = Side(join_args(tmp, port))
+    joiner = Side(join_args(tmp, port, *match))
     sides = {"host": host, "join": joiner}
     # Two moves: the first is played by then (a draw awaits the other's deck step, and a
     # kill before it came left "0 moves played": a flake, about 1 in 6).
-    wait_for_journal(tmp / ("a" if victim == "host" else "b") / "journal", 2)
+    wait_for_journal(tmp / ("a" if victim == "host" else "b") / "journal", 2, games)
     killed = sides[victim]
     killed_at = killed.kill(signum)
     # A host started again with port 0 re-opens its unfinished table on its old port.
-    again = Side(host_args(tmp) if victim == "host" else join_args(tmp, port))
+    again = Side(undelayed(killed.args))
     sides[victim] = again
     back_at, _ = sides["host"].wait_for(r"\) is back$", after=killed_at)
     return CrashRun(sides, back_at - killed_at, killed)
@@ -147,9 +162,4 @@ def verify(path: Path) -> subprocess.CompletedProcess[str]:
     """``cuttle verify PATH``, run in this process (the same code path as the command;
     a process per record cost a Python start-up each: the command as a process is
     tests/records/test_verify.py's)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cuttle(["verify", str(path)])
-    return subprocess.CompletedProcess(
-        ["cuttle", "verify", str(path)], code, out.getvalue(), err.getvalue()
-    )
+    return run_cuttle("verify", str(path))

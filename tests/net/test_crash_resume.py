@@ -1,7 +1,9 @@
 """A killed `cuttle join` or `cuttle host` of Cuttle (the 2-seat table) finds its unfinished
 table in its journal and takes its seat back (SPEC 4.6): the game finishes, the same on both
-sides, and both records verify. Real processes on loopback, headless bots: the process
-being killed is the point. (A table of three killed twice: test_table_crash.py.)"""
+sides, and both records verify; in a match, the restarted side counts the games before as
+the other does. Real processes on loopback, headless bots: the process being killed is the
+point. (A L'Unisson table's host killed at three points of a match, and a joiner too:
+test_host_kill.py.)"""
 
 from __future__ import annotations
 
@@ -18,13 +20,23 @@ def _results(side: Side) -> list[str]:
     return [line for line in side.text.splitlines() if line.startswith("result:")]
 
 
+def _totals(side: Side) -> list[str]:
+    return [line for line in side.text.splitlines() if line.startswith("match after")]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("victim", ["join", "host"])
 def test_a_side_killed_mid_game_resumes_it_when_started_again(tmp_path: Path, victim: str) -> None:
-    run = crash_and_resume(tmp_path, victim)
+    """A match of two games (issue 26, defect 2), the kill in game 2: the restarted process
+    counts game 1 from its own journal, so both print the same totals after game 2, and the
+    match ends after its two games (a kill in game 1 resumes as game 2's does: the journal
+    replays the same way, and game 1 is then the match's whole past)."""
+    run = crash_and_resume(tmp_path, victim, games=2)
     host, joiner = run.sides["host"], run.sides["join"]
     assert host.finish() == 0, host.text
     assert joiner.finish() == 0, joiner.text
     restarted = run.sides[victim]
+    survivor = run.sides["join" if victim == "host" else "host"]
     played = re.search(r"resuming the unfinished table of Cuttle \((\d+) moves played\)",
                        restarted.text)  # fmt: skip
     assert played and int(played[1]) > 0, restarted.text  # killed mid-game, not mid-deal
@@ -33,21 +45,26 @@ def test_a_side_killed_mid_game_resumes_it_when_started_again(tmp_path: Path, vi
         assert re.search(r"lost the connection to bob \(seat \d\) .*: waiting 60 s", host.text)
     else:
         assert re.search(r"lost the connection to the host .*: dialling again", joiner.text)
-    # The same game, to the end, on both sides; the restarted side's journal is gone.
-    results = _results(host)
-    assert len(results) == 1 and "audit passed" in results[0], host.text
-    assert results == _results(joiner)
-    records = [
-        *(tmp_path / "a" / "games").glob("*.cuttle"),
-        *(tmp_path / "b" / "games").glob("*.cuttle"),
-    ]
-    assert len(records) == 2
-    for record in records:
-        verified = verify(record)
-        assert verified.returncode == 0, verified.stdout
+    # The same games, to the end, on both sides: game 1 as the killed process printed it,
+    # game 2 as the restarted one did; the restarted side's journal is gone.
+    results = _results(survivor)
+    assert len(results) == 2 and all("audit passed" in r for r in results), survivor.text
+    assert _results(run.killed) == results[:1], run.killed.text
+    assert _results(restarted) == results[1:], restarted.text
+    # Game 1 counted as before the kill: the same totals after game 2 on both sides.
+    assert [t.split(":")[0] for t in _totals(run.killed)] == ["match after 1 game"]
+    last = _totals(survivor)[-1]
+    assert last.startswith("match after 2 games:"), survivor.text
+    assert _totals(restarted) == [last], restarted.text
+    assert "the match ended after" not in restarted.text, restarted.text
     for side in "ab":
+        records = list((tmp_path / side / "games").glob("*.cuttle"))
+        assert len(records) == 2, records
+        for record in records:
+            verified = verify(record)
+            assert verified.returncode == 0, verified.stdout
         assert not list((tmp_path / side / "journal").glob("*.journal")), "a journal outlived it"
-    for side in (host, joiner):
+    for side in (host, joiner, run.killed):
         assert "Traceback" not in side.text
     print(f"{victim} killed: the host saw the seat back {run.resumed_after:.2f} s later")
 

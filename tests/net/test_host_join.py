@@ -15,9 +15,10 @@ from cuttle_protocol.wire import Close, FrameDecoder, message_from_wire, unpack
 from cuttle_net.games.cuttle.rules import VARIANTS
 from cuttle_net.records.record import parse_record
 from cuttle_net.records.verify import Verdict, verify_text
+from tests.inprocess import run_cuttle
 from tests.records.saved import records_in_play_order
 
-WAIT = 60  # seconds: the bound on every process here
+WAIT = 300  # seconds: the bound on every process here (only a failure waits it out)
 
 
 def host_args(tmp: Path, *extra: str) -> list[str]:
@@ -115,6 +116,10 @@ def test_two_processes_play_a_whole_game_at_a_two_seat_table_and_agree(
         a, b = parse_record(mine.read_text()), parse_record(other.read_text())
         assert a.moves == b.moves and a.transcript == b.transcript  # the same game
         assert a.tags["Signer"] != b.tags["Signer"]  # each side signs its own copy
+        # Ended by the rules, the same way and audited in both (SPEC 4.4's first rows).
+        assert a.tags["Ending"] == b.tags["Ending"] in ("goal", "passes", "agreed")
+        assert a.tags["Result"] == b.tags["Result"]
+        assert a.tags["Audit"] == b.tags["Audit"] != "none"
         for path in (mine, other):  # (`cuttle verify` as a process: tests/records/test_verify.py)
             report = verify_text(path.read_text())
             assert report.verdict == Verdict.VALID, report.problem
@@ -154,28 +159,24 @@ def test_a_silent_connection_is_told_timeout_and_the_host_waits_on(tmp_path: Pat
     assert "Traceback" not in err
 
 
+# The command-line refusals run `cuttle join` in this process (tests/inprocess.py): no
+# game is played, so a process start-up apiece bought nothing.
 def test_join_with_nobody_there_says_so(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         free = s.getsockname()[1]
-    joined = join(tmp_path, free, "--bot", "random")
+    joined = run_cuttle(*join_args(tmp_path, free, "--bot", "random"))
     assert joined.returncode == 1 and "could not connect" in joined.stdout
     assert "Traceback" not in joined.stderr
 
 
 def test_unknown_bot_is_refused(tmp_path: Path) -> None:
-    joined = join(tmp_path, 4454, "--bot", "deep-blue")
+    joined = run_cuttle(*join_args(tmp_path, 4454, "--bot", "deep-blue"))
     assert joined.returncode == 2 and "no bot called 'deep-blue'" in joined.stderr
 
 
 def test_a_mistyped_invitation_or_address_is_refused_before_connecting(tmp_path: Path) -> None:
     for typo, says in (("cuttle:aebagbaf1", "mistyped"), ("[::1:4454", "[IPv6]:PORT")):
-        done = subprocess.run(
-            [sys.executable, "-m", "cuttle_client", "join", typo, "--bot", "random"]
-            + ["--config-dir", str(tmp_path)],
-            capture_output=True,
-            text=True,
-            timeout=WAIT,
-        )
+        done = run_cuttle("join", typo, "--bot", "random", "--config-dir", str(tmp_path))
         assert done.returncode == 2 and says in done.stderr, done.stderr
         assert "Traceback" not in done.stderr

@@ -1,8 +1,10 @@
 """The host of a 3-seat L'Unisson match killed (SIGKILL) at one point of its journal — during
 the deal, mid-game, between the games — and started again with the same data folder
-(SPEC 4.6, *Tables*): its joiners resume with it (none refuses its log), both games
-finish, every seat counts the same match, and every record verifies. Real processes on
-loopback, headless bots; the kill waits on the host's journal, never on a fixed sleep."""
+(SPEC 4.6, *Tables*): it re-opens the table on its port, its joiners' redials resume with
+it (none refuses its log), both games finish, every seat counts the same match, and every
+record verifies. Mid-game, a joiner is then killed and started again too: it takes its seat
+back. Real processes on loopback, headless bots; each kill waits on a journal, never on a
+fixed sleep. (Cuttle, the 2-seat table: test_crash_resume.py.)"""
 
 from __future__ import annotations
 
@@ -15,15 +17,21 @@ from cuttle_protocol.store import JournalDamaged, read_table_journal
 
 from cuttle_net.records.verify import Verdict, verify_text
 
-from .crash import WAIT, Side
-from .test_table_crash import _files, port_of
+from .crash import WAIT, Side, port_of, undelayed
 
-MATCH = ("--games", "2", "--bot-delay", "0.15")
+MATCH = ("--games", "2", "--bot-delay", "0.15")  # slow enough for a kill mid-game
 
 
-def host(tmp: Path) -> Side:
+def _files(tmp: Path, name: str, *args: str) -> list[str]:
+    files = str(tmp / name)
+    return [*args, "--name", name, "--config-dir", files, "--data-dir", files]
+
+
+def host(tmp: Path, again: bool = False) -> Side:
+    """The host; `again`: started again after the kill, its bot no longer slowed."""
     args = ("host", "--port", "0", "--bind", "127.0.0.1", "--game", "unisson")
-    return Side(_files(tmp, "p0", *args, "--players", "3", "--bot", "greedy", *MATCH))
+    side = _files(tmp, "p0", *args, "--players", "3", "--bot", "greedy", *MATCH)
+    return Side(undelayed(side) if again else side)
 
 
 def joiner(tmp: Path, name: str, port: int) -> Side:
@@ -31,9 +39,9 @@ def joiner(tmp: Path, name: str, port: int) -> Side:
     return Side(_files(tmp, name, *join, *MATCH))
 
 
-def kinds(tmp: Path) -> list[str]:
-    """The kinds of the host's journal inputs so far (none while it has no journal)."""
-    found = list((tmp / "p0" / "journal").glob("*.journal"))
+def kinds(tmp: Path, name: str = "p0") -> list[str]:
+    """The kinds of a seat's journal inputs so far (none while it has no journal)."""
+    found = list((tmp / name / "journal").glob("*.journal"))
     try:
         return [e[0] for e in read_table_journal(found[0])[1]] if found else []
     except (JournalDamaged, FileNotFoundError):  # caught as it is made, or removed
@@ -69,9 +77,18 @@ def test_a_table_host_killed_and_restarted_finishes_the_match_with_every_record_
             )
             time.sleep(0.01)
         sides["p0"].kill()
-        sides["p0"] = host(tmp_path)
+        sides["p0"] = host(tmp_path, again=True)
         sides["p0"].wait_for("resuming the unfinished table")
-        assert port_of(sides["p0"]) == port
+        assert port_of(sides["p0"]) == port  # re-opened where the joiners dial again
+        if point == "mid-game":  # the game goes on; then a joiner is killed and restarted
+            moved = kinds(tmp_path, "p1").count("play") + 1
+            deadline = time.monotonic() + WAIT
+            while kinds(tmp_path, "p1").count("play") < moved:
+                assert time.monotonic() < deadline, sides["p1"].text
+                time.sleep(0.01)
+            sides["p1"].kill()
+            sides["p1"] = joiner(tmp_path, "p1", port)
+            sides["p1"].wait_for("resuming the unfinished table")
         for side in sides.values():
             side.proc.wait(timeout=3 * WAIT)  # (a bound for a machine under load)
     finally:

@@ -116,8 +116,10 @@ def test_a_second_host_on_the_same_data_folder_leaves_the_live_game_alone(
     its port, and failed with "Address already in use". Now it hosts a game of its own;
     asked for that very port, it says in one line that another process plays there."""
     # The joiner is stopped below for as long as the checks take; its clock runs on, so no
-    # protocol step may time out meanwhile (a loaded machine took over 20 s).
-    slow = ("--bot", "random", "--bot-delay", "0.3", "--games", "1", "--reply-timeout", "600")
+    # protocol step may time out meanwhile (a loaded machine took over 20 s). Greedy bots end
+    # a game in 7 moves on average (random ones in 37, some 100: up to 30 s of bot delays);
+    # the shortest games are as short either way (5 moves: 1.5 s from the deal).
+    slow = ("--bot", "greedy", "--bot-delay", "0.3", "--games", "1", "--reply-timeout", "600")
     first, port = start_host(tmp_path, *slow)
     joiner = subprocess.Popen(
         [sys.executable, "-m", "cuttle_client", *join_args(tmp_path, port, *slow)],

@@ -1,6 +1,6 @@
 """An IPv6-only link between two network namespaces: `cuttle host` (listening on both IP
-versions by default) is joined by an IPv6 literal and by its invitation, and two bots play a
-whole game each time.
+versions by default) is joined by its invitation and two bots play a whole game; joined at
+an IPv6 literal with nobody listening, each address tried is named.
 
 The namespaces, the veth pair and the addresses (documentation prefix 2001:db8::/32) exist
 only for this test, which creates and removes them. Needs root and ``ip netns``.
@@ -22,7 +22,7 @@ import pytest
 HOST_IP = "2001:db8:c0:1::1"
 JOINER_IP = "2001:db8:c0:1::2"
 PORT = 47124  # free by construction: the namespace is new
-WAIT = 60.0
+WAIT = 180.0  # seconds: the bound on every wait (only a failure waits it out)
 
 
 def _ip(*argv: str) -> None:
@@ -117,12 +117,8 @@ def _played(host: subprocess.Popen[str], joined: subprocess.CompletedProcess[str
 
 def test_bots_play_over_an_ipv6_only_link(link: tuple[str, str], tmp_path: Path) -> None:
     host_ns, joiner_ns = link
-    # By the IPv6 literal the host printed.
-    host, _ = _host(host_ns, tmp_path)
-    out = _played(host, _join(joiner_ns, tmp_path, f"[{HOST_IP}]:{PORT}"))
-    assert f"connected to Alice at [{HOST_IP}]:{PORT}" in out
-    assert "compare this code" in out
-
+    # (Joined at an IPv6 literal, a whole game with a code to compare: tests/lan/test_netns.py,
+    # test_an_ipv6_only_host_is_found_and_joined_at_the_address_listed.)
     # By the invitation: the key is checked, no code to compare.
     host, invitation = _host(host_ns, tmp_path)
     out = _played(host, _join(joiner_ns, tmp_path, invitation))

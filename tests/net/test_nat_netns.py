@@ -31,7 +31,7 @@ INSIDE_IP, ROUTER_LAN, ROUTER_WAN, OUTSIDE_IP = (
     "11.200.0.2",
 )
 PORT = 47125
-WAIT = 60.0
+WAIT = 180.0  # seconds: the bound on every wait (only a failure waits it out)
 
 
 def _ip(*argv: str) -> None:

@@ -13,7 +13,9 @@ import pytest
 
 from cuttle_net.records.verify import Verdict, verify_text
 
-WAIT = 120  # seconds: the bound on every process here
+from .crash import wait_for_journal
+
+WAIT = 600  # seconds: the bound on every process here (only a failure waits it out)
 
 
 def cuttle(tmp: Path, name: str, *args: str) -> subprocess.Popen[str]:
@@ -85,12 +87,12 @@ def result_lines(outputs: list[tuple[int, str, str]]) -> list[str]:
     ]
 
 
-# Six seats: a three-seat table of processes plays below (two games of a match, each
-# verified at every seat; and one game beside a watcher).
+# Six seats, and `cuttle watch` beside them; a three-seat table of processes plays below
+# (two games of a match, each verified at every seat).
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [6])
 def test_unisson_at_a_table_of_processes_ends_with_one_result(tmp_path: Path, players: int) -> None:
-    outputs = play(tmp_path, players)
+    *outputs, watched = play(tmp_path, players, watchers=1)
     lines = result_lines(outputs)
     assert len(set(lines)) == 1, lines
     # Seats in joining order, the host first: every player once.
@@ -107,6 +109,27 @@ def test_unisson_at_a_table_of_processes_ends_with_one_result(tmp_path: Path, pl
         (record,) = (tmp_path / f"p{i}" / "games").glob("*.cuttle")
         report = verify_text(record.read_text())
         assert report.verdict == Verdict.VALID, (i, report.problem)
+    assert_watched(tmp_path, outputs, watched)
+
+
+def assert_watched(
+    tmp: Path, seats: list[tuple[int, str, str]], watched: tuple[int, str, str]
+) -> None:
+    """`cuttle watch --headless` printed every move the host's record lists, the seats were
+    told it watched, it printed the verdict, and its copy of the record verifies."""
+    status, out, err = watched
+    assert status == 0, (out, err)
+    moves = [line for line in out.splitlines() if re.match(r"cuttle: p\d \(seat \d\): ", line)]
+    (record,) = (tmp / "p0" / "games").glob("*.cuttle")
+    listed = re.findall(r"^\d+\. \d (.+?)(?: \|.*)?$", record.read_text(), re.M)
+    assert [m.split(": ", 2)[2] for m in moves] == listed
+    assert "cuttle: watching: w0" in out
+    assert all("cuttle: watching: w0" in seat_out for _, seat_out, _ in seats)  # told
+    seat = r"p\d \(seat \d\)"  # the winners by name: one wins, or two or more win (a tie)
+    won = rf"{seat} wins|(?:{seat}, )*{seat} and {seat} win"
+    assert re.search(rf"cuttle: game 1 verdict: valid; (?:{won}) \(", out), out
+    (copy,) = (tmp / "w0" / "games").glob("*.cuttle")
+    assert verify_text(copy.read_text()).verdict == Verdict.VALID
 
 
 @pytest.mark.slow
@@ -181,7 +204,9 @@ def test_a_host_killed_mid_game_and_not_restarted_is_named_once_the_window_ends(
                     joiners.append(cuttle(tmp_path, name, *dial, *slow))
             elif "game 1: you are seat 0" in line:
                 break
-        time.sleep(0.5)  # a few moves in
+        # Mid-game: the host's journal holds a move of its own (a fixed sleep here fell
+        # within the deal on a loaded machine).
+        wait_for_journal(tmp_path / "p0" / "journal", 1)
         host.kill()
         killed = time.monotonic()
         outputs = [(j.wait(timeout=WAIT), *j.communicate()) for j in joiners]
@@ -200,24 +225,3 @@ def test_a_host_killed_mid_game_and_not_restarted_is_named_once_the_window_ends(
         (record,) = (tmp_path / name / "games").glob("*.cuttle")
         report = verify_text(record.read_text())
         assert report.verdict == Verdict.UNAUDITED, report.problem  # what was played, signed
-
-
-@pytest.mark.slow
-def test_cuttle_watch_prints_every_move_and_the_verdict_and_saves_a_record(
-    tmp_path: Path,
-) -> None:
-    outputs = play(tmp_path, 3, watchers=1)
-    *seats, (status, out, err) = outputs
-    assert [s for s, _, _ in seats] == [0, 0, 0], seats
-    assert status == 0, (out, err)
-    moves = [line for line in out.splitlines() if re.match(r"cuttle: p\d \(seat \d\): ", line)]
-    (record,) = (tmp_path / "p0" / "games").glob("*.cuttle")
-    listed = re.findall(r"^\d+\. \d (.+?)(?: \|.*)?$", record.read_text(), re.M)
-    assert [m.split(": ", 2)[2] for m in moves] == listed
-    assert "cuttle: watching: w0" in out
-    assert all("cuttle: watching: w0" in seat_out for _, seat_out, _ in seats)  # told
-    seat = r"p\d \(seat \d\)"  # the winners by name: one wins, or two or more win (a tie)
-    won = rf"{seat} wins|(?:{seat}, )*{seat} and {seat} win"
-    assert re.search(rf"cuttle: game 1 verdict: valid; (?:{won}) \(", out), out
-    (copy,) = (tmp_path / "w0" / "games").glob("*.cuttle")
-    assert verify_text(copy.read_text()).verdict == Verdict.VALID

@@ -1,13 +1,11 @@
-"""Tables over real TCP on loopback (SPEC 3.15): seating, one code, one order, the faults
-named the same way everywhere, a lost joiner won back; and real processes for 3 and 6."""
+"""Tables over the in-memory network on trio's mock clock (SPEC 3.15): seating, one code,
+one order, the faults named the same way everywhere, a lost joiner won back. Tables of real
+processes: test_table_headless.py (L'Unisson at 3 and 6 seats) and test_host_join.py."""
 
 from __future__ import annotations
 
 import contextlib
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,7 +36,6 @@ from .proxies import cutting_proxy as holding_proxy
 
 # The real deadlines: on the mock clock (`autojump_clock`) a 60 s window costs no time.
 FAST = TableTimeouts()
-WAIT = 60  # seconds: the bound on every real-process test here
 BOUND = 3 * 3600  # mock seconds: the bound on every in-process test (a hang is still caught)
 
 
@@ -438,51 +435,6 @@ async def test_a_joiner_posting_garbage_is_named_for_everyone(memory_net, autoju
                 await trio.sleep(0.2)
                 nursery.start_soon(cheater, "p2")
     assert results["p0"] == results["p1"] == "result: stopped: left by seat 2", results
-
-
-# --- real processes ----------------------------------------------------------------------
-
-SCRIPT = Path(__file__).with_name("count_game.py")
-
-
-def _spawn(*args: str) -> subprocess.Popen[str]:
-    root = Path(__file__).resolve().parents[2]
-    return subprocess.Popen(
-        [sys.executable, str(SCRIPT), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=root,
-        env={**__import__("os").environ, "PYTHONPATH": str(root)},
-    )
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("seats", [3, 6])
-def test_real_processes_play_a_table_with_one_result(seats: int) -> None:
-    host = _spawn("host", "--seats", str(seats), "--limit", "18", "--name", "p0")
-    procs = [host]
-    try:
-        assert host.stdout is not None
-        line = host.stdout.readline()
-        port = re.fullmatch(r"port (\d+)\n", line)
-        assert port, (line, host.stderr.read() if host.poll() is not None else "")
-        for i in range(1, seats):
-            procs.append(_spawn("join", f"127.0.0.1:{port[1]}", "--limit", "18", "--name", f"p{i}"))
-            time.sleep(0.05)
-        deadline = time.monotonic() + WAIT
-        for p in procs:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                p.wait(timeout=max(0.1, deadline - time.monotonic()))
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-    outputs = [p.communicate() for p in procs]
-    lines = [out.strip().splitlines()[-1] if out.strip() else err for out, err in outputs]
-    assert len(set(lines)) == 1, lines
-    assert lines[0].startswith("result: counted to 18, last seat"), lines
-    assert all(p.returncode == 0 for p in procs)
 
 
 async def table_with_a_deserter(seats: int, deserter: str, how: str) -> dict[str, str]:

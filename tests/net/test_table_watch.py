@@ -154,6 +154,10 @@ async def test_a_watcher_sees_every_public_move_never_a_secret_and_its_record_ve
     )
     session = games[0].session
     module = session.module
+    # Every seat ended the same game by the rules, its audit passed (test_table_games.py's
+    # honest game, here for six seats through the driver).
+    assert len(games) == seats and all(g.clean for g in games.values())
+    assert len({(g.session.outcome, g.session.audit) for g in games.values()}) == 1
     # Every move, in the game's order, by the same seats.
     played = [(n.seat, n.text) for n in notes if isinstance(n, Played)]
     assert played == [(s, module.move_text(m)) for s, m in session.played]

@@ -4,6 +4,7 @@ positions. Each is checked where a user meets it: ``cuttle rules`` or ``parse_po
 from __future__ import annotations
 
 import re
+from subprocess import CompletedProcess
 from typing import Any
 
 import pytest
@@ -12,8 +13,14 @@ from cuttle_client.cli_rules import MAX_PERFT_DEPTH
 from cuttle_net.games.cuttle.engine import OVER, Game
 from cuttle_net.games.cuttle.moves import CONCEDE
 from cuttle_net.games.cuttle.position import PositionError, format_position, parse_position
+from tests.inprocess import run_cuttle
 from tests.rules.build import cards, play, position, position_text
-from tests.rules.test_cli import cuttle
+
+
+def cuttle(*args: str) -> CompletedProcess[str]:
+    """``cuttle rules ARGS`` in this process (`cuttle rules` as a process: test_cli.py)."""
+    return run_cuttle("rules", *args)
+
 
 # --------------------------------------------------------------------- conceding
 
