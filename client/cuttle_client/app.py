@@ -26,6 +26,7 @@ from .network import ConnectScreen, Joining
 from .peertext import visible
 from .profile import login_name, name_problem, save_name, saved_name
 from .seat import TableSeat
+from .stylesheet import share_parsed_css
 from .table import TableScreen
 from .trio_guest import TrioGuest
 from .unisson.controller import PracticeController as UnissonPractice
@@ -101,6 +102,7 @@ class CuttleApp(App[None]):
         watch: WatchLaunch | None = None,
     ) -> None:
         super().__init__()
+        share_parsed_css(self)
         self._first_watch = watch  # cuttle watch: the table to watch
         self.settings = settings
         self._first_lessons = learn  # cuttle learn: the lesson list, at this game's lessons

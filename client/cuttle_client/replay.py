@@ -23,6 +23,7 @@ from cuttle_net.records.positions import Positions, positions
 from .footer import Footer
 from .games import LogLine, ReplayBoard, game_ui
 from .peertext import plain
+from .stylesheet import share_parsed_css
 from .widgets import MoveLog
 
 
@@ -180,6 +181,7 @@ class ReplayApp(App[None]):
 
     def __init__(self, p: Positions, ascii: bool = False) -> None:
         super().__init__()
+        share_parsed_css(self)
         self._positions, self._ascii = p, ascii
 
     def on_mount(self) -> None:

@@ -39,7 +39,7 @@ def run(app: App, body: Callable[[Pilot], Awaitable[None]], size: tuple[int, int
             await pilot.pause()
             await body(pilot)
 
-    with _quick_keys():
+    with _quick_keys(), _unpainted():
         asyncio.run(main())
     # Everything the app ran on trio (network seats, bots a test started there) unwound as
     # it closed: a run still going when its loop stops breaks every later test in the
@@ -63,6 +63,30 @@ def _quick_keys() -> Iterator[None]:
         yield
     finally:
         textual.app.wait_for_idle = saved
+
+
+@contextlib.contextmanager
+def _unpainted() -> Iterator[None]:
+    """Headless, the screen's updates are rendered and then thrown away (``App._display``
+    writes nothing without a terminal): a fifth to a third of a UI test's CPU.  The tests
+    read the screen by ``screen_text``, a full render of the same widgets, so a widget that
+    cannot render still fails there."""
+    saved = Screen._compositor_refresh
+
+    def refresh(screen: Screen) -> None:
+        app = screen.app
+        if screen is not app.screen or app.is_inline:
+            saved(screen)  # (a screen below marks the top one dirty: kept)
+            return
+        screen._compositor._dirty_regions.clear()  # what the render would have cleared
+        screen._dirty_widgets.clear()
+        app._update_mouse_over(screen)
+
+    Screen._compositor_refresh = refresh  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Screen._compositor_refresh = saved  # type: ignore[method-assign]
 
 
 def screen_text(app: App) -> str:
@@ -113,13 +137,17 @@ async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 60
     has started (through trio) can come a few frames after the key that opened it, more so
     on a loaded machine.  ``seconds`` only bounds a failure: generous unless the time is
     what the test is about."""
-    deadline = asyncio.get_running_loop().time() + seconds
+    loop = asyncio.get_running_loop()
+    start = loop.time()
     while not condition():
-        if asyncio.get_running_loop().time() > deadline:
+        waited = loop.time() - start
+        if waited > seconds:
             raise AssertionError(
                 f"still not true after {seconds} s; the screen shows:\n{screen_text(pilot.app)}"
             )
-        await pilot.pause(0.02)
+        # A long wait (a game the bots play on) is looked at less often: a condition that
+        # reads the screen draws all of it each time.
+        await pilot.pause(0.02 if waited < 1 else 0.1)
 
 
 async def choose_any_option(pilot: Pilot, table: Screen, rng: random.Random) -> None:

@@ -193,7 +193,10 @@ def test_the_joiner_is_asked_for_a_rematch_and_keeps_the_score(tmp_path: Path) -
         await keys(pilot, "r")
         await until(pilot, lambda: c.ending is None and c.session is not None)
         # The new deal is done (the deck protocol) before a move is sent.
-        await until(pilot, lambda: c.session.view is not None and not c.session.busy)
+        # (and the seat has taken it in: until then a move is refused, "not dealt yet")
+        await until(
+            pilot, lambda: c.session.view is not None and not c.session.busy and not c.dealing
+        )
         await concede(pilot)
         await until(pilot, lambda: "Match: You 0–2 bot" in screen_text(app))
         assert "proposes game" not in screen_text(app)  # two games were asked for

@@ -29,11 +29,12 @@ from cuttle_protocol.shells import LanGame
 from cuttle_protocol.wire import Announcement
 from textual.pilot import Pilot
 
+from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.games.unisson import Score
 from cuttle_net.records.record import build_record
 from cuttle_net.records.verify import Verdict, verify_text
-from tests.client.helpers import choose_any_option, keys, run, screen_text, until
+from tests.client.helpers import choose_like, keys, run, screen_text, until
 from tests.session.link import Link
 
 # Each hostile name, and what the screen must show of it.
@@ -195,7 +196,7 @@ def test_a_network_game_and_its_replay_against_a_host_named_in_markup(tmp_path: 
     host = subprocess.Popen(
         [
             *(sys.executable, "-m", "cuttle_client", "host", "--bind", "127.0.0.1"),
-            *("--port", "0", "--bot", "random", "--games", "1", "--name", eve),
+            *("--port", "0", "--bot", "greedy", "--games", "1", "--name", eve),
             *("--config-dir", str(tmp_path / "eve"), "--data-dir", str(tmp_path / "eve")),
         ],
         stdout=subprocess.PIPE,
@@ -217,12 +218,14 @@ def test_a_network_game_and_its_replay_against_a_host_named_in_markup(tmp_path: 
             table = app.screen
             assert table.query_one("#them")._border_title.plain == eve
             c = table.controller
-            rng = random.Random(4)
+            # Greedy moves against a greedy host: a short game (a random one by keys, some
+            # fifty moves, is test_network_game's whole game against a headless peer).
+            bot, rng = make_bot("greedy"), random.Random(4)
             for _ in range(3000):
                 await until(pilot, lambda: c.ending is not None or c.my_turn, 60)
                 if c.ending is not None:
                     break
-                await choose_any_option(pilot, table, rng)
+                await choose_like(pilot, table, lambda view: bot.choose(view, rng))
             await until(pilot, lambda: isinstance(app.screen, GameOverScreen), 60)
             await until(pilot, lambda: bool(app.screen.query("#result")))
             await pilot.pause()

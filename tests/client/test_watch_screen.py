@@ -216,8 +216,13 @@ def test_the_client_watches_a_real_table_to_its_verdict(tmp_path: Path) -> None:
         await until(pilot, lambda: "the table shows once it is seated" in screen_text(app))
         app.trio.start_task(joiner)
         await until(pilot, lambda: isinstance(app.screen, WatchScreen))
+        # The watch's state first, then the screen: drawing it 50 times a second while
+        # the game is played was a third of the test's CPU.
+        watched = app.screen.onlooker.watched
+        await until(pilot, lambda: bool(watched.verdict))
         await until(pilot, lambda: "verified: audit passed" in screen_text(app))
         assert "watching: Wendy" in screen_text(app)
+        await until(pilot, lambda: any("the table ended" in line for line in watched.news))
         await until(pilot, lambda: "the table ended" in screen_text(app))
         await keys(pilot, "q")  # back to the lobby
         await until(pilot, lambda: not isinstance(app.screen, WatchScreen))
