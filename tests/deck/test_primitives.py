@@ -100,9 +100,18 @@ def test_canonical_encoding_is_the_specs_grammar_byte_for_byte():
         (1, b"x"),
         {"z": [1, {"é": False, "a": b"k"}], "b": "t", "B": 2},
         [[[], [b"ab", "c"]], {"": 0}],
+        # keys whose code point order is their UTF-8 order, across the surrogate range
+        {"\uffff": 1, "\U0001f600": 2, "\u00e9": [b"p", Number(3), [b"q"]], "~": True},
+        [b"a", [b"b", 1], {"k": [b"c", "d"]}],
     ]
     for v in values:
         assert canon(v) == spec(v), v
+
+
+def test_canonical_encoding_refuses_a_map_key_that_is_no_string():
+    # A plain error, not the AttributeError of calling `encode` on an int.
+    with pytest.raises(TypeError, match="map key"):
+        canon({1: b"x"})
 
 
 def test_scalars_are_canonical_and_non_zero():

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 from cuttle_protocol.shells import (
     NOT_BACK,
     ConnectionEnded,
@@ -85,6 +86,22 @@ async def test_a_stalling_seat_is_named_by_everyone(memory_net, autojump_clock) 
     results = await run_table(3, stall_at=4)
     (line,) = set(results.values())
     assert re.fullmatch(r"result: stopped: timeout by seat [0-2]", line), results
+
+
+@pytest.mark.trio
+async def test_a_driver_takes_the_events_already_in_without_a_task_switch_each(
+    memory_net, autojump_clock
+) -> None:
+    # `each_event` (a game's driver): what one read made the table say is handled in one
+    # step, and the driver's answers leave together.
+    async with open_listener(0, "127.0.0.1") as listener:
+        settings = TableSettings("count", (), 3)
+        async with host_table(listener, player("p0"), settings, timeouts=FAST) as table:
+            table.leave()  # the lobby shown as the table opened, then its end: both in
+            events = table.each_event()
+            with trio.testing.assert_no_checkpoints():
+                got = [await events.__anext__(), await events.__anext__()]
+            assert [type(e) for e in got] == [Lobby, TableEnded]
 
 
 @pytest.mark.trio

@@ -170,6 +170,43 @@ async def test_a_host_proposing_the_next_game_before_this_one_is_over_is_named(
 
 
 @pytest.mark.trio
+async def test_a_seat_whose_game_sees_the_early_proposal_after_the_table_ended_still_names_the_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table core may take the entries of one read before the seat's game sees their
+    events: seat 1's game is shown the host's early proposal only once seat 2's report of
+    it has ended the table. The proposal came first in the log: seat 1 still names the
+    host on its own finding, not on seat 2's word."""
+    from cuttle_protocol.play import Step
+    from cuttle_protocol.shells import TableShell
+
+    each_event = TableShell.each_event
+
+    async def late(table: TableShell):
+        async for event in each_event(table):
+            if isinstance(event, Rematch) and table.core.me == 1:
+                await table.ended.wait()  # seat 2's report relayed, and taken by the core
+            yield event
+
+    monkeypatch.setattr(TableShell, "each_event", late)
+
+    def early(table):
+        def watch(item: object) -> None:
+            if isinstance(item, Step) and item.session.view is not None and not proposed:
+                proposed.append(True)
+                table.rematch()
+
+        return {"watch": watch, "games": 2}
+
+    proposed: list[bool] = []
+    matches = await table_of(tmp_path, {0: early, 1: {}, 2: {}}, play=play_match_at_table)
+    (game,) = matches[1].games
+    tags = parse_record(game.record.read_text()).tags
+    ending = "fault table_bad_entry by seat 0: game 2 proposed before 1 was over"
+    assert tags["Ending"].startswith(ending), tags
+
+
+@pytest.mark.trio
 async def test_a_table_that_ended_while_the_last_game_was_being_saved_is_still_seen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

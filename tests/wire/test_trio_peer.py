@@ -190,6 +190,30 @@ async def test_handshake_and_one_move_each_way(make_pair, tmp_path) -> None:
 
 
 @pytest.mark.trio
+@transports
+async def test_the_messages_of_one_read_come_without_a_task_switch_each(make_pair) -> None:
+    # A move and its deck step leave in one write: the reader hands both over in one
+    # step, and `receive` gives the one already in without a checkpoint (a task switch).
+    ours, theirs = await make_pair()
+    moves = [Move("draw", SIG), Move("points 9H", SIG), Move("scuttle 9H 8C", SIG)]
+
+    async def joiner() -> None:
+        async with open_peer(theirs, Role.JOINER, player("bob")) as peer:
+            await peer.send(*moves)
+            await peer.wait_ended()
+
+    with trio.fail_after(LIMIT):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(joiner)
+            async with open_peer(ours, Role.HOST, player("alice"), rules=CLASSIC) as peer:
+                got = [await peer.receive()]
+                with trio.testing.assert_no_checkpoints():
+                    got += [await peer.receive(), await peer.receive()]
+                assert got == moves
+                await peer.aclose()
+
+
+@pytest.mark.trio
 async def test_listen_and_connect_by_address(tmp_path) -> None:
     pins = KnownPeers(tmp_path)
     trust: list[Trust | None] = []

@@ -244,7 +244,7 @@ async def play_at_table(
             if session is not None:
                 show(Step(session, Output()))  # a UI shows the game as it stands
             decide()
-        async for event in table.events:
+        async for event in table.each_event():
             show(event)
             if isinstance(event, Lobby | Watching):
                 tell(event)
@@ -282,7 +282,14 @@ async def play_at_table(
             elif isinstance(event, Rematch) and session is not None and not session.finished:
                 # The host's signed entry, which every seat checks against its own game.
                 game = session.header.number
-                table.fault(HOST, "bad-entry", f"game {game + 1} proposed before {game} was over")
+                detail = f"game {game + 1} proposed before {game} was over"
+                if table.ended.is_set():
+                    # The table took a later entry (another seat's report) before we got
+                    # here: the finding is still ours, from the log, and our game's verdict.
+                    host = order.game(HOST)
+                    carry(session.table_verdict(host, "bad-entry", detail, host=host), verdict=True)
+                else:
+                    table.fault(HOST, "bad-entry", detail)
             elif isinstance(event, TableEnded):
                 me = table.core.me
                 reporter = None if event.reporter == me else event.reporter

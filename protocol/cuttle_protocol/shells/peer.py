@@ -215,7 +215,10 @@ class Peer:
     async def receive(self) -> Message:
         """The next game message from the peer (Move, DeckPayload, Rematch...)."""
         try:
-            return await self._inbox.receive()
+            try:  # no yield for a message already in: the frames of one read, one step
+                return self._inbox.receive_nowait()
+            except trio.WouldBlock:
+                return await self._inbox.receive()
         except trio.EndOfChannel:
             if self._overflow:
                 return self._overflow.popleft()
@@ -251,7 +254,13 @@ class Peer:
         """Write what the connection queued. A failure is remembered as how the connection
         ends, and stops the reader's usual reading: it reads what the peer already sent
         before the end is decided (`_drain`)."""
-        async with self._write_lock:
+        # The lock taken without a yield when free (nearly always): the write's own
+        # `send_all` is the checkpoint; a trio `acquire` would yield once more each write.
+        try:
+            self._write_lock.acquire_nowait()
+        except trio.WouldBlock:
+            await self._write_lock.acquire()
+        try:
             data = self._conn.data_to_send()
             if not data:
                 return
@@ -269,6 +278,8 @@ class Peer:
                     if self._reading is not None:
                         self._reading.cancel()
                 raise
+        finally:
+            self._write_lock.release()
 
     async def _after_write_failure(self) -> None:
         """Our write failed: wait until the connection ended, after the reader task read
@@ -283,7 +294,8 @@ class Peer:
         while True:
             event = self._conn.next_event()  # on error, `_end` sends the queued Close
             self._in_hand = None if event is NEED_DATA else event  # `_drain` handles it
-            await self._flush()  # replies queued by the connection (pongs, handshake)
+            if self._conn.sending:  # replies queued by the connection (pongs, handshake)
+                await self._flush()
             if event is not NEED_DATA:
                 return event  # type: ignore[return-value]
             chunk = min(self._settings.receive_chunk, self._unread_allowance)
@@ -466,7 +478,10 @@ class Peer:
                     if isinstance(event, Close):
                         ending = _peer_closed(event)
                     elif not isinstance(event, Pong):
-                        await self._inbox_in.send(event)  # type: ignore[arg-type]
+                        try:  # no yield while the inbox has room: the read's next frame
+                            self._inbox_in.send_nowait(event)  # type: ignore[arg-type]
+                        except trio.WouldBlock:
+                            await self._inbox_in.send(event)  # type: ignore[arg-type]
                     self._in_hand = None
             except (ProtocolError, trio.TooSlowError, *_NETWORK_ERRORS) as exc:
                 ending = _ending_for(exc, self._conn, "the peer stopped reading")

@@ -261,6 +261,26 @@ class _Link:
         await self.peer.aclose(code, reason)
 
 
+class _Promptly:
+    """Iterates over a channel's items, an item already in without a yield (`receive`
+    yields even then: the events one read made would each cost a task switch)."""
+
+    def __init__(self, channel: trio.MemoryReceiveChannel[ShellEvent]) -> None:
+        self._channel = channel
+
+    def __aiter__(self) -> _Promptly:
+        return self
+
+    async def __anext__(self) -> ShellEvent:
+        try:
+            try:
+                return self._channel.receive_nowait()
+            except trio.WouldBlock:
+                return await self._channel.receive()
+        except trio.EndOfChannel:
+            raise StopAsyncIteration from None
+
+
 class TableShell:
     """What host and joiner share: the table, its events, the actions and the deadlines."""
 
@@ -282,6 +302,12 @@ class TableShell:
         self.trust: dict[bytes, Trust] = {}
         """Identity key -> what trust on first use said about it (with known peers)."""
         self.known_peers: KnownPeers | None = None
+
+    def each_event(self) -> AsyncIterator[ShellEvent]:
+        """`events`, one by one, as `async for event in table.events` gives them, but those
+        already in without a task switch each (a game's driver, which posts its answers:
+        they then leave together)."""
+        return _Promptly(self.events)
 
     # --- actions ---------------------------------------------------------------------------
 

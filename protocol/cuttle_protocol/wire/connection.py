@@ -275,6 +275,11 @@ class Connection:
         self._require_pending_proposal()
         self.close(ErrorCode.RULES_REFUSED, reason)
 
+    @property
+    def sending(self) -> bool:
+        """Bytes are queued for the peer (`data_to_send` would give some)."""
+        return bool(self._outgoing)
+
     def data_to_send(self) -> bytes:
         """Everything queued for the peer since the last call."""
         data = bytes(self._outgoing)
