@@ -286,9 +286,9 @@ class CuttleApp(App[None]):
         plan = launch.plan
         controller: Joining | TableSeat
         if plan.mode == "host":  # a table of the game's seats, Cuttle's two included
-            # Cuttle's options: the plan's rule set and variants unless a token is given.
+            # Cuttle's options: classic unless a token is given.
             cuttle = launch.game == "cuttle"
-            token = launch.rules_token or (plan.rules.name if cuttle else "")
+            token = launch.rules_token or (CLASSIC.name if cuttle else "")
             where = Hosting(
                 launch.game,
                 launch.players,
