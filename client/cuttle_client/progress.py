@@ -41,7 +41,7 @@ from cuttle_protocol.shells import (
 from cuttle_protocol.store import Trust
 from cuttle_protocol.table import Lobby, SeatInfo, Watching
 
-from .gametitles import game_title
+from .gametitles import ending_words, game_title
 
 
 def lobby_words(lobby: Lobby) -> str:
@@ -174,15 +174,6 @@ def progress_lines(event: Progress) -> list[str]:
     return []
 
 
-RULES_WORDS = {  # each game's ends by the rules (`GameModule.endings`), as a result line says them
-    "goal": "reached the goal",
-    "passes": "passes",
-    "agreed": "agreed",
-    "octave": "an octave",
-    "last-round": "the last round",
-}
-
-
 def and_list(words: Sequence[str]) -> str:
     """``A``, ``A and B``, ``A, B and C``: the winners of a table read as a list."""
     return " and ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
@@ -208,7 +199,7 @@ def result_line(result: GameResult) -> str:
     elif ending.form == "concede":
         verdict = f"{win}: {who} conceded"
     elif ending.by_rules:
-        how = RULES_WORDS.get(ending.form, ending.form)
+        how = ending_words(result.game, ending.form)
         verdict = f"drawn ({how})" if not winners else f"{win} ({how})"
         if result.scores:
             verdict += "; scores " + ", ".join(str(s) for s in result.scores)
