@@ -410,9 +410,9 @@ def test_the_sans_io_layers_load_neither_trio_nor_textual() -> None:
 
 # -- the protocol hands up data; the client alone chooses the words (issue 25)
 
-# Hooks that still take a sentence, each with why it may: the listener's operator log (the
-# connections it refused, for the host's console) is not yet typed.
-SENTENCE_HOOKS_LEFT = {"cuttle_protocol.shells.peer": {"log"}}
+# Hooks that still take a sentence, each with why it may (none left: the listener's log, the
+# last, tells `ListenerNews`).
+SENTENCE_HOOKS_LEFT: dict[str, set[str]] = {}
 
 
 def _takes_a_sentence(arg: ast.arg) -> bool:

@@ -27,6 +27,7 @@ from cuttle_protocol.play import (
     TableClosed,
     TableGame,
 )
+from cuttle_protocol.shells import CannotAccept, Flooded, NotSeated, TurnedAway
 from cuttle_protocol.store import Trust
 from cuttle_protocol.table import Lobby, SeatInfo, TableEnded, TableSettings, Watching
 
@@ -231,3 +232,37 @@ def test_each_game_words_its_own_endings_through_the_registry() -> None:
     assert ending_words("unisson", "octave") == "an octave"
     assert ending_words("cuttle", "octave") == "octave"  # not Cuttle's: said as it is
     assert ending_words("chess", "mate") == "mate"
+
+
+@pytest.mark.parametrize(
+    ("news", "line"),
+    [  # what a host's listener tells, as `cuttle host` has always printed it
+        (
+            CannotAccept("Too many open files"),
+            "cannot accept a connection for now: Too many open files",
+        ),
+        (
+            Flooded("10.0.0.9:5000", "10.0.0.9"),
+            "10.0.0.9:5000: too many connections from 10.0.0.9: refusing them for now",
+        ),
+        (
+            TurnedAway("10.0.0.9:5000", "busy", "a game is in progress here"),
+            "10.0.0.9:5000: refused (busy: a game is in progress here)",
+        ),
+        (
+            TurnedAway("[::1]:7", "busy", "full", "eve", "ab12"),
+            "[::1]:7: refused eve (key ab12) (busy: full)",
+        ),
+        (
+            NotSeated("1.2.3.4:5", "no hello within 1 s", "timeout"),
+            "1.2.3.4:5: no handshake: no hello within 1 s (timeout)",
+        ),
+        (
+            NotSeated("1.2.3.4:5", "bye", "peer-quit", "eve", "ab12", (3, 100)),
+            "1.2.3.4:5: eve (key ab12) left before taking the seat: bye (peer-quit); "
+            "it saw our hello: try 3 of 100 at this game's code",
+        ),
+    ],
+)
+def test_a_listeners_news_in_words(news: object, line: str) -> None:
+    assert progress_lines(news) == [line]  # type: ignore[arg-type]
