@@ -465,3 +465,24 @@ def test_a_long_invitation_is_shown_in_groups_that_wrap_whole_at_80_columns() ->
     assert len(rows) > 1 and all(len(row) <= 80 for row in rows)
     assert [w for row in rows for w in row.split()] == shown.split()  # no group cut in two
     assert Invitation.decode(" ".join(rows).split(" ", 2)[2]) == Invitation.decode(invitation)
+
+
+def test_esc_and_a_key_sent_together_are_the_two_keys(tmp_path) -> None:
+    """A terminal sends Esc and a key right after it as alt+key (tmux's send-keys Escape w
+    on the seat screen opened no chat): no screen binds alt keys, so it is Esc, then the
+    key.  A binding that does take an alt key keeps it (the Input's alt+backspace)."""
+    from cuttle_client.app import _escape_then
+    from cuttle_client.played import PlayedScreen
+
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path))
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("alt+r")  # Esc (nothing in the lobby), then r: the games played
+        await until(pilot, lambda: isinstance(app.screen, PlayedScreen))
+
+    run(app, body)
+    assert _escape_then("alt+w", {}) == ("escape", "w")
+    assert _escape_then("alt+b", {"alt+b": 1}) is None  # taken by a binding
+    assert _escape_then("alt+left", {}) is None
+    assert _escape_then("w", {}) is None
