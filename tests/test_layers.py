@@ -410,9 +410,9 @@ def test_the_sans_io_layers_load_neither_trio_nor_textual() -> None:
 
 # -- the protocol hands up data; the client alone chooses the words (issue 25)
 
-# Hooks that still take a sentence, each with why it may: the listener's operator log (the
-# connections it refused, for the host's console) is not yet typed.
-SENTENCE_HOOKS_LEFT = {"cuttle_protocol.shells.peer": {"log"}}
+# Hooks that still take a sentence, each with why it may (none left: the listener's log, the
+# last, tells `ListenerNews`).
+SENTENCE_HOOKS_LEFT: dict[str, set[str]] = {}
 
 
 def _takes_a_sentence(arg: ast.arg) -> bool:
@@ -456,3 +456,98 @@ def test_the_sentence_hook_check_sees_one(tmp_path: Path) -> None:
     )
     found = sentence_hooks({"cuttle_protocol.shells.bad": bad})
     assert [f.split(" ")[1] for f in found] == ["a(say)", "b(log)"]
+
+
+# -- only the registries know the games by name (issue 25)
+
+# Who may import a game's own package (``cuttle_net.games.<name>``): the game's own folders
+# (its core package, its client folder ``cuttle_client.<name>``) and the client's registry.
+# The protocol never may: it reaches a game through ``cuttle_net.games`` (``GAMES``,
+# ``game_part``) and ``interface.game_module``.  These client modules still do, each with why
+# (docs/adding-a-game.md "What still names a game"); the list may only shrink.
+_CUTTLE_FLAT = "Cuttle's client, still at the package's top rather than in a cuttle/ folder"
+GAME_IMPORTS_LEFT = {
+    **{
+        f"cuttle_client.{m}": _CUTTLE_FLAT
+        for m in [
+            "controller",
+            "table",
+            "widgets",
+            "choices",
+            "cardtext",
+            "help",
+            "variants",
+            "cuttle_seat",
+            "cuttle_lesson",
+        ]
+    },
+    "cuttle_client.app": "the practice controllers and the default game",
+    "cuttle_client.cli_play": "`cuttle play`: each game's bots",
+    "cuttle_client.cli_arena": "`cuttle arena`: each game's runner",
+    "cuttle_client.cli_rules": "Cuttle's rules oracle",
+    "cuttle_client.cli_rules_unisson": "L'Unisson's rules oracle",
+    "cuttle_client.cli_table": "each game's rules token from --players/--decks",
+}
+GAME_REGISTRIES = {"cuttle_client.games"}
+
+
+def _game_of(module: str) -> str | None:
+    """The game whose own package or client folder ``module`` is in, else None."""
+    from cuttle_net.games import GAMES
+
+    parts = module.split(".")
+    if parts[:2] == ["cuttle_net", "games"] and len(parts) > 2 and parts[2] in GAMES:
+        return parts[2]
+    if parts[0] == "cuttle_client" and len(parts) > 1 and parts[1] in GAMES:
+        return parts[1]
+    return None
+
+
+def games_imported_by_name(imports: list[Import], left: dict[str, str]) -> list[str]:
+    """Imports of a game's own package by a module that is not that game's, a registry, nor
+    one of those ``left`` names (never in cuttle_protocol)."""
+    found = []
+    for i in imports:
+        game = _game_of(i.target)
+        if game is None or i.target.split(".")[0] != "cuttle_net" or _game_of(i.module) == game:
+            continue
+        if i.module.startswith("cuttle_client") and (i.module in GAME_REGISTRIES | set(left)):
+            continue
+        found.append(_where(i))
+    return found
+
+
+def test_only_the_registries_know_the_games_by_name() -> None:
+    found = games_imported_by_name(IMPORTS, GAME_IMPORTS_LEFT)
+    assert not found, (
+        "a game reached by name (go through cuttle_net.games / interface.game_module, or the "
+        "client's games.py):\n" + "\n".join(found)
+    )
+    stale = sorted(
+        m
+        for m in GAME_IMPORTS_LEFT
+        if not any(i.module == m and _game_of(i.target) for i in IMPORTS)
+    )
+    assert not stale, f"these import no game any more: take them off GAME_IMPORTS_LEFT: {stale}"
+
+
+def test_the_game_import_check_sees_one() -> None:
+    assert games_imported_by_name(
+        [_fake("cuttle_protocol.shells.mdns", "cuttle_net.games.cuttle.rules", ("Rules",))], {}
+    )
+    assert games_imported_by_name(
+        [_fake("cuttle_net.games.unisson.bots", "cuttle_net.games.cuttle")], {}
+    )
+    assert games_imported_by_name(
+        [_fake("cuttle_client.unisson.words", "cuttle_net.games.cuttle.cards")], {}
+    )
+    assert games_imported_by_name([_fake("cuttle_client.lobby", "cuttle_net.games.unisson")], {})
+    assert not games_imported_by_name(
+        [_fake("cuttle_client.unisson.words", "cuttle_net.games.unisson.cards")], {}
+    )
+    assert not games_imported_by_name(
+        [_fake("cuttle_protocol.table.seats", "cuttle_net.games.interface")], {}
+    )
+    assert not games_imported_by_name(
+        [_fake("cuttle_client.games", "cuttle_net.games.cuttle.cards")], {}
+    )

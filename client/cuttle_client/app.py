@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -11,6 +12,7 @@ from cuttle_protocol.play import GameSettings, NetPlan
 from cuttle_protocol.store import data_dir as default_data_dir
 from cuttle_protocol.store import games_dir, unfinished_tables
 from cuttle_protocol.wire import Invitation, is_invitation, parse_address
+from textual import events
 from textual.app import App
 from textual.widgets import Input
 
@@ -113,6 +115,18 @@ class CuttleApp(App[None]):
         self._first_meeting: Joining | TableSeat | Onlooker | None = None
         self.player_name = settings.name or saved_name(settings.config_dir)
         self.farewell = ""  # said on the terminal once the app is gone: a game left, conceded
+
+    async def on_event(self, event: events.Event) -> None:
+        # A terminal sends Esc and a key pressed right after it (tmux's send-keys, a quick
+        # hand) as one alt+key, and no screen here has alt keys: they are the two keys.
+        two = None
+        if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack:
+            two = _escape_then(event.key, self.screen.active_bindings)
+        if two is None:
+            await super().on_event(event)
+            return
+        for key in two:
+            await super().on_event(events.Key(key, key if len(key) == 1 else None))
 
     def on_mount(self) -> None:
         self.trio.start()
@@ -288,9 +302,9 @@ class CuttleApp(App[None]):
         plan = launch.plan
         controller: Joining | TableSeat
         if plan.mode == "host":  # a table of the game's seats, Cuttle's two included
-            # Cuttle's options: the plan's rule set and variants unless a token is given.
+            # Cuttle's options: classic unless a token is given.
             cuttle = launch.game == "cuttle"
-            token = launch.rules_token or (plan.rules.name if cuttle else "")
+            token = launch.rules_token or (CLASSIC.name if cuttle else "")
             where = Hosting(
                 launch.game,
                 launch.players,
@@ -439,6 +453,15 @@ def _title(game: str) -> str:
         return game_ui(game).title
     except ValueError:
         return game
+
+
+def _escape_then(key: str, bound: Mapping[str, object]) -> tuple[str, str] | None:
+    """("escape", "w") for alt+w (Esc then w, as the terminal sent them) where no binding
+    takes it; else None."""
+    alt, _, plain = key.partition("+")
+    if alt != "alt" or len(plain) != 1 or key in bound:
+        return None
+    return "escape", plain
 
 
 def _dialable(address: str) -> bool:

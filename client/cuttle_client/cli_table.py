@@ -230,7 +230,7 @@ async def sit_at_table(
                 where = replace(where, port=h.port, bind=h.bind, announce=False)
                 token = h.token
             listener = await stack.enter_async_context(
-                open_listener(where.port, where.bind, log=say, alarm=alarm)
+                open_listener(where.port, where.bind, log=tell, alarm=alarm)
             )
             host, port = listener.address
             at = format_address(host, port)

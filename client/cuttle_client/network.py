@@ -141,7 +141,7 @@ class ConnectScreen(Screen[None]):
         status = plain("\n".join(lines))  # it names the peers
         self.query_one("#connect-status", Static).update(status)
         if self._invitation:
-            self.query_one("#invitation", Static).update(plain(self._invitation))
+            self.query_one("#invitation", Static).update(plain(in_groups(self._invitation)))
         self.refresh_bindings()
         table = getattr(self.controller, "table", None)
         if table is not None and table.game:  # the host we joined seats a table
@@ -165,6 +165,21 @@ class ConnectScreen(Screen[None]):
 
 
 INVITATION_BELOW = "  (below: c copies it, or double-click it then ctrl+c)"
+
+
+INVITATION_GROUP = 8  # letters: a group of a base32 invitation, as it is shown
+
+
+def in_groups(command: str) -> str:
+    """``cuttle join cuttle:…`` as the screen shows it: the invitation in groups of
+    letters, so that a screen narrower than the command (80 columns: it takes about 90)
+    wraps it between two groups, never inside one. A reader drops the spaces (SPEC 3.14),
+    ``cuttle join`` and the Join field take it in pieces; ``c`` copies it in one piece."""
+    head, _, invitation = command.rpartition(" ")
+    prefix, _, letters = invitation.partition(":")
+    step = INVITATION_GROUP
+    groups = [letters[i : i + step] for i in range(0, len(letters), step)]
+    return f"{head} {prefix}:{' '.join(groups)}"
 
 
 def invitation_apart(status: Sequence[str]) -> tuple[list[str], str]:

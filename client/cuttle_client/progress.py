@@ -26,22 +26,27 @@ from cuttle_protocol.play import (
 )
 from cuttle_protocol.shells import (
     Announced,
+    CannotAccept,
     ConnectionLost,
+    Flooded,
     HostBack,
     HostBusy,
     HostLost,
     MappingRemoved,
     NotAnnounced,
     NotMapped,
+    NotSeated,
     PlayerArrived,
     SeatTakenOver,
+    TurnedAway,
     WatcherClosed,
     WatchingAgain,
 )
 from cuttle_protocol.store import Trust
 from cuttle_protocol.table import Lobby, SeatInfo, Watching
+from cuttle_protocol.wire import CodeAlarm
 
-from .gametitles import game_title
+from .gametitles import ending_words, game_title
 
 
 def lobby_words(lobby: Lobby) -> str:
@@ -129,9 +134,41 @@ def news_line(news: object) -> str | None:
     return None
 
 
+def _claimed(name: str, fingerprint: str) -> str:
+    """A handshaken peer, by what it claims: its name and key."""
+    return f"{name} (key {fingerprint})"
+
+
+def listener_line(news: object) -> str | None:
+    """What a host's listener tells (`shells.ListenerNews`: a connection refused or lost
+    before it took a seat, tries at the code piling up) in words; None for other events."""
+    if isinstance(news, CannotAccept):
+        return f"cannot accept a connection for now: {news.reason}"
+    if isinstance(news, Flooded):
+        return f"{news.where}: too many connections from {news.key}: refusing them for now"
+    if isinstance(news, TurnedAway):
+        who = f" {_claimed(news.name, news.fingerprint)}" if news.name else ""
+        return f"{news.where}: refused{who} ({news.code}: {news.reason})"
+    if isinstance(news, NotSeated):
+        tried = ""
+        if news.attempt is not None:
+            number, limit = news.attempt
+            tried = f"; it saw our hello: try {number} of {limit} at this game's code"
+        why = f"{news.message} ({news.code}){tried}"
+        if not news.name:
+            return f"{news.where}: no handshake: {why}"
+        who = _claimed(news.name, news.fingerprint)
+        return f"{news.where}: {who} left before taking the seat: {why}"
+    if isinstance(news, CodeAlarm):
+        return str(news)
+    return None
+
+
 def progress_lines(event: Progress) -> list[str]:
     """The lines a seat's progress is told in (none for what it does not tell)."""
     news = news_line(event)
+    if news is None:
+        news = listener_line(event)
     if news is not None:
         return [news]
     if isinstance(event, Dialling):
@@ -174,15 +211,6 @@ def progress_lines(event: Progress) -> list[str]:
     return []
 
 
-RULES_WORDS = {  # each game's ends by the rules (`GameModule.endings`), as a result line says them
-    "goal": "reached the goal",
-    "passes": "passes",
-    "agreed": "agreed",
-    "octave": "an octave",
-    "last-round": "the last round",
-}
-
-
 def and_list(words: Sequence[str]) -> str:
     """``A``, ``A and B``, ``A, B and C``: the winners of a table read as a list."""
     return " and ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
@@ -208,7 +236,7 @@ def result_line(result: GameResult) -> str:
     elif ending.form == "concede":
         verdict = f"{win}: {who} conceded"
     elif ending.by_rules:
-        how = RULES_WORDS.get(ending.form, ending.form)
+        how = ending_words(result.game, ending.form)
         verdict = f"drawn ({how})" if not winners else f"{win} ({how})"
         if result.scores:
             verdict += "; scores " + ", ".join(str(s) for s in result.scores)

@@ -410,6 +410,7 @@ class TableSeat(Meeting):
                 core = self._table.core  # rebuilt from our journal: no Started was seen
                 self._turn_seats(core.seats, core.game_dealer)
                 self._number = max(core.game, 1)
+                self._known_code()  # nor its CodeShown
             self._step(item.session, item.output.events)
             if self._view is None and not item.output.events and item.session.view is not None:
                 self._resumed(item.session)
@@ -443,12 +444,17 @@ class TableSeat(Meeting):
         self._order = SeatOrder.of(module, count, dealer)
         self._seats = [seats[self._order.table(g)].name for g in range(count)]
 
+    def _known_code(self) -> None:
+        """Rebuilt from our journal: the table's code as before (every screen at the table
+        shows the same one), where the table had one."""
+        if self._table is not None and self._table.core.code and not self.code:
+            self.code = self._table.core.code
+            self._show_code(f"code {self.code}")
+
     def _resumed(self, session: GameSession) -> None:
         """Rebuilt mid-game from our journal: show the game at once, with the code as
         before."""
-        if self._table is not None and self._table.core.code:
-            self.code = self._table.core.code
-            self._show_code(f"code {self.code}")
+        self._known_code()
         self._view = session.view.copy()
         self._replayed(session)
         self._open()

@@ -146,6 +146,14 @@ def verdict_words(note: GameVerdict) -> str:
     return f"game {note.number} INVALID: {report.problem}"
 
 
+def talk_refused(connected: bool, may_say: bool) -> str:
+    """Why a watcher's line was not sent: the host out of reach, not naming us (yet, or
+    again after its restart), or our lines too fast."""
+    if not connected:
+        return "not sent: the connection to the host is lost (dialling again)"
+    return TOO_FAST if may_say else "not sent: the host has not named us yet"
+
+
 class Onlooker(Meeting):
     """The watch, for the connect screen (until the first game begins: ``on_ready``) and
     then the watch screen (``changed``)."""
@@ -184,7 +192,7 @@ class Onlooker(Meeting):
         table = self._table
         if table is None or table.ended.is_set() or table.say(text):
             return
-        why = TOO_FAST if table.core.may_say else "not sent: the host has not named us yet"
+        why = talk_refused(table.connected, table.core.may_say)
         self.watched.chat.note(why)
         self._changed()
 

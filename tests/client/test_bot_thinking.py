@@ -93,7 +93,7 @@ def test_a_headless_table_bot_thinks_off_the_loop(monkeypatch: pytest.MonkeyPatc
         move = choose(view)
         assert inspect.isawaitable(move), "the chooser decided on the table's loop"
         assert await move in view.legal_moves()
-        over = GameResult(1, ("Hal", "Ann"), Ending("octave"), (0,), (), True)
+        over = GameResult(1, ("Hal", "Ann"), Ending("octave"), (0,), (), True, "unisson")
         return TableMatch([TableGame(over)], None, NoMoreGames())
 
     monkeypatch.setattr(cli_table, "sit_at_table", sit)

@@ -350,10 +350,11 @@ def test_the_invitation_is_copied_whole_and_joins_from_its_wrapped_rows(tmp_path
         shown.text_select_all()  # what a double-click does
         command = app.screen.get_selected_text()
         assert command is not None and command.startswith("cuttle join cuttle:")
-        invitation = command.split()[2]
+        invitation = "".join(command.split()[2:])  # shown in groups (it fits 80 columns)
         Invitation.decode(invitation)
+        assert all(len(row) <= 80 for row in screen_text(app).splitlines())
         await keys(pilot, "c")
-        assert app.clipboard == command
+        assert app.clipboard == f"cuttle join {invitation}"  # in one piece, for a chat
         rows.extend([command[:-5], command[-5:]])  # the screen's rows, copied: cut inside
         await keys(pilot, "escape")
         field = app.lobby.query_one("#address", Input)
@@ -440,3 +441,48 @@ def test_every_key_of_the_lobby_footer_shows_at_80_columns() -> None:
             assert f" {key} {binding.description} " in f"{footer} ", (key, footer)
 
     run(app, body)
+
+
+def test_a_long_invitation_is_shown_in_groups_that_wrap_whole_at_80_columns() -> None:
+    """Three addresses make an invitation of about 90 characters: shown as one word it was
+    folded at column 80 in the middle of its letters; in groups, a row ends between two."""
+    import io
+
+    from cuttle_client.network import in_groups
+    from cuttle_protocol.wire import Invitation
+    from rich.console import Console
+
+    addresses = (("198.51.100.7", 4454), ("2001:db8::1", 4454), ("192.168.1.20", 4454))
+    invitation = Invitation.for_key(bytes(32), addresses).encode()
+    command = f"cuttle join {invitation}"
+    assert len(command) > 80
+    shown = in_groups(command)
+    assert "".join(shown.split()[2:]) == invitation
+    console = Console(width=80, file=io.StringIO())
+    with console.capture() as captured:
+        console.print(shown, markup=False, highlight=False)
+    rows = captured.get().splitlines()
+    assert len(rows) > 1 and all(len(row) <= 80 for row in rows)
+    assert [w for row in rows for w in row.split()] == shown.split()  # no group cut in two
+    assert Invitation.decode(" ".join(rows).split(" ", 2)[2]) == Invitation.decode(invitation)
+
+
+def test_esc_and_a_key_sent_together_are_the_two_keys(tmp_path) -> None:
+    """A terminal sends Esc and a key right after it as alt+key (tmux's send-keys Escape w
+    on the seat screen opened no chat): no screen binds alt keys, so it is Esc, then the
+    key.  A binding that does take an alt key keeps it (the Input's alt+backspace)."""
+    from cuttle_client.app import _escape_then
+    from cuttle_client.played import PlayedScreen
+
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path))
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("alt+r")  # Esc (nothing in the lobby), then r: the games played
+        await until(pilot, lambda: isinstance(app.screen, PlayedScreen))
+
+    run(app, body)
+    assert _escape_then("alt+w", {}) == ("escape", "w")
+    assert _escape_then("alt+b", {"alt+b": 1}) is None  # taken by a binding
+    assert _escape_then("alt+left", {}) is None
+    assert _escape_then("w", {}) is None

@@ -47,10 +47,10 @@ def host_app(tmp_path: Path, rules: str = "classic"):
         "ann",
         port=0,
         bind="127.0.0.1",
-        rules=Rules.parse(rules),
         config_dir=tmp_path / "ann",
     )
-    return make_app(Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=NetworkLaunch(plan))
+    launch = NetworkLaunch(plan, rules_token=Rules.parse(rules).name)
+    return make_app(Settings(bot_delay=0, data_dir=tmp_path / "ann"), network=launch)
 
 
 def headless_joiner(config: Path, port: int, games: int) -> subprocess.Popen[str]:

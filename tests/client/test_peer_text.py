@@ -303,7 +303,7 @@ def test_the_headless_commands_print_no_control_character(
 
     for name, shown in NAMES.items():
         _say(f"resuming game 1 against {name}")
-        won = GameResult(1, (name, "Bob"), Ending("goal"), (0,), (), True)
+        won = GameResult(1, (name, "Bob"), Ending("goal"), (0,), (), True, "cuttle")
         _report(TableGame(won), _say)
         out = capsys.readouterr().out
         assert f"against {shown}\n" in out and f"{shown} (seat 0)" in out, out

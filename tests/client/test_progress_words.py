@@ -27,6 +27,7 @@ from cuttle_protocol.play import (
     TableClosed,
     TableGame,
 )
+from cuttle_protocol.shells import CannotAccept, Flooded, NotSeated, TurnedAway
 from cuttle_protocol.store import Trust
 from cuttle_protocol.table import Lobby, SeatInfo, TableEnded, TableSettings, Watching
 
@@ -71,9 +72,12 @@ TWO = ("ann", "bob")
 @pytest.mark.parametrize(
     ("result", "rest"),
     [  # each row of SPEC 4.5's table, and a table's (4.6)
-        (GameResult(1, TWO, Ending("goal"), (1,), (), True), "bob wins (reached the goal)"),
-        (GameResult(1, TWO, Ending("passes"), (), (), True), "drawn (passes)"),
-        (GameResult(1, TWO, Ending("agreed"), (), (), True), "drawn (agreed)"),
+        (
+            GameResult(1, TWO, Ending("goal"), (1,), (), True, "cuttle"),
+            "bob wins (reached the goal)",
+        ),
+        (GameResult(1, TWO, Ending("passes"), (), (), True, "cuttle"), "drawn (passes)"),
+        (GameResult(1, TWO, Ending("agreed"), (), (), True, "cuttle"), "drawn (agreed)"),
         (GameResult(1, TWO, Ending("concede", 0), (1,)), "bob wins: ann (seat 0) conceded"),
         (
             GameResult(1, TWO, Ending("fault", 1, "bad-proof", "x"), (0,)),
@@ -101,7 +105,7 @@ def test_a_result_line_says_the_ending_as_spec_4_5_does(result: GameResult, rest
 
 def test_a_tables_result_line_lists_every_seat_winner_and_score() -> None:
     names = ("a", "b", "c", "d")
-    won = GameResult(3, names, Ending("octave"), (0, 2, 3), (5, -2, 5, 5), True)
+    won = GameResult(3, names, Ending("octave"), (0, 2, 3), (5, -2, 5, 5), True, "unisson")
     seats = "a (seat 0), b (seat 1), c (seat 2), d (seat 3)"
     assert result_line(won) == (
         f"result: game 3: {seats}: a, c and d win (an octave); scores 5, -2, 5, 5; audit passed"
@@ -211,3 +215,54 @@ def test_a_tables_connection_news_is_worded_here() -> None:
     }
     for news, line in told.items():
         assert progress_lines(news) == [line], news
+
+
+def test_each_game_words_its_own_endings_through_the_registry() -> None:
+    # Each game's words sit with its entry in the client's registry, not in progress.py.
+    from cuttle_client.games import GAMES as CLIENT_GAMES
+    from cuttle_client.gametitles import WORDS, ending_words
+
+    from cuttle_net.games import GAMES
+    from cuttle_net.games.interface import game_module
+
+    assert set(WORDS) == set(GAMES) == set(CLIENT_GAMES)
+    for name, words in WORDS.items():
+        assert set(words.endings) == set(game_module(name).endings), name
+        assert CLIENT_GAMES[name].title == words.title
+    assert ending_words("unisson", "octave") == "an octave"
+    assert ending_words("cuttle", "octave") == "octave"  # not Cuttle's: said as it is
+    assert ending_words("chess", "mate") == "mate"
+
+
+@pytest.mark.parametrize(
+    ("news", "line"),
+    [  # what a host's listener tells, as `cuttle host` has always printed it
+        (
+            CannotAccept("Too many open files"),
+            "cannot accept a connection for now: Too many open files",
+        ),
+        (
+            Flooded("10.0.0.9:5000", "10.0.0.9"),
+            "10.0.0.9:5000: too many connections from 10.0.0.9: refusing them for now",
+        ),
+        (
+            TurnedAway("10.0.0.9:5000", "busy", "a game is in progress here"),
+            "10.0.0.9:5000: refused (busy: a game is in progress here)",
+        ),
+        (
+            TurnedAway("[::1]:7", "busy", "full", "eve", "ab12"),
+            "[::1]:7: refused eve (key ab12) (busy: full)",
+        ),
+        (
+            NotSeated("1.2.3.4:5", "no hello within 1 s", "timeout"),
+            "1.2.3.4:5: no handshake: no hello within 1 s (timeout)",
+        ),
+        (
+            NotSeated("1.2.3.4:5", "bye", "peer-quit", "eve", "ab12", (3, 100)),
+            "1.2.3.4:5: eve (key ab12) left before taking the seat: bye (peer-quit); "
+            "it saw our hello: try 3 of 100 at this game's code",
+        ),
+    ],
+)
+def test_a_listeners_news_in_words(news: object, line: str) -> None:
+    assert progress_lines(news) == [line]  # type: ignore[arg-type]

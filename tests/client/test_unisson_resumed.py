@@ -13,7 +13,7 @@ from cuttle_protocol.store import open_journal, read_table_journal, rebuild
 from cuttle_protocol.store.journal import _record
 from cuttle_protocol.store.seatjournal import _header_wire
 
-from cuttle_net.session import Output
+from cuttle_net.session import Dealt, Output
 from tests.net.test_seatjournal import journaled_table
 
 
@@ -43,3 +43,19 @@ def test_a_rebuilt_seat_opens_its_table_at_once_with_the_moves_and_the_code(
     # one entry a move at least (a note may follow); their words: test_resumed_log
     assert len(table.log) >= len(played) and table.log[-1].seat == played[-1][0]
     assert any(s == 1 for s, _ in played)  # ours too (the last may still await its deck steps)
+
+
+def test_a_seat_rebuilt_right_after_the_deal_shows_the_tables_code(tmp_path: Path) -> None:
+    """Killed just after the deal, a seat's first step after the rebuild carries the deal
+    (`Dealt`): the table showed it without the code the other screens show."""
+    _, journals, keys = trio.run(journaled_table, tmp_path, 3)
+    journal = journals[1]
+    journal.close()
+    seat = rebuild(open_journal(journal.path), keys[1], game_session)
+    table = NetworkTable("p1", data_dir=tmp_path / "p1")
+    table._on_ready = lambda: None
+    table._seated(SimpleNamespace(core=seat.core, move_clock=lambda ours: None))
+    assert seat.session is not None and seat.core.code
+    table._watch(Step(seat.session, Output(events=[Dealt()])))
+    assert table.view is not None
+    assert table.label == f"table · code {seat.core.code}"

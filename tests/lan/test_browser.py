@@ -6,6 +6,7 @@ called as zeroconf's browser thread would call it.
 
 from __future__ import annotations
 
+import argparse
 import socket
 import threading
 from dataclasses import replace
@@ -260,7 +261,8 @@ def test_multicast_refused_means_lan_unavailable(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(lan, "Zeroconf", refuse)
     with pytest.raises(LanUnavailable, match=r"multicast could not be set up on 192\.0\.2\.9"):
         lan.Announcer(
-            lan.Announcement("Alice", 4000, lan.Rules()), interfaces=["192.0.2.9"]
+            lan.Announcement("Alice", 4000, game_module("cuttle").parse_rules("classic", 2)),
+            interfaces=["192.0.2.9"],
         ).start()
 
 
@@ -312,7 +314,9 @@ def test_the_announcer_registers_updates_and_withdraws(monkeypatch: pytest.Monke
         return made[-1]
 
     monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
-    announcement = lan.Announcement("Zoë's.game ♠", 4000, lan.Rules.parse("classic+joker"))
+    announcement = lan.Announcement(
+        "Zoë's.game ♠", 4000, game_module("cuttle").parse_rules("classic+joker", 2)
+    )
     with lan.Announcer(announcement, interfaces=["192.0.2.9"]) as announcer:
         announcer.update(replace(announcement, taken=2))
     (zc,) = made
@@ -345,7 +349,10 @@ def test_the_announcer_announces_ipv6_too(
     monkeypatch.setattr(
         lan, "Zeroconf", lambda **kw: made.append(RecordingZeroconf(**kw)) or made[-1]
     )
-    with lan.Announcer(lan.Announcement("Alice", 4000, lan.Rules()), interfaces=interfaces):
+    with lan.Announcer(
+        lan.Announcement("Alice", 4000, game_module("cuttle").parse_rules("classic", 2)),
+        interfaces=interfaces,
+    ):
         pass
     (zc,) = made
     assert zc.kwargs["ip_version"] is version and zc.kwargs["interfaces"] == interfaces
@@ -393,7 +400,7 @@ async def test_a_kept_announcement_without_multicast_only_says_so(
 
     monkeypatch.setattr(lan, "Zeroconf", refuse)
     said: list[lan.LanEvent] = []
-    first = lan.Announcement("Alice", 4000, lan.Rules())
+    first = lan.Announcement("Alice", 4000, game_module("cuttle").parse_rules("classic", 2))
     with pytest.raises(KeyError):  # the block's own error comes out as it is, not in a group
         async with lan.kept_announcement(first, interfaces=["192.0.2.9"], tell=said.append):
             while not said:
@@ -416,11 +423,29 @@ def test_ipv6_multicast_refused_falls_back_to_ipv4(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(lan, "Zeroconf", open_zeroconf)
     interfaces = ["192.0.2.9", "2001:db8::9"]
-    with lan.Announcer(lan.Announcement("Alice", 4000, lan.Rules()), interfaces=interfaces):
+    with lan.Announcer(
+        lan.Announcement("Alice", 4000, game_module("cuttle").parse_rules("classic", 2)),
+        interfaces=interfaces,
+    ):
         pass
     (zc,) = made
     assert zc.kwargs["interfaces"] == ["192.0.2.9"]
     with pytest.raises(LanUnavailable, match=r"multicast could not be set up on 2001:db8::9"):
         lan.Announcer(
-            lan.Announcement("Alice", 4000, lan.Rules()), interfaces=["2001:db8::9"]
+            lan.Announcement("Alice", 4000, game_module("cuttle").parse_rules("classic", 2)),
+            interfaces=["2001:db8::9"],
         ).start()
+
+
+def test_the_fake_announcer_reads_any_game_through_the_registry() -> None:
+    # `python -m cuttle_protocol.shells.mdns announce` knew Cuttle's rules alone.
+    args = argparse.Namespace(
+        name="Ann", port=4000, game="unisson", seats=4, rules="two-decks", taken=False
+    )
+    a = lan.fake_announcement(args)
+    assert (a.game, a.seats, a.taken, a.rules.name) == ("unisson", 4, 1, "two-decks")
+    cuttle = argparse.Namespace(
+        name="Bo", port=4001, game="cuttle", seats=2, rules="standard", taken=True
+    )
+    assert lan.fake_announcement(cuttle).rules.name == "standard"
+    assert lan.fake_announcement(cuttle).taken == 2

@@ -33,6 +33,8 @@ from cuttle_protocol.table import TableSettings
 from cuttle_protocol.wire import Invitation, RematchRequest, Role
 from cuttle_protocol.wire import Rules as WireRules
 
+from tests.worded import worded
+
 from .count_game import play_count, player
 from .test_host_join import finish, host_args, join_args, start_host
 from .test_table_net import BOUND, FAST
@@ -76,7 +78,7 @@ async def test_a_table_outlasts_a_stranger_at_its_last_seat_and_plays(
     real second joiner takes it."""
     results: dict[str, str] = {}
     said: list[str] = []
-    async with open_listener(0, "127.0.0.1", log=said.append) as listener:
+    async with open_listener(0, "127.0.0.1", log=worded(said)) as listener:
         port = listener.address[1]
         address = f"127.0.0.1:{port}"
 
@@ -187,7 +189,7 @@ async def test_a_joiner_silent_after_the_handshake_is_dropped_at_the_reply_timeo
     said: list[str] = []
     quick = PeerSettings()  # the real timeouts, on the mock clock
     with trio.fail_after(BOUND):
-        async with open_listener(0, "127.0.0.1", log=said.append) as listener:
+        async with open_listener(0, "127.0.0.1", log=worded(said)) as listener:
             port = listener.address[1]
             async with trio.open_nursery() as nursery:
                 seated: list[str] = []
@@ -218,7 +220,7 @@ async def test_messages_before_the_pong_are_bounded(memory_net, autojump_clock) 
     the inbox (16 messages): one that sends more is told why and dropped."""
     said: list[str] = []
     with trio.fail_after(BOUND):
-        async with open_listener(0, "127.0.0.1", log=said.append) as listener:
+        async with open_listener(0, "127.0.0.1", log=worded(said)) as listener:
             port = listener.address[1]
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(wait_for_player, listener)

@@ -27,6 +27,7 @@ from cuttle_protocol.wire import LocalPlayer
 
 from tests.memnet import MemoryNet
 from tests.net.test_seatjournal import journaled_table
+from tests.worded import worded
 
 # A window far longer than the refusal may take: waiting it out would show.
 TIMEOUTS = TableTimeouts(reply=5.0, move=30.0, window=60.0)
@@ -57,7 +58,7 @@ async def test_a_host_without_the_table_refuses_a_resume_at_once(
     host_log: list[str] = []
     settings = TableSettings(game, tuple(token.split("+")), seats)
     async with (
-        open_listener(port, "127.0.0.1", log=host_log.append) as listener,
+        open_listener(port, "127.0.0.1", log=worded(host_log)) as listener,
         host_table(listener, LocalPlayer("p0", keys[0]), settings, timeouts=TIMEOUTS) as table,
     ):
         journal = open_journal(path)

@@ -5,6 +5,7 @@ processes: test_table_headless.py (L'Unisson at 3 and 6 seats) and test_host_joi
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ import trio.testing
 from cuttle_protocol.shells import (
     NOT_BACK,
     ConnectionEnded,
+    GuestShell,
     PeerSettings,
     Reconnected,
     Reconnecting,
@@ -708,3 +710,41 @@ async def test_a_joiner_frozen_past_the_hosts_keepalive_comes_back_and_the_game_
     assert results["p0"].startswith("result: counted to 30"), results
     kinds = [type(e) for e in host_told]
     assert kinds.count(SeatAway) == kinds.count(SeatBack) == 1, kinds
+
+
+@pytest.mark.trio
+async def test_a_joiner_cancelled_mid_connection_keeps_no_dead_link(
+    memory_net, autojump_clock
+) -> None:
+    """A joiner's run cancelled while connected (Ctrl+C, the seat's task stopped) leaves no
+    link behind: a `leave` after it ends the table here at once rather than queue for a
+    writer that is gone and wait for a relay that never comes."""
+    async with open_listener(0, "127.0.0.1") as listener:
+        address = f"127.0.0.1:{listener.address[1]}"
+        with trio.fail_after(BOUND):
+            async with trio.open_nursery() as outer:
+
+                async def host() -> None:
+                    settings = TableSettings("count", (), 3)
+                    async with host_table(listener, player("p0"), settings) as t:
+                        await t.ended.wait()
+
+                outer.start_soon(host)
+                shell = GuestShell(
+                    address,
+                    player("p1"),
+                    FAST,
+                    PeerSettings(),
+                    None,
+                    lambda rules: None,
+                    lambda news: None,
+                    os.urandom,
+                )
+                async with trio.open_nursery() as inner:
+                    await inner.start(shell.run)  # seated in the lobby: connected
+                    inner.cancel_scope.cancel()
+                assert shell._link is None
+                assert not shell.ended.is_set()
+                shell.leave()
+                assert shell.ended.is_set()  # ended here: the host was out of reach
+                outer.cancel_scope.cancel()

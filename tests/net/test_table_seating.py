@@ -17,6 +17,8 @@ from cuttle_protocol.shells import (
 )
 from cuttle_protocol.table import CodeShown, Started, TableSettings
 
+from tests.worded import worded
+
 from .count_game import player
 from .flood import hostile
 
@@ -59,7 +61,7 @@ async def test_joiners_arriving_at_once_are_all_seated_without_a_refusal(
     lines: list[str] = []
     started, leave = trio.Event(), trio.Event()
     with trio.fail_after(WAIT):
-        async with open_listener(0, "127.0.0.1", log=lines.append) as listener:
+        async with open_listener(0, "127.0.0.1", log=worded(lines)) as listener:
             address = f"127.0.0.1:{listener.address[1]}"
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(host, listener, 6, seen, started, leave)
@@ -120,7 +122,7 @@ async def test_slow_silent_and_garbled_connections_hold_no_seat_and_stall_nobody
     started, leave, release = trio.Event(), trio.Event(), trio.Event()
     words: dict[str, tuple[str, float]] = {}
     with trio.fail_after(WAIT):
-        async with open_listener(0, "127.0.0.1", log=lines.append) as listener:
+        async with open_listener(0, "127.0.0.1", log=worded(lines)) as listener:
             port = listener.address[1]
             address = f"127.0.0.1:{port}"
             async with trio.open_nursery() as nursery:

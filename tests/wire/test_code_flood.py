@@ -14,6 +14,7 @@ from test_listener import join_and_move, raw_exchange, wait_for_player
 from wire_helpers import player
 
 from tests.memnet import MemoryNet
+from tests.worded import worded
 
 SLOW = 1e-6  # tries a second given back: none within a test
 
@@ -49,7 +50,7 @@ async def test_a_flood_from_many_addresses_gets_the_bursts_hellos_and_then_busy(
     sources = [f"127.0.0.{n}" for n in range(2, 14)]  # twelve addresses, one try each
     async with (
         open_listener(
-            0, "127.0.0.1", limits=limits, log=lines.append, alarm=alarms.append
+            0, "127.0.0.1", limits=limits, log=worded(lines), alarm=alarms.append
         ) as listener,
         trio.open_nursery() as nursery,
     ):
@@ -85,7 +86,7 @@ async def test_a_wait_has_its_tries_in_all_and_the_player_is_told(
     limits = ListenerLimits(codes=CodeLimits(burst=4, per_second=1000.0, per_wait=4))
     lines: list[str] = []
     async with (
-        open_listener(0, "127.0.0.1", limits=limits, log=lines.append) as listener,
+        open_listener(0, "127.0.0.1", limits=limits, log=worded(lines)) as listener,
         trio.open_nursery() as nursery,
     ):
         nursery.start_soon(wait_for_player, listener)

@@ -22,6 +22,8 @@ from cuttle_protocol.shells.dial import NO_ANSWER, REFUSED
 from cuttle_protocol.wire import Invitation
 from wire_helpers import CLASSIC, player
 
+from tests.worded import worded
+
 LIMIT = 10
 FAST = PeerSettings(handshake_timeout=3, reply_timeout=1, keepalive_interval=1)
 
@@ -50,7 +52,7 @@ def closed_port() -> int:
 async def test_one_port_takes_ipv4_and_ipv6() -> None:
     seen: list[str] = []
     with trio.fail_after(LIMIT):
-        async with open_listener(0, "::", log=seen.append) as listener:
+        async with open_listener(0, "::", log=worded(seen)) as listener:
             host, port = listener.address
             assert host == "::"
             for address in (f"127.0.0.1:{port}", f"[::1]:{port}", "::1"):
@@ -135,7 +137,7 @@ async def _invited(
     raised, and what the host logged (a joiner it seated: its name)."""
     host_saw: list[object] = []
     joined: object = None
-    async with open_listener(0, "127.0.0.1", log=host_saw.append) as listener:
+    async with open_listener(0, "127.0.0.1", log=worded(host_saw)) as listener:
         port = listener.address[1]
         text = Invitation.for_key(key, [(ip, p or port) for ip, p in addresses]).encode()
 

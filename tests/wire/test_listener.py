@@ -30,6 +30,7 @@ from cuttle_protocol.wire import (
 from wire_helpers import CLASSIC, player
 
 from tests.memnet import MemoryNet
+from tests.worded import worded
 
 SIG = bytes(range(64))
 LIMIT = 10
@@ -108,7 +109,7 @@ async def test_a_hostile_connection_is_told_why_and_the_host_waits_on(
     1 s handshake could run out, a flake that said nothing of hostile bytes."""
     lines: list[str] = []
     with trio.fail_after(LIMIT):
-        async with open_listener(0, "127.0.0.1", log=lines.append) as listener:
+        async with open_listener(0, "127.0.0.1", log=worded(lines)) as listener:
             port = listener.address[1]
             async with trio.open_nursery() as nursery:
                 result: list[object] = []
@@ -214,7 +215,7 @@ async def test_a_flood_from_one_address_is_rate_limited_and_others_still_get_in(
     another address gets in all the while."""
     limits = ListenerLimits(per_second=0.01)
     lines: list[str] = []
-    async with open_listener(0, "127.0.0.1", limits=limits, log=lines.append) as listener:
+    async with open_listener(0, "127.0.0.1", limits=limits, log=worded(lines)) as listener:
         port = listener.address[1]
         async with trio.open_nursery() as nursery:
             result: list[object] = []

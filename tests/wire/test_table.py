@@ -343,6 +343,30 @@ def test_a_reveal_before_every_commitment_is_named() -> None:
 
 
 @pytest.mark.parametrize(
+    "body",
+    [
+        {"t": "commit", "value": b"\x01" * 31},
+        {"t": "commit", "value": "x" * 32},
+        {"t": "commit", "value": b"\x01" * 32, "extra": 1},
+        {"t": "commit"},
+    ],
+)
+def test_a_commitment_not_of_one_32_byte_value_is_its_authors_bad_entry(body: dict) -> None:
+    table = Table(3)
+    for player, guest in zip(table.players[1:], table.guests, strict=True):
+        table.host.add_joiner(player.name, guest.identity)
+    guest = table.guests[0]
+    for identity, message in table.host.take_outgoing():
+        table.by_key[identity].receive(message)
+    guest.take_outgoing()  # its commitment, in place of which it sends `body`
+    table.host.receive(guest.identity, _signed_post(guest, body))
+    table.pump()
+    for i in (0, 1, 2):
+        (ended,) = table.of(i, TableEnded)
+        assert (ended.culprit, ended.kind, ended.reporter) == (1, "bad-entry", None)
+
+
+@pytest.mark.parametrize(
     ("forge", "kind", "reporter"),
     [
         # Not its signed entry: only the host saw it, and drops the connection (`left`).

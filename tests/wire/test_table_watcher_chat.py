@@ -6,7 +6,10 @@ closed (the host's reason) and the game is not touched."""
 
 from __future__ import annotations
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cuttle_client.watch import talk_refused
+from cuttle_protocol.shells.watch import WatcherShell
 from cuttle_protocol.table import Chat, Delivered, Stage, TableEnded, TableWatcher
 from cuttle_protocol.table.core import CHAT_FLOOD, CHAT_HOST_BURST
 from cuttle_protocol.wire import LocalPlayer, Post, codec
@@ -217,3 +220,16 @@ def test_a_seat_that_posts_a_watchers_line_itself_is_named() -> None:
         assert (side.ended.culprit, side.ended.kind) == (1, "bad-entry")
         assert "only the host" in side.ended.detail
     assert all(not _chats(table.events[i]) for i in range(3))
+
+
+@pytest.mark.trio
+async def test_a_watcher_away_from_its_host_says_nothing_rather_than_lose_the_line() -> None:
+    """The host killed and not yet back: the watcher still holds the log that names it, but
+    no connection carries a line; it is refused (the screen says why), never dropped."""
+    _, wes = _watched()
+    shell = WatcherShell(wes, lambda news: None)
+    assert wes.may_say and not shell.connected
+    assert not shell.say("anyone there?")
+    assert wes.take_outgoing() == []
+    assert "connection to the host is lost" in talk_refused(shell.connected, wes.may_say)
+    assert "named" in talk_refused(True, False)

@@ -39,6 +39,8 @@ from cuttle_protocol.wire import (
 )
 from wire_helpers import CLASSIC, drain, player
 
+from tests.worded import worded
+
 SIG = bytes(range(64))  # a move signature: the session checks it, not the wire
 
 FAST = PeerSettings(handshake_timeout=2, reply_timeout=0.5, keepalive_interval=0.3)
@@ -334,7 +336,7 @@ async def test_the_listener_counts_tries_at_its_code() -> None:
     lines: list[str] = []
     with trio.fail_after(LIMIT):
         async with (
-            open_listener(0, "127.0.0.1", log=lines.append) as listener,
+            open_listener(0, "127.0.0.1", log=worded(lines)) as listener,
             trio.open_nursery() as nursery,
         ):
             nursery.start_soon(_wait_for_anyone, listener)
@@ -354,7 +356,7 @@ async def test_no_code_is_at_stake_once_a_table_is_seated() -> None:
     compared: a handshake that fails after our hello is no try at one, nor logged as one."""
     lines: list[str] = []
     with trio.fail_after(LIMIT):
-        async with open_listener(0, "127.0.0.1", log=lines.append) as listener:
+        async with open_listener(0, "127.0.0.1", log=worded(lines)) as listener:
             door = listener.seating(
                 player("alice"), CLASSIC, lambda peer: None, settings=FAST, codes=lambda: False
             )

@@ -12,7 +12,9 @@ A host's port mapping (`map_port`'s ``tell``): `PortMapped`, or `NotMapped`, the
 `NotAnnounced`.
 
 A table's shell tells its connections' news (`shells.ConnectionNews`: who joined, who is
-back, the host lost and won back...) through its ``log`` hook, which takes a ``Tell``.
+back, the host lost and won back...) through its ``log`` hook, which takes a ``Tell``; a
+host's listener (`shells.open_listener`'s ``log``) the connections it refused or lost before
+they took a seat, and the tries at its code (`shells.ListenerNews`).
 
 `play_at_table`'s ``tell`` hook gets, beside the table's own `Lobby` (who sits at the table
 so far) and `Watching` (who watches it):
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..shells.mdns import Announced, NotAnnounced
+from ..shells.peer import ListenerNews
 from ..shells.portmap import MappingRemoved, NotMapped
 from ..shells.table_shell import ConnectionNews
 from ..store.identity import Trust
@@ -130,6 +133,7 @@ Progress = (
     | GameBegins
     | GameStopped
     | ConnectionNews
+    | ListenerNews
 )
 Tell = Callable[[Progress], None]
 """Hears a seat's progress (`open_game_peer`'s and `play_at_table`'s ``tell``)."""

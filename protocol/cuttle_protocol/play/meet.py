@@ -13,13 +13,11 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import trio
-
-from cuttle_net.games.cuttle.rules import Rules as EngineRules
 
 from ..errors import ErrorCode
 from ..shells import portmap
@@ -51,7 +49,6 @@ class NetPlan:
     address: str = ""  # join: HOST[:PORT] or an invitation (cuttle:…)
     port: int = 4454  # host: 0 for any free port
     bind: str = "::"  # host: "::" is both IPv6 and IPv4 (SPEC 3.1)
-    rules: EngineRules = field(default_factory=EngineRules)  # host: what it proposes
     announce: bool = True  # host: on the LAN (never for a loopback address)
     map_port: bool = False  # host: ask the router to forward the port (UPnP, portmap.py)
     config_dir: Path | None = None

@@ -15,7 +15,8 @@ class GameResult:
     """Game `number` of a table with `names` (by game seat) ended with `ending` (its
     `seat`: the culprit of a fault, the seat that closed or conceded), won by `winners`
     (game seats; none for a draw or an unfinished game), with `scores` for a game that
-    scores, and `audited` once its audit passed."""
+    scores, and `audited` once its audit passed; `game` is the game module's name (the
+    record's ``Game`` tag), by which the client words an ending by the rules."""
 
     number: int
     names: tuple[str, ...]
@@ -23,6 +24,7 @@ class GameResult:
     winners: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
     audited: bool = False
+    game: str = ""
 
     @property
     def clean(self) -> bool:
@@ -41,4 +43,5 @@ def game_result(session: GameSession, names: tuple[str, ...], note: str = "") ->
         winners = ()
     scores = tuple(outcome.scores) if outcome is not None and ending.by_rules else ()
     audited = session.audit is not None
-    return GameResult(session.header.number, names, ending, winners, scores, audited)
+    number = session.header.number
+    return GameResult(number, names, ending, winners, scores, audited, session.module.name)

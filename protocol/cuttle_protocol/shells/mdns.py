@@ -33,10 +33,11 @@ import trio
 from zeroconf import Error as ZeroconfError
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
-from cuttle_net.games.cuttle.rules import Rules
+from cuttle_net.games.interface import game_module
 
 from ..wire.address import format_address
 from ..wire.announcement import (
+    CUTTLE,
     SERVICE_TYPE,
     Announcement,
     RecordError,
@@ -536,10 +537,15 @@ async def keep_announced(
     )
 
 
+def fake_announcement(args: argparse.Namespace) -> Announcement:
+    """The announcement ``announce`` makes: its game's rules read through the registry."""
+    rules = game_module(args.game).parse_rules(args.rules, args.seats)
+    taken = args.seats if args.taken else 1
+    return Announcement(args.name, args.port, rules, taken, game=args.game, seats=args.seats)
+
+
 def _announce_command(args: argparse.Namespace) -> int:
-    announcement = Announcement(
-        args.name, args.port, Rules.parse(args.rules), 2 if args.taken else 1
-    )
+    announcement = fake_announcement(args)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with Announcer(announcement, interfaces=args.interface):
@@ -580,8 +586,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ann = sub.add_parser("announce", help="announce a fake host until SIGTERM or Ctrl-C")
     ann.add_argument("--name", required=True)
     ann.add_argument("--port", type=int, required=True)
-    ann.add_argument("--rules", default="classic")
-    ann.add_argument("--taken", action="store_true", help="announce the seat as taken")
+    ann.add_argument("--game", default=CUTTLE)
+    ann.add_argument("--seats", type=int, default=2)
+    ann.add_argument("--rules", default="classic", help="the game's rules token")
+    ann.add_argument("--taken", action="store_true", help="announce every seat as taken")
     watch = sub.add_parser("watch", help="print the games found, as a JSON list per change")
     for p in (ann, watch):
         p.add_argument("--interface", action="append", metavar="ADDRESS_OR_NAME")

@@ -791,9 +791,54 @@ def _rate_key(ip: str) -> str:
     return str(address)
 
 
-def _who(peer: Peer) -> str:
-    """A handshaken peer, in the log's words: its name and key."""
-    return f"{peer.info.peer_name} (key {peer.info.peer_fingerprint})"
+@dataclass(frozen=True)
+class CannotAccept:
+    """The system will not accept a connection for now (out of file descriptors or
+    memory, `reason`): the listener pauses and tries again."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Flooded:
+    """The connection from `where` is one of too many from `key` (its address, or its
+    IPv6 /64): they are refused for a while (told once per flood)."""
+
+    where: str
+    key: str
+
+
+@dataclass(frozen=True)
+class TurnedAway:
+    """The connection from `where` was refused with `code` and `reason` (our words on the
+    wire): before the handshake (`name` and `fingerprint` empty), or once handshaken, the
+    peer its `name` and key `fingerprint` claim."""
+
+    where: str
+    code: str
+    reason: str
+    name: str = ""
+    fingerprint: str = ""
+
+
+@dataclass(frozen=True)
+class NotSeated:
+    """The connection from `where` ended before taking the seat (`message`, `code`): in
+    its handshake (`name` empty), or after, the peer its `name` and key `fingerprint`
+    claim. `attempt`: its try at the code and the tries a wait allows, if it saw our hello
+    while a code was to be compared (SPEC 3.11)."""
+
+    where: str
+    message: str
+    code: str
+    name: str = ""
+    fingerprint: str = ""
+    attempt: tuple[int, int] | None = None
+
+
+ListenerNews = CannotAccept | Flooded | TurnedAway | NotSeated | CodeAlarm
+"""What a `Listener` tells its ``log`` hook of the connections it refused or lost and of
+the tries at its code, as data (the client words it: ``cuttle_client.progress``)."""
 
 
 def _refusal_frame(code: ErrorCode, reason: str) -> bytes:
@@ -820,7 +865,7 @@ class Listener:
         self,
         listeners: list[trio.SocketListener],
         limits: ListenerLimits,
-        log: Callable[[str], None],
+        log: Callable[[ListenerNews], None],
         alarm: Callable[[CodeAlarm], None],
     ) -> None:
         self._listeners = listeners
@@ -957,7 +1002,7 @@ class Listener:
             except OSError as exc:
                 if exc.errno not in _OUT_OF_RESOURCES:
                     raise
-                self._log(f"cannot accept a connection for now: {exc.strerror or exc}")
+                self._log(CannotAccept(exc.strerror or str(exc)))
                 await trio.sleep(_OUT_OF_RESOURCES_PAUSE)
                 continue
             await self._dispatch(nursery, stream)
@@ -978,7 +1023,7 @@ class Listener:
         elif not self._rate.allow(key, trio.current_time()):
             if key not in self._throttled:
                 self._throttled.add(key)
-                self._log(f"{where}: too many connections from {key}: refusing them for now")
+                self._log(Flooded(where, key))
             reason = "too many connections from your address: try again in a few seconds"
             self._start(nursery, self._refuse, stream, None, where, ErrorCode.BUSY, reason)
         elif self._door is None:
@@ -1005,7 +1050,7 @@ class Listener:
         """Send a plaintext `close` instead of our hello; wait a moment for the peer to hang
         up (so that closing does not reset the connection before it reads why)."""
         if key is not None:
-            self._log(f"{where}: refused ({code}: {reason})")
+            self._log(TurnedAway(where, code, reason))
         try:
             with trio.move_on_after(self._limits.refusal_timeout):
                 await stream.send_all(_refusal_frame(code, reason))
@@ -1056,23 +1101,22 @@ class Listener:
                 taken = True
                 return
             code, reason = refusal
-            self._log(f"{where}: refused {_who(peer)} ({code}: {reason})")
+            info = peer.info
+            self._log(TurnedAway(where, code, reason, info.peer_name, info.peer_fingerprint))
             await peer.aclose(code, reason)
         except ConnectionEnded as ended:
             if turned_away:
                 return
-            tried = ""
+            attempt = None
             if ended.code_attempt and number is not None:
-                limit = door.budget.limits.per_wait
-                tried = f"; it saw our hello: try {number} of {limit} at this game's code"
+                attempt = (number, door.budget.limits.per_wait)
             if peer is None:
-                self._log(f"{where}: no handshake: {ended.message} ({ended.code}){tried}")
+                self._log(NotSeated(where, ended.message, ended.code, attempt=attempt))
             else:  # the seat stays free: the wait goes on (SPEC 3.11, *The seat*)
                 self.unseated += 1
-                self._log(
-                    f"{where}: {_who(peer)} left before taking the seat: "
-                    f"{ended.message} ({ended.code}){tried}"
-                )
+                info = peer.info
+                claim = (info.peer_name, info.peer_fingerprint)
+                self._log(NotSeated(where, ended.message, ended.code, *claim, attempt))
         finally:
             self._pending[key] -= 1
             if not self._pending[key]:
@@ -1088,19 +1132,19 @@ async def open_listener(
     host: str = "0.0.0.0",
     *,
     limits: ListenerLimits | None = None,
-    log: Callable[[str], None] = lambda line: None,
+    log: Callable[[ListenerNews], None] = lambda news: None,
     alarm: Callable[[CodeAlarm], None] | None = None,
 ) -> AsyncIterator[Listener]:
     """Listen on `host:port` for the block (port 0: any free port, see `Listener.address`).
 
     ``host="::"`` (what ``cuttle host`` does by default) listens on IPv6 and IPv4 on one
     port: one dual-stack socket where the system allows it, else one socket per version;
-    on a machine without IPv6, IPv4 only. `log` receives one line for each connection
-    refused or failed (and one per flooding address); `alarm` each warning that tries at
-    the code pile up (by default: logged).
+    on a machine without IPv6, IPv4 only. `log` hears of each connection refused or
+    failed (and once of each flooding address), as `ListenerNews`; `alarm` each warning
+    that tries at the code pile up (by default: `log` does).
     """
     sockets = await _listening_sockets(port, host)
-    alarms = alarm or (lambda raised: log(str(raised)))
+    alarms = alarm or log
     listener = Listener(sockets, limits or ListenerLimits(), log, alarms)
     try:
         async with _beside(listener._serve):

@@ -993,6 +993,14 @@ class GuestShell(TableShell):
         link = _Link(peer, self._before_send)
         self._link = link
         self._unrelayed_since = None  # the time away is not the host's to answer for
+        try:
+            return await self._served(peer, link, resuming)
+        finally:
+            # However it ended (cancelled too), the link's writer is gone: what is routed
+            # from now on would be lost, and `leave` would wait for a relay that never comes.
+            self._link = None
+
+    async def _served(self, peer: Peer, link: _Link, resuming: bool) -> ConnectionEnded | None:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(link.write)
             nursery.start_soon(self._watch, peer)
@@ -1018,7 +1026,6 @@ class GuestShell(TableShell):
             if self.ended.is_set():
                 await link.finish(*self._close_code(), self.timeouts.reply)
             nursery.cancel_scope.cancel()
-        self._link = None
         return peer.ended
 
     async def _finish_when_ended(self, link: _Link) -> None:

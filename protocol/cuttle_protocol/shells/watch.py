@@ -69,8 +69,20 @@ class WatcherShell(TableShell):
         """The host takes our chat (its hello said `watch-chat`)."""
         return self.core.chat
 
+    @property
+    def connected(self) -> bool:
+        """A connection to the host is open now; else it is dialled again (a host killed
+        and restarted, say), and we are named again only once it takes us back."""
+        return self._link is not None
+
+    def say(self, text: str) -> bool:
+        """A chat line to the table: False (nothing sent) while `connected` is not, as
+        `TableShell.say` when the table does not take it. Said while away, it would be
+        signed over a log the host may no longer show us, with nothing to carry it."""
+        return self.connected and super().say(text)
+
     def _route(self) -> None:
-        for message in self.core.take_outgoing():  # our chat lines (lost while away)
+        for message in self.core.take_outgoing():  # our chat lines
             if self._link is not None:
                 self._link.queue_in.send_nowait(message)
 

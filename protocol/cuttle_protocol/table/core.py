@@ -296,6 +296,13 @@ def _fields(body: dict[str, Any], *names: str) -> bool:
     return set(body) == {"t", *names}
 
 
+def _one_value(body: dict[str, Any]) -> bool:
+    """A `commit`'s or `reveal`'s body: its one field `value`, 32 bytes."""
+    return (
+        _fields(body, "value") and type(body["value"]) is bytes and len(body["value"]) == KEY_SIZE
+    )
+
+
 class _Table:
     """What host and guest share: the log, the stages, the code, and the events."""
 
@@ -573,22 +580,14 @@ class _Table:
         if kind == "commit":
             if self.stage is not Stage.COMMIT or seat in self._commits:
                 refuse("not expected now")
-            if not (
-                _fields(body, "value")
-                and type(body["value"]) is bytes
-                and len(body["value"]) == KEY_SIZE
-            ):
+            if not _one_value(body):
                 refuse("malformed")
         elif kind == "reveal":
             if self.stage is not Stage.REVEAL or seat in self._reveals:
                 refuse("not expected now")
             if entry.seen < seats + 1:
                 refuse("revealed before seeing every commitment")
-            if not (
-                _fields(body, "value")
-                and type(body["value"]) is bytes
-                and len(body["value"]) == KEY_SIZE
-            ):
+            if not _one_value(body):
                 refuse("malformed")
             if code_commitment(self.log.heads[1], seat, body["value"]) != self._commits[seat]:
                 raise _Culprit(seat, "bad-reveal", "the value does not open its commitment")
