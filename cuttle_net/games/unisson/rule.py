@@ -195,10 +195,13 @@ class _Position:
         "base",
         "hi",
         "in_turn",
+        "keys",
         "last_open",
         "lo",
         "my_turn",
+        "n",
         "others",
+        "parts",
         "seat",
         "seqs",
         "stock",
@@ -220,6 +223,9 @@ class _Position:
         self.my_turn = g.player == me
         self.last_open = g.last < 0 and stock > 0
         self.base = None
+        self.keys = _keys(self.lo, self.hi)
+        self.parts = [_part(k) for k in self.keys]
+        self.n = self.lo.bit_count() + self.hi.bit_count()
         # What the seat has not seen: every copy but those in its hand, the range, the
         # sequences and the cards others took from the range (known to all).
         seen = [self.lo, self.hi, g.range_lo, g.range_hi]
@@ -248,14 +254,38 @@ class _Position:
         parts = [_part(k) for k in keys]
         n = lo.bit_count() + hi.bit_count()
         base = seat.of_parts(parts, n)
-        n += 1
+        if seat.won:
+            return 0.0  # every draw leaves the octave's WIN: nothing to gain
+        # ``Seat.of_parts`` with one suit changed, inlined (most of the rule's time is here),
+        # its operations in the same order so each value is the same float.
+        ending, melded, lg = seat.ending, seat.melded, seat.longest
+        rs = [p[0] for p in parts]
+        runs_all = rs[0] + rs[1] + rs[2] + rs[3]
+        whole = [p[1] for p in parts]
+        reach = [_REACH[parts[i][2] + lg[i]] for i in range(4)]
+        bonus = max(0.0, SHED * (2 - n))  # n + 1 cards after the draw
+        seen: dict[tuple[int, tuple[int, bool, int]], float] = {}
         total = 0
         for f, c in self.unseen:
             s = f >> 3
-            was = parts[s]
-            parts[s] = _part(_with(keys[s], f))
-            v = seat.of_parts(parts, n)
-            parts[s] = was
+            q = _part(_with(keys[s], f))
+            v = seen.get((s, q))
+            if v is None:
+                runsum = runs_all - rs[s] + q[0]
+                end = mid = 0.0
+                if ending > 0:
+                    w = q[1] or any(whole[i] for i in range(4) if i != s)
+                    end = melded - runsum * (2 if w else 1) + bonus
+                if ending < 1:
+                    t = reach[:]
+                    t[s] = _REACH[q[2] + lg[s]]
+                    r = 0
+                    r += t[0]
+                    r += t[1]
+                    r += t[2]
+                    r += t[3]
+                    mid = melded + RUNS * runsum + r
+                v = seen[s, q] = ending * end + (1 - ending) * mid
             for _ in range(c):
                 total += v  # added once a copy, in face order, as GreedyBot's sum does
         mean = total / self.unseen_n
@@ -309,6 +339,13 @@ class _Position:
             self.base = self.seat.value(self.lo, self.hi)
         return self.base
 
+    def _one(self, f: int, key: int, d: int) -> float:
+        """The hand's value with one card of ``f``'s suit more (``d`` 1) or fewer (-1), that
+        suit's key then ``key``."""
+        parts = self.parts[:]
+        parts[f >> 3] = _part(key)
+        return self.seat.of_parts(parts, self.n + d)
+
     def _worth(self, m: Move) -> float:
         lo, hi = self.lo, self.hi
         k = m[0]
@@ -323,16 +360,16 @@ class _Position:
             if r == _ACE:
                 return self.shed(alo, ahi, 2, [*_faces(lo, hi), f])  # the new card last
             extra = self.draw_gain(alo, ahi) if r == _SEVEN and self.stock - 1 > 0 else 0.0
-            return self.seat.value(alo, ahi) + extra
+            return self._one(f, _with(self.keys[f >> 3], f), 1) + extra
         if k == _DISCARD:
-            alo, ahi = _minus(lo, hi, f)
             if not self.in_turn:
-                return self.seat.value(alo, ahi)
+                return self._one(f, _without(self.keys[f >> 3], f), -1)
+            alo, ahi = _minus(lo, hi, f)
             if r == _ACE:
                 return self.seat.value(alo, ahi) + self.draw_gain(alo, ahi, 2)
             if r == _SEVEN:
                 return self.shed(alo, ahi, 1, _faces(alo, ahi))
-            return self.seat.value(alo, ahi)
+            return self._one(f, _without(self.keys[f >> 3], f), -1)
         faces = m[1]
         for x in faces:
             lo, hi = _minus(lo, hi, x)
