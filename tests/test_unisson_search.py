@@ -261,5 +261,7 @@ def test_settings_by_table_size_apply_only_at_that_size() -> None:
     assert modelled.setting(3).model == 4 and modelled.setting(5).model == 0
     hard = make_bot("hard")
     assert hard.setting(3) == (HARD_BUDGET, 16, True, True, 25)  # type: ignore[attr-defined]
+    assert hard.setting(6) == (HARD_BUDGET, 32, True, True, 7)  # type: ignore[attr-defined]
+    assert hard.setting(4).model == hard.setting(5).model == 0  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="a rule"):
         SearchBot("no rule", 400, at={6: {"model": 4}})

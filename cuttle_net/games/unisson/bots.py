@@ -278,10 +278,12 @@ def _search(name: str, budget: int, **options: object) -> Callable[[], Bot]:
 
 
 # `hard`'s settings by table size (players), each measured in benchmarks/README.md: at 3
-# players it models the other seats by greedy's rule for 16 plies; other tables keep the
-# plain search until a setting is measured there.
+# players it models the other seats by greedy's rule for 16 plies (a ply counted as 25 of the
+# policy's, GreedyBot's cost when measured), at 6 for 32 plies (about two rounds; counted as
+# 7, QuickGreedy's); 4 and 5 players keep the plain search until a setting is measured there.
 HARD_AT: dict[int, dict[str, object]] = {
     3: {"model": 16, "flat": True, "greedy_cand": True},
+    6: {"model": 32, "flat": True, "greedy_cand": True, "model_cost": 7},
 }
 
 
