@@ -55,3 +55,17 @@ def test_quick_greedy_reads_only_what_its_seat_sees() -> None:
             # Another world the seat cannot tell from this one: the same move.
             other = sample_world(view, random.Random(1000 + i))
             assert quick.choose(g, random.Random(i)) == quick.choose(other, random.Random(i))
+
+
+def test_the_search_decides_the_same_with_either_copy_of_the_rule() -> None:
+    # hard at 3 players moved from GreedyBot to QuickGreedy as its model: the same moves.
+    from cuttle_net.games.unisson.search import SearchBot
+
+    def bot(rule: object) -> SearchBot:
+        return SearchBot("m", 600, model=6, flat=True, greedy_cand=True, rule=rule)  # type: ignore[arg-type]
+
+    slow, quick = bot(GreedyBot()), bot(QuickGreedy())
+    for players, decks in ((3, 1), (6, 2)):
+        for g in positions(players, decks, 5)[::7]:
+            view = g.view(g.to_act)
+            assert quick.choose(view, random.Random(3)) == slow.choose(view, random.Random(3))
