@@ -1,12 +1,13 @@
-"""``greedy``'s rule, fast: the same decisions as ``bots.GreedyBot`` at a tenth of the cost.
+"""``greedy``'s rule, fast: the same decisions as ``bots.GreedyBot`` at a quarter of the cost.
 
 The search models the other seats by greedy's one-ply rule (``search.SearchBot``'s
-``model``), in every sampled deal, for many plies: there ``GreedyBot`` spends most of its
-time valuing a draw, the hand with each unseen face added, each valuation listing the hand's
-runs from scratch.  ``value`` is a sum over the four suits (runs held, ranks held and the
-longest sequence, each per suit) plus terms of the whole hand's size, so ``QuickGreedy``
-keeps each suit's part in a table indexed by the suit's two bytes of the hand (its first and
-second copies) and changes only the suit a card enters or leaves.  The arithmetic is done in
+``model``), in every sampled deal, for many plies: there ``GreedyBot`` spends its time
+valuing its hand again for each move (and for a draw once for each unseen face), each
+valuation listing the hand's runs from scratch.  ``value`` is a sum over the four suits
+(runs held, ranks held and the longest sequence, each per suit) plus terms of the whole
+hand's size, so ``QuickGreedy`` keeps each suit's part in a table indexed by the suit's two
+bytes of the hand (its first and second copies) and changes only the suit a card enters or
+leaves.  The arithmetic is done in
 the same order as ``bots.value``, so the worths are the same floats and the choice (the
 random tie-break included) is the same move; a test checks it over many positions.
 """

@@ -285,7 +285,7 @@ def playout(g: Game, rng: random.Random, epsilon: float) -> int:
 
 
 class Rule(Protocol):
-    """A quick player the search can model seats by (``bots.GreedyBot``)."""
+    """A quick player the search can model seats by (``rule.QuickGreedy``)."""
 
     def choose(self, view: Game, rng: random.Random) -> Move: ...
 
