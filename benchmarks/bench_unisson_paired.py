@@ -29,10 +29,11 @@ from cuttle_net.stats import p95, wilson
 # candidates; ``epsilon``).
 def _v(name: str, budget: int = bots.HARD_BUDGET, **kw) -> Callable[[], bots.Bot]:
     def make() -> bots.Bot:
+        from cuttle_net.games.unisson.rule import QuickGreedy
         from cuttle_net.games.unisson.search import SearchBot
 
         if kw.get("model") or kw.get("greedy_cand"):
-            kw["rule"] = bots.GreedyBot()
+            kw["rule"] = QuickGreedy()  # greedy's decisions, faster
         return SearchBot(name, budget, **kw)
 
     return make
@@ -46,6 +47,9 @@ VARIANTS: dict[str, Callable[[], bots.Bot]] = {
     "h_flat_m4g": _v("h_flat_m4g", flat=True, model=4, greedy_cand=True),
     "h_eps0": _v("h_eps0", epsilon=0.0),
     "h_g": _v("h_g", greedy_cand=True),
+    # A modelled ply by QuickGreedy counted at 7 of the policy's (its measured cost).
+    "h_m16q": _v("h_m16q", flat=True, model=16, greedy_cand=True, model_cost=7),
+    "h_m32q": _v("h_m32q", flat=True, model=32, greedy_cand=True, model_cost=7),
 }
 
 

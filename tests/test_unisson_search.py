@@ -9,11 +9,12 @@ import pytest
 
 from cuttle_net.games.unisson import Game
 from cuttle_net.games.unisson.arena import play_game
-from cuttle_net.games.unisson.bots import BOTS, GreedyBot, make_bot
+from cuttle_net.games.unisson.bots import BOTS, HARD_BUDGET, make_bot
 from cuttle_net.games.unisson.cards import face_text, parse_face
 from cuttle_net.games.unisson.motions import UNKNOWN
 from cuttle_net.games.unisson.moves import DRAW, STOP, parse_move
 from cuttle_net.games.unisson.position import parse_position, position_text
+from cuttle_net.games.unisson.rule import QuickGreedy
 from cuttle_net.games.unisson.search import (
     WIDTH,
     SearchBot,
@@ -229,7 +230,7 @@ def test_near_the_end_the_hidden_cards_change_nothing_either(players: int, decks
 def test_the_trial_options_stay_legal_deterministic_and_blind(players: int, decks: int) -> None:
     # Opponents modelled by greedy's rule in the sampled worlds, a flat root and greedy's
     # choice among the candidates (bench_unisson_paired.py's variants).
-    bot = SearchBot("trial", 400, model=4, flat=True, greedy_cand=True, rule=GreedyBot())
+    bot = SearchBot("trial", 400, model=4, flat=True, greedy_cand=True, rule=QuickGreedy())
     for g, seat in decision_points(players, decks, 3)[::6]:
         view = g.view(seat)
         move = bot.choose(view.copy(), random.Random(1))
@@ -239,18 +240,28 @@ def test_the_trial_options_stay_legal_deterministic_and_blind(players: int, deck
         assert bot.choose(other.view(seat), random.Random(1)) == move
 
 
-def test_the_model_of_the_other_seats_applies_only_up_to_its_table_size() -> None:
-    plain = SearchBot("plain", 400)
+def test_settings_by_table_size_apply_only_at_that_size() -> None:
+    plain = SearchBot("plain", 400, rule=QuickGreedy())
     modelled = SearchBot(
-        "modelled", 400, model=4, flat=True, greedy_cand=True, model_upto=3, rule=GreedyBot()
+        "modelled",
+        400,
+        rule=QuickGreedy(),
+        at={3: {"model": 4, "flat": True, "greedy_cand": True}, 6: {"budget": 200}},
     )
 
-    def decisions(bot: SearchBot, players: int) -> list[object]:
+    def decisions(bot: SearchBot, players: int, decks: int = 1) -> list[object]:
         return [
             bot.choose(g.view(seat), random.Random(7))
-            for g, seat in decision_points(players, 1, 2)[::4]
+            for g, seat in decision_points(players, decks, 2)[::4]
         ]
 
     assert decisions(modelled, 4) == decisions(plain, 4)  # 4 players: the plain search
     assert decisions(modelled, 3) != decisions(plain, 3)  # 3 players: the model decides
-    assert make_bot("hard").model_upto == 3  # type: ignore[attr-defined]
+    assert decisions(modelled, 6, 2) != decisions(plain, 6, 2)  # 6 players: half the budget
+    assert modelled.setting(3).model == 4 and modelled.setting(5).model == 0
+    hard = make_bot("hard")
+    assert hard.setting(3) == (HARD_BUDGET, 16, True, True, 25)  # type: ignore[attr-defined]
+    assert hard.setting(6) == (HARD_BUDGET, 32, True, True, 7)  # type: ignore[attr-defined]
+    assert hard.setting(4).model == hard.setting(5).model == 0  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="a rule"):
+        SearchBot("no rule", 400, at={6: {"model": 4}})

@@ -18,18 +18,17 @@ from typing import Protocol
 
 from .cards import ACE, RANK_OF, SEVEN, SUIT_OF
 from .moves import Kind, Move
-
-# Greedy's weights, in points (tuned in the arena against random bots, seed 7; measured
-# on other seeds in benchmarks/README.md).
-WIN = 1000.0  # an octave melded or completed: the game is won at once
-REACH = 0.12  # a suit's worth: REACH × (ranks held + its longest sequence)², toward an octave
-RUNS = 0.5  # a run held in hand mid-game: half its points (it can be melded later)
-HORIZON = 2.0  # the end nears when the stock holds fewer than HORIZON cards a player
-SHED = 3.0  # near the end, each card fewer than 3 in hand (the empty hand earns 10)
-LAST_BONUS = 5.0  # emptying the stock on one's own turn makes one the last player (+5)
-GIFT = 3.0  # emptying it on another's turn hands that player the bonus
-ACE_MELD = 0.3  # a meld with an ace: each other seat discards (up to 4 counted) a card
-SEVEN_MELD = 0.1  # a meld with a seven: each other seat may draw a card per card melded
+from .weights import (  # greedy's weights, shared with rule.QuickGreedy
+    ACE_MELD,
+    GIFT,
+    HORIZON,
+    LAST_BONUS,
+    REACH,
+    RUNS,
+    SEVEN_MELD,
+    SHED,
+    WIN,
+)
 
 
 class View(Protocol):
@@ -270,11 +269,22 @@ HARD_BUDGET = 30_000
 
 def _search(name: str, budget: int, **options: object) -> Callable[[], Bot]:
     def make() -> Bot:
+        from .rule import QuickGreedy
         from .search import SearchBot
 
-        return SearchBot(name, budget, **options)  # type: ignore[arg-type]
+        return SearchBot(name, budget, rule=QuickGreedy(), **options)  # type: ignore[arg-type]
 
     return make
+
+
+# `hard`'s settings by table size (players), each measured in benchmarks/README.md: at 3
+# players it models the other seats by greedy's rule for 16 plies (a ply counted as 25 of the
+# policy's, GreedyBot's cost when measured), at 6 for 32 plies (about two rounds; counted as
+# 7, QuickGreedy's); 4 and 5 players keep the plain search until a setting is measured there.
+HARD_AT: dict[int, dict[str, object]] = {
+    3: {"model": 16, "flat": True, "greedy_cand": True},
+    6: {"model": 32, "flat": True, "greedy_cand": True, "model_cost": 7},
+}
 
 
 def _easy() -> Bot:
@@ -289,11 +299,7 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "easy": _easy,
     "greedy": GreedyBot,
     "medium": _search("medium", MEDIUM_BUDGET),
-    # At 3 players `hard` models the other seats by greedy's rule for 16 plies (measured
-    # in benchmarks/README.md); larger tables keep the plain search until measured.
-    "hard": _search(
-        "hard", HARD_BUDGET, model=16, flat=True, greedy_cand=True, model_upto=3, rule=GreedyBot()
-    ),
+    "hard": _search("hard", HARD_BUDGET, at=HARD_AT),
 }
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Mapping
+from typing import NamedTuple, Protocol
 
 from ..tree import Node, backup, most_visited, shuffle, step
 from .cards import ACE, FACES, OCTAVES, SEVEN
@@ -46,7 +46,8 @@ MAX_PLIES = 400  # a playout's safety net: a game ends long before (the stock, i
 # twenty legal moves would otherwise get a handful of playouts each, too few to tell two
 # moves apart (the luck of the deal is most of a game's result).
 WIDTH = 6
-# A ply chosen by greedy's rule costs about 25 of the policy's (CPU time, measured).
+# A ply chosen by greedy's rule costs about 25 of the policy's (CPU time, measured with
+# ``bots.GreedyBot``); ``rule.QuickGreedy`` makes the same choice for about 7.
 MODEL_COST = 25
 
 
@@ -284,7 +285,7 @@ def playout(g: Game, rng: random.Random, epsilon: float) -> int:
 
 
 class Rule(Protocol):
-    """A quick player the search can model seats by (``bots.GreedyBot``)."""
+    """A quick player the search can model seats by (``rule.QuickGreedy``)."""
 
     def choose(self, view: Game, rng: random.Random) -> Move: ...
 
@@ -300,6 +301,14 @@ def _octave(g: Game, moves: list[Move]) -> Move | None:
     return None
 
 
+class _Setting(NamedTuple):
+    budget: int
+    model: int
+    flat: bool
+    greedy_cand: bool
+    model_cost: int
+
+
 class SearchBot:
     """ISMCTS from the bot's own view, with a fixed effort a decision.
 
@@ -312,11 +321,12 @@ class SearchBot:
 
     The other seats (and the bot's own later moves) can be modelled more closely than the
     playout policy does: ``model`` plies after the root move are chosen by ``rule``
-    (``bots.GreedyBot``, a one-ply player reading only what that seat would see in the
-    sampled world), ``flat`` keeps no tree below the root (whose first walks follow random
-    replies), and ``greedy_cand`` searches the rule's choice among the candidates too.  A ply
-    by greedy's rule costs about ``MODEL_COST`` of the policy's, and the budget counts it
-    so.  These apply at tables of at most ``model_upto`` players (where they were measured).
+    (``rule.QuickGreedy``, greedy's one-ply rule reading only what that seat would see in
+    the sampled world), ``flat`` keeps no tree below the root (whose first walks follow
+    random replies), and ``greedy_cand`` searches the rule's choice among the candidates
+    too.  A ply by the rule counts as ``model_cost`` of the policy's in the budget.
+    ``at`` overrides any of ``budget``, ``model``, ``flat``, ``greedy_cand`` and
+    ``model_cost`` by table size (players), where they were measured.
     """
 
     searches = True  # it thinks for a while: a UI runs it off its own thread
@@ -331,21 +341,35 @@ class SearchBot:
         model: int = 0,
         flat: bool = False,
         greedy_cand: bool = False,
-        model_upto: int = 6,
+        model_cost: int = MODEL_COST,
         rule: Rule | None = None,
+        at: Mapping[int, Mapping[str, object]] | None = None,
     ) -> None:
         self.name = name
-        self.budget = budget
         self.width = width  # search only the moves ``values`` likes best (0: every move)
         self.iterations = iterations
         self.epsilon = epsilon  # how often a playout move is uniformly random
-        self.model = model
-        self.flat = flat
-        self.greedy_cand = greedy_cand
-        self.model_upto = model_upto
-        if (model or greedy_cand) and rule is None:
-            raise ValueError("modelling the seats needs a rule to model them by")
+        base = {
+            "budget": budget,
+            "model": model,
+            "flat": flat,
+            "greedy_cand": greedy_cand,
+            "model_cost": model_cost,
+        }
+        self._base = _Setting(**base)  # type: ignore[arg-type]
+        self._at = {n: _Setting(**{**base, **o}) for n, o in (at or {}).items()}  # type: ignore[arg-type]
+        for st in (self._base, *self._at.values()):
+            if (st.model or st.greedy_cand) and rule is None:
+                raise ValueError("modelling the seats needs a rule to model them by")
         self.rule = rule
+
+    @property
+    def budget(self) -> int:
+        return self._base.budget
+
+    def setting(self, players: int) -> _Setting:
+        """What the bot does at a table of ``players``."""
+        return self._at.get(players, self._base)
 
     def choose(self, view: Game, rng: random.Random) -> Move:
         if view.viewer < 0 or view.to_act != view.viewer:
@@ -361,18 +385,17 @@ class SearchBot:
         unseen = unseen_faces(view)
         root = Node(me)
         cands = candidates(view, moves, self.width)
-        on = view.players <= self.model_upto
-        model = self.model if on else 0
-        flat = self.flat and on
+        st = self.setting(view.players)
+        model, flat, cost = st.model, st.flat, st.model_cost
         gm = self.rule
-        if gm is not None and self.greedy_cand and on:
+        if gm is not None and st.greedy_cand:
             best = gm.choose(view, random.Random(0))
             if best not in cands:
                 cands.append(best)
         eps = self.epsilon
         spent = done = 0
         cap = self.iterations
-        while spent < self.budget and (cap is None or done < cap):
+        while spent < st.budget and (cap is None or done < cap):
             world = sample_world(view, rng, unseen)
             node = root
             path = [root]
@@ -393,7 +416,7 @@ class SearchBot:
             while k < model and world.outcome is None:
                 world.push(gm.choose(world, rng))  # type: ignore[union-attr]
                 k += 1
-            spent += MODEL_COST * k
+            spent += cost * k
             spent += playout(world, rng, eps)
             backup(path, rewards(world))
             done += 1
