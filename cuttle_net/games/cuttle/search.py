@@ -228,6 +228,7 @@ class SearchBot:
         infer: float = 0.0,
         glasses: float = GLASSES,
         sight: float = 0.0,
+        takes_wins: float = 0.0,
     ) -> None:
         self.name = name
         self.glasses = glasses
@@ -237,6 +238,7 @@ class SearchBot:
         self.iterations = iterations
         self.plies = plies
         self.infer = infer  # the share of worlds dealt from the beliefs (0: no inference)
+        self.takes_wins = takes_wins  # how sure the beliefs are that the opponent takes wins
         self._seen: list[tuple[Game, Move]] = []
         self._beliefs: Beliefs | None = None
 
@@ -250,6 +252,10 @@ class SearchBot:
             return
         self._seen.append((view.copy(), move))
 
+    def _new_beliefs(self, view: Game) -> Beliefs:
+        rng = random.Random(f"beliefs {view.hands[view.viewer]}")
+        return Beliefs(view, rng, takes_wins=self.takes_wins)
+
     def _believe(self, view: Game) -> Beliefs | None:
         if self.infer <= 0:
             return None
@@ -261,10 +267,10 @@ class SearchBot:
             if seen.viewer != view.viewer or (b is not None and seen.turn < b.turn):
                 b = None  # another game's history
             if b is None:
-                b = Beliefs(seen, random.Random(f"beliefs {seen.hands[seen.viewer]}"))
+                b = self._new_beliefs(seen)
             b.observe(seen, move)
         if b is None:
-            b = Beliefs(view, random.Random(f"beliefs {view.hands[view.viewer]}"))
+            b = self._new_beliefs(view)
         b.fit(view)
         self._beliefs = b
         return b
