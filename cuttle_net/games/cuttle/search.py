@@ -33,6 +33,7 @@ _POINTS, _SCUTTLE, _JACK = Kind.POINTS, Kind.SCUTTLE, Kind.JACK
 _PERMANENT, _ONEOFF, _COUNTER, _DRAW = Kind.PERMANENT, Kind.ONEOFF, Kind.COUNTER, Kind.DRAW
 EPSILON = 0.1  # how often a playout move is uniformly random
 GLASSES = 0.04  # what glasses (an 8 showing the other hand) add to the evaluation
+HAND = 0.04  # what a card in hand more than the opponent adds to the evaluation
 
 
 def sample_world(
@@ -104,7 +105,7 @@ def _reach(g: Game, s: int) -> int:
     return best
 
 
-def evaluate(g: Game, seat: int, glasses: float = GLASSES) -> float:
+def evaluate(g: Game, seat: int, glasses: float = GLASSES, hand: float = HAND) -> float:
     """How good ``g`` looks for ``seat``, from 0 (lost) to 1 (won); 0.5 for a draw.
 
     Progress towards the goal dominates; a player whose turn it is and who can reach the
@@ -122,7 +123,7 @@ def evaluate(g: Game, seat: int, glasses: float = GLASSES) -> float:
     pm, po = _progress(g, seat), _progress(g, o)
     v = pm - po
     v += 0.5 * (pm * pm - po * po)  # being close to the goal matters more than the gap
-    v += 0.04 * (g.hand_size(seat) - g.hand_size(o))
+    v += hand * (g.hand_size(seat) - g.hand_size(o))
     v += 0.1 * (min(g.queens(seat), 1) - min(g.queens(o), 1))
     v += glasses * (g.has_glasses(seat) - g.has_glasses(o))
     return 0.5 + 0.5 * math.tanh(1.5 * v)
@@ -229,9 +230,11 @@ class SearchBot:
         glasses: float = GLASSES,
         sight: float = 0.0,
         takes_wins: float = 0.0,
+        hand: float = HAND,
     ) -> None:
         self.name = name
         self.glasses = glasses
+        self.hand = hand
         # Added to the reward of putting glasses down now, while the other hand is hidden:
         # the worlds of a search are each fully seen, so it cannot value seeing on its own.
         self.sight = sight
@@ -293,6 +296,7 @@ class SearchBot:
         root = Node(1 - me)
         plies = self.plies
         glasses = self.glasses
+        hand_weight = self.hand
         unseen = sorted(view.unseen())
         infer = self.infer if beliefs is not None and view.hidden[1 - me] else 0.0
         sight = self.sight if view.hidden[1 - me] and view.phase == MAIN else 0.0
@@ -326,7 +330,7 @@ class SearchBot:
                 if new:
                     break
             _rollout(world, rng, plies)
-            v0 = evaluate(world, 0, glasses)
+            v0 = evaluate(world, 0, glasses, hand_weight)
             backup(path, (v0, 1.0 - v0, 1.0 - v0))  # seat 0, seat 1, chance (CHANCE is 2)
             if sight and len(path) > 1 and path[1] in looks:
                 path[1].wins += sight
