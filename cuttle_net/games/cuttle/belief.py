@@ -78,8 +78,12 @@ class Beliefs:
         rng: random.Random,
         particles: int = PARTICLES,
         takes_wins: float = 0.0,
+        steals: int = 0,
     ) -> None:
         self.seat = view.viewer
+        # With ``takes_wins``, a jack's steal of a point card of this rank or more counts as
+        # a win it would take (0: only wins).
+        self.steals = steals
         # The probability that the opponent makes a move that wins at once when it has one.
         self.takes_wins = takes_wins
         self.opp = 1 - view.viewer
@@ -125,6 +129,7 @@ class Beliefs:
         sensible, random_, missed = [], [], []
         # A move that wins ends the game: only a move that does not can have missed a win.
         reads_wins = self.takes_wins > 0 and view.phase == MAIN
+        steals = self.steals if move.kind != Kind.JACK else 0
         for guess in self.guesses:
             for c in named:  # the card it played was in its hand: put it in this guess
                 if c not in guess:
@@ -138,7 +143,7 @@ class Beliefs:
             moves = world.legal_moves()
             sensible.append(sensible_likelihood(world, move))
             random_.append(1.0 / len(moves) if move in moves else 0.0)
-            missed.append(reads_wins and _wins_at_once(world, moves))
+            missed.append(reads_wins and _wins_at_once(world, moves, steals))
         total = sum(self.weights)
         ms = sum(w * s for w, s in zip(self.weights, sensible, strict=True)) / total
         mr = sum(w * r for w, r in zip(self.weights, random_, strict=True)) / total
@@ -172,10 +177,11 @@ class Beliefs:
         return self.guesses[i]
 
 
-def _wins_at_once(world: Game, moves: list[Move]) -> bool:
+def _wins_at_once(world: Game, moves: list[Move], steals: int = 0) -> bool:
     """Whether one of ``moves`` (the legal moves of the main phase of ``world``, a view
     that sees the hand of the seat to act) ends the game at once in that seat's favour:
-    points, a jack's steal or a king reaching the goal (none of them can be countered)."""
+    points, a jack's steal or a king reaching the goal (none of them can be countered);
+    or, if ``steals``, is a jack's steal of a point card of that rank or more."""
     p = world.to_act
     score, goal = world.score(p), world.goal(p)
     for m in moves:
@@ -183,6 +189,8 @@ def _wins_at_once(world: Game, moves: list[Move]) -> bool:
         if k == Kind.POINTS:
             if score + RANK_OF[m.card] >= goal:
                 return True
+        elif k == Kind.JACK and steals and RANK_OF[m.target] >= steals:
+            return True
         elif k == Kind.JACK or (k == Kind.PERMANENT and RANK_OF[m.card] == 13):
             g = world.copy()
             g.push(m)

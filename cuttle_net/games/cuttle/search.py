@@ -230,6 +230,7 @@ class SearchBot:
         glasses: float = GLASSES,
         sight: float = 0.0,
         takes_wins: float = 0.0,
+        steals: float = 0,
         hand: float = HAND,
     ) -> None:
         self.name = name
@@ -242,6 +243,7 @@ class SearchBot:
         self.plies = plies
         self.infer = infer  # the share of worlds dealt from the beliefs (0: no inference)
         self.takes_wins = takes_wins  # how sure the beliefs are that the opponent takes wins
+        self.steals = int(steals)  # and jacks' steals of this rank or more (0: wins only)
         self._seen: list[tuple[Game, Move]] = []
         self._beliefs: Beliefs | None = None
 
@@ -257,7 +259,7 @@ class SearchBot:
 
     def _new_beliefs(self, view: Game) -> Beliefs:
         rng = random.Random(f"beliefs {view.hands[view.viewer]}")
-        return Beliefs(view, rng, takes_wins=self.takes_wins)
+        return Beliefs(view, rng, takes_wins=self.takes_wins, steals=self.steals)
 
     def _believe(self, view: Game) -> Beliefs | None:
         if self.infer <= 0:
