@@ -22,7 +22,7 @@ import math
 import random
 from bisect import insort
 
-from ..tree import Node, backup, most_visited, shuffle, step
+from ..tree import UCB_C, Node, backup, most_visited, shuffle, step
 from .belief import Beliefs
 from .cards import RANK_OF
 from .engine import CHANCE, MAIN, OVER, UNKNOWN, Game
@@ -232,10 +232,12 @@ class SearchBot:
         takes_wins: float = 0.0,
         steals: float = 0,
         hand: float = HAND,
+        ucb: float = UCB_C,
     ) -> None:
         self.name = name
         self.glasses = glasses
         self.hand = hand
+        self.ucb = ucb  # the tree's exploration constant
         # Added to the reward of putting glasses down now, while the other hand is hidden:
         # the worlds of a search are each fully seen, so it cannot value seeing on its own.
         self.sight = sight
@@ -299,6 +301,7 @@ class SearchBot:
         plies = self.plies
         glasses = self.glasses
         hand_weight = self.hand
+        ucb = self.ucb
         unseen = sorted(view.unseen())
         infer = self.infer if beliefs is not None and view.hidden[1 - me] else 0.0
         sight = self.sight if view.hidden[1 - me] and view.phase == MAIN else 0.0
@@ -324,7 +327,7 @@ class SearchBot:
                     node = child
                     path.append(node)
                     continue
-                m, node, new = step(node, legal, actor, rng)
+                m, node, new = step(node, legal, actor, rng, ucb)
                 if sight and m in glance and path[-1] is root:
                     looks.add(node)
                 world.push(m)
