@@ -216,6 +216,22 @@ def _rollout(g: Game, rng: random.Random, plies: int) -> None:
         n += 1
 
 
+def _cautious(root: Node, squares: dict[Node, float], caution: float) -> Move:
+    """Of the root's moves searched at least a third as much as the most searched, the one
+    with the best mean less ``caution`` times its results' spread."""
+    top = max(ch.visits for ch in root.children.values())
+    best, best_v = None, -1e9
+    for m, ch in root.children.items():
+        if ch.visits * 3 < top:
+            continue
+        mean = ch.wins / ch.visits
+        spread = math.sqrt(max(0.0, squares.get(ch, 0.0) / ch.visits - mean * mean))
+        v = mean - caution * spread
+        if v > best_v:
+            best, best_v = m, v
+    return best  # type: ignore[return-value]
+
+
 class SearchBot:
     """ISMCTS from the bot's own view, with a fixed number of iterations a decision."""
 
@@ -233,11 +249,16 @@ class SearchBot:
         steals: float = 0,
         hand: float = HAND,
         ucb: float = UCB_C,
+        caution: float = 0.0,
     ) -> None:
         self.name = name
         self.glasses = glasses
         self.hand = hand
         self.ucb = ucb  # the tree's exploration constant
+        # How much a root move's spread of results over the worlds counts against it (0:
+        # the most visited move, as ever): a move that pays only in some hands the other
+        # seat may hold is worth less to a player who cannot tell which hand it holds.
+        self.caution = caution
         # Added to the reward of putting glasses down now, while the other hand is hidden:
         # the worlds of a search are each fully seen, so it cannot value seeing on its own.
         self.sight = sight
@@ -307,6 +328,8 @@ class SearchBot:
         sight = self.sight if view.hidden[1 - me] and view.phase == MAIN else 0.0
         glance = {m for m in moves if m.kind == _PERMANENT and RANK[m.card] == 8}
         looks: set[Node] = set()  # the root's children that put glasses down
+        caution = self.caution
+        squares: dict[Node, float] = {}  # a root child's sum of its squared rewards
         for _ in range(self.iterations):
             hand = None
             if infer and rng.random() < infer:
@@ -339,4 +362,9 @@ class SearchBot:
             backup(path, (v0, 1.0 - v0, 1.0 - v0))  # seat 0, seat 1, chance (CHANCE is 2)
             if sight and len(path) > 1 and path[1] in looks:
                 path[1].wins += sight
+            if caution and len(path) > 1:
+                r = v0 if me == 0 else 1.0 - v0
+                squares[path[1]] = squares.get(path[1], 0.0) + r * r
+        if caution:
+            return _cautious(root, squares, caution)
         return most_visited(root)
