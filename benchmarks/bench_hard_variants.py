@@ -6,7 +6,8 @@ Plays games ``--first`` to ``--games`` - 1 of ``cuttle arena hard BOT --seed S``
 variant in `hard`'s place (a game depends only on the seed and its index, so the variant
 and `hard` meet the same deals, seats and random generators), printing the tally as it
 goes and, with ``--raw``, one JSON line a game: index, winner, and which seats ever had
-glasses on the table (the variant's seat first).  The setting is a ``SearchBot`` keyword;
+glasses on the table (the variant's seat first).  A setting is a ``SearchBot`` keyword
+(several are separated by commas);
 ``hard`` plays `hard` as it ships.  An experiment only: nothing here is a level.
 """
 
@@ -25,8 +26,10 @@ from cuttle_net.games.cuttle.search import SearchBot
 def _variant(spec: str) -> str:
     if spec == "hard":
         return spec
-    key, _, value = spec.partition("=")
-    kwargs = {"infer": HARD_INFERENCE, key: float(value)}
+    kwargs = {"infer": HARD_INFERENCE}
+    for setting in spec.split(","):  # one setting, or several: takes_wins=0.9,infer=1
+        key, _, value = setting.partition("=")
+        kwargs[key] = float(value)
     BOTS[spec] = lambda: SearchBot(spec, HARD_ITERATIONS, **kwargs)  # type: ignore[arg-type]
     return spec
 

@@ -48,6 +48,61 @@ def test_an_opponent_who_does_not_win_when_it_could_is_believed_not_to_hold_the_
     assert after / (1 - after) < before / (1 - before) / 5  # the odds fall fivefold or more
 
 
+def test_beliefs_that_the_opponent_takes_its_wins_read_a_missed_win_from_any_player() -> None:
+    """``takes_wins`` reads the missed win even when the mixture takes the opponent for a
+    random player (as it does a searcher: `medium`); without it the odds barely move."""
+    g = Game.empty(Rules())
+    g.points[0] = [card(9, 0), card(6, 0)]
+    rest = [c for c in range(52) if c not in g.points[0]]
+    random.Random(4).shuffle(rest)
+    rest.remove(card(3, 2))
+    g.hands[0], g.hands[1] = sorted([card(3, 2), *rest[:4]]), sorted(rest[4:9])
+    g.deck = rest[9:]
+    g.turn = 7
+    view = g.view(1)
+
+    def winner(hand: list[int]) -> bool:
+        return any(6 <= RANK_OF[c] <= 10 for c in hand)
+
+    def odds_ratio(takes_wins: float) -> float:
+        b = Beliefs(view, random.Random(1), particles=1000, takes_wins=takes_wins)
+        b.sensible = 0.05  # it has played like a random player so far
+        before = _weight_of(b, winner)
+        b.observe(view, parse_move("points 3H"))
+        after = _weight_of(b, winner)
+        return (after / (1 - after)) / (before / (1 - before))
+
+    assert odds_ratio(0.9) < 0.2  # the odds fall fivefold or more
+    assert odds_ratio(0.0) > 0.5
+
+
+def test_with_steals_an_opponent_who_leaves_a_big_point_card_alone_holds_no_jack() -> None:
+    """``steals``: a jack's steal of a card of that rank or more counts as a win it takes."""
+    g = Game.empty(Rules())
+    g.points[1] = [card(10, 0)]
+    rest = [c for c in range(52) if c not in g.points[1]]
+    random.Random(5).shuffle(rest)
+    rest.remove(card(3, 2))
+    g.hands[0], g.hands[1] = sorted([card(3, 2), *rest[:4]]), sorted(rest[4:9])
+    g.deck = rest[9:]
+    g.turn = 7
+    view = g.view(1)
+
+    def jack(hand: list[int]) -> bool:
+        return any(RANK_OF[c] == 11 for c in hand)
+
+    def odds_ratio(steals: int) -> float:
+        b = Beliefs(view, random.Random(1), particles=1000, takes_wins=0.9, steals=steals)
+        b.sensible = 0.05
+        before = _weight_of(b, jack)
+        b.observe(view, parse_move("points 3H"))
+        after = _weight_of(b, jack)
+        return (after / (1 - after)) / (before / (1 - before))
+
+    assert odds_ratio(8) < 0.2
+    assert odds_ratio(0) > 0.5  # a steal that does not win says nothing without it
+
+
 class Checked(SearchBot):
     """A bot with inference that checks its beliefs at every decision."""
 

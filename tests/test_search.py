@@ -132,7 +132,16 @@ def test_reading_the_opponent_changes_nothing_the_hidden_cards_would() -> None:
                 other = sample_world(g.view(seat), random.Random(seed + 7))
                 picks = []
                 for world in (g, other):
-                    bot = SearchBot("small", iterations=40, infer=1.0, sight=0.3, glasses=0.2)
+                    bot = SearchBot(
+                        "small",
+                        iterations=40,
+                        infer=1.0,
+                        sight=0.3,
+                        glasses=0.2,
+                        caution=0.3,
+                        takes_wins=0.9,
+                        steals=8,
+                    )
                     for before, move in history:
                         bot.observe(before.view(seat), move)  # type: ignore[arg-type]
                     picks.append(bot.choose(world.view(seat), random.Random(seed)))

@@ -17,6 +17,12 @@ random.  Against a random player the guesses keep their weights; against a sensi
 one, "it drew instead of playing points" or "it let my one-off through without a 2"
 say a lot about its hand.
 
+Apart from the mixture, a bot may take its opponent for one that always takes a win when it
+has one (``takes_wins``: how sure it is of that): an opponent that made a move that did not
+win at once, when a guess would have let it win, probably does not hold that guess.  This
+holds for any player that looks a move ahead (``greedy``, and every search), even where
+the mixture cannot tell it from a random one.
+
 Every card in a guess is one the view has not seen, so the beliefs never hold more than
 the seat could know; they only change how likely the possible hands are taken to be.
 """
@@ -26,6 +32,7 @@ from __future__ import annotations
 import math
 import random
 
+from .cards import RANK_OF
 from .engine import BLOCK, COUNTER, MAIN, UNKNOWN, Game
 from .greedy import after, value
 from .moves import NONE, PLAY_KINDS, Kind, Move
@@ -65,8 +72,20 @@ def sensible_likelihood(view: Game, move: Move) -> float:
 class Beliefs:
     """Weighted guesses of the opponent's hidden cards, for the seat of the views shown."""
 
-    def __init__(self, view: Game, rng: random.Random, particles: int = PARTICLES) -> None:
+    def __init__(
+        self,
+        view: Game,
+        rng: random.Random,
+        particles: int = PARTICLES,
+        takes_wins: float = 0.0,
+        steals: int = 0,
+    ) -> None:
         self.seat = view.viewer
+        # With ``takes_wins``, a jack's steal of a point card of this rank or more counts as
+        # a win it would take (0: only wins).
+        self.steals = steals
+        # The probability that the opponent makes a move that wins at once when it has one.
+        self.takes_wins = takes_wins
         self.opp = 1 - view.viewer
         self.rng = rng
         self.turn = view.turn
@@ -107,7 +126,10 @@ class Beliefs:
             if c != NONE and c in unseen
         ]
         rng = self.rng
-        sensible, random_ = [], []
+        sensible, random_, missed = [], [], []
+        # A move that wins ends the game: only a move that does not can have missed a win.
+        reads_wins = self.takes_wins > 0 and view.phase == MAIN
+        steals = self.steals if move.kind != Kind.JACK else 0
         for guess in self.guesses:
             for c in named:  # the card it played was in its hand: put it in this guess
                 if c not in guess:
@@ -116,19 +138,22 @@ class Beliefs:
             if world is None:
                 sensible.append(0.0)
                 random_.append(0.0)
+                missed.append(False)
                 continue
-            n = len(world.legal_moves())
+            moves = world.legal_moves()
             sensible.append(sensible_likelihood(world, move))
-            random_.append(1.0 / n if move in world.legal_moves() else 0.0)
+            random_.append(1.0 / len(moves) if move in moves else 0.0)
+            missed.append(reads_wins and _wins_at_once(world, moves, steals))
         total = sum(self.weights)
         ms = sum(w * s for w, s in zip(self.weights, sensible, strict=True)) / total
         mr = sum(w * r for w, r in zip(self.weights, random_, strict=True)) / total
         pi = self.sensible
         if pi * ms + (1 - pi) * mr <= 0:
             return  # nothing explains the move (it cannot happen): learn nothing from it
+        keep = 1.0 - self.takes_wins
         self.weights = [
-            w * (pi * s + (1 - pi) * r)
-            for w, s, r in zip(self.weights, sensible, random_, strict=True)
+            w * (pi * s + (1 - pi) * r) * (keep if x else 1.0)
+            for w, s, r, x in zip(self.weights, sensible, random_, missed, strict=True)
         ]
         self.sensible = pi * ms / (pi * ms + (1 - pi) * mr)
         self._normalise()
@@ -150,6 +175,28 @@ class Beliefs:
         """A guess of the opponent's hidden cards, drawn by weight."""
         i = rng.choices(range(len(self.guesses)), weights=self.weights)[0]
         return self.guesses[i]
+
+
+def _wins_at_once(world: Game, moves: list[Move], steals: int = 0) -> bool:
+    """Whether one of ``moves`` (the legal moves of the main phase of ``world``, a view
+    that sees the hand of the seat to act) ends the game at once in that seat's favour:
+    points, a jack's steal or a king reaching the goal (none of them can be countered);
+    or, if ``steals``, is a jack's steal of a point card of that rank or more."""
+    p = world.to_act
+    score, goal = world.score(p), world.goal(p)
+    for m in moves:
+        k = m.kind
+        if k == Kind.POINTS:
+            if score + RANK_OF[m.card] >= goal:
+                return True
+        elif k == Kind.JACK and steals and RANK_OF[m.target] >= steals:
+            return True
+        elif k == Kind.JACK or (k == Kind.PERMANENT and RANK_OF[m.card] == 13):
+            g = world.copy()
+            g.push(m)
+            if g.outcome is not None and g.outcome.winner == p:
+                return True
+    return False
 
 
 def _as_opponent_sees(view: Game, guess: list[int], opp: int) -> Game | None:

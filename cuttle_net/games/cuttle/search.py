@@ -22,7 +22,7 @@ import math
 import random
 from bisect import insort
 
-from ..tree import Node, backup, most_visited, shuffle, step
+from ..tree import UCB_C, Node, backup, most_visited, shuffle, step
 from .belief import Beliefs
 from .cards import RANK_OF
 from .engine import CHANCE, MAIN, OVER, UNKNOWN, Game
@@ -33,6 +33,7 @@ _POINTS, _SCUTTLE, _JACK = Kind.POINTS, Kind.SCUTTLE, Kind.JACK
 _PERMANENT, _ONEOFF, _COUNTER, _DRAW = Kind.PERMANENT, Kind.ONEOFF, Kind.COUNTER, Kind.DRAW
 EPSILON = 0.1  # how often a playout move is uniformly random
 GLASSES = 0.04  # what glasses (an 8 showing the other hand) add to the evaluation
+HAND = 0.04  # what a card in hand more than the opponent adds to the evaluation
 
 
 def sample_world(
@@ -104,7 +105,7 @@ def _reach(g: Game, s: int) -> int:
     return best
 
 
-def evaluate(g: Game, seat: int, glasses: float = GLASSES) -> float:
+def evaluate(g: Game, seat: int, glasses: float = GLASSES, hand: float = HAND) -> float:
     """How good ``g`` looks for ``seat``, from 0 (lost) to 1 (won); 0.5 for a draw.
 
     Progress towards the goal dominates; a player whose turn it is and who can reach the
@@ -122,7 +123,7 @@ def evaluate(g: Game, seat: int, glasses: float = GLASSES) -> float:
     pm, po = _progress(g, seat), _progress(g, o)
     v = pm - po
     v += 0.5 * (pm * pm - po * po)  # being close to the goal matters more than the gap
-    v += 0.04 * (g.hand_size(seat) - g.hand_size(o))
+    v += hand * (g.hand_size(seat) - g.hand_size(o))
     v += 0.1 * (min(g.queens(seat), 1) - min(g.queens(o), 1))
     v += glasses * (g.has_glasses(seat) - g.has_glasses(o))
     return 0.5 + 0.5 * math.tanh(1.5 * v)
@@ -215,6 +216,22 @@ def _rollout(g: Game, rng: random.Random, plies: int) -> None:
         n += 1
 
 
+def _cautious(root: Node, squares: dict[Node, float], caution: float) -> Move:
+    """Of the root's moves searched at least a third as much as the most searched, the one
+    with the best mean less ``caution`` times its results' spread."""
+    top = max(ch.visits for ch in root.children.values())
+    best, best_v = None, -1e9
+    for m, ch in root.children.items():
+        if ch.visits * 3 < top:
+            continue
+        mean = ch.wins / ch.visits
+        spread = math.sqrt(max(0.0, squares.get(ch, 0.0) / ch.visits - mean * mean))
+        v = mean - caution * spread
+        if v > best_v:
+            best, best_v = m, v
+    return best  # type: ignore[return-value]
+
+
 class SearchBot:
     """ISMCTS from the bot's own view, with a fixed number of iterations a decision."""
 
@@ -228,15 +245,28 @@ class SearchBot:
         infer: float = 0.0,
         glasses: float = GLASSES,
         sight: float = 0.0,
+        takes_wins: float = 0.0,
+        steals: float = 0,
+        hand: float = HAND,
+        ucb: float = UCB_C,
+        caution: float = 0.0,
     ) -> None:
         self.name = name
         self.glasses = glasses
+        self.hand = hand
+        self.ucb = ucb  # the tree's exploration constant
+        # How much a root move's spread of results over the worlds counts against it (0:
+        # the most visited move, as ever): a move that pays only in some hands the other
+        # seat may hold is worth less to a player who cannot tell which hand it holds.
+        self.caution = caution
         # Added to the reward of putting glasses down now, while the other hand is hidden:
         # the worlds of a search are each fully seen, so it cannot value seeing on its own.
         self.sight = sight
         self.iterations = iterations
         self.plies = plies
         self.infer = infer  # the share of worlds dealt from the beliefs (0: no inference)
+        self.takes_wins = takes_wins  # how sure the beliefs are that the opponent takes wins
+        self.steals = int(steals)  # and jacks' steals of this rank or more (0: wins only)
         self._seen: list[tuple[Game, Move]] = []
         self._beliefs: Beliefs | None = None
 
@@ -250,6 +280,10 @@ class SearchBot:
             return
         self._seen.append((view.copy(), move))
 
+    def _new_beliefs(self, view: Game) -> Beliefs:
+        rng = random.Random(f"beliefs {view.hands[view.viewer]}")
+        return Beliefs(view, rng, takes_wins=self.takes_wins, steals=self.steals)
+
     def _believe(self, view: Game) -> Beliefs | None:
         if self.infer <= 0:
             return None
@@ -261,10 +295,10 @@ class SearchBot:
             if seen.viewer != view.viewer or (b is not None and seen.turn < b.turn):
                 b = None  # another game's history
             if b is None:
-                b = Beliefs(seen, random.Random(f"beliefs {seen.hands[seen.viewer]}"))
+                b = self._new_beliefs(seen)
             b.observe(seen, move)
         if b is None:
-            b = Beliefs(view, random.Random(f"beliefs {view.hands[view.viewer]}"))
+            b = self._new_beliefs(view)
         b.fit(view)
         self._beliefs = b
         return b
@@ -287,11 +321,15 @@ class SearchBot:
         root = Node(1 - me)
         plies = self.plies
         glasses = self.glasses
+        hand_weight = self.hand
+        ucb = self.ucb
         unseen = sorted(view.unseen())
         infer = self.infer if beliefs is not None and view.hidden[1 - me] else 0.0
         sight = self.sight if view.hidden[1 - me] and view.phase == MAIN else 0.0
         glance = {m for m in moves if m.kind == _PERMANENT and RANK[m.card] == 8}
         looks: set[Node] = set()  # the root's children that put glasses down
+        caution = self.caution
+        squares: dict[Node, float] = {}  # a root child's sum of its squared rewards
         for _ in range(self.iterations):
             hand = None
             if infer and rng.random() < infer:
@@ -312,7 +350,7 @@ class SearchBot:
                     node = child
                     path.append(node)
                     continue
-                m, node, new = step(node, legal, actor, rng)
+                m, node, new = step(node, legal, actor, rng, ucb)
                 if sight and m in glance and path[-1] is root:
                     looks.add(node)
                 world.push(m)
@@ -320,8 +358,13 @@ class SearchBot:
                 if new:
                     break
             _rollout(world, rng, plies)
-            v0 = evaluate(world, 0, glasses)
+            v0 = evaluate(world, 0, glasses, hand_weight)
             backup(path, (v0, 1.0 - v0, 1.0 - v0))  # seat 0, seat 1, chance (CHANCE is 2)
             if sight and len(path) > 1 and path[1] in looks:
                 path[1].wins += sight
+            if caution and len(path) > 1:
+                r = v0 if me == 0 else 1.0 - v0
+                squares[path[1]] = squares.get(path[1], 0.0) + r * r
+        if caution:
+            return _cautious(root, squares, caution)
         return most_visited(root)
