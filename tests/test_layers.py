@@ -551,3 +551,33 @@ def test_the_game_import_check_sees_one() -> None:
     assert not games_imported_by_name(
         [_fake("cuttle_client.games", "cuttle_net.games.cuttle.cards")], {}
     )
+
+
+def worded_classes(modules: dict[str, Path]) -> list[str]:
+    """Classes of cuttle_protocol that word themselves (``__str__``): what they carry is
+    for the client to say (an exception's message is its own ``args``, not a ``__str__``)."""
+    found = []
+    for module, path in modules.items():
+        if not module.startswith("cuttle_protocol"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ClassDef) and any(
+                isinstance(f, ast.FunctionDef) and f.name == "__str__" for f in node.body
+            ):
+                found.append(f"{module}:{node.lineno} {node.name}.__str__")
+    return found
+
+
+def test_the_protocol_words_no_data_of_its_own() -> None:
+    found = worded_classes(MODULES)
+    assert not found, "English for the screen in the protocol (word it in the client):\n" + (
+        "\n".join(found)
+    )
+
+
+def test_the_worded_class_check_sees_one(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("class A:\n    def __str__(self) -> str:\n        return 'a'\n")
+    assert worded_classes({"cuttle_protocol.wire.bad": bad}) == [
+        "cuttle_protocol.wire.bad:1 A.__str__"
+    ]

@@ -44,7 +44,7 @@ from cuttle_protocol.shells import (
 )
 from cuttle_protocol.store import Trust
 from cuttle_protocol.table import Lobby, SeatInfo, Watching
-from cuttle_protocol.wire import CodeAlarm
+from cuttle_protocol.wire import Alarm, CodeAlarm
 
 from .gametitles import ending_words, game_title
 
@@ -160,8 +160,30 @@ def listener_line(news: object) -> str | None:
         who = _claimed(news.name, news.fingerprint)
         return f"{news.where}: {who} left before taking the seat: {why}"
     if isinstance(news, CodeAlarm):
-        return str(news)
+        return alarm_words(news)
     return None
+
+
+def alarm_words(alarm: CodeAlarm) -> str:
+    """Tries at our code pile up (SPEC 3.11, *Code attempts*): the warning, with the odds."""
+    limits, tries = alarm.limits, alarm.tries
+    odds = f"{tries} chance{'s' if tries != 1 else ''} in a million"
+    if alarm.kind is Alarm.SLOWED:
+        return (
+            f"WARNING: more than {limits.burst} connections tried this game's code at once "
+            f"(someone may be guessing it: {odds} so far); the next ones wait "
+            f"{1 / limits.per_second:g} s each, {limits.per_wait} in all"
+        )
+    if alarm.kind is Alarm.HALF:
+        return (
+            f"WARNING: this game's code has had {tries} of its {limits.per_wait} "
+            f"tries (someone may be guessing it: {odds}); compare the code with care"
+        )
+    return (
+        f"WARNING: this game's code has had all its {limits.per_wait} tries ({odds}): "
+        "nobody else can join this wait. Someone may be guessing it: stop and host "
+        "again for a new code"
+    )
 
 
 def progress_lines(event: Progress) -> list[str]:

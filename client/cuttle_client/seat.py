@@ -63,7 +63,7 @@ from cuttle_net.session import GameSession
 
 from .chat import TOO_FAST
 from .cli_table import Hosting, Rejoin, journal_words, sit_at_table
-from .progress import no_game_words, progress_lines, seat_words
+from .progress import alarm_words, no_game_words, progress_lines, seat_words
 from .trio_guest import GuestTask, TrioGuest
 
 
@@ -124,8 +124,9 @@ class Meeting:
     def _alarm(self, alarm: CodeAlarm) -> None:
         """Tries at our code pile up: in the story, and as a warning the player sees even
         when the story has grown past the screen."""
-        self._say(str(alarm))
-        self._on_alarm(str(alarm))
+        words = alarm_words(alarm)
+        self._say(words)
+        self._on_alarm(words)
 
     def _give_up(self, why: str) -> None:
         """The meeting ended before any game: said on the connect screen, and kept for the

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 import trio
-from cuttle_protocol.wire import CodeAlarm, CodeBudget, CodeLimits
-from cuttle_protocol.wire.codebudget import Alarm
+from cuttle_client.progress import alarm_words
+from cuttle_protocol.wire import Alarm, CodeAlarm, CodeBudget, CodeLimits
 
 LIMITS = CodeLimits()
 
@@ -45,13 +45,14 @@ def test_the_player_is_told_once_of_each_pile_up() -> None:
         (Alarm.SPENT, 50, 88.125),  # the 50th came at 88 s; the next is turned away
     ]
     assert (budget.tries, budget.refused) == (50, 1550)  # 50 saw a hello, from any address
-    assert "all its 50 tries" in str(CodeAlarm(Alarm.SPENT, 50, LIMITS))
+    assert "all its 50 tries" in alarm_words(CodeAlarm(Alarm.SPENT, 50, LIMITS))
 
 
 def test_the_words_give_the_odds() -> None:
     budget = CodeBudget(LIMITS, now=0.0)
     spent = [budget.spend(0.0) for _ in range(7)]
-    slowed = str(spent[-1].alarm)
+    assert spent[-1].alarm is not None
+    slowed = alarm_words(spent[-1].alarm)
     assert "more than 6 connections tried this game's code" in slowed
     assert "6 chances in a million" in slowed and "wait 2 s each, 50 in all" in slowed
     assert spent[-1].refusal.startswith("too many tries at this game's code")

@@ -14,7 +14,7 @@ from .announcement import (
     display_text,
     seats_text,
 )
-from .codebudget import CodeAlarm, CodeBudget, CodeLimits
+from .codebudget import Alarm, CodeAlarm, CodeBudget, CodeLimits
 from .codec import pack, unpack
 from .connection import (
     NEED_DATA,
@@ -62,6 +62,7 @@ __all__ = [
     "PROTOCOL_VERSIONS",
     "SERVICE_TYPE",
     "Accept",
+    "Alarm",
     "Announcement",
     "Auth",
     "Close",

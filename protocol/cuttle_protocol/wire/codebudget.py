@@ -10,7 +10,7 @@ new code) rather than buying tries at the code.
 
     budget = CodeBudget(CodeLimits(), now=clock())
     spent = budget.spend(clock())      # a joiner's commitment arrived
-    if spent.alarm: tell_the_player(str(spent.alarm))
+    if spent.alarm: tell_the_player(spent.alarm)
     if spent.refusal: refuse_with_busy(spent.refusal)
 """
 
@@ -41,31 +41,12 @@ class Alarm(StrEnum):
 
 @dataclass(frozen=True)
 class CodeAlarm:
-    """Tries at the code pile up: what the hosting player is told (once of each kind)."""
+    """Tries at the code pile up: what the hosting player is told (once of each kind), as
+    data (the client words it: ``cuttle_client.progress.alarm_words``)."""
 
     kind: Alarm
     tries: int  # hellos shown so far in this wait
     limits: CodeLimits
-
-    def __str__(self) -> str:
-        limits = self.limits
-        odds = f"{self.tries} chance{'s' if self.tries != 1 else ''} in a million"
-        if self.kind is Alarm.SLOWED:
-            return (
-                f"WARNING: more than {limits.burst} connections tried this game's code at once "
-                f"(someone may be guessing it: {odds} so far); the next ones wait "
-                f"{1 / limits.per_second:g} s each, {limits.per_wait} in all"
-            )
-        if self.kind is Alarm.HALF:
-            return (
-                f"WARNING: this game's code has had {self.tries} of its {limits.per_wait} "
-                f"tries (someone may be guessing it: {odds}); compare the code with care"
-            )
-        return (
-            f"WARNING: this game's code has had all its {limits.per_wait} tries ({odds}): "
-            "nobody else can join this wait. Someone may be guessing it: stop and host "
-            "again for a new code"
-        )
 
 
 @dataclass(frozen=True)
