@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from .cards import ACE, RANK_OF, SEVEN, SUIT_OF
+from .cards import ACE, RANK_OF, SEVEN, SUIT_OF, suit_runs
 from .moves import Kind, Move
 from .weights import (  # greedy's weights, shared with rule.QuickGreedy
     ACE_MELD,
@@ -73,22 +73,7 @@ def hand_runs(hand: Iterable[int]) -> list[int]:
         counts[SUIT_OF[f]][RANK_OF[f]] += 1
     found = []
     for c in counts:
-        while True:
-            best_lo, best_n, r = 0, 0, 0
-            while r < 8:
-                if c[r]:
-                    lo = r
-                    while r < 8 and c[r]:
-                        r += 1
-                    if r - lo > best_n:
-                        best_lo, best_n = lo, r - lo
-                else:
-                    r += 1
-            if best_n < 3:
-                break
-            found.append(best_n)
-            for k in range(best_lo, best_lo + best_n):
-                c[k] -= 1
+        found.extend(suit_runs(c))
     return found
 
 

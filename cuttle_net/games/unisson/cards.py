@@ -94,3 +94,28 @@ def runs(byte: int) -> list[tuple[int, int]]:
         else:
             r += 1
     return out
+
+
+def suit_runs(counts: list[int]) -> list[int]:
+    """The lengths of the sequences one suit's cards make, as UNISSON.md scores a hand:
+    the longest run present, then the longest of what remains, while one of 3+ remains
+    (``counts``: copies held of each rank, used up as runs are found; a face held twice may
+    serve in two runs)."""
+    found = []
+    c = counts
+    while True:
+        best_lo, best_n, r = 0, 0, 0
+        while r < 8:
+            if c[r]:
+                lo = r
+                while r < 8 and c[r]:
+                    r += 1
+                if r - lo > best_n:
+                    best_lo, best_n = lo, r - lo
+            else:
+                r += 1
+        if best_n < 3:
+            return found
+        found.append(best_n)
+        for k in range(best_lo, best_lo + best_n):
+            c[k] -= 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from .cards import suit_runs
 from .engine import Game
 from .moves import Kind, Move
 from .weights import (
@@ -37,25 +38,8 @@ _ACE, _SEVEN = 7, 0
 def _suit_runs(lo: int, hi: int) -> tuple[int, bool]:
     """The points of the runs one suit's cards hold (``bots.hand_runs`` for that suit) and
     whether one of them is the whole suit: ``lo``/``hi`` the suit's first and second copies."""
-    c = [(lo >> r & 1) + (hi >> r & 1) for r in range(8)]
-    total, whole = 0, False
-    while True:
-        best_lo = best_n = r = 0
-        while r < 8:
-            if c[r]:
-                start = r
-                while r < 8 and c[r]:
-                    r += 1
-                if r - start > best_n:
-                    best_lo, best_n = start, r - start
-            else:
-                r += 1
-        if best_n < 3:
-            return total, whole
-        total += best_n
-        whole |= best_n == 8
-        for k in range(best_lo, best_lo + best_n):
-            c[k] -= 1
+    found = suit_runs([(lo >> r & 1) + (hi >> r & 1) for r in range(8)])
+    return sum(found), 8 in found
 
 
 # One suit's part of a hand, by (first copies | second copies << 8): (its runs' points, a
