@@ -257,10 +257,13 @@ class TableScreen(ChatActions, Screen[None]):
         try:
             self.controller.submit(move)
         except IllegalMove as e:
-            self._error(f"{cardtext.move_shown(move, self.ascii)}: {e}")
-            self._keep_error = self.controller.dealing
+            self._say_refused(f"{cardtext.move_shown(move, self.ascii)}: {e}")
             return False
         return True
+
+    def _say_refused(self, text: str) -> None:
+        self._error(text)
+        self._keep_error = self.controller.dealing
 
     def _error(self, text: str) -> None:
         shown = cardtext.ascii_text(text) if self.ascii else text
@@ -305,10 +308,15 @@ class TableScreen(ChatActions, Screen[None]):
     def action_concede(self) -> None:
         if self.controller.ending is not None:
             return
-        self.app.push_screen(
-            ConfirmScreen(self.controller.concede_question),
-            lambda yes: self.controller.concede() if yes else None,
-        )
+        self.app.push_screen(ConfirmScreen(self.controller.concede_question), self._concede)
+
+    def _concede(self, yes: bool | None) -> None:
+        if not yes:
+            return
+        try:
+            self.controller.concede()
+        except IllegalMove as e:  # r was pressed and the next game is not dealt yet
+            self._say_refused(f"concede: {e}")
 
     def _after_game(self, answer: str | None) -> None:
         self._over = None

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from cuttle_net.games.cuttle.cards import card_display
+from cuttle_net.games.cuttle.engine import IllegalMove
 from cuttle_net.records.verify import Verdict, verify_text
 from tests.client.helpers import choose_any_option, keys, practice_app, run, screen_text, until
 
@@ -288,3 +289,26 @@ def test_the_final_table_says_how_to_get_back(size, tmp_path) -> None:
         assert "Game over" in screen_text(app) and "Final table" not in screen_text(app)
 
     run(app, body, size=size)
+
+
+def test_a_concession_the_table_refuses_is_said_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After r at a network table the next game is dealt before a move, a concession too,
+    is taken ("not dealt yet"): conceding then raised out of the question's callback and
+    stopped the client with a traceback. Now the error line says it, as for a move."""
+    app = practice_app(seed=1)
+
+    async def body(pilot: Pilot) -> None:
+        c = table(pilot).controller
+
+        def refuse() -> None:
+            raise IllegalMove("wait: the next game is not dealt yet")
+
+        monkeypatch.setattr(c, "concede", refuse)
+        await keys(pilot, "c")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await keys(pilot, "y")
+        await until(pilot, lambda: bool(error_text(pilot)))
+        assert error_text(pilot) == "✗ concede: wait: the next game is not dealt yet"
+        assert pilot.app.is_running and c.ending is None
+
+    run(app, body)
