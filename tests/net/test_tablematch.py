@@ -10,6 +10,7 @@ import pytest
 import trio
 from cuttle_client.progress import game_line, match_end_words, totals_line
 from cuttle_protocol.play import TableMatch, play_match_at_table
+from cuttle_protocol.shells import TableTimeouts
 from cuttle_protocol.table import Rematch, Started, TableEnded
 
 from cuttle_net.records.record import parse_record
@@ -233,3 +234,33 @@ async def test_a_table_that_ended_while_the_last_game_was_being_saved_is_still_s
         assert match_end_words(matches[seat].end) == "p0 (seat 0) left: no more games"
         (end,) = [x for x in seen[seat] if isinstance(x, TableEnded)]
         assert (end.culprit, end.kind) == (0, "left")
+
+
+class _Stopped(Exception):
+    """Stands for Ctrl+C (or SIGTERM) while the player is asked for another game."""
+
+
+@pytest.mark.trio
+async def test_a_joiner_stopped_between_games_leaves_at_once(
+    tmp_path: Path, memory_net, autojump_clock
+) -> None:
+    """Stopped at "another game?", a joiner leaves as a player's `l` does, at once: it used
+    to wait the whole reply timeout for the host to close the table (a stopped `cuttle join`
+    lived on 20 s, and the host's screen said nothing meanwhile)."""
+
+    async def stopped(played: int) -> bool:
+        raise _Stopped
+
+    async def play(table, key, token, **how):
+        try:
+            return await play_match_at_table(table, key, token, **how)
+        except* _Stopped:  # (from the task asking, in a nursery)
+            pass
+
+    start = trio.current_time()
+    hooks = {0: {"games": 3}, 1: {"games": None, "again": stopped}}
+    matches = await table_of(tmp_path, hooks, game="cuttle", token="classic", play=play)
+    assert matches[1] is None
+    assert len(matches[0].games) == 1
+    assert match_end_words(matches[0].end).startswith("p1 (seat 1) left")
+    assert trio.current_time() - start < TableTimeouts().reply

@@ -177,6 +177,13 @@ async def play_match_at_table(
                 end = _why_closed(table) if table.ended.is_set() else NoMoreGames()
                 break
         _pass_on_unread(table, watch)
+    except BaseException:
+        # Interrupted between games (Ctrl+C, SIGTERM, a quitting app): leave now, as a
+        # player's `l` does, rather than wait out the reply timeout for a host that is
+        # waiting for us (a stopped `cuttle join` lived on 20 s, the host told nothing).
+        if not table.ended.is_set() and table.core.leaving is None:
+            table.leave(ErrorCode.PEER_QUIT, "")
+        raise
     finally:
         with trio.CancelScope(shield=True):
             await leave_when_over(table)
