@@ -101,6 +101,7 @@ def test_a_person_hosts_cuttle_at_a_table_and_plays_to_a_verified_record(tmp_pat
         )
         over = str(app.screen.query_one("#result").render())
         assert "audit passed" in over and "record saved" in over, over
+        await keys(pilot, "l")  # we leave: Bob need wait no more
         await until(pilot, lambda: "Bob" in games)
 
     run(app, body)
@@ -256,6 +257,8 @@ def test_r_plays_a_second_cuttle_game_at_the_table_with_the_deal_passed_on(
         assert c.seat == 1 - first and c.names[c.opponent] == "Bob"  # the deal passed on
         table = await cuttle_table_shown(pilot)
         await play_to_the_end(pilot, table, random.Random(5))
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await keys(pilot, "l")  # we leave: Bob need wait no more
         await until(pilot, lambda: "Bob" in matches, 60)
 
     run(app, body)

@@ -142,8 +142,8 @@ def test_a_person_hosts_compares_the_code_and_plays_to_a_verified_record(tmp_pat
         over = str(app.screen.query_one("#result").render())
         assert "audit passed" in over and "record saved: " in over, over
         assert "total" in over and "Bob" in over and "Cy" in over
+        await keys(pilot, "l")  # back to the lobby: we leave, the joiners need wait no more
         await until(pilot, lambda: len(games) == 2)
-        await keys(pilot, "l")  # back to the lobby
 
     run(app, body)
     (mine,) = (tmp_path / "ann" / "games").glob("*.cuttle")
@@ -628,8 +628,10 @@ def test_a_hosting_person_sees_a_seat_lost_and_back(tmp_path: Path) -> None:
         assert "lost the connection" not in title + ask, (title, ask)
         assert " lost " not in players_line(app, "Bob"), players_line(app, "Bob")
         await play_to_the_end(pilot, table, random.Random(4))
-        await until(pilot, lambda: len(games) == 2, 60)
         assert any(s.endswith(" is back") for s in c.status), c.status
+        await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await keys(pilot, "l")  # we leave: the joiners need wait no more
+        await until(pilot, lambda: len(games) == 2, 60)
 
     run(app, body)
     assert game_line(games["Bob"]) == game_line(games["Cy"]) and games["Bob"].clean, games
@@ -714,9 +716,9 @@ def test_the_seats_screen_says_who_watches_as_plain_text(tmp_path: Path) -> None
         title = table.query_one("#title", Static)
         await until(pilot, lambda: str(title.render()).endswith(" · [b]W[/b] watching"))
         await play_to_the_end(pilot, table, random.Random(5))
-        await until(pilot, lambda: len(games) == 2 and len(watched) == 1, 60)
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
-        await keys(pilot, "l")
+        await keys(pilot, "l")  # we leave: the joiners and the watcher need wait no more
+        await until(pilot, lambda: len(games) == 2 and len(watched) == 1, 60)
 
     run(app, body)
     ((verdict, _),) = watched
