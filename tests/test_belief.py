@@ -23,18 +23,24 @@ def _weight_of(b: Beliefs, has: object) -> float:
     return sum(w for w, g in zip(b.weights, b.guesses, strict=True) if has(g)) / sum(b.weights)
 
 
-def test_an_opponent_who_does_not_win_when_it_could_is_believed_not_to_hold_the_winner() -> None:
-    # Seat 0 has 15 points and plays 3 more: a sensible player holding a 6 to 10 would
-    # have played it and won.
+def _before_a_three_is_played(owner: int, points: list[int], seed: int):
+    """Seat 1's view at turn 7, seat `owner` with `points` on the table; seat 0 holds the
+    3♥ among five cards (it plays it as points next), the rest dealt at random."""
     g = Game.empty(Rules())
-    g.points[0] = [card(9, 0), card(6, 0)]
-    rest = [c for c in range(52) if c not in g.points[0]]
-    random.Random(4).shuffle(rest)
+    g.points[owner] = points
+    rest = [c for c in range(52) if c not in points]
+    random.Random(seed).shuffle(rest)
     rest.remove(card(3, 2))
     g.hands[0], g.hands[1] = sorted([card(3, 2), *rest[:4]]), sorted(rest[4:9])
     g.deck = rest[9:]
     g.turn = 7
-    view = g.view(1)
+    return g.view(1)
+
+
+def test_an_opponent_who_does_not_win_when_it_could_is_believed_not_to_hold_the_winner() -> None:
+    # Seat 0 has 15 points and plays 3 more: a sensible player holding a 6 to 10 would
+    # have played it and won.
+    view = _before_a_three_is_played(0, [card(9, 0), card(6, 0)], seed=4)
     b = Beliefs(view, random.Random(1), particles=1000)
 
     def winner(hand: list[int]) -> bool:
@@ -51,15 +57,7 @@ def test_an_opponent_who_does_not_win_when_it_could_is_believed_not_to_hold_the_
 def test_beliefs_that_the_opponent_takes_its_wins_read_a_missed_win_from_any_player() -> None:
     """``takes_wins`` reads the missed win even when the mixture takes the opponent for a
     random player (as it does a searcher: `medium`); without it the odds barely move."""
-    g = Game.empty(Rules())
-    g.points[0] = [card(9, 0), card(6, 0)]
-    rest = [c for c in range(52) if c not in g.points[0]]
-    random.Random(4).shuffle(rest)
-    rest.remove(card(3, 2))
-    g.hands[0], g.hands[1] = sorted([card(3, 2), *rest[:4]]), sorted(rest[4:9])
-    g.deck = rest[9:]
-    g.turn = 7
-    view = g.view(1)
+    view = _before_a_three_is_played(0, [card(9, 0), card(6, 0)], seed=4)
 
     def winner(hand: list[int]) -> bool:
         return any(6 <= RANK_OF[c] <= 10 for c in hand)
@@ -78,15 +76,7 @@ def test_beliefs_that_the_opponent_takes_its_wins_read_a_missed_win_from_any_pla
 
 def test_with_steals_an_opponent_who_leaves_a_big_point_card_alone_holds_no_jack() -> None:
     """``steals``: a jack's steal of a card of that rank or more counts as a win it takes."""
-    g = Game.empty(Rules())
-    g.points[1] = [card(10, 0)]
-    rest = [c for c in range(52) if c not in g.points[1]]
-    random.Random(5).shuffle(rest)
-    rest.remove(card(3, 2))
-    g.hands[0], g.hands[1] = sorted([card(3, 2), *rest[:4]]), sorted(rest[4:9])
-    g.deck = rest[9:]
-    g.turn = 7
-    view = g.view(1)
+    view = _before_a_three_is_played(1, [card(10, 0)], seed=5)
 
     def jack(hand: list[int]) -> bool:
         return any(RANK_OF[c] == 11 for c in hand)

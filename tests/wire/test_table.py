@@ -314,12 +314,17 @@ def _everyone_names(table: Table, culprit: int, kind: str) -> None:
         assert table.sides[i].stage is Stage.ENDED
 
 
-def test_a_reveal_that_does_not_open_its_commitment_is_named() -> None:
-    table = Table(3)
+def _seated_to_commit(table: Table) -> None:
+    """Every joiner seated and shown the seating: each now commits (not yet sent)."""
     for player, guest in zip(table.players[1:], table.guests, strict=True):
         table.host.add_joiner(player.name, guest.identity)
     for identity, message in table.host.take_outgoing():
-        table.by_key[identity].receive(message)  # the seating: each guest commits
+        table.by_key[identity].receive(message)
+
+
+def test_a_reveal_that_does_not_open_its_commitment_is_named() -> None:
+    table = Table(3)
+    _seated_to_commit(table)  # each guest now commits
     table.guests[1]._value = b"\x07" * 32  # then reveals another value
     table.pump()
     _everyone_names(table, 2, "bad-reveal")
@@ -327,11 +332,8 @@ def test_a_reveal_that_does_not_open_its_commitment_is_named() -> None:
 
 def test_a_reveal_before_every_commitment_is_named() -> None:
     table = Table(3)
-    for player, guest in zip(table.players[1:], table.guests, strict=True):
-        table.host.add_joiner(player.name, guest.identity)
+    _seated_to_commit(table)  # each guest now commits
     guest = table.guests[0]
-    for identity, message in table.host.take_outgoing():
-        table.by_key[identity].receive(message)
     guest.take_outgoing()  # its commitment, not sent yet
     early = _signed_post(guest, {"t": "reveal", "value": guest._value})
     table.host.receive(guest.identity, early)
@@ -353,11 +355,8 @@ def test_a_reveal_before_every_commitment_is_named() -> None:
 )
 def test_a_commitment_not_of_one_32_byte_value_is_its_authors_bad_entry(body: dict) -> None:
     table = Table(3)
-    for player, guest in zip(table.players[1:], table.guests, strict=True):
-        table.host.add_joiner(player.name, guest.identity)
+    _seated_to_commit(table)  # each guest now commits
     guest = table.guests[0]
-    for identity, message in table.host.take_outgoing():
-        table.by_key[identity].receive(message)
     guest.take_outgoing()  # its commitment, in place of which it sends `body`
     table.host.receive(guest.identity, _signed_post(guest, body))
     table.pump()
