@@ -25,7 +25,8 @@ def in_processes(
 
     pool = ProcessPoolExecutor(jobs, initializer=_worker_signals)
     try:
-        futures = [pool.submit(work, *batch) for batch in batches]
+        with _stops_held():  # the workers are forked in `submit`
+            futures = [pool.submit(work, *batch) for batch in batches]
         for future in futures:
             yield from future.result()
     except BaseException:
@@ -51,11 +52,33 @@ def _terminate(pool: Any) -> None:
         process.kill()
 
 
+_STOPS = [getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)]
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """Stop signals wait (delivered as the block ends): a stop raised between a worker's
+    fork and the pool's note of it left that worker unknown to ``_terminate``, serving on
+    after the command ended and holding its output open (seen under load: the caller
+    waited for the end of that output for ever)."""
+    if not hasattr(signal, "pthread_sigmask"):  # (Windows: spawned, nothing inherited)
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _worker_signals() -> None:
     """In a worker: Ctrl+C reaches the whole process group, and the parent ends the workers
     itself; SIGTERM and SIGHUP end a worker at once (not the handlers a forked worker
-    inherited from the ``cuttle`` command, which would only raise there)."""
+    inherited from the ``cuttle`` command, which would only raise there), and none of them
+    is held any more (a worker forked while the parent held them inherits the mask)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)

@@ -82,3 +82,35 @@ def test_a_stop_ends_even_a_worker_deaf_to_sigterm(tmp_path: Path, monkeypatch) 
         for worker in _pids(pids):
             if _running(worker):  # (the test failed: leave nothing running)
                 os.kill(worker, signal.SIGKILL)
+
+
+def _held() -> set[int]:
+    return {int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, [])}
+
+
+def _held_in_worker(_: int) -> list[set[int]]:
+    return [_held()]
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_no_stop_lands_while_workers_are_forked_and_none_is_held_in_them(monkeypatch) -> None:
+    """A stop raised between a worker's fork and the pool's note of it left that worker
+    unknown to the stop, serving on after `cuttle arena` ended (its output held open: a
+    caller reading it waited for ever). Stops wait while the workers are forked, and the
+    workers, which inherit that, hold none."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    stops = {int(signal.SIGINT), int(signal.SIGTERM), int(signal.SIGHUP)}
+    during: list[set[int]] = []
+    submit = ProcessPoolExecutor.submit
+
+    def noting(self, *args, **kwargs):
+        during.append(_held())
+        return submit(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", noting)
+    before = _held()
+    in_workers = list(jobs.in_processes(_held_in_worker, [(0,), (1,)], 2))
+    assert len(during) == 2 and all(stops <= held for held in during)
+    assert len(in_workers) == 2 and not any(stops & held for held in in_workers)
+    assert _held() == before
