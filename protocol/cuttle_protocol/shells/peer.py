@@ -146,6 +146,15 @@ def accept_any_rules(rules: Rules) -> str | None:
     return None
 
 
+async def receive_promptly(channel: trio.MemoryReceiveChannel[T]) -> T:
+    """`channel.receive()`, without the task switch it makes even for an item already in
+    (what one read brings would cost a switch an item)."""
+    try:
+        return channel.receive_nowait()
+    except trio.WouldBlock:
+        return await channel.receive()
+
+
 class Peer:
     """A connected, authenticated peer. Build it with `open_peer`, `connect` or `Listener`."""
 
@@ -215,10 +224,7 @@ class Peer:
     async def receive(self) -> Message:
         """The next game message from the peer (Move, DeckPayload, Rematch...)."""
         try:
-            try:  # no yield for a message already in: the frames of one read, one step
-                return self._inbox.receive_nowait()
-            except trio.WouldBlock:
-                return await self._inbox.receive()
+            return await receive_promptly(self._inbox)  # the frames of one read, one step
         except trio.EndOfChannel:
             if self._overflow:
                 return self._overflow.popleft()

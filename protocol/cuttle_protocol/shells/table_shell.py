@@ -64,6 +64,7 @@ from .peer import (
     Refusal,
     accept_any_rules,
     connect,
+    receive_promptly,
     running,
 )
 
@@ -262,8 +263,8 @@ class _Link:
 
 
 class _Promptly:
-    """Iterates over a channel's items, an item already in without a yield (`receive`
-    yields even then: the events one read made would each cost a task switch)."""
+    """Iterates over a channel's items by `receive_promptly`: an item already in comes
+    without a task switch."""
 
     def __init__(self, channel: trio.MemoryReceiveChannel[ShellEvent]) -> None:
         self._channel = channel
@@ -273,10 +274,7 @@ class _Promptly:
 
     async def __anext__(self) -> ShellEvent:
         try:
-            try:
-                return self._channel.receive_nowait()
-            except trio.WouldBlock:
-                return await self._channel.receive()
+            return await receive_promptly(self._channel)
         except trio.EndOfChannel:
             raise StopAsyncIteration from None
 
