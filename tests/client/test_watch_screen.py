@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -21,7 +22,7 @@ from cuttle_client.watch import Onlooker, WatchScreen
 from cuttle_client.watching import WatchLaunch
 from cuttle_client.widgets import sentence
 from cuttle_protocol.play import play_at_table
-from cuttle_protocol.shells import TableTimeouts, join_table
+from cuttle_protocol.shells import join_table
 from cuttle_protocol.shells.watch import Saved
 from cuttle_protocol.table import Began, Ended, GameVerdict, Watching
 from cuttle_protocol.table.follow import Said
@@ -34,6 +35,7 @@ from cuttle_net.records.follow import WatchedGame
 from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import message_body
 from tests.client.helpers import keys, run, screen_text, until
+from tests.client.test_cuttle_table import FAST
 from tests.session.table import Table
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay")
@@ -176,21 +178,19 @@ def test_a_lost_host_is_said_in_words() -> None:
 
 # --- the whole watch, against a real table on loopback ---------------------------------------
 
-FAST = TableTimeouts(reply=10.0, move=30.0, window=5.0)
+
+CUTTLE = Hosting("cuttle", 2, "classic", 0, "127.0.0.1", announce=False)
 
 
-def test_the_client_watches_a_real_table_to_its_verdict(tmp_path: Path) -> None:
-    """The lobby's Watch (and ``cuttle watch``): the connect screen until the game begins,
-    then the table as two bots play it, the verdict and the watcher's record."""
-    port: list[int] = []
-    app = make_app(Settings(bot_delay=0, lan=False))
-    rng = random.Random(1)
-
-    def bot(view: Any) -> Any:
-        return rng.choice(view.legal_moves())
+async def watching_two_bots(
+    pilot: Pilot, tmp_path: Path, choose: Callable[[Any], Any], where: Hosting = CUTTLE, **play: Any
+) -> None:
+    """Ann hosts ``where`` (her seat's `sit_at_table` hooks: ``play``) and Bob joins, both
+    choosing by ``choose``, in the app's trio run; the app watches as Wendy. Returns once
+    the watch screen is up."""
+    app, port = pilot.app, []
 
     async def host() -> None:
-        where = Hosting("cuttle", 2, "classic", 0, "127.0.0.1", announce=False)
         await sit_at_table(
             "Ann",
             where,
@@ -198,24 +198,37 @@ def test_the_client_watches_a_real_table_to_its_verdict(tmp_path: Path) -> None:
             timeouts=FAST,
             say=lambda line: None,
             seated=lambda table: port.append(table._listener.address[1]),
-            choose=bot,
+            choose=choose,
             data_dir=tmp_path / "a",
+            **play,
         )
 
     async def joiner() -> None:
         key = Ed25519PrivateKey.generate()
         address = f"127.0.0.1:{port[0]}"
         async with join_table(address, LocalPlayer("Bob", key), timeouts=FAST) as table:
-            await play_at_table(table, key, "classic", choose=bot, save=False)
+            await play_at_table(table, key, "classic", choose=choose, save=False)
+
+    app.trio.start_task(host)  # type: ignore[attr-defined]
+    await until(pilot, lambda: bool(port))
+    w = tmp_path / "w"
+    app.open_watch(WatchLaunch(f"127.0.0.1:{port[0]}", "Wendy", w, w))  # type: ignore[attr-defined]
+    await until(pilot, lambda: "the table shows once it is seated" in screen_text(app))
+    app.trio.start_task(joiner)  # type: ignore[attr-defined]
+    await until(pilot, lambda: isinstance(app.screen, WatchScreen))
+
+
+def test_the_client_watches_a_real_table_to_its_verdict(tmp_path: Path) -> None:
+    """The lobby's Watch (and ``cuttle watch``): the connect screen until the game begins,
+    then the table as two bots play it, the verdict and the watcher's record."""
+    app = make_app(Settings(bot_delay=0, lan=False))
+    rng = random.Random(1)
+
+    def bot(view: Any) -> Any:
+        return rng.choice(view.legal_moves())
 
     async def body(pilot: Pilot) -> None:
-        app.trio.start_task(host)
-        await until(pilot, lambda: bool(port))
-        w = tmp_path / "w"
-        app.open_watch(WatchLaunch(f"127.0.0.1:{port[0]}", "Wendy", w, w))
-        await until(pilot, lambda: "the table shows once it is seated" in screen_text(app))
-        app.trio.start_task(joiner)
-        await until(pilot, lambda: isinstance(app.screen, WatchScreen))
+        await watching_two_bots(pilot, tmp_path, bot)
         # The watch's state first, then the screen: drawing it 50 times a second while
         # the game is played was a third of the test's CPU.
         watched = app.screen.onlooker.watched

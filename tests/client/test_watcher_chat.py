@@ -16,9 +16,6 @@ import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import NetworkLaunch, Settings, make_app
 from cuttle_client.chat import SEATS_ONLY, ChatBox, ChatPanel
-from cuttle_client.cli_table import Hosting, sit_at_table
-from cuttle_client.watch import WatchScreen
-from cuttle_client.watching import WatchLaunch
 from cuttle_protocol.play import GameSettings, NetPlan, TableGame, play_at_table
 from cuttle_protocol.shells import follow_table, join_table, watch_table
 from cuttle_protocol.table import Chat, Watching
@@ -29,6 +26,7 @@ from cuttle_net.games.cuttle.bots import make_bot
 from tests.client.helpers import keys, run, screen_text, until
 from tests.client.test_cuttle_table import FAST, cuttle_table_shown
 from tests.client.test_unisson_network import answer_the_code
+from tests.client.test_watch_screen import CUTTLE, watching_two_bots
 
 LINE = "[b]gg[/b] [@click=app.quit]"
 
@@ -38,7 +36,6 @@ def test_the_watch_screen_sends_a_line_the_seats_hear_as_a_watchers(
     tmp_path: Path, allowed: bool
 ) -> None:
     app = make_app(Settings(bot_delay=0, lan=False))
-    port: list[int] = []
     heard: list[Chat] = []  # the host's seat: the watchers' lines it was relayed
     rng = random.Random(1)
 
@@ -54,34 +51,9 @@ def test_the_watch_screen_sends_a_line_the_seats_hear_as_a_watchers(
             heard.append(item)
             relayed.set()
 
-    async def host() -> None:
-        where = Hosting("cuttle", 2, "classic", 0, "127.0.0.1", announce=False)
-        await sit_at_table(
-            "Ann",
-            replace(where, watcher_chat=allowed),
-            config_dir=tmp_path / "a",
-            timeouts=FAST,
-            say=lambda line: None,
-            seated=lambda table: port.append(table._listener.address[1]),
-            choose=bot,
-            data_dir=tmp_path / "a",
-            watch=listen,
-        )
-
-    async def joiner() -> None:
-        key = Ed25519PrivateKey.generate()
-        me = LocalPlayer("Bob", key)
-        async with join_table(f"127.0.0.1:{port[0]}", me, timeouts=FAST) as table:
-            await play_at_table(table, key, "classic", choose=bot, save=False)
-
     async def body(pilot: Pilot) -> None:
-        app.trio.start_task(host)  # type: ignore[attr-defined]
-        await until(pilot, lambda: bool(port))
-        w = tmp_path / "w"
-        app.open_watch(WatchLaunch(f"127.0.0.1:{port[0]}", "Wendy", w, w))  # type: ignore[attr-defined]
-        await until(pilot, lambda: "the table shows once it is seated" in screen_text(app))
-        app.trio.start_task(joiner)  # type: ignore[attr-defined]
-        await until(pilot, lambda: isinstance(app.screen, WatchScreen))
+        where = replace(CUTTLE, watcher_chat=allowed)
+        await watching_two_bots(pilot, tmp_path, bot, where, watch=listen)
         screen = app.screen
         if not allowed:
             seats_only = SEATS_ONLY.split(" only")[0]  # (the panel wraps it)
