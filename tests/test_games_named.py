@@ -73,4 +73,4 @@ def test_a_module_for_every_game_names_none(module: str) -> None:
 def test_the_scan_sees_a_game_named() -> None:
     # Guards the test itself: these name the games on purpose.
     assert names_a_game(ROOT / "client/cuttle_client/games.py")
-    assert names_a_game(ROOT / "client/cuttle_client/cuttle_lesson.py")
+    assert names_a_game(ROOT / "client/cuttle_client/cuttle/lesson.py")

@@ -465,22 +465,7 @@ def test_the_sentence_hook_check_sees_one(tmp_path: Path) -> None:
 # The protocol never may: it reaches a game through ``cuttle_net.games`` (``GAMES``,
 # ``game_part``) and ``interface.game_module``.  These client modules still do, each with why
 # (docs/adding-a-game.md "What still names a game"); the list may only shrink.
-_CUTTLE_FLAT = "Cuttle's client, still at the package's top rather than in a cuttle/ folder"
 GAME_IMPORTS_LEFT = {
-    **{
-        f"cuttle_client.{m}": _CUTTLE_FLAT
-        for m in [
-            "controller",
-            "table",
-            "widgets",
-            "choices",
-            "cardtext",
-            "help",
-            "variants",
-            "cuttle_seat",
-            "cuttle_lesson",
-        ]
-    },
     "cuttle_client.app": "the practice controllers and the default game",
     "cuttle_client.cli_play": "`cuttle play`: each game's bots",
     "cuttle_client.cli_arena": "`cuttle arena`: each game's runner",

@@ -19,7 +19,8 @@ from textual.widgets import Input
 from cuttle_net.games.cuttle.rules import CLASSIC, Rules
 
 from .cli_table import Hosting
-from .controller import PracticeController, TableController
+from .cuttle.controller import PracticeController, TableController
+from .cuttle.table import TableScreen
 from .games import game_ui
 from .learn import Coaching, LearnScreen, lesson_table
 from .lobby import LobbyScreen
@@ -29,7 +30,6 @@ from .peertext import visible
 from .profile import login_name, name_problem, save_name, saved_name
 from .seat import TableSeat
 from .stylesheet import share_parsed_css
-from .table import TableScreen
 from .trio_guest import TrioGuest
 from .unisson.controller import PracticeController as UnissonPractice
 from .unisson.controller import UnissonController

@@ -20,19 +20,10 @@ from cuttle_net.games.cuttle.cards import card_display
 from cuttle_net.games.unisson.cards import FACES, face_display
 from cuttle_net.records.positions import Positions
 
-from . import widgets
+from .cuttle import widgets as cuttle_widgets
 from .gametitles import TITLES
+from .tablewidgets import LogLine
 from .unisson import widgets as unisson_widgets
-
-
-class LogLine(Protocol):
-    """One line of a move log: a move in words, and the cards it moved."""
-
-    @property
-    def words(self) -> str: ...
-
-    @property
-    def touched(self) -> frozenset[int]: ...
 
 
 class ReplayBoard(Protocol):
@@ -98,10 +89,10 @@ GAMES: dict[str, GameUI] = {
         "cuttle",
         TITLES["cuttle"],
         card_display,
-        widgets.ReplayBoard,
-        ".cuttle_seat:CuttleTable",
-        ".cuttle_lesson:CuttleLesson",
-        ".help:rules_screen",
+        cuttle_widgets.ReplayBoard,
+        ".cuttle.network:CuttleTable",
+        ".cuttle.lesson:CuttleLesson",
+        ".cuttle.help:rules_screen",
     ),
     # Two decks are the same faces twice: a card id is its face modulo 32.
     "unisson": GameUI(

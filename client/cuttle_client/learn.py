@@ -33,7 +33,7 @@ from cuttle_net.games.lessons import Course, Lesson, LessonRun
 
 from .footer import Footer
 from .games import GAMES, game_ui
-from .widgets import DONE, GOAL, RULE
+from .tablewidgets import DONE, GOAL, RULE
 
 PROGRESS_FILE = "lessons.json"
 LEAVE = "Leave this lesson? It is not ticked as done."

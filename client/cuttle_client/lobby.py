@@ -23,8 +23,8 @@ from cuttle_net.games.interface import game_module
 from .footer import Footer
 from .games import GAMES
 from .peertext import plain
+from .tablewidgets import TooSmall
 from .trio_guest import GuestTask
-from .widgets import TooSmall
 
 GAME_TITLES = {name: game.title for name, game in GAMES.items()}
 LAN_HINT = "No games found on your network yet: they appear here as hosts announce them."
@@ -308,7 +308,7 @@ class LobbyScreen(Screen[None]):
 
     def action_variants(self) -> None:
         """Cuttle's variant switches (L'Unisson has none: its decks are on the game's row)."""
-        from .variants import VariantsScreen
+        from .cuttle.variants import VariantsScreen
 
         if self.game != "cuttle":
             self.notice("L'Unisson has no variants: choose the players and the decks (g).")
@@ -460,7 +460,7 @@ class LobbyScreen(Screen[None]):
 
     def action_help(self) -> None:
         """The rules of the game chosen, as the lobby's rows set them: its own screen."""
-        from .help import LOBBY_KEYS
+        from .helpscreen import LOBBY_KEYS
 
         ascii = self.app.settings.ascii  # type: ignore[attr-defined]
         ui = GAMES[self.game]

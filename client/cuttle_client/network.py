@@ -29,7 +29,7 @@ from .games import game_ui
 from .modals import ConfirmScreen
 from .peertext import plain
 from .seat import Meeting
-from .widgets import TooSmall
+from .tablewidgets import TooSmall
 
 
 class Joining(Meeting):

@@ -24,7 +24,7 @@ from .footer import Footer
 from .games import LogLine, ReplayBoard, game_ui
 from .peertext import plain
 from .stylesheet import share_parsed_css
-from .widgets import MoveLog
+from .tablewidgets import MoveLog
 
 
 def load(text: str) -> Positions:

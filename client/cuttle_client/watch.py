@@ -42,8 +42,8 @@ from .footer import Footer
 from .games import ReplayBoard, game_ui
 from .peertext import plain
 from .seat import Meeting
+from .tablewidgets import MoveLog, TooSmall
 from .watching import WatchLaunch, note_line, watch
-from .widgets import MoveLog, TooSmall
 
 NEWS_SHOWN = 2
 """The lines of the table's story under the board (the newest)."""

@@ -205,8 +205,8 @@ def _holds(choice: object, move: object) -> bool:
 
 async def seated(pilot: Pilot) -> None:
     """Until a network table's screen is up, the table's code confirmed if it was asked."""
+    from cuttle_client.cuttle.table import TableScreen
     from cuttle_client.modals import ConfirmScreen
-    from cuttle_client.table import TableScreen
 
     app = pilot.app
     asked = lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#no")  # noqa: E731

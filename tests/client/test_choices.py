@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cuttle_client.choices import Choice, ask, choices
+from cuttle_client.cuttle.choices import Choice, ask, choices
 
 from cuttle_net.games.cuttle.engine import Game
 from tests.rules.build import play, position

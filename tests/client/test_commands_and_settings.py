@@ -181,8 +181,8 @@ def _run_command(argv: list[str], body, monkeypatch: pytest.MonkeyPatch) -> None
 
 
 async def _concede_a_practice_game(pilot: Pilot) -> None:
+    from cuttle_client.cuttle.table import TableScreen
     from cuttle_client.modals import GameOverScreen
-    from cuttle_client.table import TableScreen
 
     from tests.client.helpers import until
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from cuttle_client.controller import PracticeController
+from cuttle_client.cuttle.controller import PracticeController
 
 from cuttle_net.games.cuttle.engine import IllegalMove
 from cuttle_net.games.cuttle.moves import parse_move

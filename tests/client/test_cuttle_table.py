@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.app import CuttleApp, NetworkLaunch, Settings, make_app
-from cuttle_client.cuttle_seat import CuttleTable
+from cuttle_client.cuttle.network import CuttleTable
+from cuttle_client.cuttle.table import TableScreen
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
 from cuttle_client.progress import game_line
-from cuttle_client.table import TableScreen
 from cuttle_protocol.play import GameSettings, NetPlan, TableGame, play_at_table
 from cuttle_protocol.shells import TableTimeouts, join_table
 from cuttle_protocol.wire import LocalPlayer

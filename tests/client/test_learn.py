@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.cli import build_parser
-from cuttle_client.cuttle_lesson import CuttleLesson
+from cuttle_client.cuttle.lesson import CuttleLesson
 from cuttle_client.learn import PROGRESS_FILE, LearnScreen, finished, mark_finished
 from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import ConfirmScreen, GameOverScreen

@@ -9,9 +9,9 @@ import socket
 import pytest
 from cuttle_client import cli, cli_play
 from cuttle_client.app import Practice, Settings, make_app
+from cuttle_client.cuttle.table import TableScreen
 from cuttle_client.lobby import LobbyScreen
 from cuttle_client.network import ConnectScreen
-from cuttle_client.table import TableScreen
 from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widgets import Select

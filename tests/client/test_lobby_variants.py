@@ -4,9 +4,9 @@ L'Unisson's decks, for a practice game and for hosting."""
 from __future__ import annotations
 
 from cuttle_client.app import Settings, make_app
-from cuttle_client.table import TableScreen
+from cuttle_client.cuttle.table import TableScreen
+from cuttle_client.cuttle.variants import VariantsScreen
 from cuttle_client.unisson.table import UnissonTableScreen
-from cuttle_client.variants import VariantsScreen
 from textual.pilot import Pilot
 
 from tests.client.helpers import keys, run, screen_text, until

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 import trio
-from cuttle_client.controller import MatchScore
-from cuttle_client.cuttle_seat import CuttleTable
+from cuttle_client.cuttle.controller import MatchScore
+from cuttle_client.cuttle.network import CuttleTable
 from cuttle_client.progress import totals_line
 from cuttle_client.unisson.network import NetworkTable
 from cuttle_protocol.play import MatchTotals, Step, TableMatch, game_session

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from cuttle_client.app import NetworkLaunch, Settings, make_app
+from cuttle_client.cuttle.table import TableScreen
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.network import ConnectScreen
-from cuttle_client.table import TableScreen
 from cuttle_protocol.play import NetPlan
 from textual.pilot import Pilot
 
@@ -284,7 +284,7 @@ def test_a_changed_key_is_warned_about_beside_the_table_code(tmp_path: Path) -> 
 
 
 def test_the_table_says_when_the_connection_is_being_won_back() -> None:
-    from cuttle_client.cuttle_seat import CuttleTable
+    from cuttle_client.cuttle.network import CuttleTable
     from cuttle_protocol.shells import Reconnected, Reconnecting
 
     c = CuttleTable("ann")

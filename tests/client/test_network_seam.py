@@ -12,7 +12,7 @@ import random
 
 import trio
 from cuttle_client.app import CuttleApp, Settings
-from cuttle_client.controller import TableController
+from cuttle_client.cuttle.controller import TableController
 from cuttle_client.trio_guest import GuestTask
 from textual.pilot import Pilot
 

@@ -15,12 +15,12 @@ from types import SimpleNamespace
 import pytest
 from cuttle_client import app as app_module
 from cuttle_client.app import NetworkLaunch, Settings, make_app
-from cuttle_client.controller import PracticeController
+from cuttle_client.cuttle.controller import PracticeController
+from cuttle_client.cuttle.table import TableScreen
 from cuttle_client.lobby import LobbyScreen
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
 from cuttle_client.peertext import plain, visible
 from cuttle_client.replay import ReplayApp, load
-from cuttle_client.table import TableScreen
 from cuttle_client.unisson.controller import Ending
 from cuttle_client.unisson.controller import PracticeController as UnissonPractice
 from cuttle_client.unisson.table import UnissonTableScreen

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 from cuttle_client.app import NetworkLaunch, Settings, make_app
+from cuttle_client.cuttle.table import TableScreen
 from cuttle_client.modals import ConfirmScreen
-from cuttle_client.table import TableScreen
 from cuttle_protocol.play import NetPlan
 from textual.app import App
 from textual.pilot import Pilot

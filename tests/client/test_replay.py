@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from cuttle_client.replay import ReplayApp, load
-from cuttle_client.widgets import sentence
+from cuttle_client.tablewidgets import sentence
 from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.cards import card_display

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 import trio
-from cuttle_client.controller import log_entry
-from cuttle_client.cuttle_seat import CuttleTable
+from cuttle_client.cuttle.controller import log_entry
+from cuttle_client.cuttle.network import CuttleTable
 from cuttle_client.unisson.controller import log_entries
 from cuttle_client.unisson.network import NetworkTable
 from cuttle_protocol.play import Step, game_session

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cuttle_client.app import CuttleApp, Settings, make_app
-from cuttle_client.controller import PracticeController
+from cuttle_client.cuttle.controller import PracticeController
 
 from cuttle_net.games.cuttle.moves import parse_move
 from cuttle_net.games.cuttle.rules import Rules

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from cuttle_client.app import Settings, make_app
 from cuttle_client.chat import SHOWN, ChatBox, ChatPanel
-from cuttle_client.controller import PracticeController as CuttlePractice
+from cuttle_client.cuttle.controller import PracticeController as CuttlePractice
+from cuttle_client.cuttle.table import TableScreen
 from cuttle_client.modals import GameOverScreen
-from cuttle_client.table import TableScreen
 from cuttle_client.unisson.controller import Ending, PracticeController
 from cuttle_client.unisson.table import UnissonTableScreen
 from cuttle_protocol.table import Chat, Muted
@@ -136,7 +136,7 @@ def test_the_code_question_sends_nobody_to_the_tables_own_chat() -> None:
     chat through the host is no place to compare it: the question says so (issue 27)."""
     from types import SimpleNamespace
 
-    from cuttle_client.cuttle_seat import CuttleTable
+    from cuttle_client.cuttle.network import CuttleTable
 
     seat = CuttleTable("ann")
     seat.code = "123 456"

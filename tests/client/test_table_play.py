@@ -6,8 +6,8 @@ import random
 
 import pytest
 from cuttle_client.app import Practice, Settings, make_app
+from cuttle_client.cuttle.table import TableScreen
 from cuttle_client.modals import ConfirmScreen, GameOverScreen
-from cuttle_client.table import TableScreen
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
@@ -193,7 +193,7 @@ def test_a_draw_offer_is_answered_by_the_bot() -> None:
 
 
 def test_a_long_hand_wraps_and_clicks_still_find_the_card() -> None:
-    from cuttle_client.widgets import Hand
+    from cuttle_client.cuttle.widgets import Hand
     from textual.app import App, ComposeResult
 
     from tests.rules.build import position

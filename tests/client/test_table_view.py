@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 from cuttle_client.app import Practice, Settings, make_app
-from cuttle_client.cardtext import card
-from cuttle_client.widgets import Hand, LastMove, Middle, MoveLog
+from cuttle_client.cuttle.cardtext import card
+from cuttle_client.cuttle.widgets import Hand, LastMove, Middle
+from cuttle_client.tablewidgets import MoveLog
 from textual.pilot import Pilot
 from textual.widgets import Static
 

@@ -18,9 +18,9 @@ from cuttle_client.app import CuttleApp, Settings, make_app
 from cuttle_client.cli_table import Hosting, sit_at_table
 from cuttle_client.games import game_ui
 from cuttle_client.network import ConnectScreen
+from cuttle_client.tablewidgets import sentence
 from cuttle_client.watch import Onlooker, WatchScreen
 from cuttle_client.watching import WatchLaunch
-from cuttle_client.widgets import sentence
 from cuttle_protocol.play import play_at_table
 from cuttle_protocol.shells import join_table
 from cuttle_protocol.shells.watch import Saved

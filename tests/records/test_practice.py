@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from cuttle_client.cli import main
-from cuttle_client.controller import PracticeController
+from cuttle_client.cuttle.controller import PracticeController
 from cuttle_client.unisson.controller import PracticeController as UnissonPractice
 
 from cuttle_net.games.cuttle.moves import CONCEDE

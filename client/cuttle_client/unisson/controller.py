@@ -25,7 +25,7 @@ from cuttle_net.games.unisson.motions import Drawn, HandOut, Motion, Taken, Turn
 from cuttle_net.games.unisson.moves import Kind, Move
 
 from ..chat import Talker
-from ..controller import TableHost, bot_thinks, save_practice, saved_words
+from ..tablehost import TableHost, bot_thinks, save_practice, saved_words
 from .words import card, describe, result_words, sequence
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..help import HelpScreen
+from ..helpscreen import HelpScreen
 
 RULES = """\
 [b]L'Unisson[/b] · {players} players, {decks}
@@ -50,7 +50,7 @@ class UnissonHelpScreen(HelpScreen):
     """The rules of L'Unisson and the keys; scrolls with the arrows."""
 
     def __init__(self, players: int, decks: int, ascii: bool, keys: str = KEYS) -> None:
-        super().__init__(None, ascii, keys)
+        super().__init__(ascii, keys)
         self.players, self.decks = players, decks
 
     def text(self) -> str:

@@ -28,8 +28,8 @@ from ..chat import ChatActions, chat_bindings, show_chat, typing
 from ..footer import Footer
 from ..modals import ConfirmScreen, GameOverScreen
 from ..peertext import plain, visible
+from ..tablewidgets import MoveLog, TooSmall, set_choices
 from ..trio_guest import TrioGuest
-from ..widgets import MoveLog, TooSmall, set_choices
 from .choices import Choice, choices, for_card
 from .controller import UnissonController
 from .help import UnissonHelpScreen

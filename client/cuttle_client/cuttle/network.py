@@ -11,8 +11,8 @@ from cuttle_net.games.cuttle.moves import Move
 from cuttle_net.records.replay import replay
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
+from ..seat import TableSeat, stopped_words
 from .controller import Ending, TableController, ending_text
-from .seat import TableSeat, stopped_words
 
 
 class CuttleTable(TableSeat, TableController):

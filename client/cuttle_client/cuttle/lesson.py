@@ -9,8 +9,8 @@ from cuttle_net.games.cuttle.engine import IllegalMove
 from cuttle_net.games.cuttle.lessons import COURSE
 from cuttle_net.games.cuttle.moves import Move
 
+from ..learn import LEAVE, Coaching
 from .controller import PracticeController, waiting_entry
-from .learn import LEAVE, Coaching
 
 
 class CuttleLesson(Coaching, PracticeController):

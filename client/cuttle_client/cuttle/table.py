@@ -20,16 +20,18 @@ from textual.widgets import Input, OptionList, Static
 from cuttle_net.games.cuttle.engine import IllegalMove
 from cuttle_net.games.cuttle.moves import DRAW, OFFER_DRAW, PASS, Move, MoveSyntaxError, parse_move
 
+from ..cardtext import ascii_text, move_shown
+from ..chat import ChatActions, chat_bindings, show_chat, typing
+from ..footer import Footer
+from ..modals import ConfirmScreen, GameOverScreen, ScrapScreen, relabel
+from ..peertext import plain
+from ..tablewidgets import MoveLog, TooSmall, set_choices
+from ..trio_guest import TrioGuest
 from . import cardtext
-from .chat import ChatActions, chat_bindings, show_chat, typing
 from .choices import Choice, ask, choices
 from .controller import MatchScore, TableController
-from .footer import Footer
-from .help import HelpScreen
-from .modals import ConfirmScreen, GameOverScreen, ScrapScreen, relabel
-from .peertext import plain
-from .trio_guest import TrioGuest
-from .widgets import Hand, LastMove, MoveLog, TooSmall, board, set_choices, show_board
+from .help import CuttleHelpScreen
+from .widgets import Hand, LastMove, board, show_board
 
 
 class TableScreen(ChatActions, Screen[None]):
@@ -257,7 +259,7 @@ class TableScreen(ChatActions, Screen[None]):
         try:
             self.controller.submit(move)
         except IllegalMove as e:
-            self._say_refused(f"{cardtext.move_shown(move, self.ascii)}: {e}")
+            self._say_refused(f"{move_shown(move, self.ascii)}: {e}")
             return False
         return True
 
@@ -266,7 +268,7 @@ class TableScreen(ChatActions, Screen[None]):
         self._keep_error = self.controller.dealing
 
     def _error(self, text: str) -> None:
-        shown = cardtext.ascii_text(text) if self.ascii else text
+        shown = ascii_text(text) if self.ascii else text
         error = self.query_one("#error", Static)
         error.update(plain(f"{'x' if self.ascii else '✗'} {shown}", style="bold red"))
         error.display = True
@@ -298,7 +300,7 @@ class TableScreen(ChatActions, Screen[None]):
     # -- overlays
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.controller.rules, self.ascii))
+        self.app.push_screen(CuttleHelpScreen(self.controller.rules, self.ascii))
 
     def action_scrap(self) -> None:
         scrap = self.controller.view.scrap

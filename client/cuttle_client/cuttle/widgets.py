@@ -8,21 +8,22 @@ from collections.abc import Collection, Iterator, Sequence
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Static
 
 from cuttle_net.games.cuttle.cards import RANK_OF
 from cuttle_net.games.cuttle.engine import CHANCE, Game
 from cuttle_net.games.cuttle.moves import parse_move
 from cuttle_net.records.positions import Positions
 
+from ..cardtext import back
+from ..peertext import plain
+from ..tablewidgets import sentence
 from . import cardtext
 from .controller import LogEntry, ending_text, log_entry
-from .peertext import plain
 
 
 def stack(view: Game, c: int, ascii: bool, touched: Collection[int] = ()) -> Text:
@@ -67,7 +68,7 @@ class Side(Static):
             hand.append_text(cardtext.cards(view.hands[seat], ascii, touched=touched))
             if view.hands[seat] and view.hidden[seat]:
                 hand.append(" ")
-            hand.append_text(Text(" ").join([cardtext.back(ascii)] * view.hidden[seat]))
+            hand.append_text(Text(" ").join([back(ascii)] * view.hidden[seat]))
             hand.append(f"  ({view.hand_size(seat)})", style="dim")
             if view.has_glasses(me) and view.hand_size(seat):
                 hand.append("  open: your glasses", style="italic")
@@ -174,7 +175,7 @@ class Hand(Static):
             self._spans.append((len(lines) - 1, line.cell_len, line.cell_len + label.cell_len, c))
             line.append_text(label).append(" ")
         if view.hidden[seat]:  # a replay of a game never audited: cards never shown
-            lines[-1].append_text(Text(" ").join([cardtext.back(ascii)] * view.hidden[seat]))
+            lines[-1].append_text(Text(" ").join([back(ascii)] * view.hidden[seat]))
         elif not view.hands[seat]:
             lines[0].append("empty", style="dim")
         self.update(Text("\n").join(lines))
@@ -184,59 +185,6 @@ class Hand(Static):
         for line, start, end, c in self._spans:
             if line == y and start <= x < end:
                 self.post_message(self.Picked(c))
-
-
-class MoveLog(VerticalScroll):
-    """The moves so far, one a line in words, newest at the bottom (in bold)."""
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="log-text")
-
-    def watch_virtual_size(self) -> None:
-        # The end again each time the text is measured anew: ``show`` scrolled before the
-        # scrollbar it brought narrowed the text, and the lines that wrapped anew were left
-        # below the panel (a Resize is not sent for that).
-        self.scroll_end(animate=False)
-
-    def show(
-        self, log: Sequence[LogEntry], ascii: bool, coach: Sequence[tuple[str, str]] = ()
-    ) -> None:
-        """The moves; in a lesson, the ``coach``'s lines after them (the newest last, so
-        the panel, scrolled to its end, shows them)."""
-        t = Text()
-        for i, entry in enumerate(log):
-            if i:
-                t.append("\n")
-            words = sentence(entry.words, ascii)
-            last = i == len(log) - 1 and not coach
-            t.append_text(plain(words, style="bold" if last else "dim" if coach else ""))
-        if coach:
-            t.append("\n\n" if log else "").append_text(coach_text(coach, ascii))
-        self.query_one("#log-text", Static).update(t)
-        self.scroll_end(animate=False)
-
-
-GOAL, RULE, DONE = "goal", "rule", "done"  # the kinds of a lesson coach's lines
-_COACH_STYLES = {GOAL: ("", "bold"), RULE: ("Rule: ", "yellow"), DONE: ("✓ ", "green")}
-
-
-def coach_text(coach: Sequence[tuple[str, str]], ascii: bool) -> Text:
-    """A lesson's lines: goals bold, the rule after a miss yellow, why a move worked green."""
-    t = Text()
-    for i, (kind, words) in enumerate(coach):
-        mark, style = _COACH_STYLES[kind]
-        if ascii:
-            mark, words = mark.replace("✓", "+"), cardtext.ascii_text(words)
-        t.append("\n" if i else "").append(mark + words, style=style)
-    return t
-
-
-def sentence(words: str, ascii: bool) -> str:
-    """A log entry as a sentence: "You draw 7♥" (a player's name is left as they wrote it)."""
-    words = cardtext.ascii_text(words) if ascii else words
-    if words.startswith(("you ", "chance ")):
-        return words[:1].upper() + words[1:]
-    return words
 
 
 class LastMove(Static):
@@ -249,19 +197,6 @@ class LastMove(Static):
         # One line: the stylesheet cuts it with an ellipsis if the table is very narrow.
         self.update(
             Text("Last: ", style="dim").append_text(plain(sentence(log[-1].words, ascii), "italic"))
-        )
-
-
-class TooSmall(Static):
-    """Shown instead of a screen's content when the terminal is below 60×20 (the stylesheet
-    switches on the screen's size classes, see ``CuttleApp``)."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "The terminal is too small for cuttle.\n"
-            "It needs at least 60 columns and 20 lines (80×24 is best): please enlarge it.\n"
-            "ctrl+q quits.",
-            classes="too-small",
         )
 
 
@@ -323,20 +258,3 @@ class ReplayBoard(Vertical):
         if final.outcome is None:
             return ""  # not by the rules: the replay says how (a forfeit)
         return ending_text(final.outcome, final, None, p.names)  # type: ignore[arg-type]
-
-
-def set_choices(
-    actions: OptionList, options: Sequence[tuple[Text, bool]], question: object
-) -> int | None:
-    """Show ``options`` (label, enabled) in ``actions`` and return the one highlighted: the
-    same as before when the options and the ``question`` they answer are (a redraw each
-    second while a move clock runs must not send the highlight back to the top under the
-    player's keys), else the first enabled one."""
-    shown = (question, [(label.plain, enabled) for label, enabled in options])
-    if shown == getattr(actions, "_shown_choices", None) and actions.highlighted is not None:
-        return actions.highlighted
-    actions._shown_choices = shown  # type: ignore[attr-defined]
-    actions.set_options(Option(label, disabled=not enabled) for label, enabled in options)
-    first = next((i for i, (_, enabled) in enumerate(options) if enabled), None)
-    actions.highlighted = first
-    return first

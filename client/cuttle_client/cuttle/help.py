@@ -1,24 +1,11 @@
-"""Help: the rules of the game in play (goal, each rank's uses, kings, the variants), and the
+"""Cuttle's help: the rules in play (goal, each rank's uses, kings, the variants), and the
 keys.  ``?`` opens it from the lobby (for the rules chosen there) and from the table."""
 
 from __future__ import annotations
 
-import re
-from typing import ClassVar
-
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.measure import Measurement
-from rich.segment import Segment
-from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
-
 from cuttle_net.games.cuttle.rules import Rules
 
-from .cardtext import ascii_text
+from ..helpscreen import HelpScreen
 
 VARIANT_RULES = {
     "eight-one-off": "an 8 may also be a one-off that scraps the opponent's glasses "
@@ -56,52 +43,6 @@ TABLE_KEYS = """\
   7♥+     a card the last move brought to your hand
   Without colour (NO_COLOR) red suits (♦ ♥) are underlined.
   Cards read as rank then suit: 10♥ is the ten of hearts (TH)."""
-
-LOBBY_KEYS = """\
-[b]Keys in the lobby[/b]
-  g   the game: Cuttle or L'Unisson (for 3 to 6, with the players)
-  p   practice against a bot        h   host a game
-  j   join by address               l   games found on your network
-  e   lessons, one idea each        n   change your name
-  r   games played: replay, verify, export
-  ?   this help
-  Tab moves between fields; Enter presses the focused button."""
-
-
-# A line's label: its leading spaces, a word or a few (single spaces), then two spaces or more.
-_LABEL = re.compile(r"( *)(\S(?:\S| (?! ))*)( {2,})(?=\S)")
-_MAX_LABEL = 24  # a longer "label" is a line of text with a wide gap in it
-
-
-def hang_indent(line: str) -> int:
-    """Where ``line``'s wrapped part starts: under the text after its label ("  7   reveal…"
-    goes on under "reveal"), else two columns in from the line's own indent."""
-    label = _LABEL.match(line)
-    if label and label.end() <= _MAX_LABEL:
-        return label.end()
-    return len(line) - len(line.lstrip(" ")) + 2
-
-
-class HangingLines:
-    """Rich text whose lines, wrapped at the width given, go on under their text
-    (``hang_indent``) rather than at the left margin."""
-
-    def __init__(self, text: Text) -> None:
-        self.text = text
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        width = options.max_width
-        for line in self.text.split("\n", allow_blank=True):
-            indent = hang_indent(line.plain)
-            if width - indent < 20:  # too narrow to hang: wrap at the margin
-                indent = 0
-            head, body = line[:indent], line[indent:]
-            for n, part in enumerate(body.wrap(console, width - indent)):
-                yield from ((head if n == 0 else Text(" " * indent)) + part).render(console)
-                yield Segment.line()
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(1, options.max_width)
 
 
 def rules_text(rules: Rules) -> str:
@@ -168,36 +109,19 @@ def rules_text(rules: Rules) -> str:
     return "\n".join(lines)
 
 
-class HelpScreen(ModalScreen[None]):
-    """The rules in play, then the keys; scrolls with the arrows.  ``text`` gives them;
-    another game's help overrides it."""
+class CuttleHelpScreen(HelpScreen):
+    """The rules in play, then the keys; scrolls with the arrows."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Close")]
-
-    def __init__(self, rules: Rules | None, ascii: bool, keys: str = TABLE_KEYS) -> None:
-        super().__init__()
-        self.rules, self.ascii, self.keys = rules, ascii, keys
+    def __init__(self, rules: Rules, ascii: bool, keys: str = TABLE_KEYS) -> None:
+        super().__init__(ascii, keys)
+        self.rules = rules
 
     def text(self) -> str:
         """Cuttle's rules (Rich markup), then the keys."""
-        assert self.rules is not None
         return f"{rules_text(self.rules)}\n\n{self.keys}"
 
-    def compose(self) -> ComposeResult:
-        text = self.text()
-        if self.ascii:
-            text = ascii_text(text).replace("▒▒ / ", "")
-        with Vertical(classes="dialog", id="help"):
-            with VerticalScroll(id="help-text"):
-                yield Static(HangingLines(Text.from_markup(text)))
-            yield Static("↑ ↓ PgUp PgDn to scroll · Esc or ? to close", classes="hint")
-        yield Footer()  # its own keys, over the footer of the screen below (modals.py)
 
-    def on_mount(self) -> None:
-        self.query_one("#help-text").focus()
-
-
-def rules_screen(token: str, players: int, ascii: bool, keys: str) -> HelpScreen:
+def rules_screen(token: str, players: int, ascii: bool, keys: str) -> CuttleHelpScreen:
     """Cuttle's rules under the rules token ``token`` (the registry's ``GameUI.rules_help``;
     Cuttle is for two, so ``players`` changes nothing)."""
-    return HelpScreen(Rules.parse(token), ascii, keys)
+    return CuttleHelpScreen(Rules.parse(token), ascii, keys)

@@ -1,0 +1,92 @@
+"""What every game's table controller shares: the ``TableHost`` it draws on, a bot's
+thinking, and a practice game's record (each game's controller: its ``controller.py``)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from cuttle_protocol.play import Chooser, bot_decision
+
+from cuttle_net.games.interface import game_module
+from cuttle_net.records.record import build_practice_record, save_record
+
+if TYPE_CHECKING:
+    from .trio_guest import TrioGuest
+
+
+class TableHost(Protocol):
+    """What a controller needs from the UI."""
+
+    def table_changed(self) -> None:
+        """The view, the log or the ending changed: redraw."""
+
+    def schedule(self, delay: float, callback: Callable[[], None]) -> object:
+        """Run ``callback`` on the UI's loop after ``delay`` seconds."""
+
+    @property
+    def trio(self) -> TrioGuest:
+        """The app's trio run, for controllers whose game runs under trio."""
+
+
+def save_practice(
+    directory: Path,
+    game: str,
+    rules: str,
+    dealer: int,
+    order: Sequence[int],
+    moves: Sequence[tuple[int | None, str]],
+    names: Sequence[str],
+    bot: str,
+    player: tuple[int, str],
+) -> Path | None:
+    """Save a practice game of ``game`` (its ``rules`` token) as a record (SPEC 5.5) under
+    ``directory``; None if it could not be written (not worth an error: the table shows
+    the result).  ``player``: the person's seat and name, which the record gives in place
+    of the table's "You"."""
+    seat, name = player
+    names = [name if s == seat else n for s, n in enumerate(names)]
+    date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    module = game_module(game)
+    table = module.parse_rules(rules, len(names))
+    text = build_practice_record(module, table, dealer, order, moves, names, bot, date)
+    with contextlib.suppress(OSError):
+        return save_record(text, directory, f"{date}-{game}-practice-{bot}")
+    return None
+
+
+_M = TypeVar("_M")
+
+
+def bot_thinks(
+    host: TableHost | None,
+    bot: Chooser[Any, _M],
+    view: Any,
+    rng: random.Random,
+    then: Callable[[_M], None],
+) -> None:
+    """Have ``bot`` choose from ``view`` and hand its move to ``then``, in either game.
+
+    A search bot (``searches``) thinks for up to a second: in a worker thread
+    (``bot_decision``, as a headless bot does), so that the table stays live and can say
+    it is thinking; ``then`` runs back on the UI thread, where trio is a guest, and must
+    check that the game is still where it was.  A quick bot, or a controller with no
+    screen (tests, benchmarks), decides at once.
+    """
+    if host is None or not getattr(bot, "searches", False):
+        then(bot.choose(view, rng))
+        return
+
+    async def think() -> None:
+        then(await bot_decision(bot, view, rng))
+
+    host.trio.start_task(think)
+
+
+def saved_words(path: Path | None) -> str:
+    """What the end of a game says of its record."""
+    return f" · record saved: {path}" if path is not None else ""
