@@ -33,6 +33,12 @@ GAME_FREE = [
     "client/cuttle_client/recordtext.py",
     "client/cuttle_client/seat.py",
     "client/cuttle_client/progress.py",
+    "client/cuttle_client/cli_games.py",
+    "client/cuttle_client/cli_play.py",
+    "client/cuttle_client/cli_arena.py",
+    "client/cuttle_client/cli_rules.py",
+    "client/cuttle_client/cli_net.py",
+    "client/cuttle_client/cli_table.py",
 ]
 
 

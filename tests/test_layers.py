@@ -467,11 +467,6 @@ def test_the_sentence_hook_check_sees_one(tmp_path: Path) -> None:
 # (docs/adding-a-game.md "What still names a game"); the list may only shrink.
 GAME_IMPORTS_LEFT = {
     "cuttle_client.app": "the practice controllers and the default game",
-    "cuttle_client.cli_play": "`cuttle play`: each game's bots",
-    "cuttle_client.cli_arena": "`cuttle arena`: each game's runner",
-    "cuttle_client.cli_rules": "Cuttle's rules oracle",
-    "cuttle_client.cli_rules_unisson": "L'Unisson's rules oracle",
-    "cuttle_client.cli_table": "each game's rules token from --players/--decks",
 }
 GAME_REGISTRIES = {"cuttle_client.games"}
 

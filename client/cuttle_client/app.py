@@ -58,11 +58,10 @@ class Practice:
     """A practice game to open at once (``cuttle play``)."""
 
     bot: str = "greedy"
-    rules: Rules = CLASSIC
+    rules: str = CLASSIC.name  # the game's rules token (L'Unisson's decks: its default)
     seed: int | None = None
     game: str = "cuttle"  # or "unisson", with ``players`` around the table
     players: int = 4
-    decks: int | None = None  # L'Unisson: the default is 1, and 2 for 5 or 6 players
 
 
 @dataclass(frozen=True)
@@ -428,7 +427,7 @@ def make_app(
         table = UnissonPractice(
             p.bot,
             p.players,
-            p.decks,
+            {"one-deck": 1, "two-decks": 2}.get(p.rules),
             seed=p.seed,
             bot_delay=settings.bot_delay,
             records=settings.games(),
@@ -438,7 +437,7 @@ def make_app(
         p = practice
         table = PracticeController(
             p.bot,
-            p.rules,
+            Rules.parse(p.rules),
             p.seed,
             bot_delay=settings.bot_delay,
             records=settings.games(),

@@ -10,8 +10,8 @@ import argparse
 import sys
 from typing import Any
 
+from cuttle_client.cli_games import add_game_options, foreign_options, game_commands
 from cuttle_client.cli_play import add_dir_options, add_display_options
-from cuttle_client.cli_rules import add_rules_options, rules_from
 from cuttle_client.peertext import visible
 
 COMMANDS = ("host", "join")
@@ -31,22 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="ADDR",
         help="address to listen on (default ::, every IPv6 and IPv4 address)",
     )
-    add_rules_options(host)
-    host.add_argument(
-        "--game",
-        choices=("cuttle", "unisson"),
-        default="cuttle",
-        help="the game: cuttle (two players) or unisson (3 to 6 players, at a table)",
-    )
-    host.add_argument(
-        "--players",
-        type=int,
-        metavar="N",
-        help="seats at the table, yours included (cuttle: 2; unisson: 3 to 6, default 4)",
-    )
-    host.add_argument(
-        "--decks", type=int, metavar="D", help="unisson: 1 or 2 decks (5 or 6 players need 2)"
-    )
+    add_game_options(host, "host", seats=True)
     host.add_argument("--no-announce", action="store_true", help="do not announce on the LAN")
     host.add_argument(
         "--no-watchers", action="store_true", help="a table: let nobody watch (cuttle watch)"
@@ -206,18 +191,21 @@ def _say(text: str) -> None:
 
 
 def _run_table_host(args: argparse.Namespace) -> int:
-    """``cuttle host``: a table of the game's seats (SPEC 3.15), Cuttle's 2 or L'Unisson's
-    ``--players N``, with the rule set and variants (Cuttle) as the table's options."""
+    """``cuttle host``: a table of the game's seats (SPEC 3.15), ``--players N`` or the
+    game's default, with the rules token its options ask for (``cli_games``)."""
     from cuttle_protocol.play import NetPlan
 
-    from cuttle_client.cli_table import bot_for, host_headless, table_rules, watchers_from
+    from cuttle_client.cli_table import bot_for, host_headless, watchers_from
     from cuttle_client.profile import player_name
 
+    commands = game_commands(args.game)
     if args.players is None:
-        args.players = 2 if args.game == "cuttle" else 4
+        args.players = commands.DEFAULT_PLAYERS
     try:
-        rules = rules_from(args).name if args.game == "cuttle" else "classic"
-        token = table_rules(args.game, args.players, args.decks, rules)
+        problem = foreign_options(args, args.game, "host")
+        if problem:
+            raise ValueError(problem)
+        token = commands.table(args, args.players)
         if args.bot:
             bot_for(args.game, args.bot)
         name = player_name(getattr(args, "name", None), args.config_dir)

@@ -9,8 +9,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cuttle_client.cli_rules import add_game_options, add_rules_options, rules_from
-from cuttle_net.games.cuttle.bots import BOTS
+from .cli_games import add_game_options, bot_names, foreign_options, game_commands
 
 if TYPE_CHECKING:
     from cuttle_protocol.play import NetPlan
@@ -31,13 +30,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--bot",
-        choices=list(BOTS),
+        choices=bot_names(),
         default="easy",  # the lobby's default, under the same name ("Easy bot", not "Greedy")
         help="the opponent (in L'Unisson, every other seat), weakest first: random; easy, "
         "also called greedy (one move ahead, the default); medium and hard (search)",
     )
-    add_rules_options(p)
-    add_game_options(p, positions=False)
+    add_game_options(p, "play")
     p.add_argument("--seed", type=int, metavar="N", help="the deal (default: random)")
     add_display_options(p, argparse.SUPPRESS)  # also before the command: cuttle --ascii play
     add_name_option(p, argparse.SUPPRESS)  # also before the command: cuttle --name N play
@@ -95,36 +93,28 @@ def add_dir_options(p: argparse.ArgumentParser, default: object = None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cuttle_net.games import game_part
+
     from .app import Practice
+    from .gametitles import game_title
 
-    if args.game == "unisson":
-        from cuttle_net.games.unisson.bots import BOTS as UNISSON_BOTS
-
-        from .cli_rules_unisson import table_from
-
-        try:
-            players, decks = table_from(args)
-        except ValueError as e:
-            print(f"cuttle play: {e}")
-            return 2
-        if args.bot not in UNISSON_BOTS:
-            print(f"cuttle play: L'Unisson's bots are {', '.join(UNISSON_BOTS)}, not {args.bot}")
-            return 2
-        if args.rules != "classic" or args.variant:
-            print("cuttle play: --rules and --variant are Cuttle's: L'Unisson has none")
-            return 2
-        practice = Practice(args.bot, seed=args.seed, game="unisson", players=players, decks=decks)
-        return _run_app(args, practice)
-    if args.players is not None or args.decks is not None:
-        print("cuttle play: --players and --decks are L'Unisson's (--game unisson)")
-        return 2
+    game = args.game
+    bots = game_part(game, "bots").BOTS
     try:
-        rules = rules_from(args)
+        problem = foreign_options(args, game, "play")
+        if problem:
+            raise ValueError(problem)
+        if args.bot not in bots:
+            raise ValueError(f"{game_title(game)}'s bots are {', '.join(bots)}, not {args.bot}")
+        commands = game_commands(game)
+        players = getattr(args, "players", None)  # a game's option: not every game has it
+        if players is None:
+            players = commands.DEFAULT_PLAYERS
+        token = commands.table(args, players)
     except ValueError as e:
         print(f"cuttle play: {e}")
         return 2
-
-    return _run_app(args, Practice(args.bot, rules, args.seed))
+    return _run_app(args, Practice(args.bot, token, args.seed, game, players))
 
 
 def run_lobby(args: argparse.Namespace) -> int:

@@ -19,29 +19,6 @@ from cuttle_net.games import game_package
 from .gametitles import game_title
 from .peertext import visible
 
-TABLE_GAMES = ("unisson",)
-"""Games `cuttle host --players N` seats at a table (two or more seats around one host)."""
-
-
-def table_rules(game: str, players: int, decks: int | None, rules: str = "classic") -> str:
-    """The rules token a table of `players` plays `game` with (checked by the game); `rules`
-    is Cuttle's rule set and variants (``standard+joker``)."""
-    if game == "cuttle":
-        if players != 2 or decks is not None:
-            raise ValueError("Cuttle is for two players and one deck")
-        from cuttle_net.games.cuttle.rules import Rules
-
-        return Rules.parse(rules).name
-    if game == "unisson":
-        if decks not in (None, 1, 2):
-            raise ValueError("L'Unisson is played with 1 or 2 decks")
-        if not 3 <= players <= 6:
-            raise ValueError("L'Unisson is for 3 to 6 players")
-        if decks == 1 and players > 4:
-            raise ValueError("5 or 6 players need two decks")
-        return "two-decks" if (decks or (2 if players > 4 else 1)) == 2 else "one-deck"
-    raise ValueError(f"{game} is not played at a table")
-
 
 def bot_for(game: str, name: str) -> Any:
     """The game's bot called `name` (ValueError listing them otherwise)."""

@@ -21,8 +21,6 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import OptionList
 
-from cuttle_net.games.cuttle.rules import Rules
-
 SIZE = (80, 24)
 
 
@@ -30,7 +28,7 @@ def practice_app(
     seed: int = 1, rules: str = "classic", bot: str = "greedy", ascii: bool = False
 ) -> CuttleApp:
     """A table against a bot that answers at once, on a fixed deal."""
-    return make_app(Settings(ascii=ascii, bot_delay=0), Practice(bot, Rules.parse(rules), seed))
+    return make_app(Settings(ascii=ascii, bot_delay=0), Practice(bot, rules, seed))
 
 
 def run(app: App, body: Callable[[Pilot], Awaitable[None]], size: tuple[int, int] = SIZE) -> None:

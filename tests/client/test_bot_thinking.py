@@ -16,7 +16,6 @@ from cuttle_protocol.play import GameResult, NoMoreGames, TableGame, TableMatch
 from textual.pilot import Pilot
 
 from cuttle_net.games.cuttle.moves import DRAW
-from cuttle_net.games.cuttle.rules import Rules
 from cuttle_net.games.unisson import FACES
 from cuttle_net.games.unisson import Game as UnissonGame
 from cuttle_net.records.ending import Ending
@@ -25,7 +24,7 @@ from .helpers import run, until
 
 
 def test_a_search_bot_thinks_off_the_ui_thread() -> None:
-    app = make_app(Settings(bot_delay=0.01), Practice("medium", Rules(), 3))
+    app = make_app(Settings(bot_delay=0.01), Practice("medium", "classic", 3))
     thinkers: list[threading.Thread] = []
 
     async def body(pilot: Pilot) -> None:

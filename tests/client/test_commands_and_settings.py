@@ -109,11 +109,7 @@ def test_the_lobby_after_a_first_game_shows_the_name_it_was_played_under(tmp_pat
     from cuttle_client.app import Practice
     from cuttle_client.profile import login_name
 
-    from cuttle_net.games.cuttle.rules import Rules
-
-    app = make_app(
-        Settings(bot_delay=0, config_dir=tmp_path), Practice("greedy", Rules.parse("classic"), 1)
-    )
+    app = make_app(Settings(bot_delay=0, config_dir=tmp_path), Practice("greedy", "classic", 1))
 
     async def body(pilot: Pilot) -> None:
         assert app.lobby.query_one("#name", Input).value == login_name()

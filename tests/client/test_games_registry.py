@@ -3,6 +3,8 @@ same way in both games (issue 26: tens were T♦ in Cuttle and 10♦ in L'Unisso
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from cuttle_client.games import GAMES, game_ui
 
@@ -53,3 +55,27 @@ def test_every_game_has_a_rules_screen_for_the_lobby(
     screen = GAMES[name].rules_screen(token, players, False, "KEYS")
     text = screen.text()
     assert words in text and text.endswith("KEYS")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_has_its_part_of_the_cuttle_command(name: str) -> None:
+    # cli_games: `play`, `rules`, `arena` and `host` reach each game through its folder's
+    # commands.py (its options, its table's rules token) and oracle.py, by the game's name.
+    import argparse
+
+    from cuttle_client.cli_games import client_games, game_commands
+
+    assert name in client_games()
+    commands = game_commands(name)
+    seats = game_module(name).seats
+    assert commands.DEFAULT_PLAYERS in seats
+    for command in ("play", "rules", "random", "arena", "host"):
+        p = argparse.ArgumentParser()
+        commands.add_options(p, command)
+        args = p.parse_args([])
+        assert not commands.given(args, command), command
+        flags = {f for a in p._actions for f in a.option_strings}
+        assert set(commands.flags(command)) <= flags, command
+    token = commands.table(args, commands.DEFAULT_PLAYERS)
+    assert game_module(name).parse_rules(token, commands.DEFAULT_PLAYERS) is not None
+    assert callable(importlib.import_module(f"cuttle_client.{name}.oracle").run)

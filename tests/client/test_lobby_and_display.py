@@ -186,12 +186,12 @@ def test_command_line_opens_the_lobby_or_a_table(monkeypatch: pytest.MonkeyPatch
     args = ["play", "--bot", "random", "--rules", "standard", "--variant", "joker"]
     assert cli.main([*args, "--seed", "3", "--ascii"]) == 0
     assert opened[:2] == [(False, None), (True, None)]
-    assert opened[2] == (True, Practice("random", Rules.parse("standard+joker"), 3))
+    assert opened[2] == (True, Practice("random", "standard+joker", 3, "cuttle", 2))
     assert cli.main(["play", "--variant", "nine-frozen", "--variant", "nine-to-deck"]) == 2
     # The default bot is the lobby's, under its name: `cuttle play` met "Greedy bot" and
     # the lobby "Easy bot" (the same bot, two names for a newcomer).
     assert cli.main(["play", "--seed", "3"]) == 0
-    assert opened[-1][1] == Practice("easy", Rules.parse("classic"), 3)
+    assert opened[-1][1] == Practice("easy", "classic", 3, "cuttle", 2)
 
 
 def alice_on_the_lan(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,13 +11,12 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from cuttle_net.games.cuttle.cards import card_display
-from cuttle_net.games.cuttle.rules import Rules
 from tests.client.helpers import keys, practice_app, run, screen_text
 
 
 def test_the_last_move_is_written_once_and_names_the_card_you_drew() -> None:
     # The bot waits a minute before it answers: the draw stays the last move.
-    app = make_app(Settings(bot_delay=60), Practice("greedy", Rules(), 1))
+    app = make_app(Settings(bot_delay=60), Practice("greedy", "classic", 1))
 
     async def body(pilot: Pilot) -> None:
         table = app.screen

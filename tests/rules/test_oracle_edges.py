@@ -8,7 +8,7 @@ from subprocess import CompletedProcess
 from typing import Any
 
 import pytest
-from cuttle_client.cli_rules import MAX_PERFT_DEPTH
+from cuttle_client.cuttle.commands import MAX_PERFT_DEPTH
 
 from cuttle_net.games.cuttle.engine import OVER, Game
 from cuttle_net.games.cuttle.moves import CONCEDE

@@ -1,7 +1,7 @@
 """``cuttle rules … --game unisson``: the rules oracle for L'Unisson (SPEC 6, the oracle).
 
-The same questions as Cuttle's oracle (``cli_rules``), with the same exit statuses; a
-position that starts with ``unisson`` is L'Unisson's without ``--game``.
+The same questions as Cuttle's oracle (``cuttle.oracle``), with the same exit statuses; a
+position that starts with ``unisson`` is L'Unisson's without ``--game`` (``commands``).
 """
 
 from __future__ import annotations
@@ -24,24 +24,15 @@ from cuttle_net.games.unisson import (
 from cuttle_net.games.unisson.engine import FULL
 from cuttle_net.games.unisson.playout import perft, random_moves
 
-# Exit statuses (SPEC 1.9, the same for both games).
+from .commands import MAX_PERFT_DEPTH, decks_for, players_from
+
+# Exit statuses (SPEC 1.9, the same for every game).
 OK, ILLEGAL, BAD_INPUT = 0, 1, 2
-# Perft from a deal grows about twentyfold a ply: depth 5 takes seconds, 6 minutes.
-MAX_PERFT_DEPTH = 6
-
-
-def table_from(args: argparse.Namespace) -> tuple[int, int]:
-    """The players and decks that ``--players`` / ``--decks`` ask for (ValueError if none
-    such is allowed): 4 players by default, two decks by default for 5 or 6."""
-    players = 4 if args.players is None else args.players
-    decks = args.decks if args.decks is not None else (2 if players >= 5 else 1)
-    Game.empty(players, decks)  # raises ValueError naming what the rules do not allow
-    return players, decks
 
 
 def start(args: argparse.Namespace, seed: int) -> Game:
-    players, decks = table_from(args)
-    return Game.deal(players=players, decks=decks, dealer=0, seed=seed)
+    players = players_from(args)
+    return Game.deal(players=players, decks=decks_for(args, players), dealer=0, seed=seed)
 
 
 def position(args: argparse.Namespace, text: str, seed: int | None) -> Game:
