@@ -463,11 +463,9 @@ def test_the_sentence_hook_check_sees_one(tmp_path: Path) -> None:
 # Who may import a game's own package (``cuttle_net.games.<name>``): the game's own folders
 # (its core package, its client folder ``cuttle_client.<name>``) and the client's registry.
 # The protocol never may: it reaches a game through ``cuttle_net.games`` (``GAMES``,
-# ``game_part``) and ``interface.game_module``.  These client modules still do, each with why
-# (docs/adding-a-game.md "What still names a game"); the list may only shrink.
-GAME_IMPORTS_LEFT = {
-    "cuttle_client.app": "the practice controllers and the default game",
-}
+# ``game_part``) and ``interface.game_module``.  A client module that still did would be listed
+# here with why (docs/adding-a-game.md "What still names a game"); none does.
+GAME_IMPORTS_LEFT: dict[str, str] = {}
 GAME_REGISTRIES = {"cuttle_client.games"}
 
 

@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from cuttle_protocol.play import GameSettings, NetPlan
 from cuttle_protocol.store import data_dir as default_data_dir
@@ -16,12 +16,10 @@ from textual import events
 from textual.app import App
 from textual.widgets import Input
 
-from cuttle_net.games.cuttle.rules import CLASSIC, Rules
+from cuttle_net.games.interface import game_module
 
 from .cli_table import Hosting
-from .cuttle.controller import PracticeController, TableController
-from .cuttle.table import TableScreen
-from .games import game_ui
+from .games import GAMES, game_ui
 from .learn import Coaching, LearnScreen, lesson_table
 from .lobby import LobbyScreen
 from .modals import ConfirmScreen, NameScreen
@@ -30,9 +28,8 @@ from .peertext import visible
 from .profile import login_name, name_problem, save_name, saved_name
 from .seat import TableSeat
 from .stylesheet import share_parsed_css
+from .tablehost import Practising
 from .trio_guest import TrioGuest
-from .unisson.controller import PracticeController as UnissonPractice
-from .unisson.controller import UnissonController
 from .watch import Onlooker, WatchScreen
 from .watching import WatchLaunch
 
@@ -53,14 +50,17 @@ class Settings:
         return games_dir(self.data_dir)
 
 
+DEFAULT_GAME = next(iter(GAMES))  # the first game: wherever none is named
+
+
 @dataclass(frozen=True)
 class Practice:
     """A practice game to open at once (``cuttle play``)."""
 
     bot: str = "greedy"
-    rules: str = CLASSIC.name  # the game's rules token (L'Unisson's decks: its default)
+    rules: str = ""  # the game's rules token ("": the game's default)
     seed: int | None = None
-    game: str = "cuttle"  # or "unisson", with ``players`` around the table
+    game: str = DEFAULT_GAME  # with ``players`` around the table, where it has more than 2
     players: int = 4
 
 
@@ -71,7 +71,7 @@ class NetworkLaunch:
 
     plan: NetPlan
     settings: GameSettings = field(default_factory=GameSettings)
-    game: str = "cuttle"
+    game: str = DEFAULT_GAME
     players: int = 2
     rules_token: str = ""
 
@@ -97,7 +97,7 @@ class CuttleApp(App[None]):
     def __init__(
         self,
         settings: Settings,
-        table: TableController | UnissonController | None = None,
+        table: Any = None,  # a game's TableController
         network: NetworkLaunch | None = None,
         learn: str | None = None,
         watch: WatchLaunch | None = None,
@@ -202,7 +202,7 @@ class CuttleApp(App[None]):
             (
                 p
                 for p in practices
-                if isinstance(p, PracticeController | UnissonPractice)
+                if isinstance(p, Practising)
                 and p.ending is None
                 and not isinstance(p, Coaching)  # a lesson has nothing to lose: quit at once
             ),
@@ -213,20 +213,13 @@ class CuttleApp(App[None]):
             return
         if any(isinstance(s, ConfirmScreen) for s in self.screen_stack):
             return  # already asking
-        cuttle = isinstance(practice, PracticeController)
-        question = (
-            "Quit? This practice game is conceded, and its record saved."
-            if cuttle
-            else "Quit? This practice game is abandoned."
-        )
 
         def answer(yes: bool | None) -> None:
             if yes:
-                if cuttle:
-                    practice.concede()
+                practice.quit_game()
                 self.exit()
 
-        self.push_screen(ConfirmScreen(question), answer)
+        self.push_screen(ConfirmScreen(practice.quit_question), answer)
 
     def _table_in_progress(self) -> TableSeat | None:
         tables = (getattr(s, "controller", None) for s in self.screen_stack)
@@ -258,12 +251,13 @@ class CuttleApp(App[None]):
             self.exit()
 
     def on_lobby_screen_host_requested(self, event: LobbyScreen.HostRequested) -> None:
-        cuttle = event.game == "cuttle"
+        module = game_module(event.game)  # the lobby's players, where the game has a choice
+        players = event.players if event.players in module.seats else module.seats[0]
         self._plan_network(
             "host",
             game=event.game,
-            players=2 if cuttle else event.players,
-            token=Rules.parse(event.rules).name if cuttle else event.rules,
+            players=players,
+            token=module.parse_rules(event.rules, players).name,
             announce=self.settings.lan,
             map_port=True,  # as `cuttle host` does: players may come from the internet
         )
@@ -280,7 +274,7 @@ class CuttleApp(App[None]):
         self.open_watch(WatchLaunch(event.address, name, settings.config_dir, settings.data_dir))
 
     def _plan_network(
-        self, mode: str, game: str = "cuttle", players: int = 2, token: str = "", **how: object
+        self, mode: str, game: str = DEFAULT_GAME, players: int = 2, token: str = "", **how: object
     ) -> None:
         """Check the address and name before connecting: a typo is said in the lobby."""
         try:
@@ -301,9 +295,8 @@ class CuttleApp(App[None]):
         plan = launch.plan
         controller: Joining | TableSeat
         if plan.mode == "host":  # a table of the game's seats, Cuttle's two included
-            # Cuttle's options: classic unless a token is given.
-            cuttle = launch.game == "cuttle"
-            token = launch.rules_token or (CLASSIC.name if cuttle else "")
+            # The game's default rules unless a token is given.
+            token = launch.rules_token or game_ui(launch.game).default_rules
             where = Hosting(
                 launch.game,
                 launch.players,
@@ -359,28 +352,10 @@ class CuttleApp(App[None]):
 
     def on_lobby_screen_practice_requested(self, event: LobbyScreen.PracticeRequested) -> None:
         """From the lobby: a practice game on a random deal."""
-        if event.game == "unisson":
-            self.open_table(
-                UnissonPractice(
-                    event.bot,
-                    event.players,
-                    2 if event.rules == "two-decks" else 1,  # the lobby's decks
-                    bot_delay=self.settings.bot_delay,
-                    records=self.settings.games(),
-                    player=self.name_to_show,
-                )
-            )
-            return
-        rules = Rules.parse(event.rules)
-        self.open_table(
-            PracticeController(
-                event.bot,
-                rules,
-                bot_delay=self.settings.bot_delay,
-                records=self.settings.games(),
-                player=self.name_to_show,
-            )
-        )
+        s = self.settings
+        how = {"bot_delay": s.bot_delay, "records": s.games(), "player": self.name_to_show}
+        game = game_ui(event.game)
+        self.open_table(game.new_practice(event.bot, event.rules, event.players, None, **how))
 
     def on_lobby_screen_learn_requested(self, event: LobbyScreen.LearnRequested) -> None:
         self.push_screen(LearnScreen(event.game))
@@ -390,23 +365,12 @@ class CuttleApp(App[None]):
         s = self.settings  # the player's name: no other seat has it
         self.open_table(lesson_table(game, index, s.bot_delay, s.config_dir, self.name_to_show))
 
-    def open_table(self, controller: TableController | UnissonController) -> None:
+    def open_table(self, controller: Any) -> None:
+        """The table screen of ``controller``'s game (a game's ``TableController``)."""
         # A lesson's table says so (its banner then gives the lesson's number and name).
         title = controller.table_title if isinstance(controller, Coaching) else None
-        if isinstance(controller, UnissonController):
-            from .unisson.table import UnissonTableScreen
-
-            n = controller.players
-            title = title or (
-                f"L'Unisson · {controller.label} · {n} players, {controller.decks} deck"
-                + "s" * (controller.decks > 1)
-            )
-            self.push_screen(UnissonTableScreen(controller, self.settings.ascii, title))
-            return
-        other = controller.names[controller.opponent]
-        practice = isinstance(controller, PracticeController)
-        title = title or f"cuttle · {'practice ' if practice else ''}against {other}"
-        self.push_screen(TableScreen(controller, self.settings.ascii, title))
+        game = game_ui(controller.game_name)
+        self.push_screen(game.new_table_screen(controller, self.settings.ascii, title))
 
 
 def make_app(
@@ -419,29 +383,13 @@ def make_app(
     """The app, opening at the lobby, a practice table, a network game's connect screen, or
     the lessons (``learn``: the game whose lessons come first)."""
     settings = settings or Settings()
-    table: TableController | UnissonController | None = None
-    # The person's name, for practice records (the table itself says "You").
-    player = settings.name or saved_name(settings.config_dir) or login_name()
-    if practice is not None and practice.game == "unisson":
-        p = practice
-        table = UnissonPractice(
-            p.bot,
-            p.players,
-            {"one-deck": 1, "two-decks": 2}.get(p.rules),
-            seed=p.seed,
-            bot_delay=settings.bot_delay,
-            records=settings.games(),
-            player=player,
-        )
-    elif practice is not None:
-        p = practice
-        table = PracticeController(
-            p.bot,
-            Rules.parse(p.rules),
-            p.seed,
-            bot_delay=settings.bot_delay,
-            records=settings.games(),
-            player=player,
+    table = None
+    if practice is not None:
+        # The person's name, for practice records (the table itself says "You").
+        player = settings.name or saved_name(settings.config_dir) or login_name()
+        p, how = practice, {"bot_delay": settings.bot_delay, "records": settings.games()}
+        table = game_ui(p.game).new_practice(
+            p.bot, p.rules, p.players, p.seed, player=player, **how
         )
     return CuttleApp(settings, table, network, learn, watch)
 

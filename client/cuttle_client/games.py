@@ -61,6 +61,12 @@ class GameUI:
     # list after the rules) and giving the screen: the lobby's ?.
     rules_help: str = ""
     default_bot: str = "easy"  # the lobby's choice of bot (a name in the core's ``bots``)
+    # Its practice game, "module:function" taking (bot, rules token, players, seed, and the
+    # controller's bot_delay, records, player) and giving the controller; and its table
+    # screen, "module:function" taking (controller, ascii, title or None for its own).
+    practice: str = ""
+    table_screen: str = ""
+    default_rules: str = ""  # the rules token of a table no one chose rules for
 
     def replay_board(self) -> ReplayBoard:
         return self.board()  # type: ignore[return-value]
@@ -75,6 +81,12 @@ class GameUI:
 
     def rules_screen(self, token: str, players: int, ascii: bool, keys: str) -> Any:
         return _load(self.rules_help)(token, players, ascii, keys)
+
+    def new_practice(self, bot: str, token: str, players: int, seed: int | None, **how: Any) -> Any:
+        return _load(self.practice)(bot, token, players, seed, **how)
+
+    def new_table_screen(self, controller: Any, ascii: bool, title: str | None) -> Any:
+        return _load(self.table_screen)(controller, ascii, title)
 
 
 def _load(path: str) -> Any:
@@ -93,6 +105,9 @@ GAMES: dict[str, GameUI] = {
         ".cuttle.network:CuttleTable",
         ".cuttle.lesson:CuttleLesson",
         ".cuttle.help:rules_screen",
+        practice=".cuttle.controller:practice",
+        table_screen=".cuttle.table:table_screen",
+        default_rules="classic",
     ),
     # Two decks are the same faces twice: a card id is its face modulo 32.
     "unisson": GameUI(
@@ -103,6 +118,9 @@ GAMES: dict[str, GameUI] = {
         ".unisson.network:NetworkTable",
         ".unisson.lesson:UnissonLesson",
         ".unisson.help:rules_screen",
+        practice=".unisson.controller:practice",
+        table_screen=".unisson.table:table_screen",
+        default_rules="one-deck",
     ),
 }
 

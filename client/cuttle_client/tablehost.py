@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from cuttle_protocol.play import Chooser, bot_decision
 
@@ -31,6 +31,18 @@ class TableHost(Protocol):
     @property
     def trio(self) -> TrioGuest:
         """The app's trio run, for controllers whose game runs under trio."""
+
+
+@runtime_checkable
+class Practising(Protocol):
+    """A practice game's controller (each game's ``PracticeController``): ctrl+q mid-game
+    asks ``quit_question``, then ``quit_game`` (a Cuttle game is conceded, its record
+    saved)."""
+
+    quit_question: str
+    ending: Any  # None until the game is over
+
+    def quit_game(self) -> None: ...
 
 
 def save_practice(

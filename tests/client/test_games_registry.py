@@ -34,6 +34,13 @@ def test_every_game_has_the_parts_the_registries_name(name: str) -> None:
     assert course.game == name and course.lessons
     assert ui.lesson_class()(0, bot_delay=0).course is course
     assert ui.seat_class() is not None
+    # app.py opens a practice game and its table through the entry alone.
+    from cuttle_client.tablehost import Practising
+
+    seats = game_module(name).seats[0]
+    practice = ui.new_practice(ui.default_bot, ui.default_rules, seats, 1, bot_delay=0)
+    assert practice.game_name == name and isinstance(practice, Practising)
+    assert game_module(name).parse_rules(ui.default_rules, seats) is not None
 
 
 @pytest.mark.parametrize("text", ["TD", "10D", "10♦", "td"])

@@ -32,7 +32,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.cuttle.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER, card_display
@@ -141,6 +141,8 @@ class Ending:
 
 class TableController(Talker):
     """One player's seat at a table: the view to draw, and where moves go."""
+
+    game_name = "cuttle"  # its game in the registry (``games.GAMES``)
 
     seat: int
     names: tuple[str, str]  # how to call each seat; ``names[seat]`` is "You"
@@ -295,6 +297,8 @@ class PracticeController(TableController):
     """
 
     can_rematch = True
+    # ctrl+q during the game asks this, then ``quit_game`` (tablehost.Practising).
+    quit_question = "Quit? This practice game is conceded, and its record saved."
 
     def __init__(
         self,
@@ -421,3 +425,15 @@ class PracticeController(TableController):
             return  # the player conceded or asked for a new deal meanwhile
         self._play(self.opponent, move)
         self._advance()
+
+    def quit_game(self) -> None:
+        """The person quits mid-game: conceded, so that its record is saved."""
+        self.concede()
+
+
+def practice(
+    bot: str, token: str, players: int, seed: int | None, **how: Any
+) -> PracticeController:
+    """A practice game under the rules ``token`` (the registry's ``GameUI.practice``: Cuttle
+    is for two, so ``players`` changes nothing)."""
+    return PracticeController(bot, Rules.parse(token) if token else None, seed, **how)

@@ -29,7 +29,7 @@ from ..tablewidgets import MoveLog, TooSmall, set_choices
 from ..trio_guest import TrioGuest
 from . import cardtext
 from .choices import Choice, ask, choices
-from .controller import MatchScore, TableController
+from .controller import MatchScore, PracticeController, TableController
 from .help import CuttleHelpScreen
 from .widgets import Hand, LastMove, board, show_board
 
@@ -326,3 +326,13 @@ class TableScreen(ChatActions, Screen[None]):
             self.controller.rematch()
         else:
             self.dismiss()
+
+
+def table_screen(controller: TableController, ascii: bool, title: str | None) -> TableScreen:
+    """The table of ``controller`` (the registry's ``GameUI.table_screen``); by default its
+    title names the opponent."""
+    if title is None:
+        other = controller.names[controller.opponent]
+        practice = isinstance(controller, PracticeController)
+        title = f"cuttle · {'practice ' if practice else ''}against {other}"
+    return TableScreen(controller, ascii, title)

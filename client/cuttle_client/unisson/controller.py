@@ -18,6 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cuttle_net.games.unisson import FACES, Game, IllegalMove, Score, match_totals, next_dealer
 from cuttle_net.games.unisson.bots import make_bot
@@ -61,6 +62,7 @@ class UnissonController(Talker):
     can_rematch: bool = False
     busy: bool = False  # a move of ours is on its way and not yet confirmed
     label = "practice"  # what table this is, for the screen's title
+    game_name = "unisson"  # its game in the registry (``games.GAMES``)
     leave_question = "Leave this table? The game is abandoned."
     farewell = ""  # said in the lobby once the player left mid-game (where the record is)
     banner = ""  # said in the title after the table's name (a lesson's number and name)
@@ -235,6 +237,8 @@ class PracticeController(UnissonController):
     """
 
     can_rematch = True
+    # ctrl+q during the game asks this, then ``quit_game`` (tablehost.Practising).
+    quit_question = "Quit? This practice game is abandoned."
 
     def __init__(
         self,
@@ -357,3 +361,17 @@ class PracticeController(UnissonController):
         words = result_words(g, self.names, self.seat) + saved_words(self.saved)
         self.ending = Ending(words, scores, hands)
         self._changed()
+
+    def quit_game(self) -> None:
+        """The person quits mid-game: abandoned (nothing to save before an end)."""
+
+
+def practice(
+    bot: str, token: str, players: int, seed: int | None, **how: Any
+) -> PracticeController:
+    """A practice game of ``players`` under the rules ``token`` (its decks; the registry's
+    ``GameUI.practice``)."""
+    return PracticeController(bot, players, _DECKS.get(token), seed, **how)
+
+
+_DECKS = {"one-deck": 1, "two-decks": 2}  # a rules token's decks (else the players' default)

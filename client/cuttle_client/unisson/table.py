@@ -356,3 +356,14 @@ class UnissonTableScreen(ChatActions, Screen[None]):
             self.controller.rematch()
         else:
             self.dismiss()
+
+
+def table_screen(
+    controller: UnissonController, ascii: bool, title: str | None
+) -> UnissonTableScreen:
+    """The table of ``controller`` (the registry's ``GameUI.table_screen``); by default its
+    title says what table it is, its players and decks."""
+    if title is None:
+        n, decks = controller.players, controller.decks
+        title = f"L'Unisson · {controller.label} · {n} players, {decks} deck" + "s" * (decks > 1)
+    return UnissonTableScreen(controller, ascii, title)
