@@ -18,6 +18,7 @@ from cuttle_net.records.positions import positions
 from cuttle_net.records.record import build_record, parse_record
 from cuttle_net.records.verify import Verdict, verify_text
 from cuttle_net.session import Fault, SendDeck, SendMove, message_bodies
+from tests import thirdparty as tp
 
 from .table import Table, body
 
@@ -371,3 +372,32 @@ def test_a_move_entry_whose_deck_field_is_malformed_is_its_authors_fault(carried
     t.log.append((actor, entry))
     t.pump()
     assert_named_alike(t, actor, "wire_malformed_message", Verdict.UNAUDITED)
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_a_third_party_checks_the_logs_move_entries_from_the_spec_alone(
+    game: str, rules: str, seats: int
+) -> None:
+    """SPEC 4.2 read by a third party (tests/thirdparty.py, no code of the product): a move
+    entry's `deck` messages are its author's signed messages (2.7), chained as if each were
+    an entry of its own right after the move, and the move signs the deck chain's head from
+    before them."""
+    t = table(game, rules, seats, seed=seats)
+    t.play()
+    sid, keys = t.header.session_id, t.header.keys
+    chain, prev, n, carried = tp.Chain(sid), tp.h256("moves", sid), 0, 0
+    for author, entry in t.log:
+        if entry["t"] == "move":
+            head = bytes(32) if entry["text"] == "concede" else chain.complete_head()
+            digest = tp.move_digest(sid, n, prev, head, author, entry["text"])
+            assert tp.verify_ed25519(keys[author], entry["sig"], digest)
+            prev, n = digest, n + 1
+            messages = entry.get("deck", [])
+            carried += len(messages)
+        else:
+            messages = [entry["msg"]]
+        for message in messages:
+            assert message["from"] == author
+            assert tp.verify_ed25519(keys[author], message["sig"], tp.message_signed_bytes(message))
+            chain.add(message)
+    assert carried > 0 and n == len(t.sessions[0].records)
