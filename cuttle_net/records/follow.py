@@ -195,8 +195,7 @@ def _is(body: Any, kind: str, *fields: str) -> bool:
 
 def _is_move(body: Any) -> bool:
     """A move's body, with or without the deck messages it carries (SPEC 4.2)."""
-    return (
-        type(body) is dict
-        and set(body) - {"deck"} == {"t", "text", "sig"}
-        and (body["t"] == "move")
-    )
+    return type(body) is dict and body.get("t") == "move" and set(body) - {"deck"} == _MOVE
+
+
+_MOVE = {"t", "text", "sig"}
