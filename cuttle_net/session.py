@@ -73,12 +73,30 @@ _DECK_KEYS = {"t", "msg"}
 # ---------------------------------------------------------------------- outputs
 
 
+def _carried(body: dict[str, Any], text: Any) -> bool:
+    """A move body's ``deck``, if any, is well formed: a list of 1 or more maps (present only
+    when the move carries a message: one form for each move), never on a concession (a
+    concession starts no operation, so its author owes nothing with it)."""
+    if "deck" not in body:
+        return True
+    deck = body["deck"]
+    return (
+        type(deck) is list
+        and len(deck) > 0
+        and all(type(msg) is dict for msg in deck)
+        and text != CONCEDE
+    )
+
+
 @dataclass(frozen=True)
 class SendMove:
-    """Send every other seat this signed move."""
+    """Send every other seat this signed move.  ``carries``: how many of the ``SendDeck``
+    right after it are the steps its mover owes as the move's operations start, which go
+    in the move's own log entry (SPEC 4.2, ``message_bodies``)."""
 
     text: str
     signature: bytes
+    carries: int = 0
 
 
 @dataclass(frozen=True)
@@ -146,11 +164,23 @@ class Closed:
 Event = Dealt | MovePlayed | GameOver | Audited | Fault | Closed
 
 
-def message_body(item: SendMove | SendDeck) -> dict[str, Any]:
-    """A send as the body of an N-player table's game message (``GameSession.receive``)."""
-    if isinstance(item, SendMove):
-        return {"t": "move", "text": item.text, "sig": item.signature}
-    return {"t": "deck", "msg": item.data}
+def message_bodies(sends: list[SendMove | SendDeck]) -> list[dict[str, Any]]:
+    """One output's sends as the bodies of a table's game messages (``GameSession.receive``),
+    one log entry each, in order.  A move and the deck messages it carries (``carries``: the
+    steps its mover owed as the move's operations started, which ``play`` makes with it) are
+    one body (SPEC 4.2): one entry, not one each."""
+    bodies: list[dict[str, Any]] = []
+    carried = 0  # deck messages still to go in the last move's entry
+    for item in sends:
+        if isinstance(item, SendMove):
+            bodies.append({"t": "move", "text": item.text, "sig": item.signature})
+            carried = item.carries
+        elif carried:
+            bodies[-1].setdefault("deck", []).append(item.data)
+            carried -= 1
+        else:
+            bodies.append({"t": "deck", "msg": item.data})
+    return bodies
 
 
 @dataclass
@@ -245,6 +275,10 @@ class GameSession:
         self._conceded_at = -1  # the chain index of the concession that holds
         self._pending: _Pending | None = None
         self._auditing = False
+        # Deck messages this seat made so far, and how many when the last move's operations
+        # were complete here: what a move of ours carries in its entry (`play`).
+        self._sent = 0
+        self._move_done = 0
         try:  # a concession, as the game's own move if its notation has one (Cuttle's does)
             self._concede_move: Any = self.module.parse_move(CONCEDE)
         except ValueError:
@@ -380,8 +414,14 @@ class GameSession:
         self.module.check(self.view, m, self.seat)
         text = self.module.move_text(m)
         record = self._sign(text)
-        out = Output(sends=[SendMove(record.text, record.signature)])
-        out.extend(self._carry_out(self.seat, m))
+        sent = self._sent
+        carry = self._carry_out(self.seat, m)
+        # The deck messages made until the move's own operations were done (or all of them,
+        # if they wait for another seat) go with it; whatever came after (chance's
+        # operations, the final ones, the audit) goes in entries of their own.
+        owed = max(0, (self._sent if self._pending_move else self._move_done) - sent)
+        out = Output(sends=[SendMove(record.text, record.signature, owed)])
+        out.extend(carry)
         return out
 
     def concede(self) -> Output:
@@ -447,18 +487,33 @@ class GameSession:
         return self._run_deck(lambda: self.deck.receive(data, author=seat))
 
     def receive(self, seat: int, body: Any) -> Output:
-        """A game message from ``seat`` as the N-player table relays it (``message_body``);
-        anything else in its place is that seat's fault."""
+        """A game message from ``seat`` as the N-player table relays it (``message_bodies``);
+        anything else in its place is that seat's fault.  A move's ``deck`` messages are
+        taken after the move, one by one, as if each were an entry of its own."""
         self._check_author(seat)
-        if isinstance(body, dict) and set(body) == _MOVE_KEYS and body["t"] == "move":
-            text, sig = body["text"], body["sig"]
-            if type(text) is str and len(text) <= MAX_MOVE_TEXT and type(sig) is bytes:
-                return self.receive_move(seat, text, sig)
+        if isinstance(body, dict) and body.get("t") == "move":
+            text, sig, deck = body.get("text"), body.get("sig"), body.get("deck", [])
+            if (
+                set(body) - {"deck"} == _MOVE_KEYS
+                and type(text) is str
+                and len(text) <= MAX_MOVE_TEXT
+                and type(sig) is bytes
+                and _carried(body, text)
+            ):
+                out = self.receive_move(seat, text, sig)
+                for msg in deck:
+                    if self.finished:
+                        break  # the move ended the game: what it carried is moot
+                    out.extend(self.receive_deck(seat, msg))
+                return out
         elif isinstance(body, dict) and set(body) == _DECK_KEYS and body["t"] == "deck":
             msg = body["msg"]
             if isinstance(msg, dict):
                 return self.receive_deck(seat, msg)
-        why = "a game message is {'t': 'move', 'text', 'sig'} or {'t': 'deck', 'msg'}"
+        why = (
+            "a game message is {'t': 'move', 'text', 'sig'} (with 'deck': 1 or more messages"
+            " but for a concession) or {'t': 'deck', 'msg'}"
+        )
         return self.peer_fault(seat, "wire_malformed_message", why)
 
     def table_verdict(
@@ -658,6 +713,12 @@ class GameSession:
         why = "the concession's signature does not check at any point it could have been made"
         return self._faulted(Fault("bad_move_signature", seat, why, evidence))
 
+    @property
+    def _pending_move(self) -> bool:
+        """A move's (not chance's) operations are under way."""
+        p = self._pending
+        return p is not None and p.kind == "move" and p.seat is not None
+
     def _ended_by_rules(self) -> bool:
         return self.view is not None and self.module.to_act(self.view) == NOBODY
 
@@ -698,6 +759,7 @@ class GameSession:
         except UsageError as e:  # our own side lost step: stop, saying so, rather than crash
             return self._faulted(Fault("internal_error", self.seat, str(e)))
         out = Output(sends=[SendDeck(d) for d in deck_out.messages])
+        self._sent += len(deck_out.messages)
         for event in deck_out.events:
             if isinstance(event, CardsLearned) and self._pending is not None:
                 self._pending.learned.append(event)
@@ -724,6 +786,8 @@ class GameSession:
                 module.show_final(self.view, p.learned)
                 return self._game_over()
             else:
+                if p.seat is not None:
+                    self._move_done = self._sent
                 m = module.apply(self.view, p.move, p.seat, p.learned)
                 self.played.append((p.seat, m))
                 self._shown.append((p.move, list(p.learned)))
@@ -772,5 +836,5 @@ __all__ = [
     "Output",
     "SendDeck",
     "SendMove",
-    "message_body",
+    "message_bodies",
 ]

@@ -53,12 +53,12 @@ class WatchedGame:
         return self.problem != "" or self.public.stop is not None
 
     def receive(self, seat: int, body: Any) -> list[tuple[int | None, str]]:
-        """Game seat `seat`'s game message (as `session.message_body` makes it): check it,
+        """Game seat `seat`'s game message (as `session.message_bodies` makes it): check it,
         and return the moves it made the game apply (seat or None for chance, notation)."""
         if self.over:
             return []
         try:
-            if _is(body, "move", "text", "sig") and body["text"] == CONCEDE:
+            if _is_move(body) and body["text"] == CONCEDE:
                 self._concede(seat, body)
             else:
                 self._take(seat, body)
@@ -70,11 +70,21 @@ class WatchedGame:
 
     def _take(self, seat: int, body: Any) -> None:
         game = self.public
-        if _is(body, "move", "text", "sig"):
+        if _is_move(body):
+            carried = body.get("deck", [])
+            if type(carried) is not list or ("deck" in body and not carried):
+                raise Invalid(f"seat {seat}'s move carries no list of deck messages")
+            if carried and body["text"] == CONCEDE:
+                raise Invalid(f"seat {seat}'s concession carries deck messages")
             at = len(game.deck.log)
             game.take("move", None, seat, body["sig"], body["text"])
             self.moves.append(MoveRecord(seat, body["text"], body["sig"], at))
             self._heads.append(game.head)
+            for msg in carried:  # the steps its mover owed at once, as if entries of their own
+                self._drain()
+                if game.stop is not None:
+                    break
+                game.take("msg", msg)
         elif _is(body, "deck", "msg"):
             game.take("msg", body["msg"])
         else:
@@ -116,7 +126,7 @@ class WatchedGame:
         """Where move `n` is among the messages taken."""
         count = 0
         for i, (_, b) in enumerate(self._inputs):
-            if _is(b, "move", "text", "sig"):
+            if _is_move(b):
                 if count == n:
                     return i
                 count += 1
@@ -181,3 +191,11 @@ class WatchedGame:
 
 def _is(body: Any, kind: str, *fields: str) -> bool:
     return type(body) is dict and set(body) == {"t", *fields} and body["t"] == kind
+
+
+def _is_move(body: Any) -> bool:
+    """A move's body, with or without the deck messages it carries (SPEC 4.2)."""
+    return type(body) is dict and body.get("t") == "move" and set(body) - {"deck"} == _MOVE
+
+
+_MOVE = {"t", "text", "sig"}

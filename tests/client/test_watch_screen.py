@@ -33,7 +33,6 @@ from textual.widgets import Input, ListView, Static
 from cuttle_net.games.interface import game_module
 from cuttle_net.records.follow import WatchedGame
 from cuttle_net.records.verify import Verdict, verify_text
-from cuttle_net.session import message_body
 from tests.client.helpers import keys, run, screen_text, until
 from tests.client.test_cuttle_table import FAST
 from tests.session.table import Table
@@ -61,8 +60,8 @@ def watched(game: str, rules: str, seats: int, moves: int, seed: int = 3) -> tup
     model.follower = SimpleNamespace(game=game_seen)  # type: ignore[assignment]
     onlooker._show(Began(1, names, table.header.dealer))  # as the watch shows them
     onlooker._show(Watching((("Wendy", b"w" * 32), ("Xi", b"x" * 32))))
-    for seat, item in table.log:
-        game_seen.receive(seat, message_body(item))
+    for seat, body in table.log:
+        game_seen.receive(seat, body)
     if not moves:
         assert game_seen.over
         record = game_seen.record("2026-11-28T00:00:00Z", KEY)

@@ -44,7 +44,7 @@ from cuttle_protocol.wire import (
 
 from cuttle_net.games.cuttle.engine import MAIN
 from cuttle_net.games.cuttle.moves import DRAW, Kind, move
-from cuttle_net.session import GameSession, Output, SendMove, message_body
+from cuttle_net.session import GameSession, Output, SendMove, message_bodies
 
 NAME = "mallory"
 TOKEN = "standard"
@@ -135,9 +135,13 @@ class Hostile:
             # `audit-*`: our audit messages stay with us; `deck-signature`: our next deck
             # message goes out with its signature broken; everything else goes out as is.
             msg = body.get("msg") if isinstance(body, dict) else None
+            carried = body.get("deck") if isinstance(body, dict) else None
             if isinstance(msg, dict) and self.breaking:
                 self.breaking = False
                 body = {**body, "msg": {**msg, "sig": bytes(64)}}
+            elif carried and self.breaking:  # the first deck message our move carries
+                self.breaking = False
+                body = {**body, "deck": [{**carried[0], "sig": bytes(64)}, *carried[1:]]}
             audit = isinstance(msg, dict) and msg.get("op") == ["audit"]
             if not (mode in AFTER_THE_GAME and audit):
                 post(body)
@@ -155,8 +159,8 @@ class Hostile:
         return link.peer
 
     def carry(self, out: Output) -> None:
-        for item in out.sends:
-            self.table.post(message_body(item))
+        for body in message_bodies(out.sends):
+            self.table.post(body)
 
     def post_move(self, text: str, sig: bytes) -> None:
         self.table.post({"t": "move", "text": text, "sig": sig})

@@ -46,7 +46,7 @@ from cuttle_protocol.table import (
 from cuttle_protocol.table.log import next_head, post_digest, relay_statement
 from cuttle_protocol.wire import Entry, LocalPlayer
 
-from cuttle_net.session import Fault, GameSession, Output, message_body
+from cuttle_net.session import Fault, GameSession, Output, message_bodies
 
 
 class Seat:
@@ -67,8 +67,8 @@ class Seat:
 
     def carry(self, out: Output) -> None:
         assert self.session is not None
-        for send in out.sends:
-            self.core.post(message_body(send))
+        for body in message_bodies(out.sends):
+            self.core.post(body)
         for event in out.events:
             if isinstance(event, Fault):
                 self.core.fault(self.order.table(event.culprit), event.kind, event.message)

@@ -14,9 +14,15 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_net.drbg import seeded_rng
 from cuttle_net.games.interface import game_module
 from cuttle_net.records.header import GameHeader
-from cuttle_net.session import GameSession, Output, SendDeck, SendMove
+from cuttle_net.session import GameSession, Output, SendDeck, SendMove, message_bodies
 
 Bot = Callable[[Any, random.Random], Any]
+
+
+def body(item: SendMove | SendDeck) -> dict[str, Any]:
+    """One send as a game message's body of its own (a move carrying no deck message)."""
+    (only,) = message_bodies([item])
+    return only
 
 
 def random_bot(view: Any, rng: random.Random) -> Any:
@@ -51,7 +57,7 @@ class Table:
             )
             for s in range(seats)
         ]
-        self.log: list[tuple[int, SendMove | SendDeck]] = []  # the host's one order
+        self.log: list[tuple[int, dict[str, Any]]] = []  # the host's one order: bodies
         self.read = [0] * seats  # how much of the log each seat has read
         self.events: list[list[Any]] = [[] for _ in range(seats)]
         self.bot, self.rng = bot, rng
@@ -64,20 +70,16 @@ class Table:
     def post(self, seat: int, out: Output) -> None:
         self.events[seat].extend(out.events)
         if seat not in self.muted:
-            self.log += [(seat, item) for item in out.sends]
+            self.log += [(seat, b) for b in message_bodies(out.sends)]
 
     def deliver_one(self, seat: int) -> bool:
         """Seat ``seat`` reads the next entry of the log by another seat; False if none."""
         while self.read[seat] < len(self.log):
-            author, item = self.log[self.read[seat]]
+            author, message = self.log[self.read[seat]]
             self.read[seat] += 1
             if author == seat:
                 continue
-            s = self.sessions[seat]
-            if isinstance(item, SendMove):
-                self.post(seat, s.receive_move(author, item.text, item.signature))
-            else:
-                self.post(seat, s.receive_deck(author, item.data))
+            self.post(seat, self.sessions[seat].receive(author, message))
             return True
         return False
 

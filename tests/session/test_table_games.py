@@ -17,9 +17,10 @@ from cuttle_net.games.interface import NOBODY
 from cuttle_net.records.positions import positions
 from cuttle_net.records.record import build_record, parse_record
 from cuttle_net.records.verify import Verdict, verify_text
-from cuttle_net.session import Fault, SendDeck, SendMove
+from cuttle_net.session import Fault, SendDeck, SendMove, message_bodies
+from tests import thirdparty as tp
 
-from .table import Table
+from .table import Table, body
 
 DATE = "2026-11-22T00:00:00Z"
 # Six seats (two decks) play whole games through the one driver in memory beside a watcher
@@ -84,6 +85,13 @@ def test_an_honest_game_ends_alike_at_every_seat_and_every_record_verifies(
         assert report.verdict == Verdict.VALID, report.problem
         assert report.outcome == sessions[0].outcome
     assert parse_record(texts[0]).tags["Players"] == str(seats)
+    # The deck steps a mover owed as its move's operations started went in the move's own
+    # entry (SPEC 4.2): never an entry of their own right after it (but what follows the
+    # move's operations at once: the final operation, the audit).
+    assert any(b["t"] == "move" and "deck" in b for _, b in t.log)
+    for (author, entry), (after, then) in pairwise(t.log):
+        if entry["t"] == "move" and then["t"] == "deck" and author == after:
+            assert then["msg"]["op"][0] in ("expose_hands", "audit"), then["msg"]["op"]
 
 
 _STARTED: dict[tuple[str, str, int, int], Table] = {}
@@ -111,7 +119,7 @@ def test_a_move_out_of_turn_is_named_by_every_seat(game: str, rules: str, seats:
     # A move that is legal for the seat to act, signed by another seat past its own check.
     move = t.sessions[actor].view.legal_moves()[0]
     record = t.sessions[cheat]._sign(t.sessions[cheat].module.move_text(move))
-    t.log.append((cheat, SendMove(record.text, record.signature)))
+    t.log.append((cheat, body(SendMove(record.text, record.signature))))
     t.pump()
     assert_named_alike(t, cheat, "illegal_move", Verdict.UNAUDITED)
 
@@ -277,7 +285,7 @@ def test_a_seat_that_posts_another_seats_old_deck_message_is_the_culprit() -> No
         t.post(s.seat, s.start())
     # Seat 2 posts seat 0's first deck message again, as if its own: seat 0 signed it, but
     # seat 2 is the author the table names, so the fault is seat 2's at every seat.
-    first = next(item for author, item in t.log if author == 0 and isinstance(item, SendDeck))
+    first = next(item for author, item in t.log if author == 0 and item["t"] == "deck")
     t.log.append((2, first))
     t.pump()
     for seat in (0, 1):
@@ -315,3 +323,81 @@ def test_a_concession_is_replayed_among_the_views(game: str, rules: str, seats: 
         assert views[-1][0] == actor and x.module.to_act(views[-1][2]) != NOBODY
         text_of = x.module.position_text  # each move's view before is the last one's after
         assert all(text_of(a[3]) == text_of(b[2]) for a, b in pairwise(views))
+
+
+def reveal_move(t: Table) -> tuple[int, dict]:
+    """The seat to act plays a card from its hand: the body of its move, which carries the
+    deck message that shows the card (its own step, owed at once)."""
+    actor = t.sessions[0].to_act
+    s = t.sessions[actor]
+    move = next(
+        m
+        for m in s.view.legal_moves()
+        if any(isinstance(op, RevealFromHand) for op in s.module.deck_ops(s.view, m))
+    )
+    (entry,) = message_bodies(s.play(move).sends)
+    assert entry["t"] == "move" and len(entry["deck"]) >= 1
+    return actor, entry
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_another_seats_deck_message_in_a_move_entry_is_the_movers_fault(
+    game: str, rules: str, seats: int
+) -> None:
+    t = started(game, rules, seats)
+    actor, entry = reveal_move(t)
+    # A deck message another seat signed (its first of the deal), carried as if the mover's.
+    other = next(m for a, b in t.log if a != actor and b["t"] == "deck" for m in [b["msg"]])
+    t.log.append((actor, {**entry, "deck": [other, *entry["deck"][1:]]}))
+    t.pump()
+    faults = {(t.sessions[x].fault.kind, t.sessions[x].fault.culprit) for x in honest(t, actor)}
+    # The deck checked the message it carried, and charged its author, the mover.
+    assert faults == {("bad_signature", actor)}
+    assert_named_alike(t, actor, "bad_signature", Verdict.UNAUDITED)
+
+
+@pytest.mark.parametrize(
+    "carried",
+    [[], "not a list", [b"not a map"], None],
+    ids=["empty", "not-a-list", "not-maps", "on-a-concession"],
+)
+def test_a_move_entry_whose_deck_field_is_malformed_is_its_authors_fault(carried) -> None:
+    t = started("unisson", "one-deck", 3)
+    actor, entry = reveal_move(t)
+    if carried is None:  # a concession starts no operation: it carries nothing
+        conceded = message_bodies(t.sessions[actor].concede().sends)[0]
+        entry = {**conceded, "deck": entry["deck"]}
+    else:
+        entry = {**entry, "deck": carried}
+    t.log.append((actor, entry))
+    t.pump()
+    assert_named_alike(t, actor, "wire_malformed_message", Verdict.UNAUDITED)
+
+
+@pytest.mark.parametrize(("game", "rules", "seats"), FAULT_GAMES)
+def test_a_third_party_checks_the_logs_move_entries_from_the_spec_alone(
+    game: str, rules: str, seats: int
+) -> None:
+    """SPEC 4.2 read by a third party (tests/thirdparty.py, no code of the product): a move
+    entry's `deck` messages are its author's signed messages (2.7), chained as if each were
+    an entry of its own right after the move, and the move signs the deck chain's head from
+    before them."""
+    t = table(game, rules, seats, seed=seats)
+    t.play()
+    sid, keys = t.header.session_id, t.header.keys
+    chain, prev, n, carried = tp.Chain(sid), tp.h256("moves", sid), 0, 0
+    for author, entry in t.log:
+        if entry["t"] == "move":
+            head = bytes(32) if entry["text"] == "concede" else chain.complete_head()
+            digest = tp.move_digest(sid, n, prev, head, author, entry["text"])
+            assert tp.verify_ed25519(keys[author], entry["sig"], digest)
+            prev, n = digest, n + 1
+            messages = entry.get("deck", [])
+            carried += len(messages)
+        else:
+            messages = [entry["msg"]]
+        for message in messages:
+            assert message["from"] == author
+            assert tp.verify_ed25519(keys[author], message["sig"], tp.message_signed_bytes(message))
+            chain.add(message)
+    assert carried > 0 and n == len(t.sessions[0].records)

@@ -14,9 +14,9 @@ from cuttle_net.deck import CHEAT_KINDS
 from cuttle_net.records.ending import TABLE_PREFIX, WIRE_PREFIX, table_fault_kind
 from cuttle_net.records.record import build_record, parse_record
 from cuttle_net.records.verify import Verdict, verify_text
-from cuttle_net.session import SendDeck, SendMove
+from cuttle_net.session import SendMove
 
-from .table import Table
+from .table import Table, body
 
 DATE = "2026-11-22T00:00:00Z"
 SEATS = 3
@@ -82,17 +82,17 @@ def out_of_turn(t: Table, cheat: int) -> None:
     move = t.sessions[actor].view.legal_moves()[0]
     s = t.sessions[cheat]
     signed = s._sign(s.module.move_text(move))
-    t.log.append((cheat, SendMove(signed.text, signed.signature)))
+    t.log.append((cheat, body(SendMove(signed.text, signed.signature))))
     t.pump()
 
 
 def replayed_deck_message(t: Table, cheat: int) -> None:
     """`cheat` posts another seat's deck message as its own: a deck cheat every seat finds."""
-    other = next(author for author, item in t.log if author != cheat and isinstance(item, SendDeck))
+    other = next(author for author, item in t.log if author != cheat and item["t"] == "deck")
     until_to_act(t, cheat)
     s = t.sessions[cheat]
     t.post(cheat, s.play(t.bot(s.view, t.rng)))
-    first = next(item for author, item in t.log if author == other and isinstance(item, SendDeck))
+    first = next(item for author, item in t.log if author == other and item["t"] == "deck")
     t.log.append((cheat, first))
     t.pump()
 

@@ -67,7 +67,7 @@ def test_handshake_agrees_on_everything() -> None:
     assert h.session_id == j.session_id and len(h.session_id) == 32
     assert h.rules == j.rules == CLASSIC
     assert (h.peer_name, j.peer_name) == ("bob", "alice")
-    assert h.version == j.version == 5
+    assert h.version == j.version == 6
     assert host.phase is joiner.phase is Phase.GAME
 
 
@@ -147,6 +147,21 @@ def test_version_mismatch_closes_in_plaintext_on_both_sides() -> None:
     deliver(joiner, host)  # the commitment
     expect_error(joiner, host.data_to_send(), ErrorCode.VERSION_MISMATCH)
     assert "versions [3]" in close_sent(joiner).reason
+
+
+def test_a_version_5_peer_and_this_one_refuse_each_other_naming_the_versions() -> None:
+    # Version 6 lets a move's entry carry its mover's deck messages (SPEC 4.2), which a
+    # version 5 peer would take for a malformed move: the handshake refuses it, clearly.
+    old_host = Connection(Role.HOST, player("a"), rules=CLASSIC, versions=(5,))
+    joiner = Connection(Role.JOINER, player("b"))
+    deliver(joiner, old_host)  # the commitment
+    expect_error(joiner, old_host.data_to_send(), ErrorCode.VERSION_MISMATCH)
+    assert close_sent(joiner).reason == "the peer speaks versions [5]; we speak [6]"
+    host = Connection(Role.HOST, player("a"), rules=CLASSIC)
+    old_joiner = Connection(Role.JOINER, player("b"), versions=(5,))
+    deliver(old_joiner, host)
+    expect_error(old_joiner, host.data_to_send(), ErrorCode.VERSION_MISMATCH)
+    assert close_sent(old_joiner).reason == "the peer speaks versions [6]; we speak [5]"
 
 
 def test_a_version_1_joiner_is_told_the_versions_differ() -> None:

@@ -28,7 +28,7 @@ from cuttle_protocol.table import (
 from cuttle_protocol.wire import LocalPlayer
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "wire" / "table.json"
-DOMAIN = b"cuttle-net/5"
+DOMAIN = b"cuttle-net/6"
 NAMES = ("alice", "bob", "carol")
 
 
@@ -125,7 +125,7 @@ def build_vectors() -> dict:
     second = [e for e in events if isinstance(e, Started)][-1]
     assert second.number == 2
     return {
-        "description": "cuttle-net/5 table (SPEC 3.15): three seats, from the lobby to the"
+        "description": "cuttle-net/6 table (SPEC 3.15): three seats, from the lobby to the"
         " start of game 1 (the host names its watcher, dave, who is sent every entry), a"
         " chat line from bob, one from dave (the host takes its watchers' chat: dave's post,"
         " then the host's watcher-chat entry), then the rematch that starts game 2",

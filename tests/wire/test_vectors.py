@@ -147,7 +147,7 @@ def test_vectors_are_up_to_date() -> None:
 
 # --- an independent reading of SPEC.md part 3 ---------------------------------------------
 
-DOMAIN = b"cuttle-net/5"
+DOMAIN = b"cuttle-net/6"
 
 
 def spec_hkdf(secret: bytes, transcript: bytes, label: str, length: int) -> bytes:

@@ -38,7 +38,7 @@ import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.records.record import build_record, save_record
-from cuttle_net.session import TABLE_HOST, Fault, GameSession, Output, message_body
+from cuttle_net.session import TABLE_HOST, Fault, GameSession, Output, message_bodies
 
 from ..errors import ErrorCode
 from ..shells.table_shell import ShellEvent, TableShell
@@ -171,8 +171,8 @@ async def play_at_table(
 
     def carry(out: Output, *, verdict: bool = False) -> None:
         assert session is not None
-        for send in out.sends:
-            table.post(message_body(send))
+        for body in message_bodies(out.sends):
+            table.post(body)
         show(Step(session, out))
         for event in out.events:
             if isinstance(event, Fault) and not verdict:

@@ -55,7 +55,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from cuttle_net.drbg import new_seed, seeded_rng
 from cuttle_net.identity_key import check_identity_key
-from cuttle_net.session import Fault, GameSession, Output, message_body
+from cuttle_net.session import Fault, GameSession, Output, message_bodies
 
 from ..errors import ErrorCode
 from ..table.core import (
@@ -589,8 +589,8 @@ def rebuild(
 
     def carry(out: Output) -> None:
         # As the live driver does (`play_at_table`): post every send, report our findings.
-        for send in out.sends:
-            core.post(message_body(send))
+        for body in message_bodies(out.sends):
+            core.post(body)
         for event in out.events:
             if isinstance(event, Fault):
                 core.fault(seat.order.table(event.culprit), event.kind, event.message)

@@ -49,7 +49,7 @@ from .messages import (
 )
 from .state import INITIAL, Phase, Role, State, next_state, phase
 
-PROTOCOL_VERSIONS: tuple[int, ...] = (5,)
+PROTOCOL_VERSIONS: tuple[int, ...] = (6,)
 """The wire protocol versions this implementation speaks."""
 
 

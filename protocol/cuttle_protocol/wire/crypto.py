@@ -20,7 +20,7 @@ from .framing import MAX_FRAME_SIZE, PREFIX, PREFIX_SIZE
 from .messages import Hello
 from .state import Role
 
-DOMAIN = b"cuttle-net/5"
+DOMAIN = b"cuttle-net/6"
 TAG_SIZE = 16
 SAS_DIGITS = 6
 SAS_BYTES = 8  # 2^64 values reduced modulo 10^6: the bias is below 2^-40

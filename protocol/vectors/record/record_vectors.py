@@ -23,7 +23,7 @@ from cuttle_net.games.interface import game_module
 from cuttle_net.records.follow import WatchedGame
 from cuttle_net.records.header import GameHeader
 from cuttle_net.records.record import build_practice_record, build_record
-from cuttle_net.session import GameSession, SendMove, message_body
+from cuttle_net.session import GameSession, message_bodies
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # protocol/vectors/
 from vectorfiles import shake_rng, write_or_check
@@ -61,7 +61,7 @@ def play(
     read = [0] * seats
 
     def post(sender: int, out) -> None:
-        log.extend((sender, item) for item in out.sends)
+        log.extend((sender, body) for body in message_bodies(out.sends))
 
     def pump() -> None:
         progress = True
@@ -69,14 +69,11 @@ def play(
             progress = False
             for seat, s in enumerate(sessions):
                 while read[seat] < len(log):
-                    author, item = log[read[seat]]
+                    author, body = log[read[seat]]
                     read[seat] += 1
                     if author == seat:
                         continue
-                    if isinstance(item, SendMove):
-                        post(seat, s.receive_move(author, item.text, item.signature))
-                    else:
-                        post(seat, s.receive_deck(author, item.data))
+                    post(seat, s.receive(author, body))
                     progress = True
 
     for s in sessions:
@@ -92,8 +89,8 @@ def play(
         pump()
     if watched:
         watcher = WatchedGame(header, tuple(NAMES[:seats]))
-        for sender, item in log:
-            watcher.receive(sender, message_body(item))
+        for sender, body in log:
+            watcher.receive(sender, body)
         key = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"record watcher").digest())
         return watcher.record(DATE, key)
     return build_record(sessions[0], tuple(NAMES[:seats]), DATE)
