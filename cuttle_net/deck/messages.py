@@ -12,7 +12,8 @@ of a round's messages (:func:`round_head`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -129,6 +130,9 @@ _LATER = {3: ("audit_verdict",)}  # steps a version no longer has
 
 ENVELOPE = ("v", "sid", "seq", "prev", "from", "op", "step", "body", "sig")
 
+_MAP_HEAD = 5  # a map's encoding begins with its tag and a u32 count (SPEC 2.2)
+_LIST_OF_A_MAP_OF_NINE = b"l" + (1).to_bytes(4, "big") + b"d" + (9).to_bytes(4, "big")
+
 
 @dataclass(frozen=True)
 class Message:
@@ -159,8 +163,23 @@ class Message:
         return {**self.unsigned_wire(), "sig": self.sig}
 
     def signed(self, key: Ed25519PrivateKey) -> Message:
-        sig = ed25519_sign(key, DOMAIN + b"message\0" + canon(self.unsigned_wire()))
-        return replace(self, sig=sig)
+        return self.signed_with_digest(key)[0]
+
+    def signed_with_digest(self, key: Ed25519PrivateKey) -> tuple[Message, bytes]:
+        """The message signed, and its ``digest``, hashed from the bytes just signed."""
+        unsigned = canon(self.unsigned_wire())
+        sig = ed25519_sign(key, DOMAIN + b"message\0" + unsigned)
+        msg = Message(
+            self.sid, self.seq, self.prev, self.sender, self.op, self.step, self.body, sig,
+            self.version,
+        )  # fmt: skip
+        # canon([wire]) (SPEC 2.2): a list of one map, whose nine entries are the eight just
+        # signed (after their map's tag and count) with "sig"'s in its place in key order,
+        # before the last two ("step", "v").
+        tail = canon({"step": self.step, "v": self.version})[_MAP_HEAD:]
+        before = unsigned[_MAP_HEAD : len(unsigned) - len(tail)]
+        full = _LIST_OF_A_MAP_OF_NINE + before + canon({"sig": sig})[_MAP_HEAD:] + tail
+        return msg, hashlib.sha256(DOMAIN + b"message\0" + full).digest()
 
     def digest(self) -> bytes:
         """The hash the next message names as ``prev``."""
