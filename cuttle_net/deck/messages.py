@@ -54,7 +54,11 @@ def _list(item, lo: int, hi: int):
     def check(v: Any, name: str) -> list:
         if type(v) is not list or not lo <= len(v) <= hi:
             raise WireError(f"{name}: expected a list of {lo}..{hi} items")
-        return [item(x, f"{name}[{i}]") for i, x in enumerate(v)]
+        try:
+            return [item(x, "") for x in v]
+        except WireError:
+            _place_error(item, v, name)
+            raise
 
     return check
 
@@ -63,9 +67,21 @@ def _tuple(*items):
     def check(v: Any, name: str) -> tuple:
         if type(v) is not list or len(v) != len(items):
             raise WireError(f"{name}: expected a list of {len(items)} fields")
-        return tuple(f(x, f"{name}[{i}]") for i, (f, x) in enumerate(zip(items, v, strict=True)))
+        try:
+            return tuple([f(x, "") for f, x in zip(items, v, strict=True)])
+        except WireError:
+            _place_error(items, v, name)
+            raise
 
     return check
+
+
+def _place_error(check: Any, v: list, name: str) -> None:
+    """Check the items of `v` again, each named by its place (`name[i]`), to raise the error
+    one of them failed with, worded: the names are made only then (a shuffle's message has
+    hundreds of items, and every message is checked)."""
+    for i, x in enumerate(v):
+        (check[i] if isinstance(check, tuple) else check)(x, f"{name}[{i}]")
 
 
 def _bool(v: Any, name: str) -> bool:
