@@ -842,7 +842,7 @@ class Game:
                 raise RevealError("a full-information game needs no reveals")
             self.push(m)
             return
-        unseen = self.unseen()
+        unseen = self.unseen() if cards else ()
         for c in cards:
             if c not in unseen:
                 raise RevealError(
