@@ -30,8 +30,9 @@ def canon(value: Any) -> bytes:
 
 def _canon(v: Any, put: Callable[[bytes], object], _tag_len: Any = _TAG_LEN) -> None:
     # The exact types first, one test each (the messages are made of nothing else);
-    # a subclass or a value out of range takes the general path. A list's bytes items
-    # are encoded in place: a call each was most of the cost of a list of points.
+    # a subclass or a value out of range takes the general path. A container's bytes and
+    # ints are encoded in place, and a map key's encoding is looked up: a call each was
+    # most of the cost of a message (every message is encoded to be signed and hashed).
     t = type(v)
     if t is bytes:
         put(_tag_len(b"b", len(v)))
@@ -41,21 +42,29 @@ def _canon(v: Any, put: Callable[[bytes], object], _tag_len: Any = _TAG_LEN) -> 
     elif t is list or t is tuple:
         put(_tag_len(b"l", len(v)))
         for item in v:
-            if type(item) is bytes:
+            ti = type(item)
+            if ti is bytes:
                 put(_tag_len(b"b", len(item)))
                 put(item)
+            elif ti is int and 0 <= item < 1 << 64:
+                put(_TAG_U64(b"i", item))
             else:
                 _canon(item, put)
     elif t is dict:
         put(_tag_len(b"d", len(v)))
         # str keys in code point order, which is the order of their UTF-8 bytes
         for key in sorted(v):
-            if type(key) is not str:
-                raise TypeError(f"cannot encode a map key of type {type(key).__name__}")
-            data = key.encode()
-            put(_tag_len(b"s", len(data)))
-            put(data)
-            _canon(v[key], put)
+            data = _KEYS.get(key) if type(key) is str else None
+            put(_key(key) if data is None else data)
+            item = v[key]
+            ti = type(item)
+            if ti is bytes:
+                put(_tag_len(b"b", len(item)))
+                put(item)
+            elif ti is int and 0 <= item < 1 << 64:
+                put(_TAG_U64(b"i", item))
+            else:
+                _canon(item, put)
     elif t is str:
         data = v.encode()
         put(_tag_len(b"s", len(data)))
@@ -64,6 +73,21 @@ def _canon(v: Any, put: Callable[[bytes], object], _tag_len: Any = _TAG_LEN) -> 
         put(b"T" if v else b"F")
     else:
         _canon_general(v, put)
+
+
+_KEYS: dict[str, bytes] = {}
+"""Map keys' encodings: the protocol's field names, a few dozen. Bounded, since a peer's
+message may carry any keys (it is encoded to check its signature)."""
+
+
+def _key(key: Any) -> bytes:
+    if type(key) is not str:
+        raise TypeError(f"cannot encode a map key of type {type(key).__name__}")
+    data = key.encode()
+    data = _TAG_LEN(b"s", len(data)) + data
+    if len(_KEYS) < 256 and len(key) <= 64:
+        _KEYS[key] = data
+    return data
 
 
 def _canon_general(v: Any, put: Callable[[bytes], object]) -> None:

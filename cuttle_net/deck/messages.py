@@ -12,7 +12,8 @@ of a round's messages (:func:`round_head`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -53,7 +54,11 @@ def _list(item, lo: int, hi: int):
     def check(v: Any, name: str) -> list:
         if type(v) is not list or not lo <= len(v) <= hi:
             raise WireError(f"{name}: expected a list of {lo}..{hi} items")
-        return [item(x, f"{name}[{i}]") for i, x in enumerate(v)]
+        try:
+            return [item(x, "") for x in v]
+        except WireError:
+            _place_error(item, v, name)
+            raise
 
     return check
 
@@ -62,9 +67,21 @@ def _tuple(*items):
     def check(v: Any, name: str) -> tuple:
         if type(v) is not list or len(v) != len(items):
             raise WireError(f"{name}: expected a list of {len(items)} fields")
-        return tuple(f(x, f"{name}[{i}]") for i, (f, x) in enumerate(zip(items, v, strict=True)))
+        try:
+            return tuple([f(x, "") for f, x in zip(items, v, strict=True)])
+        except WireError:
+            _place_error(items, v, name)
+            raise
 
     return check
+
+
+def _place_error(check: Any, v: list, name: str) -> None:
+    """Check the items of `v` again, each named by its place (`name[i]`), to raise the error
+    one of them failed with, worded: the names are made only then (a shuffle's message has
+    hundreds of items, and every message is checked)."""
+    for i, x in enumerate(v):
+        (check[i] if isinstance(check, tuple) else check)(x, f"{name}[{i}]")
 
 
 def _bool(v: Any, name: str) -> bool:
@@ -129,6 +146,9 @@ _LATER = {3: ("audit_verdict",)}  # steps a version no longer has
 
 ENVELOPE = ("v", "sid", "seq", "prev", "from", "op", "step", "body", "sig")
 
+_MAP_HEAD = 5  # a map's encoding begins with its tag and a u32 count (SPEC 2.2)
+_LIST_OF_A_MAP_OF_NINE = b"l" + (1).to_bytes(4, "big") + b"d" + (9).to_bytes(4, "big")
+
 
 @dataclass(frozen=True)
 class Message:
@@ -159,8 +179,23 @@ class Message:
         return {**self.unsigned_wire(), "sig": self.sig}
 
     def signed(self, key: Ed25519PrivateKey) -> Message:
-        sig = ed25519_sign(key, DOMAIN + b"message\0" + canon(self.unsigned_wire()))
-        return replace(self, sig=sig)
+        return self.signed_with_digest(key)[0]
+
+    def signed_with_digest(self, key: Ed25519PrivateKey) -> tuple[Message, bytes]:
+        """The message signed, and its ``digest``, hashed from the bytes just signed."""
+        unsigned = canon(self.unsigned_wire())
+        sig = ed25519_sign(key, DOMAIN + b"message\0" + unsigned)
+        msg = Message(
+            self.sid, self.seq, self.prev, self.sender, self.op, self.step, self.body, sig,
+            self.version,
+        )  # fmt: skip
+        # canon([wire]) (SPEC 2.2): a list of one map, whose nine entries are the eight just
+        # signed (after their map's tag and count) with "sig"'s in its place in key order,
+        # before the last two ("step", "v").
+        tail = canon({"step": self.step, "v": self.version})[_MAP_HEAD:]
+        before = unsigned[_MAP_HEAD : len(unsigned) - len(tail)]
+        full = _LIST_OF_A_MAP_OF_NINE + before + canon({"sig": sig})[_MAP_HEAD:] + tail
+        return msg, hashlib.sha256(DOMAIN + b"message\0" + full).digest()
 
     def digest(self) -> bytes:
         """The hash the next message names as ``prev``."""

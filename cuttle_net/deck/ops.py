@@ -9,6 +9,7 @@ identical decks are 64 distinct ids), the protocol only ever sees distinct ids. 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,25 +214,29 @@ def op_from_wire(data: Any) -> Op:
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
         raise WireError("op: must be a list starting with its name")
     name, args = data[0], data[1:]
-    parsers: dict[str, tuple[type, tuple]] = {
-        "deal": (Deal, (_hands, _count)),
-        "draw": (Draw, (_seat, _flag)),
-        "reveal_deck": (RevealFromDeck, (_count,)),
-        "reveal_hand": (RevealFromHand, (_seat, _cards, _flag)),
-        "expose_hand": (ExposeHand, (_seat,)),
-        "expose_hands": (ExposeHands, (_seats,)),
-        "random_pick": (RandomPick, (_seat, _count)),
-        "swap": (SwapHands, (_seat, _seat)),
-        "place_on_top": (PlaceOnTop, (_card,)),
-        "take_to_hand": (TakeToHand, (_seat, _card)),
-        "audit": (Audit, ()),
-    }
-    if name not in parsers:
+    if name not in _PARSERS:
         raise WireError(f"op: unknown operation {name!r}")
-    cls, fields = parsers[name]
+    cls, fields = _PARSERS[name]
     if len(args) != len(fields):
         raise WireError(f"op {name}: expected {len(fields)} arguments")
     return cls(*(parse(arg) for parse, arg in zip(fields, args, strict=True)))
+
+
+# Each operation's class and the parsers of its arguments (built once: every deck message
+# names its operation, and each party parses its own too, `DeckState.begin`).
+_PARSERS: dict[str, tuple[type, tuple[Callable[[Any], Any], ...]]] = {
+    "deal": (Deal, (_hands, _count)),
+    "draw": (Draw, (_seat, _flag)),
+    "reveal_deck": (RevealFromDeck, (_count,)),
+    "reveal_hand": (RevealFromHand, (_seat, _cards, _flag)),
+    "expose_hand": (ExposeHand, (_seat,)),
+    "expose_hands": (ExposeHands, (_seats,)),
+    "random_pick": (RandomPick, (_seat, _count)),
+    "swap": (SwapHands, (_seat, _seat)),
+    "place_on_top": (PlaceOnTop, (_card,)),
+    "take_to_hand": (TakeToHand, (_seat, _card)),
+    "audit": (Audit, ()),
+}
 
 
 # ---- events -------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -103,8 +102,9 @@ class DeckPeer(DeckState):
             body = getattr(self, f"_build_{step.name}")(stub, step)
         except Deviation as cheat:  # found while preparing our message (the audit names it)
             self._fail(cheat, self.me)
-        msg = replace(stub, body=body).signed(self.signing_key)
-        self._record(msg, step)
+        unsigned = Message(stub.sid, stub.seq, stub.prev, stub.sender, stub.op, stub.step, body)
+        msg, digest = unsigned.signed_with_digest(self.signing_key)
+        self._record(msg, step, digest)
         out.messages.append(msg.to_wire())
 
     def _share(self, pos: int) -> bytes:

@@ -367,11 +367,12 @@ class DeckState:
         except InvalidPoint as exc:
             self._fail(Deviation("invalid_point", str(exc)), sender)
 
-    def _took(self, msg: Message) -> None:
+    def _took(self, msg: Message, digest: bytes | None = None) -> None:
         """Count a message (already in the log) in its round; once the round is complete,
-        list its messages by ascending sender (the order of a record, SPEC 5.1)."""
+        list its messages by ascending sender (the order of a record, SPEC 5.1). `digest`:
+        the message's, if known (our own, hashed as it was signed)."""
         before = self.at.round_i
-        self.at.take(msg.sender, msg.digest())
+        self.at.take(msg.sender, msg.digest() if digest is None else digest)
         if self.at.round_i != before:
             self.log[self._round_at :] = sorted(self.log[self._round_at :], key=_sender_of)
             self._round_at = len(self.log)
@@ -490,10 +491,10 @@ class DeckState:
             raise Deviation("unexpected_message", f"{msg.step} for {msg.op} is not due now")
         return step
 
-    def _record(self, msg: Message, step: _Step) -> None:
+    def _record(self, msg: Message, step: _Step, digest: bytes | None = None) -> None:
         self.log.append(("msg", msg.to_wire()))
         self._handle(msg, step, True)
-        self._took(msg)
+        self._took(msg, digest)
 
     # ---- planning: which messages an operation takes, from public state alone -----------
 

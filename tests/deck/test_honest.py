@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgpack
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ from cuttle_net.deck import (
     UsageError,
 )
 from cuttle_net.deck.group import card_point
+from cuttle_net.deck.messages import Message
 from cuttle_net.games.cuttle.cards import JOKER
 
 from .helpers import Table
@@ -264,3 +266,20 @@ def test_random_pick_of_a_hand_known_to_all_still_sends_every_step():
     sent = len(t.wire)
     t.run(RandomPick(0, 0))
     assert len(t.wire) == sent
+
+
+def test_a_message_signed_with_its_digest_gets_the_digest_of_its_wire_form():
+    # `signed_with_digest` hashes the bytes it signed with the signature spliced in (each
+    # party's own messages): for every kind of message of a game it is `digest()`, the
+    # hash of the wire form (SPEC 2.7), byte for byte.
+    t = Table()
+    play_a_game(t)
+    steps = set()
+    key = Ed25519PrivateKey.generate()
+    for _, wire in t.wire:
+        msg = Message.from_wire(wire)
+        resigned, digest = msg.signed_with_digest(key)
+        assert resigned.sig != msg.sig and digest == resigned.digest()
+        assert resigned == Message.from_wire({**wire, "sig": resigned.sig})
+        steps.add(msg.step)
+    assert {"key_commit", "shuffle", "shares", "reveal", "pick_open", "audit"} <= steps

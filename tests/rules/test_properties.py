@@ -112,3 +112,31 @@ def test_hidden_cards_do_not_show_in_a_view(rules: Rules, seed: int, at: int) ->
     twin.hands[1].sort()
     assert format_position(twin.view(0)) == format_position(g.view(0))
     assert format_position(twin.view(1)) != format_position(g.view(1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_move_refused_for_its_reveals_leaves_the_view_as_it_was(seed: int) -> None:
+    # A view plays a move in the copy it was checked in (`Game.apply`): a reveal that does
+    # not fit must leave the view itself untouched, with the opponent's cards still hidden.
+    rng = random.Random(seed)
+    g = Game.deal(Rules())
+    for _ in range(rng.randrange(0, 12)):
+        if g.phase == OVER:
+            return
+        g.play(rng.choice(g.legal_moves()))
+    if g.to_act not in (0, 1):
+        return
+    seat = g.to_act
+    view = g.view(1 - seat)  # the other seat sees this seat's move, naming hidden cards
+    m = rng.choice(g.legal_moves())
+    before = format_position(view), [list(h) for h in view.hands], list(view.hidden)
+    wrong = [c for c in (*view.hands[1 - seat], *view.scrap) if c not in view.unseen()][:1]
+    extra = sorted(view.unseen())[: view.reveals_needed(m) + 1]
+    for reveal in (wrong, extra):
+        try:
+            view.apply(m, by=seat, reveal=reveal)
+        except ValueError:
+            assert (format_position(view), view.hands, view.hidden) == before
+        else:
+            return  # the move took them (a wrong list can be right for some moves)

@@ -799,6 +799,12 @@ class Game:
 
         ``by`` defaults to the seat to act; any seat may ``concede``.  Nothing changes.
         """
+        return self._checked(m, by)[0]
+
+    def _checked(self, m: Move | str, by: int | None) -> tuple[Move, Game]:
+        """``check``, and the game the move was checked in: a copy with the cards the move
+        names from a hidden hand placed there (``_materialize``), or this game itself if
+        nothing had to be placed (then nothing was changed)."""
         if isinstance(m, str):
             m = parse_move(m)
         actor = self.to_act
@@ -807,7 +813,7 @@ class Game:
         if m.kind == Kind.CONCEDE:
             if (actor if by is None else by) not in (0, 1):
                 raise IllegalMove("only a player can concede")
-            return m
+            return m, self
         if by is not None and by != actor:
             who = "chance" if actor == CHANCE else f"seat {actor}"
             raise IllegalMove(f"it is not seat {by}'s decision: {who} decides now")
@@ -818,7 +824,7 @@ class Game:
         legal = work.can_offer_draw if m.kind == Kind.OFFER_DRAW else m in work._legal()
         if not legal:
             raise IllegalMove(why_illegal(work, m))
-        return m
+        return m, work
 
     def apply(self, m: Move | str, by: int | None = None, reveal: Iterable[int] = ()) -> None:
         """Check and play a move (see ``check``).
@@ -826,7 +832,7 @@ class Game:
         In a view, ``reveal`` lists the cards this move shows the viewer, in the order the
         move meets them (``motions`` and ``reveals_needed`` say which).
         """
-        m = self.check(m, by)
+        m, checked = self._checked(m, by)
         if m.kind == Kind.CONCEDE:
             self._concede(1 - (self.to_act if by is None else by))
             return
@@ -836,7 +842,7 @@ class Game:
                 raise RevealError("a full-information game needs no reveals")
             self.push(m)
             return
-        unseen = self.unseen()
+        unseen = self.unseen() if cards else ()
         for c in cards:
             if c not in unseen:
                 raise RevealError(
@@ -844,8 +850,12 @@ class Game:
                 )
         if len(set(cards)) != len(cards):
             raise RevealError("the same card is revealed twice")
-        work = self.copy()
-        work._materialize(m)
+        # A view's move is played in a copy (a wrong reveal leaves the view as it was):
+        # the one the move was checked in, rather than copying and placing the cards again.
+        work = checked
+        if work is self:
+            work = self.copy()
+            work._materialize(m)
         work._reveals = cards
         work._journal = self._journal
         work.push(m)

@@ -138,8 +138,10 @@ class CuttleModule:
             reveal: list[int] = []
         else:
             # The view learns what the deck showed it, except the cards the move names.
-            unseen, named = state.unseen(), {m.card, m.target}
-            reveal = [c for c in dict.fromkeys(shown) if c in unseen and c not in named]
+            reveal = []
+            if shown:  # (most moves show nothing: no need to work out the unseen cards)
+                unseen, named = state.unseen(), {m.card, m.target}
+                reveal = [c for c in dict.fromkeys(shown) if c in unseen and c not in named]
         state.apply(m, by=by, reveal=reveal)
         return m
 

@@ -273,8 +273,12 @@ class Peer:
             try:
                 if self._write_broken:  # a cancelled write: the stream may end mid-frame
                     raise trio.BrokenResourceError("an earlier write was interrupted")
-                with trio.fail_after(self._settings.reply_timeout):
+                # `trio.fail_after` is this scope in a generator context manager, whose
+                # enter and exit cost more than the scope itself: several writes a move.
+                with trio.CancelScope(relative_deadline=self._settings.reply_timeout) as scope:
                     await self._stream.send_all(data)
+                if scope.cancelled_caught:
+                    raise trio.TooSlowError
             except BaseException as exc:
                 # Part of a frame may have left: nothing more can follow it.
                 self._write_broken = True

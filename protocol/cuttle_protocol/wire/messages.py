@@ -44,23 +44,28 @@ def _check(condition: bool, message: str) -> None:
         raise ValueError(message)
 
 
+# Each check words its error only when it fails: formatting it every time was a third of
+# building a message, and every frame sent or read builds one.
+
+
 def _check_int(value: object, name: str, low: int, high: int) -> None:
-    _check(type(value) is int and low <= value <= high, f"{name} must be an int in {low}..{high}")
+    if not (type(value) is int and low <= value <= high):
+        raise ValueError(f"{name} must be an int in {low}..{high}")
 
 
 def _check_text(value: object, name: str, low: int, high: int) -> None:
-    _check(
-        type(value) is str and low <= len(value) <= high,
-        f"{name} must be a str of {low}..{high} characters",
-    )
+    if not (type(value) is str and low <= len(value) <= high):
+        raise ValueError(f"{name} must be a str of {low}..{high} characters")
 
 
 def _check_token(value: object, name: str) -> None:
-    _check(type(value) is str and TOKEN.fullmatch(value) is not None, f"{name} must be a token")
+    if not (type(value) is str and TOKEN.fullmatch(value) is not None):
+        raise ValueError(f"{name} must be a token")
 
 
 def _check_bytes(value: object, name: str, size: int) -> None:
-    _check(type(value) is bytes and len(value) == size, f"{name} must be {size} bytes")
+    if not (type(value) is bytes and len(value) == size):
+        raise ValueError(f"{name} must be {size} bytes")
 
 
 def _check_tokens(value: object, name: str, high: int, low: int = 0) -> None:
@@ -75,6 +80,11 @@ def _names(cls: type) -> tuple[str, ...]:
     """A message class's field names in declared order (`fields` walks the class each call,
     and every frame sent or read asks)."""
     return tuple(f.name for f in fields(cls))
+
+
+@functools.cache
+def _name_set(cls: type) -> frozenset[str]:
+    return frozenset(_names(cls))
 
 
 @dataclass(frozen=True)
@@ -107,8 +117,8 @@ class Message:
     @classmethod
     def from_wire(cls, wire: dict[str, Any]) -> Self:
         """Build the message from a peer's map, or raise `malformed-message`."""
-        names = set(_names(cls))
-        keys = set(wire) - {"t"}
+        names = _name_set(cls)
+        keys = wire.keys() - {"t"}
         missing = names - keys
         if missing:
             raise RemoteProtocolError(
@@ -315,10 +325,8 @@ MAX_ENTRY_BODY = 1_040_000
 
 
 def _check_bin(value: object, name: str, low: int, high: int) -> None:
-    _check(
-        type(value) is bytes and low <= len(value) <= high,
-        f"{name} must be {low}..{high} bytes",
-    )
+    if not (type(value) is bytes and low <= len(value) <= high):
+        raise ValueError(f"{name} must be {low}..{high} bytes")
 
 
 @dataclass(frozen=True)
