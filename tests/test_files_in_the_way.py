@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from cuttle_client.cli import main
-from cuttle_protocol.store import ConfigError, check_folders
+from cuttle_protocol.store import ConfigError, KnownPeers, check_folders
 
 from cuttle_net.records.record import MAX_RECORD_BYTES, RecordError, read_record_file
 from tests.records.test_verify import cuttle
@@ -70,3 +70,22 @@ def test_a_huge_record_is_refused_reading_at_most_the_limit(tmp_path: Path) -> N
         read_record_file(huge)
     with pytest.raises(RecordError, match="not a regular file"):
         read_record_file(Path("/dev/zero"))
+
+
+def test_a_broken_known_peers_file_is_said_before_the_table_opens(tmp_path: Path) -> None:
+    """Before: a table host read its known-peers file only when a joiner arrived, in the
+    task serving it, and stopped with a traceback; the joiner read 'connection ended: '."""
+    config = tmp_path / "c"
+    config.mkdir(mode=0o700)
+    (config / "known_peers.json").write_text("[1, 2, 3]\n")
+    (config / "known_peers.json").chmod(0o600)
+    with pytest.raises(ConfigError, match="is not a known-peers file"):
+        KnownPeers(config)
+    # The subprocess's timeout bounds only a failure (a host that listens and waits).
+    host = ["host", "--port", "0", "--bind", "127.0.0.1", "--no-announce", "--no-map"]
+    done = cuttle(
+        *host, "--bot", "random", "--config-dir", str(config), "--data-dir", str(tmp_path / "d")
+    )
+    said = done.stdout + done.stderr
+    assert done.returncode == 2 and "Traceback" not in said
+    assert "known_peers.json is not a known-peers file" in said

@@ -204,7 +204,11 @@ class KnownPeers:
     VERSION = 2
 
     def __init__(self, config_dir: Path) -> None:
+        """Raises ConfigError for a file that is no known-peers file: said now, before a
+        table opens, not when the first player arrives (a table host's serving task
+        raised it, which stopped the host with a traceback)."""
         self.path = config_dir / KNOWN_PEERS_FILE
+        self._load()
 
     def _load(self) -> dict[str, tuple[bytes, str]]:
         """fingerprint -> (key, name); entries with an unusable key are dropped."""
