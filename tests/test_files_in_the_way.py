@@ -89,3 +89,18 @@ def test_a_broken_known_peers_file_is_said_before_the_table_opens(tmp_path: Path
     said = done.stdout + done.stderr
     assert done.returncode == 2 and "Traceback" not in said
     assert "known_peers.json is not a known-peers file" in said
+
+
+def test_a_name_that_cannot_be_kept_is_said_and_still_used(tmp_path: Path) -> None:
+    """Before: a directory at client.json (or a file as the config folder) stopped
+    `cuttle play --name` and the lobby's name change with a traceback."""
+    from cuttle_client.profile import save_name, saved_name
+
+    (tmp_path / "c" / "client.json").mkdir(parents=True)
+    assert "client.json cannot be written: Is a directory" in (
+        save_name("Zed", tmp_path / "c") or ""
+    )
+    (tmp_path / "file").write_text("x")
+    assert "is not a directory" in (save_name("Zed", tmp_path / "file") or "")
+    assert save_name("Zed", tmp_path / "fine") is None
+    assert saved_name(tmp_path / "fine") == "Zed"

@@ -169,8 +169,10 @@ class CuttleApp(App[None]):
     def _name_chosen(self, name: str | None) -> None:
         if name:
             self.player_name = name
-            save_name(name, self.settings.config_dir)
+            unkept = save_name(name, self.settings.config_dir)
             self.lobby.query_one("#name", Input).value = name
+            if unkept:
+                self.lobby.notice(f"Name not kept for the next runs: {unkept}")
 
     def on_lobby_screen_name_changed(self, event: LobbyScreen.NameChanged) -> None:
         problem = name_problem(event.name)
