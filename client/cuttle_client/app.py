@@ -172,15 +172,15 @@ class CuttleApp(App[None]):
             unkept = save_name(name, self.settings.config_dir)
             self.lobby.query_one("#name", Input).value = name
             if unkept:
-                self.lobby.notice(f"Name not kept for the next runs: {unkept}")
+                self.lobby.notice(f"Your name is {name}, not kept for the next runs: {unkept}")
 
     def on_lobby_screen_name_changed(self, event: LobbyScreen.NameChanged) -> None:
         problem = name_problem(event.name)
         if problem:
             self.lobby.notice(f"Name not changed: {problem}")
             return
-        self._name_chosen(event.name)
         self.lobby.notice(f"Other players will see you as {event.name}.")
+        self._name_chosen(event.name)  # (its notice, if the name could not be kept)
 
     @property
     def name_to_show(self) -> str:
