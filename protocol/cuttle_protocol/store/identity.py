@@ -208,7 +208,8 @@ class KnownPeers:
         table opens, not when the first player arrives (a table host's serving task
         raised it, which stopped the host with a traceback)."""
         self.path = config_dir / KNOWN_PEERS_FILE
-        self._load()
+        if os.path.lexists(self.path):  # (no file: nothing to check, no folder made yet)
+            self._load()
 
     def _load(self) -> dict[str, tuple[bytes, str]]:
         """fingerprint -> (key, name); entries with an unusable key are dropped."""
