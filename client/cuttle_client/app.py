@@ -168,16 +168,18 @@ class CuttleApp(App[None]):
     def _name_chosen(self, name: str | None) -> None:
         if name:
             self.player_name = name
-            save_name(name, self.settings.config_dir)
+            unkept = save_name(name, self.settings.config_dir)
             self.lobby.query_one("#name", Input).value = name
+            if unkept:
+                self.lobby.notice(f"Your name is {name}, not kept for the next runs: {unkept}")
 
     def on_lobby_screen_name_changed(self, event: LobbyScreen.NameChanged) -> None:
         problem = name_problem(event.name)
         if problem:
             self.lobby.notice(f"Name not changed: {problem}")
             return
-        self._name_chosen(event.name)
         self.lobby.notice(f"Other players will see you as {event.name}.")
+        self._name_chosen(event.name)  # (its notice, if the name could not be kept)
 
     @property
     def name_to_show(self) -> str:

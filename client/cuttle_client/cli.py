@@ -25,6 +25,8 @@ from . import (
 
 MODULES = (cli_play, cli_learn, cli_net, cli_watch, cli_lan, cli_record, cli_rules, cli_arena)
 SUBCOMMANDS = {name: module for module in MODULES for name in module.COMMANDS}
+WRITES_FOLDERS = {None, "host", "join", "watch"}
+"""The commands (None: the lobby) whose seat or watcher writes a journal and records."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,6 +58,14 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command in WRITES_FOLDERS:
+        from cuttle_protocol.store import ConfigError, check_folders
+
+        try:
+            check_folders(args.config_dir, args.data_dir)
+        except ConfigError as e:
+            print(f"cuttle: {e}", file=sys.stderr)
+            return 2
     try:
         with stopping.installed():  # SIGTERM and SIGHUP stop a command as Ctrl+C does
             if args.command is None:

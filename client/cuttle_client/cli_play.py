@@ -160,7 +160,9 @@ def _run_app(
         if problem:
             print(f"cuttle: --name {name!r}: {problem}")
             return 2
-        save_name(name, config_dir)
+        unkept = save_name(name, config_dir)
+        if unkept:
+            print(f"cuttle: --name {name!r} not kept for the next runs: {unkept}")
     settings = Settings(
         ascii=ascii_wanted(args.ascii),
         bell=not getattr(args, "no_bell", False),

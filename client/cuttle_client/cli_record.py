@@ -47,26 +47,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _read(path: Path) -> str | None:
-    from cuttle_net.records.record import MAX_RECORD_BYTES
+    from cuttle_net.records.record import RecordError, read_record_file
 
     try:
-        data = path.read_bytes()
+        return read_record_file(path)
     except OSError as e:
         print(f"cuttle: cannot read {path}: {e.strerror or e}", file=sys.stderr)
-        return None
-    if len(data) > MAX_RECORD_BYTES:
-        print(
-            f"cuttle: {path} is not a game record: over {MAX_RECORD_BYTES} bytes", file=sys.stderr
-        )
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        print(
-            f"cuttle: {path} is not a game record: not UTF-8 text (byte {e.start})",
-            file=sys.stderr,
-        )
-        return None
+    except RecordError as e:
+        print(f"cuttle: {path} is not a game record: {e}", file=sys.stderr)
+    return None
 
 
 def run(args: argparse.Namespace) -> int:

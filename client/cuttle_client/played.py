@@ -17,7 +17,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from cuttle_net.records.record import RecordError, parse_record, table_tags
+from cuttle_net.records.record import RecordError, parse_record, read_record_file, table_tags
 from cuttle_net.records.verify import verify_text
 
 from .footer import Footer
@@ -91,7 +91,7 @@ def played_games(folder: Path, width: int = 0) -> list[Played]:
     out = []
     for path in paths[:MAX_LISTED]:
         try:
-            tags = parse_record(path.read_text(encoding="utf-8")).tags
+            tags = parse_record(read_record_file(path)).tags
             line = summary(path, tags, width)
         except (OSError, UnicodeDecodeError, RecordError, ValueError) as e:
             line = f"{path.name}: not a readable record ({e})"
@@ -173,7 +173,7 @@ class PlayedScreen(Screen[None]):
         from .replay import ReplayScreen, load
 
         try:
-            p = load(path.read_text(encoding="utf-8"))
+            p = load(read_record_file(path))
         except (OSError, UnicodeDecodeError, ValueError) as e:
             self.app.call_from_thread(self.notice, f"Cannot replay {path.name}: {e}")
             return
@@ -189,8 +189,8 @@ class PlayedScreen(Screen[None]):
     @work(thread=True, exclusive=True)
     def _verify(self, path: Path) -> None:
         try:
-            report = verify_text(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as e:
+            report = verify_text(read_record_file(path))
+        except (OSError, RecordError) as e:
             self.app.call_from_thread(self.notice, f"Cannot read {path.name}: {e}")
             return
         text = "\n".join([*report.lines, f"verdict: {verdict_words(report)}"])
@@ -204,7 +204,7 @@ class PlayedScreen(Screen[None]):
             return
         out = game.path.with_suffix(".json")
         try:
-            record = parse_record(game.path.read_text(encoding="utf-8"))
+            record = parse_record(read_record_file(game.path))
             out.write_text(json.dumps(as_json(record), indent=1) + "\n", encoding="utf-8")
         except (OSError, UnicodeDecodeError, RecordError) as e:
             self.notice(f"Cannot export {game.path.name}: {e}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import getpass
 import json
-import os
 from pathlib import Path
 
 from cuttle_protocol.store import dirs
@@ -52,18 +51,23 @@ def saved_name(config_dir: Path | None = None) -> str | None:
     return name if isinstance(name, str) and name_problem(name) is None else None
 
 
-def save_name(name: str, config_dir: Path | None = None) -> None:
-    """Keep ``name`` (already checked with ``name_problem``) for the next runs."""
+def save_name(name: str, config_dir: Path | None = None) -> str | None:
+    """Keep ``name`` (already checked with ``name_problem``) for the next runs: None once
+    kept, else why not (the name still serves this run). A config folder or ``client.json``
+    in the way (a file, a directory, another user's) is said, never a traceback."""
+    from cuttle_protocol.store import ConfigError, write_private
+
     path = _path(config_dir)
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     settings: dict = {}
     with contextlib.suppress(OSError, ValueError):
         loaded = json.loads(path.read_text(encoding="utf-8"))
         settings = loaded if isinstance(loaded, dict) else {}
     settings["name"] = name
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    try:
+        write_private(path, (json.dumps(settings, indent=2) + "\n").encode())
+    except (OSError, ConfigError) as e:
+        return f"{path} cannot be written: {getattr(e, 'strerror', None) or e}"
+    return None
 
 
 def player_name(given: str | None, config_dir: Path | None = None) -> str:

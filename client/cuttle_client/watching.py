@@ -88,13 +88,14 @@ async def watch(
     try:
         identity = load_or_create_identity(config)
         name = player_name(args.name, args.config_dir)
+        known = KnownPeers(config)
     except ConfigError as e:
         say(f"cannot use the config directory: {e}")
         return 2
     follower = Follower(identity)
     following(follower)
     say(f"connecting to {args.address} (the table shows once it is seated)")
-    me, known = LocalPlayer(name, identity), KnownPeers(config)
+    me = LocalPlayer(name, identity)
     try:
         async with watch_table(args.address, me, known_peers=known, log=told(say)) as table:
             say(f"watching the table at {args.address}")

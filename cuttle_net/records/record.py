@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -122,6 +124,24 @@ class GameRecord:
             else:
                 lines.append(f"{e.kind} {_b64(msgpack.packb(e.data, use_bin_type=True))}")
         return "\n".join(lines) + "\n"
+
+
+def read_record_file(path: Path) -> str:
+    """The text of the record file at ``path``. Raises ``OSError`` (it cannot be read) or
+    ``RecordError`` (``unreadable``: no regular file, over ``MAX_RECORD_BYTES``, or not
+    UTF-8). At most that many bytes are read, and a FIFO or device is refused before it is
+    read: a record is any file a player names, which must not hang or exhaust the reader."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # (no wait on a FIFO)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RecordError("not a regular file", unreadable=True)
+        data = f.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"over {MAX_RECORD_BYTES} bytes", unreadable=True)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RecordError(f"not UTF-8 text (byte {e.start})", unreadable=True) from None
 
 
 def record_lines(text: str) -> list[str]:

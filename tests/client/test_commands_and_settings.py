@@ -117,6 +117,23 @@ def test_the_lobby_after_a_first_game_shows_the_name_it_was_played_under(tmp_pat
     run(app, body)
 
 
+def test_a_name_the_lobby_cannot_keep_is_said_and_used(tmp_path: Path) -> None:
+    """Before: a directory at client.json stopped the client with a traceback as the
+    player changed the name in the lobby."""
+    config = tmp_path / "own-config"
+    (config / "client.json").mkdir(parents=True)
+    app = make_app(Settings(bot_delay=0, config_dir=config, name="Ann"))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "n", *["backspace"] * 3, *"bea", "enter")
+        shown = " ".join(screen_text(app).split())
+        assert "Your name is bea, not kept for the next runs:" in shown
+        assert "cannot be written: Is a directory" in shown  # (the path may wrap)
+        assert app.name_to_show == "bea"
+
+    run(app, body)
+
+
 def test_lobby_keys_reach_every_part() -> None:
     app = make_app(Settings(bot_delay=0))
 

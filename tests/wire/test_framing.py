@@ -98,6 +98,9 @@ def test_strict_decoding_refuses(body: bytes) -> None:
     with pytest.raises(RemoteProtocolError) as info:
         unpack(body)
     assert info.value.code is ErrorCode.MALFORMED_FRAME
+    # The close reason says what was wrong (a body nested past msgpack's own stack said
+    # "not valid msgpack: " and nothing more).
+    assert not info.value.message.rstrip().endswith(":"), info.value.message
 
 
 def test_strict_decoding_accepts_the_allowed_types() -> None:

@@ -13,7 +13,7 @@ from .identity import (
     load_or_create_identity,
     write_private,
 )
-from .journal import JournalDamaged, JournalInUse, release
+from .journal import JournalDamaged, JournalInUse, check_folders, release
 from .seatjournal import (
     JournaledGuest,
     JournaledHost,
@@ -38,6 +38,7 @@ __all__ = [
     "SeatJournal",
     "TableHeader",
     "Trust",
+    "check_folders",
     "data_dir",
     "default_config_dir",
     "find_host_table",

@@ -51,12 +51,24 @@ def _tighten(path: Path, st: os.stat_result, private_mode: int, what: str) -> No
         os.chmod(path, private_mode)
 
 
-def private_dir(path: Path, what: str = "the config directory") -> Path:
-    """Create `path` (mode 0700) or check an existing one: ours, a directory, owner-only."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    st = path.stat()  # a symlink to a directory of ours is fine (dotfile managers use them)
+def usable_dir(path: Path, what: str, mode: int = 0o777) -> os.stat_result:
+    """Create the directory `path` or check an existing one; a file, a dangling symlink or
+    a path we may not create is a ConfigError naming `what` (never a traceback)."""
+    try:
+        path.mkdir(mode=mode, parents=True, exist_ok=True)
+        st = path.stat()  # a symlink to a directory of ours is fine (dotfile managers use them)
+    except FileExistsError:  # a file (or a dangling symlink) where the directory should be
+        raise ConfigError(f"{what} {path} is not a directory") from None
+    except OSError as exc:
+        raise ConfigError(f"{what} {path} cannot be made: {exc.strerror or exc}") from None
     if not stat.S_ISDIR(st.st_mode):
         raise ConfigError(f"{what} {path} is not a directory")
+    return st
+
+
+def private_dir(path: Path, what: str = "the config directory") -> Path:
+    """Create `path` (mode 0700) or check an existing one: ours, a directory, owner-only."""
+    st = usable_dir(path, what, 0o700)
     _tighten(path, st, 0o700, what)
     return path
 
@@ -192,7 +204,12 @@ class KnownPeers:
     VERSION = 2
 
     def __init__(self, config_dir: Path) -> None:
+        """Raises ConfigError for a file that is no known-peers file: said now, before a
+        table opens, not when the first player arrives (a table host's serving task
+        raised it, which stopped the host with a traceback)."""
         self.path = config_dir / KNOWN_PEERS_FILE
+        if os.path.lexists(self.path):  # (no file: nothing to check, no folder made yet)
+            self._load()
 
     def _load(self) -> dict[str, tuple[bytes, str]]:
         """fingerprint -> (key, name); entries with an unusable key are dropped."""

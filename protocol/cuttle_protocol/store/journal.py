@@ -33,7 +33,9 @@ except ImportError:  # Windows: no claims, one process per data folder is the us
 
 
 from ..wire.codec import pack
-from .identity import private_dir
+from .dirs import data_dir as default_data_dir
+from .dirs import games_dir
+from .identity import default_config_dir, private_dir, usable_dir
 
 _LENGTH = struct.Struct(">I")
 _CHECK = 4
@@ -64,6 +66,16 @@ class JournalInUse(Exception):
 
 def journal_dir(data_dir: Path) -> Path:
     return data_dir / "journal"
+
+
+def check_folders(config_dir: Path | None, data_dir: Path | None) -> None:
+    """Make or check the folders a seat or a watcher writes to, before it meets anyone: a
+    file where one should be otherwise surfaces only mid-game (the journal) or at the
+    game's end (the record, then lost). Raises ConfigError naming the folder."""
+    private_dir(config_dir or default_config_dir())
+    data = data_dir or default_data_dir()
+    private_dir(journal_dir(data), "the journal directory")
+    usable_dir(games_dir(data), "the records directory")
 
 
 def _safe(text: str) -> str:

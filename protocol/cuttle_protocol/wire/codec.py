@@ -45,8 +45,15 @@ def unpack(body: bytes) -> Any:
             max_array_len=MAX_CONTAINER_LEN,
             max_map_len=MAX_CONTAINER_LEN,
         )
-    except ValueError as exc:  # msgpack's own errors (FormatError, StackError...) and bad UTF-8
-        raise RemoteProtocolError(ErrorCode.MALFORMED_FRAME, f"not valid msgpack: {exc}") from None
+    except msgpack.StackError:  # (its message is empty: the peer read "not valid msgpack: ")
+        raise RemoteProtocolError(
+            ErrorCode.MALFORMED_FRAME, f"nested deeper than {MAX_DEPTH} levels"
+        ) from None
+    except ValueError as exc:  # msgpack's own errors (FormatError...) and bad UTF-8
+        detail = str(exc) or type(exc).__name__
+        raise RemoteProtocolError(
+            ErrorCode.MALFORMED_FRAME, f"not valid msgpack: {detail}"
+        ) from None
     check_value(value)
     return value
 
