@@ -420,7 +420,8 @@ class TableSeat(Meeting):
         elif isinstance(item, TableEnded) and self.session is not None and self.session.finished:
             self._match_ended(item)
         elif isinstance(item, Reconnecting):  # our connection to the host (SPEC 4.6)
-            self.reconnecting = f"connection lost ({item.why}): reconnecting…"
+            # What is happening first: at 80 columns the status line ends about here.
+            self.reconnecting = f"reconnecting to the host… (connection lost: {item.why})"
             self._changed()
         elif isinstance(item, Reconnected):
             self.reconnecting = ""
