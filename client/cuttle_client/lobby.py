@@ -83,6 +83,8 @@ class LobbyScreen(Screen[None]):
         Binding("v", "variants", "Variants", show=False),  # the rules' row names the key
         Binding("question_mark", "help", "Rules"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),
+        # Out of a field (only there: the footer shows it): its letters are the lobby's keys.
+        Binding("escape", "leave_field", "Leave field"),
     ]
 
     class PracticeRequested(Message):
@@ -440,6 +442,25 @@ class LobbyScreen(Screen[None]):
                 listing.index = 0  # Enter joins the first game at once
         else:
             self.notice("No game found on your network yet: join by address (j).")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_field":
+            return isinstance(self.focused, Input)
+        return True
+
+    def action_leave_field(self) -> None:
+        """Esc in a field: the keys are the lobby's again; a name half typed is dropped."""
+        if self.focused is self.query_one("#name", Input):
+            self.show_name(self._name)
+            self.query_one("#practice", Button).focus()
+        else:
+            self.query_one("#join", Button).focus()
+
+    def show_name(self, name: str) -> None:
+        """The name the games are played under, in its field (after a change, or after a
+        name refused: the field then shows the name kept, not the one refused)."""
+        self._name = name
+        self.query_one("#name", Input).value = name
 
     def action_name(self) -> None:
         field = self.query_one("#name", Input)

@@ -14,7 +14,7 @@ from cuttle_client.network import ConnectScreen
 from cuttle_client.table import TableScreen
 from textual.binding import Binding
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 from cuttle_net.games.cuttle.rules import Rules
 from tests.client.helpers import keys, practice_app, run, screen_text, until
@@ -434,7 +434,11 @@ def test_every_key_of_the_lobby_footer_shows_at_80_columns() -> None:
         # The footer is drawn a few frames after the lobby (blank then, under load).
         await until(pilot, lambda: bool(screen_text(app).splitlines()[-1].strip()))
         footer = screen_text(app).splitlines()[-1]
-        shown = [b for b in LobbyScreen.BINDINGS if isinstance(b, Binding) and b.show]
+        shown = [
+            b
+            for b in LobbyScreen.BINDINGS
+            if isinstance(b, Binding) and b.show and b.action != "leave_field"  # in a field
+        ]
         assert len(shown) >= 9
         for binding in shown:
             key = app.get_key_display(binding)
@@ -486,3 +490,47 @@ def test_esc_and_a_key_sent_together_are_the_two_keys(tmp_path) -> None:
     assert _escape_then("alt+b", {"alt+b": 1}) is None  # taken by a binding
     assert _escape_then("alt+left", {}) is None
     assert _escape_then("w", {}) is None
+
+
+def test_escape_leaves_a_lobby_field_and_the_lobby_keys_work_again() -> None:
+    """In tmux: after `j` or `w` with nothing typed the cursor is in the Join field, where
+    Esc did nothing and the footer showed only ^q: `l` then typed "l" into the address."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    async def body(pilot: Pilot) -> None:
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert "Leave field" not in screen_text(app)  # no field focused: not offered
+        await keys(pilot, "w")
+        assert app.focused is lobby.query_one("#address")
+        assert "esc Leave field" in screen_text(app)  # the way out is shown
+        await keys(pilot, "escape")
+        assert app.focused is lobby.query_one("#join")
+        await keys(pilot, "l")  # a lobby key again, not a letter in the field
+        assert lobby.query_one("#address", Input).value == ""
+        assert "No game found on your network yet" in screen_text(app)
+
+    run(app, body)
+
+
+def test_the_name_field_shows_the_name_kept_after_a_refusal_or_esc(tmp_path) -> None:
+    """In tmux: a name refused (empty, or over 32 characters) stayed in its field (or the
+    field showed its placeholder "your name") while the games went on under the old one."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann", config_dir=tmp_path))
+
+    async def body(pilot: Pilot) -> None:
+        lobby = app.screen
+        field = lobby.query_one("#name", Input)
+        await keys(pilot, "n", "backspace", "backspace", "backspace", "enter")
+        assert "Name not changed (still Ann)" in screen_text(app)
+        assert field.value == "Ann"
+        await keys(pilot, "n", *"W" * 40, "enter")
+        assert "Name not changed (still Ann)" in screen_text(app)
+        assert field.value == "Ann"
+        await keys(pilot, "n", *"xyz", "escape")  # changed one's mind: nothing kept
+        assert field.value == "Ann" and app.focused is lobby.query_one("#practice")
+        await keys(pilot, "n", "backspace", "backspace", "backspace", *"Bea", "enter")
+        await keys(pilot, "n", *"zz", "escape")
+        assert field.value == "Bea"  # the name kept is the one last changed to
+
+    run(app, body)
