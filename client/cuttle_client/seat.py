@@ -63,7 +63,7 @@ from cuttle_net.session import GameSession
 
 from .chat import TOO_FAST
 from .cli_table import Hosting, Rejoin, journal_words, sit_at_table
-from .progress import alarm_words, no_game_words, progress_lines, seat_words
+from .progress import alarm_words, listen_words, no_game_words, progress_lines, seat_words
 from .trio_guest import GuestTask, TrioGuest
 
 
@@ -240,7 +240,7 @@ class TableSeat(Meeting):
             self._stopped(f"Cannot use the config directory: {e}")
             return
         except OSError as e:
-            self._stopped(f"Cannot listen on port {self.hosting.port}: {e.strerror or e}")
+            self._stopped(_sentence(listen_words(self.hosting.port, e)))
             return
         self._match_over(match)
 

@@ -58,7 +58,7 @@ def test_host_from_the_lobby_shows_where_to_join_and_can_be_cancelled() -> None:
         listed = "cuttle join 127.0.0.1:4454   (from this machine)" in text
         assert (
             listed and "cuttle join cuttle:" in " ".join(text.split())
-        ) or "Cannot listen on [::]:4454" in text
+        ) or "Cannot listen on port 4454" in text
         await keys(pilot, "escape")
         assert isinstance(app.screen, LobbyScreen)
 
@@ -534,3 +534,32 @@ def test_the_name_field_shows_the_name_kept_after_a_refusal_or_esc(tmp_path) -> 
         assert field.value == "Bea"  # the name kept is the one last changed to
 
     run(app, body)
+
+
+def test_a_port_in_use_says_what_to_do_instead(tmp_path) -> None:
+    """In tmux, hosting while another program held 4454 ended on "Cannot listen on port
+    4454: Address already in use" and Esc: the lobby has no port to change, so a new player
+    was left with nothing to try."""
+    from cuttle_client.app import NetworkLaunch
+    from cuttle_client.progress import listen_words
+    from cuttle_protocol.play import NetPlan
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        plan = NetPlan(
+            "host", "Ann", port=port, bind="127.0.0.1", announce=False, config_dir=tmp_path
+        )
+        app = make_app(Settings(bot_delay=0, data_dir=tmp_path), network=NetworkLaunch(plan))
+
+        async def body(pilot: Pilot) -> None:
+            await until(pilot, lambda: "Cannot listen" in screen_text(app))
+            text = " ".join(screen_text(app).split())
+            assert f"Cannot listen on port {port}: Address already in use" in text
+            assert f"host on another port with: cuttle host --port {port + 1}" in text
+
+        run(app, body)
+    # Another failure has no such advice (the headless `cuttle host` says the same words).
+    other = listen_words(80, PermissionError(13, "Permission denied"))
+    assert other == "cannot listen on port 80: Permission denied"
