@@ -70,6 +70,9 @@ class LobbyScreen(Screen[None]):
     # first, so a key pressed before on_mount (a loaded machine) was typed into the name.
     AUTO_FOCUS = "#practice"
 
+    # Named on the lobby's own rows ("Host (h)"): the footer leaves them out when narrow.
+    FOOTER_SPARE = frozenset({"game", "practice", "learn", "host", "join", "lan"})
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("g", "game", "Game"),
         Binding("p", "practice", "Practice"),

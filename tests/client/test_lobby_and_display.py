@@ -563,3 +563,27 @@ def test_a_port_in_use_says_what_to_do_instead(tmp_path) -> None:
     # Another failure has no such advice (the headless `cuttle host` says the same words).
     other = listen_words(80, PermissionError(13, "Permission denied"))
     assert other == "cannot listen on port 80: Permission denied"
+
+
+def test_the_lobby_footer_keeps_the_keys_shown_nowhere_else_when_narrow() -> None:
+    """In tmux at 60×20 the lobby's footer was cut at "r Playe": "? Rules" and "^q Quit",
+    written nowhere else, were lost, while its first keys repeat the lobby's own rows."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    def footer() -> str:
+        return screen_text(app).splitlines()[-1]
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "^q Quit" in footer())
+        assert "g Game" in footer()  # 80 columns: every key
+        await pilot.resize_terminal(60, 20)
+        await until(pilot, lambda: "g Game" not in footer())
+        assert footer().split() == ["r", "Played", "?", "Rules", "^q", "Quit"]
+        assert "Practice (p)" in screen_text(app) and "Host (h)" in screen_text(app)
+        await keys(pilot, "h")  # a key left out of the footer still works
+        assert isinstance(app.screen, ConnectScreen)
+        await keys(pilot, "escape")
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: "g Game" in footer())
+
+    run(app, body)
