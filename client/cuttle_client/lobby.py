@@ -143,6 +143,7 @@ class LobbyScreen(Screen[None]):
         self._join_at = ""  # the Join field's first value (an unfinished game's host)
         self._variants: frozenset[str] = frozenset()  # Cuttle's variant switches, chosen by v
         self._deck_options = deck_options(4)  # L'Unisson's, for the players chosen
+        self._said_none = False  # the notice says no LAN game was found
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -289,6 +290,8 @@ class LobbyScreen(Screen[None]):
         elif listing.has_focus and games:
             listing.index = 0
         self.query_one("#lan-hint", Static).update("" if games else LAN_HINT)
+        if games and self._said_none:  # `l` came before the first announcement
+            self.notice("")
 
     def suggest_join(self, address: str) -> None:
         """Fill the Join field with ``address`` unless the player typed something there."""
@@ -302,6 +305,7 @@ class LobbyScreen(Screen[None]):
     def notice(self, text: str) -> None:
         """A problem to fix before going on (a bad address, a bad name)."""
         self.query_one("#notice", Static).update(plain(text))  # it may quote what was typed
+        self._said_none = False
 
     @property
     def rules(self) -> str:
@@ -445,6 +449,7 @@ class LobbyScreen(Screen[None]):
                 listing.index = 0  # Enter joins the first game at once
         else:
             self.notice("No game found on your network yet: join by address (j).")
+            self._said_none = True  # withdrawn when one is found
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "leave_field":

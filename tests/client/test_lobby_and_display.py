@@ -587,3 +587,42 @@ def test_the_lobby_footer_keeps_the_keys_shown_nowhere_else_when_narrow() -> Non
         await until(pilot, lambda: "g Game" in footer())
 
     run(app, body)
+
+
+def test_no_game_found_is_withdrawn_when_a_game_is_found(monkeypatch) -> None:
+    """In tmux: `l` pressed before the first announcement arrived left "No game found on
+    your network yet" on screen just above the game then listed."""
+    from contextlib import asynccontextmanager
+
+    import trio
+    from cuttle_protocol.shells import mdns as lan
+    from cuttle_protocol.wire import Announcement
+
+    game = lan.LanGame(
+        "Alice._cuttle._tcp.local.", Announcement("Alice", 4454, Rules()), ("127.0.0.1",), 0.0
+    )
+    found = trio.Event()
+
+    @asynccontextmanager
+    async def fake_browse(**_):
+        async def updates():
+            yield []
+            await found.wait()  # announced after the player pressed `l`
+            yield [game]
+            await trio.sleep_forever()
+
+        yield updates()
+
+    monkeypatch.setattr(lan, "browse", fake_browse)
+    app = make_app(Settings(bot_delay=0, lan=True))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "l")
+        assert "No game found on your network yet" in screen_text(app)
+        app.trio.run_sync_soon(found.set)
+        await until(pilot, lambda: "Alice · 127.0.0.1:4454" in screen_text(app))
+        assert "No game found" not in screen_text(app)
+        await keys(pilot, "l")  # now the list, its first game to join
+        assert app.focused is app.lobby.query_one("#lan")
+
+    run(app, body)
