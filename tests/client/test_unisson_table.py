@@ -114,6 +114,19 @@ def test_six_seats_scores_fit_the_game_over_panel_at_60_by_20() -> None:
     run(unisson_app(6, 2), body, size=(60, 20))
 
 
+def test_the_footer_at_60_columns_shows_whole_keys_only() -> None:
+    """In tmux at 60×20 the table's footer was cut at "e Ex", and Pass with it, which the
+    choices (five lines shown with six players) showed only scrolled: keys the choices
+    name make way, the last first; Help and Pass stay."""
+
+    async def body(pilot: Pilot) -> None:
+        footer = screen_text(pilot.app).splitlines()[-1]
+        keys_shown = footer.split("▏")[0].split()
+        assert keys_shown == ["?", "Help", "d", "Draw", "t", "Take", "x", "Discard", "p", "Pass"]
+
+    run(unisson_app(6, 2), body, size=(60, 20))
+
+
 LONG = ("Bartholomew Fairweather", "Maximiliana Rosenthal", "Christopher Longbottom")
 LONG += ("Alexandrina Wellesley", "Theodora Kowalczykowa", "Wilhelmina Featherstone")
 

@@ -43,6 +43,11 @@ SCORE_NAME = 9  # the name's column on the scores: 8 letters and a space
 class UnissonTableScreen(ChatActions, Screen[None]):
     """A game of L'Unisson in progress, from the player's seat."""
 
+    # Each is named with its key in the choices ("Meld… (m)"): the footer leaves them out,
+    # the last first, when narrow (at 60 columns it was cut at "e Ex", Pass lost with it;
+    # Pass stays: with six players the choices show five lines, Pass the sixth).
+    FOOTER_SPARE = frozenset(f"key('{k}')" for k in "dtxme")
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help"),
         Binding("d", "key('d')", "Draw"),
