@@ -14,7 +14,6 @@ from cuttle_protocol.store import games_dir, unfinished_tables
 from cuttle_protocol.wire import Invitation, is_invitation, parse_address
 from textual import events
 from textual.app import App
-from textual.widgets import Input
 
 from cuttle_net.games.interface import game_module
 
@@ -169,14 +168,15 @@ class CuttleApp(App[None]):
         if name:
             self.player_name = name
             unkept = save_name(name, self.settings.config_dir)
-            self.lobby.query_one("#name", Input).value = name
+            self.lobby.show_name(name)
             if unkept:
                 self.lobby.notice(f"Your name is {name}, not kept for the next runs: {unkept}")
 
     def on_lobby_screen_name_changed(self, event: LobbyScreen.NameChanged) -> None:
         problem = name_problem(event.name)
         if problem:
-            self.lobby.notice(f"Name not changed: {problem}")
+            self.lobby.show_name(self.name_to_show)  # not the refused one
+            self.lobby.notice(f"Name not changed (still {self.name_to_show}): {problem}")
             return
         self.lobby.notice(f"Other players will see you as {event.name}.")
         self._name_chosen(event.name)  # (its notice, if the name could not be kept)

@@ -20,7 +20,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from .peertext import plain
+from .peertext import plain, visible
 
 TALK = "w"
 """The key that opens a line to the table (a word), free in both games' table screens."""
@@ -130,6 +130,7 @@ class ChatBox(Vertical):
         super().__init__(**kwargs)
         self._speak, self._put_away = say, closed
         self._lines: list[tuple[str, str]] = []
+        self._seen: tuple[str, str] | None = None  # the newest line shown or told
 
     def compose(self) -> ComposeResult:
         yield ChatPanel(id="chat")
@@ -147,6 +148,22 @@ class ChatBox(Vertical):
         self._lines = lines
         for panel in self.query(ChatPanel):  # (none until composed: on_mount shows them)
             panel.show(lines)
+            if not all(w.display for w in panel.ancestors_with_self):
+                # Out of sight (Cuttle's panel under 80 columns): a line heard shows as a
+                # notice instead of never (in tmux at 60 columns nobody saw one); the last
+                # few only (a resumed table hears its history again).
+                for who, line in self._unseen(lines)[-SHOWN:]:
+                    if who:
+                        self.app.notify(visible(f"{who}: {line}"), title="Chat", markup=False)
+            self._seen = lines[-1] if lines else None
+
+    def _unseen(self, lines: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The lines after the last one shown (by identity: lines may repeat, and the
+        oldest go past ``KEPT``)."""
+        for i in range(len(lines) - 1, -1, -1):
+            if lines[i] is self._seen:
+                return lines[i + 1 :]
+        return lines
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.show, self._lines)
@@ -154,6 +171,7 @@ class ChatBox(Vertical):
     def talk(self) -> None:
         field = self.query_one(Input)
         field.display = True
+        self.screen.add_class("-talking")  # its line shows even where the panel does not
         field.focus()
 
     def canned(self, key: str) -> None:
@@ -163,6 +181,7 @@ class ChatBox(Vertical):
         field = self.query_one(Input)
         field.value = ""
         field.display = False
+        self.screen.remove_class("-talking")
         self._put_away()
 
     @on(Input.Submitted, "#chat-input")

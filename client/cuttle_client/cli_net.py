@@ -242,7 +242,9 @@ def _run_table_host(args: argparse.Namespace) -> int:
         _say(f"connection ended: {e.message}")
         return 1
     except OSError as e:
-        _say(f"cannot listen on port {args.port}: {e.strerror or e}")
+        from cuttle_client.progress import listen_words
+
+        _say(listen_words(args.port, e))
         return 1
 
 

@@ -70,6 +70,9 @@ class LobbyScreen(Screen[None]):
     # first, so a key pressed before on_mount (a loaded machine) was typed into the name.
     AUTO_FOCUS = "#practice"
 
+    # Named on the lobby's own rows ("Host (h)"): the footer leaves them out when narrow.
+    FOOTER_SPARE = frozenset({"game", "practice", "learn", "host", "join", "lan"})
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("g", "game", "Game"),
         Binding("p", "practice", "Practice"),
@@ -83,6 +86,8 @@ class LobbyScreen(Screen[None]):
         Binding("v", "variants", "Variants", show=False),  # the rules' row names the key
         Binding("question_mark", "help", "Rules"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),
+        # Out of a field (only there: the footer shows it): its letters are the lobby's keys.
+        Binding("escape", "leave_field", "Leave field"),
     ]
 
     class PracticeRequested(Message):
@@ -138,6 +143,7 @@ class LobbyScreen(Screen[None]):
         self._join_at = ""  # the Join field's first value (an unfinished game's host)
         self._variants: frozenset[str] = frozenset()  # Cuttle's variant switches, chosen by v
         self._deck_options = deck_options(4)  # L'Unisson's, for the players chosen
+        self._said_none = False  # the notice says no LAN game was found
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -284,6 +290,8 @@ class LobbyScreen(Screen[None]):
         elif listing.has_focus and games:
             listing.index = 0
         self.query_one("#lan-hint", Static).update("" if games else LAN_HINT)
+        if games and self._said_none:  # `l` came before the first announcement
+            self.notice("")
 
     def suggest_join(self, address: str) -> None:
         """Fill the Join field with ``address`` unless the player typed something there."""
@@ -297,6 +305,7 @@ class LobbyScreen(Screen[None]):
     def notice(self, text: str) -> None:
         """A problem to fix before going on (a bad address, a bad name)."""
         self.query_one("#notice", Static).update(plain(text))  # it may quote what was typed
+        self._said_none = False
 
     @property
     def rules(self) -> str:
@@ -440,6 +449,26 @@ class LobbyScreen(Screen[None]):
                 listing.index = 0  # Enter joins the first game at once
         else:
             self.notice("No game found on your network yet: join by address (j).")
+            self._said_none = True  # withdrawn when one is found
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_field":
+            return isinstance(self.focused, Input)
+        return True
+
+    def action_leave_field(self) -> None:
+        """Esc in a field: the keys are the lobby's again; a name half typed is dropped."""
+        if self.focused is self.query_one("#name", Input):
+            self.show_name(self._name)
+            self.query_one("#practice", Button).focus()
+        else:
+            self.query_one("#join", Button).focus()
+
+    def show_name(self, name: str) -> None:
+        """The name the games are played under, in its field (after a change, or after a
+        name refused: the field then shows the name kept, not the one refused)."""
+        self._name = name
+        self.query_one("#name", Input).value = name
 
     def action_name(self) -> None:
         field = self.query_one("#name", Input)

@@ -5,6 +5,7 @@ protocol hands up data, never sentences)."""
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Sequence
 
 from cuttle_protocol.play import (
@@ -162,6 +163,19 @@ def listener_line(news: object) -> str | None:
     if isinstance(news, CodeAlarm):
         return alarm_words(news)
     return None
+
+
+def listen_words(port: int, e: OSError) -> str:
+    """Why the host could not listen on ``port``, and, when the port is taken, the way on
+    (the lobby has no port to change: only ``cuttle host --port``)."""
+    words = f"cannot listen on port {port}: {e.strerror or e}"
+    if e.errno == errno.EADDRINUSE:
+        other = port + 1 if 0 < port < 65535 else 4455
+        words += (
+            " (another program holds it, perhaps another cuttle hosting): stop it, or host"
+            f" on another port with: cuttle host --port {other}"
+        )
+    return words
 
 
 def alarm_words(alarm: CodeAlarm) -> str:

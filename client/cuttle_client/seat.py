@@ -63,7 +63,7 @@ from cuttle_net.session import GameSession
 
 from .chat import TOO_FAST
 from .cli_table import Hosting, Rejoin, journal_words, sit_at_table
-from .progress import alarm_words, no_game_words, progress_lines, seat_words
+from .progress import alarm_words, listen_words, no_game_words, progress_lines, seat_words
 from .trio_guest import GuestTask, TrioGuest
 
 
@@ -240,7 +240,7 @@ class TableSeat(Meeting):
             self._stopped(f"Cannot use the config directory: {e}")
             return
         except OSError as e:
-            self._stopped(f"Cannot listen on port {self.hosting.port}: {e.strerror or e}")
+            self._stopped(_sentence(listen_words(self.hosting.port, e)))
             return
         self._match_over(match)
 
@@ -420,7 +420,8 @@ class TableSeat(Meeting):
         elif isinstance(item, TableEnded) and self.session is not None and self.session.finished:
             self._match_ended(item)
         elif isinstance(item, Reconnecting):  # our connection to the host (SPEC 4.6)
-            self.reconnecting = f"connection lost ({item.why}): reconnecting…"
+            # What is happening first: at 80 columns the status line ends about here.
+            self.reconnecting = f"reconnecting to the host… (connection lost: {item.why})"
             self._changed()
         elif isinstance(item, Reconnected):
             self.reconnecting = ""

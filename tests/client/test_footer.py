@@ -13,7 +13,8 @@ from tests.client.helpers import keys, run, screen_text, until
 def test_the_footer_is_redrawn_only_when_the_keys_it_shows_change() -> None:
     """Tab across the lobby: from button to list to button the keys stay the same, and so
     do their widgets (Textual's footer made all of them again at every focus move); in the
-    address field only ctrl+q is shown, and out of it every key again, wide as before."""
+    address field only ctrl+q and Esc (out of it) are shown, and out of it every key
+    again, wide as before."""
     app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
 
     async def body(pilot: Pilot) -> None:
@@ -28,7 +29,8 @@ def test_the_footer_is_redrawn_only_when_the_keys_it_shows_change() -> None:
             assert list(footer.children) == drawn, app.focused
             await keys(pilot, "tab")
         assert {"Button", "Select"} <= seen, seen
-        await until(pilot, lambda: screen_text(app).splitlines()[-1].strip() == "^q Quit")
+        field_keys = "^q Quit  esc Leave field"
+        await until(pilot, lambda: screen_text(app).splitlines()[-1].strip() == field_keys)
         await keys(pilot, "tab")
         await until(pilot, lambda: screen_text(app).splitlines()[-1].rstrip() == every)
         assert not any(k.compact for k in footer.query(FooterKey))

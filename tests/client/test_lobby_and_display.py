@@ -14,7 +14,7 @@ from cuttle_client.lobby import LobbyScreen
 from cuttle_client.network import ConnectScreen
 from textual.binding import Binding
 from textual.pilot import Pilot
-from textual.widgets import Select
+from textual.widgets import Input, Select
 
 from cuttle_net.games.cuttle.rules import Rules
 from tests.client.helpers import keys, practice_app, run, screen_text, until
@@ -58,7 +58,7 @@ def test_host_from_the_lobby_shows_where_to_join_and_can_be_cancelled() -> None:
         listed = "cuttle join 127.0.0.1:4454   (from this machine)" in text
         assert (
             listed and "cuttle join cuttle:" in " ".join(text.split())
-        ) or "Cannot listen on [::]:4454" in text
+        ) or "Cannot listen on port 4454" in text
         await keys(pilot, "escape")
         assert isinstance(app.screen, LobbyScreen)
 
@@ -434,7 +434,11 @@ def test_every_key_of_the_lobby_footer_shows_at_80_columns() -> None:
         # The footer is drawn a few frames after the lobby (blank then, under load).
         await until(pilot, lambda: bool(screen_text(app).splitlines()[-1].strip()))
         footer = screen_text(app).splitlines()[-1]
-        shown = [b for b in LobbyScreen.BINDINGS if isinstance(b, Binding) and b.show]
+        shown = [
+            b
+            for b in LobbyScreen.BINDINGS
+            if isinstance(b, Binding) and b.show and b.action != "leave_field"  # in a field
+        ]
         assert len(shown) >= 9
         for binding in shown:
             key = app.get_key_display(binding)
@@ -486,3 +490,140 @@ def test_esc_and_a_key_sent_together_are_the_two_keys(tmp_path) -> None:
     assert _escape_then("alt+b", {"alt+b": 1}) is None  # taken by a binding
     assert _escape_then("alt+left", {}) is None
     assert _escape_then("w", {}) is None
+
+
+def test_escape_leaves_a_lobby_field_and_the_lobby_keys_work_again() -> None:
+    """In tmux: after `j` or `w` with nothing typed the cursor is in the Join field, where
+    Esc did nothing and the footer showed only ^q: `l` then typed "l" into the address."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    async def body(pilot: Pilot) -> None:
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert "Leave field" not in screen_text(app)  # no field focused: not offered
+        await keys(pilot, "w")
+        assert app.focused is lobby.query_one("#address")
+        assert "esc Leave field" in screen_text(app)  # the way out is shown
+        await keys(pilot, "escape")
+        assert app.focused is lobby.query_one("#join")
+        await keys(pilot, "l")  # a lobby key again, not a letter in the field
+        assert lobby.query_one("#address", Input).value == ""
+        assert "No game found on your network yet" in screen_text(app)
+
+    run(app, body)
+
+
+def test_the_name_field_shows_the_name_kept_after_a_refusal_or_esc(tmp_path) -> None:
+    """In tmux: a name refused (empty, or over 32 characters) stayed in its field (or the
+    field showed its placeholder "your name") while the games went on under the old one."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann", config_dir=tmp_path))
+
+    async def body(pilot: Pilot) -> None:
+        lobby = app.screen
+        field = lobby.query_one("#name", Input)
+        await keys(pilot, "n", "backspace", "backspace", "backspace", "enter")
+        assert "Name not changed (still Ann)" in screen_text(app)
+        assert field.value == "Ann"
+        await keys(pilot, "n", *"W" * 40, "enter")
+        assert "Name not changed (still Ann)" in screen_text(app)
+        assert field.value == "Ann"
+        await keys(pilot, "n", *"xyz", "escape")  # changed one's mind: nothing kept
+        assert field.value == "Ann" and app.focused is lobby.query_one("#practice")
+        await keys(pilot, "n", "backspace", "backspace", "backspace", *"Bea", "enter")
+        await keys(pilot, "n", *"zz", "escape")
+        assert field.value == "Bea"  # the name kept is the one last changed to
+
+    run(app, body)
+
+
+def test_a_port_in_use_says_what_to_do_instead(tmp_path) -> None:
+    """In tmux, hosting while another program held 4454 ended on "Cannot listen on port
+    4454: Address already in use" and Esc: the lobby has no port to change, so a new player
+    was left with nothing to try."""
+    from cuttle_client.app import NetworkLaunch
+    from cuttle_client.progress import listen_words
+    from cuttle_protocol.play import NetPlan
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        plan = NetPlan(
+            "host", "Ann", port=port, bind="127.0.0.1", announce=False, config_dir=tmp_path
+        )
+        app = make_app(Settings(bot_delay=0, data_dir=tmp_path), network=NetworkLaunch(plan))
+
+        async def body(pilot: Pilot) -> None:
+            await until(pilot, lambda: "Cannot listen" in screen_text(app))
+            text = " ".join(screen_text(app).split())
+            assert f"Cannot listen on port {port}: Address already in use" in text
+            assert f"host on another port with: cuttle host --port {port + 1}" in text
+
+        run(app, body)
+    # Another failure has no such advice (the headless `cuttle host` says the same words).
+    other = listen_words(80, PermissionError(13, "Permission denied"))
+    assert other == "cannot listen on port 80: Permission denied"
+
+
+def test_the_lobby_footer_keeps_the_keys_shown_nowhere_else_when_narrow() -> None:
+    """In tmux at 60×20 the lobby's footer was cut at "r Playe": "? Rules" and "^q Quit",
+    written nowhere else, were lost, while its first keys repeat the lobby's own rows."""
+    app = make_app(Settings(bot_delay=0, lan=False, name="Ann"))
+
+    def footer() -> str:
+        return screen_text(app).splitlines()[-1]
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "^q Quit" in footer())
+        assert "g Game" in footer()  # 80 columns: every key
+        await pilot.resize_terminal(60, 20)
+        await until(pilot, lambda: "h Host" not in footer())
+        # The last of the keys the lobby names on its rows left out, until the rest fit.
+        assert footer().strip() == "g Game  p Practice  e Learn  r Played  ? Rules  ^q Quit"
+        assert "Practice (p)" in screen_text(app) and "Host (h)" in screen_text(app)
+        await keys(pilot, "h")  # a key left out of the footer still works
+        assert isinstance(app.screen, ConnectScreen)
+        await keys(pilot, "escape")
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: "h Host" in footer())
+
+    run(app, body)
+
+
+def test_no_game_found_is_withdrawn_when_a_game_is_found(monkeypatch) -> None:
+    """In tmux: `l` pressed before the first announcement arrived left "No game found on
+    your network yet" on screen just above the game then listed."""
+    from contextlib import asynccontextmanager
+
+    import trio
+    from cuttle_protocol.shells import mdns as lan
+    from cuttle_protocol.wire import Announcement
+
+    game = lan.LanGame(
+        "Alice._cuttle._tcp.local.", Announcement("Alice", 4454, Rules()), ("127.0.0.1",), 0.0
+    )
+    found = trio.Event()
+
+    @asynccontextmanager
+    async def fake_browse(**_):
+        async def updates():
+            yield []
+            await found.wait()  # announced after the player pressed `l`
+            yield [game]
+            await trio.sleep_forever()
+
+        yield updates()
+
+    monkeypatch.setattr(lan, "browse", fake_browse)
+    app = make_app(Settings(bot_delay=0, lan=True))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "l")
+        assert "No game found on your network yet" in screen_text(app)
+        app.trio.run_sync_soon(found.set)
+        await until(pilot, lambda: "Alice · 127.0.0.1:4454" in screen_text(app))
+        assert "No game found" not in screen_text(app)
+        await keys(pilot, "l")  # now the list, its first game to join
+        assert app.focused is app.lobby.query_one("#lan")
+
+    run(app, body)

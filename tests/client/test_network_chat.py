@@ -16,6 +16,7 @@ from cuttle_protocol.shells import join_table
 from cuttle_protocol.table import Chat, Started
 from cuttle_protocol.wire import LocalPlayer
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from cuttle_net.games.cuttle.bots import make_bot
 from tests.client.helpers import keys, run, screen_text, until
@@ -74,3 +75,55 @@ def test_a_cuttle_table_talks_both_ways_and_shows_a_peers_line_as_plain_text(
         assert panel.region.bottom <= 23  # at 80x24, on the screen
 
     run(app, body)
+
+
+def test_under_80_columns_a_line_heard_is_a_notice_and_the_line_typed_shows(
+    tmp_path: Path,
+) -> None:
+    """In tmux at 60×20 Cuttle's chat panel (beside the moves) was hidden: a line heard
+    was never seen, and after `w` the line was typed blind."""
+    app = cuttle_host(tmp_path)
+    heard: list[tuple[int, str]] = []
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: "(port " in " ".join(screen_text(app).split()))
+        port = re.search(r"\(port (\d+)\)", " ".join(screen_text(app).split()))[1]  # type: ignore[index]
+        bot, rng = make_bot("random"), random.Random(2)
+
+        async def bob() -> None:
+            key = Ed25519PrivateKey.generate()
+            async with join_table(
+                f"127.0.0.1:{port}", LocalPlayer("Bob", key), timeouts=FAST
+            ) as table:
+
+                def watch(item: object) -> None:
+                    if isinstance(item, Started):
+                        assert table.say("[b]hello[/b]")
+                    elif isinstance(item, Chat):
+                        heard.append((item.seat, item.text))
+
+                await play_at_table(
+                    table,
+                    key,
+                    "standard",
+                    choose=lambda v: bot.choose(v, rng),
+                    data_dir=tmp_path / "bob",
+                    watch=watch,
+                )
+
+        app.trio.start_task(bob)  # type: ignore[attr-defined]
+        await answer_the_code(pilot, True)
+        table = await cuttle_table_shown(pilot)
+        await until(pilot, lambda: any(n.title == "Chat" for n in app._notifications))
+        (note,) = [n for n in app._notifications if n.title == "Chat"]
+        assert note.message == "Bob: [b]hello[/b]" and not note.markup
+        await keys(pilot, "w", *"hi")
+        await pilot.pause()
+        field = table.query_one("#chat-input", Input)
+        assert field.value == "hi" and field.region.height > 0, field.region  # in sight
+        assert field.region.bottom <= 19 and field.region.width >= 50
+        await keys(pilot, "enter")
+        await until(pilot, lambda: (0, "hi") in heard)
+        assert not table.has_class("-talking")
+
+    run(app, body, size=(60, 20))

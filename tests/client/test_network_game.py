@@ -290,8 +290,10 @@ def test_the_table_says_when_the_connection_is_being_won_back() -> None:
     c = CuttleTable("ann")
     c._watch(Reconnecting("the peer closed the connection mid-frame"))
     assert c.trouble() == (
-        "connection lost (the peer closed the connection mid-frame): reconnecting…"
+        "reconnecting to the host… (connection lost: the peer closed the connection mid-frame)"
     )
+    # What is happening is said first: the status line shows about 50 columns at 80.
+    assert c.trouble()[:50].startswith("reconnecting to the host…")
     c._watch(Reconnected())
     assert c.trouble() == ""
 

@@ -397,7 +397,10 @@ def title_and_ask(app: CuttleApp) -> tuple[str, str]:
     return lines[0].strip(), str(screen.query_one("#ask", Static).render())
 
 
-LOST = "connection lost (the peer closed the connection without a Close message): reconnecting…"
+LOST = (
+    "reconnecting to the host… "
+    "(connection lost: the peer closed the connection without a Close message)"
+)
 
 
 def test_the_person_sees_the_connection_lost_on_its_turn_and_its_move_meanwhile_is_played(
@@ -420,7 +423,7 @@ def test_the_person_sees_the_connection_lost_on_its_turn_and_its_move_meanwhile_
         app.trio.run_sync_soon(link["cut"].set)
         await until(pilot, lambda: bool(c.reconnecting))
         title, ask = title_and_ask(app)
-        assert title.startswith("connection lost (the peer closed the connection"), title
+        assert title.startswith("reconnecting to the host… (connection lost"), title
         assert ask.startswith("Your turn") or c.view.effects, ask  # the prompt stays
         assert c.trouble() == LOST
         before = len(c.log)

@@ -81,7 +81,7 @@ def test_a_whole_game_by_keys_then_another_deal(players: int, seed: int) -> None
         heads = ["meld", "hand", "empty", "last", "range", "unis.", "total", "match"]
         assert over[1].split() == heads
         rows = over[2:]
-        assert [r[:11].strip() for r in rows] == [n[:10] for n in c.names]
+        assert [r[:9].strip() for r in rows] == [n[:8] for n in c.names]
         totals = [s.total for s in c.ending.scores]  # type: ignore[union-attr]
         assert [int(r.split()[-2]) for r in rows] == totals
         assert [int(r.split()[-1]) for r in rows] == totals  # the match so far: one game
@@ -95,6 +95,36 @@ def test_a_whole_game_by_keys_then_another_deal(players: int, seed: int) -> None
         assert "Practice (p)" in screen_text(pilot.app)
 
     run(unisson_app(players, seed), body)
+
+
+def test_six_seats_scores_fit_the_game_over_panel_at_60_by_20() -> None:
+    """In tmux at 60×20 each seat's score row was 59 columns in a panel 56 wide: every
+    match total wrapped onto a line of its own, under the name."""
+
+    async def body(pilot: Pilot) -> None:
+        c = table(pilot).controller
+        c.names = ("You", "Medium 1", "Medium 2", "Medium 3", "Bartholomew", "Medium 5")
+        await play_by_keys(pilot, random.Random(2))
+        text = screen_text(pilot.app)
+        for name, score, total in zip(c.names, c.ending.scores, c.match, strict=True):  # type: ignore[union-attr]
+            (row,) = [r for r in text.splitlines() if r.startswith(f"█ {name[:8]} ")]
+            assert row.split("█")[1].split()[-2:] == [str(score.total), str(total)], row
+        assert "unis. total match" in text and "Rematch (r)" in text
+
+    run(unisson_app(6, 2), body, size=(60, 20))
+
+
+def test_the_footer_at_60_columns_shows_whole_keys_only() -> None:
+    """In tmux at 60×20 the table's footer was cut at "e Ex", and Pass with it, which the
+    choices (five lines shown with six players) showed only scrolled: keys the choices
+    name make way, the last first; Help and Pass stay."""
+
+    async def body(pilot: Pilot) -> None:
+        footer = screen_text(pilot.app).splitlines()[-1]
+        keys_shown = footer.split("▏")[0].split()
+        assert keys_shown == ["?", "Help", "d", "Draw", "t", "Take", "x", "Discard", "p", "Pass"]
+
+    run(unisson_app(6, 2), body, size=(60, 20))
 
 
 LONG = ("Bartholomew Fairweather", "Maximiliana Rosenthal", "Christopher Longbottom")

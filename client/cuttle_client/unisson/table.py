@@ -8,7 +8,7 @@ group, a card's uses) and whether the game-over overlay is up.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -37,10 +37,16 @@ from .widgets import HandLine, LastMove, Players, RangeLine, Status
 from .words import card, effect_words
 
 SCORE_COLUMNS = ("meld", "hand", "empty", "last", "range", "unis.", "total", "match")
+SCORE_NAME = 9  # the name's column on the scores: 8 letters and a space
 
 
 class UnissonTableScreen(ChatActions, Screen[None]):
     """A game of L'Unisson in progress, from the player's seat."""
+
+    # Each is named with its key in the choices ("Meld… (m)"): the footer leaves them out,
+    # the last first, when narrow (at 60 columns it was cut at "e Ex", Pass lost with it;
+    # Pass stays: with six players the choices show five lines, Pass the sixth).
+    FOOTER_SPARE = frozenset(f"key('{k}')" for k in "dtxme")
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help"),
@@ -341,12 +347,18 @@ class UnissonTableScreen(ChatActions, Screen[None]):
         if not end.scores:  # the game stopped before its end: nothing to score
             return t
         columns = SCORE_COLUMNS if c.games else SCORE_COLUMNS[:-1]
-        t.append("\n" + " " * 11 + "".join(f"{h:>6}" for h in columns), style="dim")
+
+        def cells(values: Sequence[object]) -> str:
+            # 9 + 5 + 7×6 = 56 columns: the panel's inside at 60 (a wider row wrapped each
+            # seat's match total onto a line of its own); "Medium 2" whole.
+            return "".join(f"{v:>{5 if i == 0 else 6}}" for i, v in enumerate(values))
+
+        t.append("\n" + " " * SCORE_NAME + cells(columns), style="dim")
         match = c.match
         for s, score in enumerate(end.scores):
             parts = [score.melded, score.hand, score.empty, score.last, score.range]
             parts += [score.unisson, score.total, match[s]][: len(columns) - 5]
-            row = c.names[s][:10].ljust(11) + "".join(f"{p:>6}" for p in parts)
+            row = c.names[s][: SCORE_NAME - 1].ljust(SCORE_NAME) + cells(parts)
             t.append("\n").append_text(plain(row, style="bold" if s == c.seat else ""))
         return t
 
