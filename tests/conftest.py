@@ -26,6 +26,10 @@ os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="cuttle-tests-config-")
 
 # The in-memory network for the trio shells' timing tests (tests/memnet.py).
 from tests.memnet import memory_net  # noqa: F401
+from tests.proofmemo import install as _remember_shuffle_proofs
+
+# A shuffle argument that passed is not checked again in this process (tests/proofmemo.py).
+_remember_shuffle_proofs()
 
 
 def pytest_collection_modifyitems(items: list) -> None:
