@@ -1,19 +1,7 @@
 """Test-wide settings."""
 
 import os
-import sys
 import tempfile
-
-# Compiled code is kept between runs, out of the source tree. Where Python was told to write
-# no bytecode (PYTHONDONTWRITEBYTECODE, as in many containers), every worker compiled every
-# test module and rewrote its asserts again (about 5 s of CPU a worker), and every `cuttle`
-# process a test starts compiled the packages again: a cache folder outside the tree keeps
-# the tree clean as asked, and the work is done once. The test processes' children use it.
-if sys.dont_write_bytecode and sys.pycache_prefix is None:
-    sys.pycache_prefix = os.path.join(tempfile.gettempdir(), f"cuttle-tests-pycache-{os.getuid()}")
-    sys.dont_write_bytecode = False
-    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # Tests never send to the real network: the client's lobby must not browse the LAN.
 os.environ["CUTTLE_NO_LAN"] = "1"
