@@ -1,5 +1,5 @@
-"""The suite's memo of shuffle arguments (tests/proofmemo.py) skips only a check that passed
-on exactly the same inputs: anything changed is checked again, and a failure every time."""
+"""The suite's memo of deck proofs (tests/proofmemo.py) skips only a check that passed on
+exactly the same inputs: anything changed is checked again, and a failure every time."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import os
 
 import pytest
 
+from cuttle_net.deck import proofs, state
 from cuttle_net.deck import shuffle as sh
-from cuttle_net.deck.group import IDENTITY, base_mul, card_point, random_scalar
+from cuttle_net.deck.group import IDENTITY, base_mul, card_point, mul, random_scalar
 from tests import proofmemo
 
 
@@ -48,3 +49,21 @@ def test_only_the_same_passing_argument_is_taken_from_the_memo(
             with pytest.raises(sh.BadShuffle):
                 sh.verify(*changed)
             assert len(checked) == before + 1
+
+
+def test_a_share_proof_is_taken_from_the_memo_only_for_the_same_bytes() -> None:
+    check = state.verify_share
+    assert check.real is proofs.verify_share  # type: ignore[attr-defined]
+    calls: list[tuple[bytes, ...]] = []
+    memo = proofmemo.remembered(lambda *a: calls.append(a) or check.real(*a))  # type: ignore[attr-defined]
+    x = random_scalar(os.urandom)
+    y, c1 = base_mul(x), base_mul(random_scalar(os.urandom))
+    d = mul(x, c1)
+    proof = proofs.prove_share(x, y, c1, d, b"memo", os.urandom)
+    first = memo(y, c1, d, proof, b"memo")
+    assert memo(y, c1, d, proof, b"memo") == first and len(calls) == 1
+    for changed in [(y, c1, base_mul(3), proof, b"memo"), (y, c1, d, proof, b"other")]:
+        for _ in range(2):  # a failure is never remembered
+            with pytest.raises(proofs.BadProof):
+                memo(*changed)
+    assert len(calls) == 5
