@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
+from pathlib import Path
 
 if sys.dont_write_bytecode and sys.pycache_prefix is None:
-    sys.pycache_prefix = os.path.join(tempfile.gettempdir(), f"cuttle-tests-pycache-{os.getuid()}")
+    # The user's own cache folder, not a shared one such as /tmp: Python runs a cached file
+    # whose source's size and time match, so nobody else may write there.
+    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    sys.pycache_prefix = str(Path(cache) / "cuttle-tests" / "pycache")
     sys.dont_write_bytecode = False
     os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
