@@ -19,6 +19,7 @@ run.  Each check is also run on a deliberate violation, so a check that sees not
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import subprocess
 import sys
@@ -105,7 +106,13 @@ def imports_of(module: str, path: Path, modules: dict[str, Path]) -> list[Import
 
 
 MODULES = module_files()
-IMPORTS = [i for m, p in MODULES.items() for i in imports_of(m, p, MODULES)]
+
+
+@functools.cache
+def imports() -> list[Import]:
+    """Every import of the three packages, read once, when a test first asks (not while the
+    suite is collected: reading every file is a second of CPU each worker paid)."""
+    return [i for m, p in MODULES.items() for i in imports_of(m, p, MODULES)]
 
 
 def _where(i: Import) -> str:
@@ -116,14 +123,15 @@ def test_the_scan_sees_every_package_and_its_imports() -> None:
     # Guards the test itself: a scan that found nothing would pass everything.
     for package in PACKAGES:
         assert package in MODULES
-    assert any(i.target == "cuttle_net.games.cuttle.engine" for i in IMPORTS)
-    assert any(i.module.startswith("cuttle_client") and i.target == "textual.app" for i in IMPORTS)
+    found = imports()
+    assert any(i.target == "cuttle_net.games.cuttle.engine" for i in found)
+    assert any(i.module.startswith("cuttle_client") and i.target == "textual.app" for i in found)
 
 
 def test_no_module_imports_a_layer_above_its_own() -> None:
     upward = [
         f"{_where(i)}, a layer above {i.module.split('.')[0]}"
-        for i in IMPORTS
+        for i in imports()
         if i.target.split(".")[0] in LAYER
         and LAYER[i.target.split(".")[0]] > LAYER[i.module.split(".")[0]]
     ]
@@ -135,7 +143,7 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
 def test_the_core_imports_no_io_library() -> None:
     bad = [
         _where(i)
-        for i in IMPORTS
+        for i in imports()
         if i.module.startswith("cuttle_net") and i.target.split(".")[0] in CORE_FORBIDDEN
     ]
     assert not bad, "cuttle_net is sans-I/O; these belong in cuttle_protocol:\n" + "\n".join(bad)
@@ -277,12 +285,12 @@ def _explain(component: list[str], imports: list[Import]) -> str:
 def test_no_import_cycles_anywhere() -> None:
     # Core, protocol and client alike: a screen that imports a game's seat that imports the
     # screen's module back (network and unisson.network did) ties every game to every other.
-    cycles = import_cycles(import_graph(IMPORTS, MODULES))
-    assert not cycles, "import cycles:\n" + "\n".join(_explain(c, IMPORTS) for c in cycles)
+    cycles = import_cycles(import_graph(imports(), MODULES))
+    assert not cycles, "import cycles:\n" + "\n".join(_explain(c, imports()) for c in cycles)
 
 
 def test_no_protocol_layer_imports_one_above_it() -> None:
-    upward = upward_in_protocol(IMPORTS)
+    upward = upward_in_protocol(imports())
     assert not upward, (
         "cuttle_protocol's layers, lowest first, are " + ", ".join(PROTOCOL_LAYERS) + "; these "
         "import upward (move the code up, or the dependency down):\n" + "\n".join(upward)
@@ -300,7 +308,7 @@ def test_every_protocol_module_lives_in_a_layer() -> None:
 
 
 def test_the_sans_io_layers_import_no_io_library() -> None:
-    bad = io_in_sans_io(IMPORTS)
+    bad = io_in_sans_io(imports())
     assert not bad, (
         "cuttle_protocol's " + ", ".join(SANS_IO) + " do no I/O; these belong in shells:\n"
     ) + "\n".join(bad)
@@ -311,7 +319,7 @@ def test_callers_take_public_names_from_the_sub_package() -> None:
     assert set(api) == {f"cuttle_protocol.{layer}" for layer in PROTOCOL_LAYERS} - {
         "cuttle_protocol.errors"
     }
-    bypasses = api_bypasses(IMPORTS, api)
+    bypasses = api_bypasses(imports(), api)
     assert not bypasses, "public names imported from inside a sub-package:\n" + "\n".join(bypasses)
 
 
@@ -359,7 +367,7 @@ def test_the_cycle_check_catches_a_deliberate_circle() -> None:
     for package in PACKAGES:
         edge = next(
             i
-            for i in IMPORTS
+            for i in imports()
             if i.module.startswith(package + ".")
             and i.target.startswith(package + ".")
             and i.target in MODULES
@@ -367,11 +375,11 @@ def test_the_cycle_check_catches_a_deliberate_circle() -> None:
             and not i.target.startswith(i.module + ".")
         )
         back = _fake(edge.target, edge.module)
-        cycles = import_cycles(import_graph([*IMPORTS, back], MODULES))
+        cycles = import_cycles(import_graph([*imports(), back], MODULES))
         assert any({edge.module, edge.target} <= set(c) for c in cycles), package
     # A circle only through a package's __init__: store.identity importing shells.dial (which
     # imports nothing of store) runs shells/__init__, whose peer imports store.identity.
-    via_init = [*IMPORTS, _fake("cuttle_protocol.store.identity", "cuttle_protocol.shells.dial")]
+    via_init = [*imports(), _fake("cuttle_protocol.store.identity", "cuttle_protocol.shells.dial")]
     cycles = import_cycles(import_graph(via_init, MODULES))
     assert any(
         {"cuttle_protocol.store.identity", "cuttle_protocol.shells"} <= set(c) for c in cycles
@@ -496,7 +504,7 @@ def games_imported_by_name(imports: list[Import], left: dict[str, str]) -> list[
 
 
 def test_only_the_registries_know_the_games_by_name() -> None:
-    found = games_imported_by_name(IMPORTS, GAME_IMPORTS_LEFT)
+    found = games_imported_by_name(imports(), GAME_IMPORTS_LEFT)
     assert not found, (
         "a game reached by name (go through cuttle_net.games / interface.game_module, or the "
         "client's games.py):\n" + "\n".join(found)
@@ -504,7 +512,7 @@ def test_only_the_registries_know_the_games_by_name() -> None:
     stale = sorted(
         m
         for m in GAME_IMPORTS_LEFT
-        if not any(i.module == m and _game_of(i.target) for i in IMPORTS)
+        if not any(i.module == m and _game_of(i.target) for i in imports())
     )
     assert not stale, f"these import no game any more: take them off GAME_IMPORTS_LEFT: {stale}"
 

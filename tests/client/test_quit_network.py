@@ -154,9 +154,11 @@ def test_a_first_meeting_asks_to_compare_the_code(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot) -> None:
         # The table's code, asked in its own dialog (y/n), then kept in the title.
-        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert re.search(r"The table's code is (\d{3} \d{3})\.", screen_text(app))
-        code = re.search(r"The table's code is (\d{3} \d{3})\.", screen_text(app))[1]
+        # (the dialog is pushed before its text is mounted: wait for the text, under load)
+        said = r"The table's code is (\d{3} \d{3})\."
+        shown = lambda: isinstance(app.screen, ConfirmScreen) and re.search(said, screen_text(app))  # noqa: E731
+        await until(pilot, lambda: bool(shown()))
+        code = re.search(said, screen_text(app))[1]
         await keys(pilot, "y")
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
         await until(pilot, lambda: f"code {code}" in screen_text(app).split("\n")[0])
