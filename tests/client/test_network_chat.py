@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cuttle_client.chat import ChatPanel
-from cuttle_protocol.play import TableGame, play_at_table
+from cuttle_protocol.play import play_at_table
 from cuttle_protocol.shells import join_table
 from cuttle_protocol.table import Chat, Started
 from cuttle_protocol.wire import LocalPlayer
@@ -28,40 +29,45 @@ HOSTILE = "[b]x[/b] [@click=app.quit] \x1b[31mred\x07"
 SHOWN = ("Bob: [b]x[/b]", "[@click=app.quit]", "\ufffd[31mred\ufffd")
 
 
+def bob_joins(
+    port: str, tmp_path: Path, line: str, heard: list[tuple[int, str]]
+) -> Callable[[], Awaitable[None]]:
+    """Bob, a random bot, joins the app's table on ``port``, says ``line`` once the game
+    starts, and notes every line he hears as (seat, text)."""
+    bot, rng = make_bot("random"), random.Random(2)
+
+    async def bob() -> None:
+        key = Ed25519PrivateKey.generate()
+        async with join_table(f"127.0.0.1:{port}", LocalPlayer("Bob", key), timeouts=FAST) as table:
+
+            def watch(item: object) -> None:
+                if isinstance(item, Started):
+                    assert table.say(line)
+                elif isinstance(item, Chat):
+                    heard.append((item.seat, item.text))
+
+            await play_at_table(
+                table,
+                key,
+                "standard",
+                choose=lambda v: bot.choose(v, rng),
+                data_dir=tmp_path / "bob",
+                watch=watch,
+            )
+
+    return bob
+
+
 def test_a_cuttle_table_talks_both_ways_and_shows_a_peers_line_as_plain_text(
     tmp_path: Path,
 ) -> None:
     app = cuttle_host(tmp_path)
-    games: dict[str, TableGame] = {}
     heard: list[tuple[int, str]] = []
 
     async def body(pilot: Pilot) -> None:
         await until(pilot, lambda: "(port " in screen_text(app))
         port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
-        bot, rng = make_bot("random"), random.Random(2)
-
-        async def bob() -> None:
-            key = Ed25519PrivateKey.generate()
-            async with join_table(
-                f"127.0.0.1:{port}", LocalPlayer("Bob", key), timeouts=FAST
-            ) as table:
-
-                def watch(item: object) -> None:
-                    if isinstance(item, Started):
-                        assert table.say(HOSTILE)
-                    elif isinstance(item, Chat):
-                        heard.append((item.seat, item.text))
-
-                games["Bob"] = await play_at_table(
-                    table,
-                    key,
-                    "standard",
-                    choose=lambda v: bot.choose(v, rng),
-                    data_dir=tmp_path / "bob",
-                    watch=watch,
-                )
-
-        app.trio.start_task(bob)  # type: ignore[attr-defined]
+        app.trio.start_task(bob_joins(port, tmp_path, HOSTILE, heard))  # type: ignore[attr-defined]
         await answer_the_code(pilot, True)
         table = await cuttle_table_shown(pilot)
         await until(pilot, lambda: bool(table.query(ChatPanel)))
@@ -88,30 +94,7 @@ def test_under_80_columns_a_line_heard_is_a_notice_and_the_line_typed_shows(
     async def body(pilot: Pilot) -> None:
         await until(pilot, lambda: "(port " in " ".join(screen_text(app).split()))
         port = re.search(r"\(port (\d+)\)", " ".join(screen_text(app).split()))[1]  # type: ignore[index]
-        bot, rng = make_bot("random"), random.Random(2)
-
-        async def bob() -> None:
-            key = Ed25519PrivateKey.generate()
-            async with join_table(
-                f"127.0.0.1:{port}", LocalPlayer("Bob", key), timeouts=FAST
-            ) as table:
-
-                def watch(item: object) -> None:
-                    if isinstance(item, Started):
-                        assert table.say("[b]hello[/b]")
-                    elif isinstance(item, Chat):
-                        heard.append((item.seat, item.text))
-
-                await play_at_table(
-                    table,
-                    key,
-                    "standard",
-                    choose=lambda v: bot.choose(v, rng),
-                    data_dir=tmp_path / "bob",
-                    watch=watch,
-                )
-
-        app.trio.start_task(bob)  # type: ignore[attr-defined]
+        app.trio.start_task(bob_joins(port, tmp_path, "[b]hello[/b]", heard))  # type: ignore[attr-defined]
         await answer_the_code(pilot, True)
         table = await cuttle_table_shown(pilot)
         await until(pilot, lambda: any(n.title == "Chat" for n in app._notifications))
