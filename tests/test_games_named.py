@@ -28,6 +28,8 @@ GAME_FREE = [
     "protocol/cuttle_protocol/play/match.py",
     "protocol/cuttle_protocol/play/events.py",
     "client/cuttle_client/learn.py",
+    "client/cuttle_client/lobby.py",
+    "client/cuttle_client/network.py",
     "client/cuttle_client/played.py",
     "client/cuttle_client/replay.py",
     "client/cuttle_client/recordtext.py",

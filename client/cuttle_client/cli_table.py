@@ -50,7 +50,7 @@ class Rejoin:
 
     identity: Any
     peer: None = None
-    game: str = ""  # the journal's game ("" if unreadable: `sit_at_table` says why)
+    game: str = ""  # the journal's game (`journaled_game`)
 
 
 def has_table_seat(data_dir: Path | None, address: str) -> bool:
@@ -64,34 +64,28 @@ def has_table_seat(data_dir: Path | None, address: str) -> bool:
         return False
 
 
-def table_seat_game(data_dir: Path | None, address: str) -> str:
-    """The game of the seat journaled at the table hosted at `address` ("" if its journal
-    cannot be read: taking the seat back then says why)."""
+def journaled_game(data_dir: Path | None, address: str) -> str:
+    """The game of the seat journaled at the table hosted at `address` (`has_table_seat`).
+    Raises `JournalDamaged` if the journal cannot be read: it is moved aside, and the error
+    names where it went (`journal_words`)."""
     from cuttle_protocol.store import JournalDamaged, join_table_path, read_table_journal
     from cuttle_protocol.store import data_dir as default_data_dir
 
+    path = join_table_path(data_dir or default_data_dir(), address)
     try:
-        return read_table_journal(join_table_path(data_dir or default_data_dir(), address))[0].game
-    except (ValueError, JournalDamaged):
-        return ""
+        return read_table_journal(path)[0].game
+    except JournalDamaged as e:
+        raise _set_aside(path, e) from None
 
 
 async def rejoin_headless(args: argparse.Namespace, name: str, say: Any) -> int:
     """`cuttle join ADDR` with a seat journaled at ADDR: take it back with the bot."""
-    from cuttle_protocol.store import (
-        JournalDamaged,
-        data_dir,
-        default_config_dir,
-        join_table_path,
-        load_or_create_identity,
-        read_table_journal,
-    )
+    from cuttle_protocol.store import JournalDamaged, default_config_dir, load_or_create_identity
 
-    path = join_table_path(args.data_dir or data_dir(), args.address)
     try:
-        game = read_table_journal(path)[0].game
+        game = journaled_game(args.data_dir, args.address)
     except JournalDamaged as e:
-        say(journal_words(_set_aside(path, e)))
+        say(journal_words(e))
         return 1
     identity = load_or_create_identity(args.config_dir or default_config_dir())
     bot = bot_for(game, args.bot)

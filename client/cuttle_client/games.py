@@ -10,7 +10,7 @@ game's seat). Adding a game: docs/adding-a-game.md.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -44,6 +44,36 @@ class ReplayBoard(Protocol):
         """How the game ended by its rules, every player named ("" if it did not)."""
 
 
+class LobbyRows(Protocol):
+    """A game's rows in the lobby: the widgets that choose its rules, shown while the game
+    is chosen (their ids unique in the lobby: its style sheet sizes them by id)."""
+
+    def game_row(self) -> Iterator[Widget]:
+        """Its widgets after the Game choice (L'Unisson's players and decks)."""
+
+    def host_row(self) -> Iterator[Widget]:
+        """Its widgets after the Host row's words (Cuttle's rule set and variants)."""
+
+    @property
+    def token(self) -> str:
+        """The rules token the rows choose."""
+
+    @property
+    def players(self) -> int:
+        """The players of the table the rows choose."""
+
+    @property
+    def host_what(self) -> str:
+        """The Host row's words: what would be hosted."""
+
+    def show(self) -> None:
+        """Bring the rows up to date after a choice (in them, or by ``variants``)."""
+
+    def variants(self, lobby: Any) -> None:
+        """The lobby's ``v``: choose the game's variants, or say in the lobby's ``notice``
+        where its rules are chosen; after a choice, call the lobby's ``show_game``."""
+
+
 @dataclass(frozen=True)
 class GameUI:
     name: str  # the game module's name, the record's Game tag
@@ -67,6 +97,8 @@ class GameUI:
     practice: str = ""
     table_screen: str = ""
     default_rules: str = ""  # the rules token of a table no one chose rules for
+    # Its rows in the lobby, "module:Class" of a ``LobbyRows``: built when the lobby opens.
+    lobby_rows: str = ""
 
     def replay_board(self) -> ReplayBoard:
         return self.board()  # type: ignore[return-value]
@@ -84,6 +116,9 @@ class GameUI:
 
     def new_practice(self, bot: str, token: str, players: int, seed: int | None, **how: Any) -> Any:
         return _load(self.practice)(bot, token, players, seed, **how)
+
+    def new_lobby_rows(self) -> LobbyRows:
+        return _load(self.lobby_rows)()  # type: ignore[no-any-return]
 
     def new_table_screen(self, controller: Any, ascii: bool, title: str | None) -> Any:
         return _load(self.table_screen)(controller, ascii, title)
@@ -108,6 +143,7 @@ GAMES: dict[str, GameUI] = {
         practice=".cuttle.controller:practice",
         table_screen=".cuttle.table:table_screen",
         default_rules="classic",
+        lobby_rows=".cuttle.lobbyrows:CuttleRows",
     ),
     # Two decks are the same faces twice: a card id is its face modulo 32.
     "unisson": GameUI(
@@ -121,6 +157,7 @@ GAMES: dict[str, GameUI] = {
         practice=".unisson.controller:practice",
         table_screen=".unisson.table:table_screen",
         default_rules="one-deck",
+        lobby_rows=".unisson.lobbyrows:UnissonRows",
     ),
 }
 
@@ -133,4 +170,4 @@ def game_ui(name: str) -> GameUI:
         raise ValueError(f"this client shows {', '.join(GAMES)}, not {name!r}") from None
 
 
-__all__ = ["GAMES", "GameUI", "LogLine", "ReplayBoard", "game_ui"]
+__all__ = ["GAMES", "GameUI", "LobbyRows", "LogLine", "ReplayBoard", "game_ui"]

@@ -6,6 +6,7 @@ Every part has a key (g, p, h, j, l, n, r, ?), so nothing needs a row of Tabs.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from cuttle_protocol.wire import seats_text
@@ -15,13 +16,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, ListItem, ListView, Select, Static
 
 from cuttle_net.games import game_part
 from cuttle_net.games.interface import game_module
 
 from .footer import Footer
-from .games import GAMES
+from .games import GAMES, LobbyRows
 from .peertext import plain
 from .tablewidgets import TooSmall
 from .trio_guest import GuestTask
@@ -35,12 +37,17 @@ BOT_ORDER = {
     game: tuple(name for name in game_part(game, "bots").BOTS if name != "greedy") for game in GAMES
 }
 DEFAULT_BOT = {name: game.default_bot for name, game in GAMES.items()}
+FIRST_GAME = next(iter(GAMES))  # the lobby's first choice
 
 
-def deck_options(players: int) -> list[tuple[str, str]]:
-    """L'Unisson's decks for ``players``: one or two for 3 or 4, two for 5 or 6."""
-    two = ("two", "two-decks")
-    return [two] if players >= 5 else [("one", "one-deck"), two]
+def seats_words(game: str) -> str:
+    """The players of ``game`` for the lobby's title: "2 players", "3 to 6 players"."""
+    seats = game_module(game).seats
+    return f"{seats[0]} players" if len(seats) == 1 else f"{seats[0]} to {seats[-1]} players"
+
+
+# The title names every game, whole at 60 columns.
+TITLE = "cuttle · " + " · ".join(f"{g.title} ({seats_words(n)})" for n, g in GAMES.items())
 
 
 def bot_options(game: str) -> list[tuple[str, str]]:
@@ -56,7 +63,7 @@ class AddressInput(Input):
 
     def _on_paste(self, event: events.Paste) -> None:
         words = event.text.split()
-        if words[:2] in (["cuttle", "join"], ["cuttle", "watch"]):
+        if " ".join(words[:2]) in ("cuttle join", "cuttle watch"):
             words = words[2:]
         event.prevent_default()  # Input's own handler would keep the first line
         event.stop()
@@ -91,10 +98,10 @@ class LobbyScreen(Screen[None]):
     ]
 
     class PracticeRequested(Message):
-        """The player asked for a practice game; the app opens the table.  ``game`` is
-        "cuttle" or "unisson" (then against ``players - 1`` bots)."""
+        """The player asked for a practice game of ``game``, against ``players - 1`` bots;
+        the app opens the table."""
 
-        def __init__(self, bot: str, rules: str, game: str = "cuttle", players: int = 2) -> None:
+        def __init__(self, bot: str, rules: str, game: str, players: int) -> None:
             super().__init__()
             self.bot, self.rules = bot, rules
             self.game, self.players = game, players
@@ -107,10 +114,9 @@ class LobbyScreen(Screen[None]):
             self.game = game
 
     class HostRequested(Message):
-        """Host a game under these rules; a table of ``players`` for a game other than
-        Cuttle (``rules`` is then its rules token)."""
+        """Host a table of ``players`` for ``game`` under ``rules`` (its rules token)."""
 
-        def __init__(self, rules: str, game: str = "cuttle", players: int = 2) -> None:
+        def __init__(self, rules: str, game: str, players: int) -> None:
             super().__init__()
             self.rules, self.game, self.players = rules, game, players
 
@@ -141,16 +147,13 @@ class LobbyScreen(Screen[None]):
         self._lan = lan
         self._browsing: GuestTask | None = None
         self._join_at = ""  # the Join field's first value (an unfinished game's host)
-        self._variants: frozenset[str] = frozenset()  # Cuttle's variant switches, chosen by v
-        self._deck_options = deck_options(4)  # L'Unisson's, for the players chosen
+        # Each game's rows choosing its rules (shown while it is chosen), and their widgets.
+        self.rows: dict[str, LobbyRows] = {name: g.new_lobby_rows() for name, g in GAMES.items()}
+        self._rows_widgets: dict[str, list[Widget]] = {name: [] for name in GAMES}
         self._said_none = False  # the notice says no LAN game was found
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            "cuttle · Cuttle (2 players) · L'Unisson (3 to 6 players)",  # whole at 60 columns
-            id="title",
-            classes="fits",
-        )
+        yield Static(TITLE, id="title", classes="fits")
         yield TooSmall()
         with Vertical(id="lobby-menu", classes="fits"):
             with Horizontal(classes="row"):
@@ -166,33 +169,18 @@ class LobbyScreen(Screen[None]):
                 yield Static("Game (g)", classes="label")
                 yield Select(
                     [(title, name) for name, title in GAME_TITLES.items()],
-                    value="cuttle",
+                    value=FIRST_GAME,
                     allow_blank=False,
                     compact=True,
                     id="game",
                 )
-                yield Static("players", classes="label", id="players-label")
-                yield Select(
-                    [(str(n), n) for n in range(3, 7)],
-                    value=4,
-                    allow_blank=False,
-                    compact=True,
-                    id="players",
-                )
-                yield Static("decks", classes="label", id="decks-label")
-                yield Select(
-                    self._deck_options,
-                    value="one-deck",
-                    allow_blank=False,
-                    compact=True,
-                    id="decks",
-                )
+                yield from self._game_rows(lambda rows: rows.game_row())
             with Horizontal(classes="row"):
                 yield Button("Practice (p)", id="practice", variant="primary", compact=True)
                 yield Static("against", classes="label")
                 yield Select(
-                    bot_options("cuttle"),
-                    value=DEFAULT_BOT["cuttle"],
+                    bot_options(FIRST_GAME),
+                    value=DEFAULT_BOT[FIRST_GAME],
                     allow_blank=False,
                     compact=True,
                     id="bot",
@@ -201,14 +189,7 @@ class LobbyScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Button("Host (h)", id="host", compact=True)
                 yield Static("a game, rules", classes="label", id="host-what")
-                yield Select(
-                    [("classic", "classic"), ("standard", "standard")],
-                    value="classic",
-                    allow_blank=False,
-                    compact=True,
-                    id="rules",
-                )
-                yield Static(id="rules-hint", classes="label hint")
+                yield from self._game_rows(lambda rows: rows.host_row())
             with Horizontal(classes="row"):
                 yield Button("Join (j)", id="join", compact=True)
                 yield AddressInput(
@@ -224,8 +205,16 @@ class LobbyScreen(Screen[None]):
             yield Static(LAN_HINT, id="lan-hint")
         yield Footer(show_command_palette=False)
 
+    def _game_rows(self, part: Callable[[LobbyRows], Iterator[Widget]]) -> Iterator[Widget]:
+        """Every game's widgets for one row (``part``), kept to show while it is chosen."""
+        for name, rows in self.rows.items():
+            for widget in part(rows):
+                widget.add_class("game-rules")  # a choice there updates the rows
+                self._rows_widgets[name].append(widget)
+                yield widget
+
     def on_mount(self) -> None:
-        self._show_game()
+        self.show_game()
         self.query_one("#practice", Button).focus()
         if self._lan:
             self._browsing = self.app.trio.start_task(self._browse)  # type: ignore[attr-defined]
@@ -309,25 +298,12 @@ class LobbyScreen(Screen[None]):
 
     @property
     def rules(self) -> str:
-        """The rules token: Cuttle's rule set and variants, or L'Unisson's decks."""
-        if self.game == "unisson":
-            return str(self.query_one("#decks", Select).value)
-        base = str(self.query_one("#rules", Select).value)
-        return "+".join([base, *sorted(self._variants)])
+        """The rules token the game's rows choose."""
+        return self.rows[self.game].token
 
     def action_variants(self) -> None:
-        """Cuttle's variant switches (L'Unisson has none: its decks are on the game's row)."""
-        from .cuttle.variants import VariantsScreen
-
-        if self.game != "cuttle":
-            self.notice("L'Unisson has no variants: choose the players and the decks (g).")
-            return
-
-        def chosen(variants: frozenset[str] | None) -> None:
-            self._variants = variants or frozenset()
-            self._show_game()
-
-        self.app.push_screen(VariantsScreen(self._variants), chosen)
+        """The game's variants, as its rows choose them (or where its rules are chosen)."""
+        self.rows[self.game].variants(self)
 
     @on(ListView.Selected, "#lan")
     def _join_found(self, event: ListView.Selected) -> None:
@@ -347,51 +323,30 @@ class LobbyScreen(Screen[None]):
 
     @on(Select.Changed, "#game")
     def _game_chosen(self) -> None:
-        self._show_game()
+        self.show_game()
         self.query_one("#practice", Button).focus()  # the next step: practice, or keys
 
-    @on(Select.Changed, "#players")
-    @on(Select.Changed, "#decks")
-    def _players_chosen(self) -> None:
-        self._show_game()
+    @on(Select.Changed, ".game-rules")
+    def _rules_chosen(self) -> None:
+        self.show_game()
 
-    @property
-    def players(self) -> int:
-        return int(self.query_one("#players", Select).value)  # type: ignore[arg-type]
-
-    def _show_game(self) -> None:
-        """The players and decks are L'Unisson's, the rules and variants Cuttle's; each
-        game has its own bots; the Host row says what would be hosted."""
-        unisson = self.game == "unisson"
-        for part in ("#players", "#players-label", "#decks", "#decks-label"):
-            self.query_one(part).display = unisson
-        for part in ("#rules", "#rules-hint"):
-            self.query_one(part).display = not unisson
-        decks = self.query_one("#decks", Select)
-        options = deck_options(self.players)
-        if options != self._deck_options:  # only on a change: setting them posts Changed
-            self._deck_options, kept = options, decks.value
-            decks.set_options(options)
-            decks.value = kept if kept in [v for _, v in options] else options[0][1]
-        two = self.rules == "two-decks" if unisson else False
-        what = f"a table for {self.players} players, {'two decks' if two else 'one deck'}"
-        self.query_one("#host-what", Static).update(what if unisson else "rules")
-        # The variants by name if they fit the row at 60 columns, else how many (? names them).
-        named = f"+{' +'.join(sorted(self._variants))} (v)"
-        count = len(self._variants)
-        many = f"+{count} variant{'s' * (count > 1)} (v)"
-        hint = named if len(named) <= 15 else many
-        hint = hint if self._variants else "(v: variants)"  # ? is in the footer
-        self.query_one("#rules-hint", Static).update(hint)
+    def show_game(self) -> None:
+        """The rows of the game chosen, up to date; each game has its own bots; the Host row
+        says what would be hosted."""
+        for name, widgets in self._rows_widgets.items():
+            for widget in widgets:
+                widget.display = name == self.game
+        for rows in self.rows.values():
+            rows.show()
+        self.query_one("#host-what", Static).update(self.rows[self.game].host_what)
         bot = self.query_one("#bot", Select)
         chosen = bot.value
         bot.set_options(bot_options(self.game))
         bot.value = chosen if chosen in BOT_ORDER[self.game] else DEFAULT_BOT[self.game]
 
     def _seats(self) -> int:
-        """The players of the game chosen: the players row's for a game of several sizes."""
-        seats = game_module(self.game).seats
-        return self.players if len(seats) > 1 else seats[0]
+        """The players of the game chosen, as its rows choose them."""
+        return self.rows[self.game].players
 
     @on(Button.Pressed, "#practice")
     def action_practice(self) -> None:

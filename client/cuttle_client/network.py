@@ -16,19 +16,24 @@ from typing import Any, ClassVar
 
 from cuttle_protocol.play import Connected, GameSettings, NetPlan, open_game_peer
 from cuttle_protocol.shells import ConnectionEnded
-from cuttle_protocol.store import ConfigError, default_config_dir, load_or_create_identity
+from cuttle_protocol.store import (
+    ConfigError,
+    JournalDamaged,
+    default_config_dir,
+    load_or_create_identity,
+)
 from cuttle_protocol.wire import is_invitation
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static
 
-from .cli_table import Rejoin, has_table_seat, table_seat_game
+from .cli_table import Rejoin, has_table_seat, journal_words, journaled_game
 from .footer import Footer
 from .games import game_ui
 from .modals import ConfirmScreen
 from .peertext import plain
-from .seat import Meeting
+from .seat import Meeting, sentence
 from .tablewidgets import TooSmall
 
 
@@ -54,8 +59,12 @@ class Joining(Meeting):
         try:
             if plan.mode == "join" and has_table_seat(self.data_dir, plan.address):
                 # A seat kept by its journal: take it back (SPEC 4.6).
+                try:
+                    game = journaled_game(self.data_dir, plan.address)
+                except JournalDamaged as e:
+                    self._give_up(sentence(journal_words(e)))
+                    return
                 identity = load_or_create_identity(plan.config_dir or default_config_dir())
-                game = table_seat_game(self.data_dir, plan.address)
                 await self._sit_at_table(Rejoin(identity, game=game))
                 return
             async with open_game_peer(plan, self._tell) as conn:
@@ -70,8 +79,8 @@ class Joining(Meeting):
         this connect screen and task over (or we take back a journaled seat: ``Rejoin``)."""
         plan = self.plan
         game = conn.game if isinstance(conn, Rejoin) else conn.peer.info.rules.rules
-        try:  # an unreadable journal (no game): any game's seat says why it cannot resume
-            seat = game_ui(game or "unisson").seat_class()
+        try:
+            seat = game_ui(game).seat_class()
         except ValueError as e:
             self._give_up(f"Cannot sit at this table: {e}")
             return
@@ -188,7 +197,7 @@ def invitation_apart(status: Sequence[str]) -> tuple[list[str], str]:
     lines, invitation = [], ""
     for line in status:
         words = line.split()
-        if len(words) == 3 and words[:2] == ["cuttle", "join"] and is_invitation(words[2]):
+        if len(words) == 3 and " ".join(words[:2]) == "cuttle join" and is_invitation(words[2]):
             invitation = " ".join(words)
             line = INVITATION_BELOW
         lines.append(line)

@@ -67,7 +67,8 @@ from .progress import alarm_words, listen_words, no_game_words, progress_lines, 
 from .trio_guest import GuestTask, TrioGuest
 
 
-def _sentence(line: str) -> str:
+def sentence(line: str) -> str:
+    """A line of words (``journal_words``…) as a sentence on the connect screen."""
     return line[0].upper() + line[1:] + "."
 
 
@@ -234,13 +235,13 @@ class TableSeat(Meeting):
         try:
             match = await sit_at_table(self.name, self.hosting, **self._hooks())
         except (JournalDamaged, JournalInUse) as e:
-            self._stopped(_sentence(journal_words(e)))
+            self._stopped(sentence(journal_words(e)))
             return
         except ConfigError as e:
             self._stopped(f"Cannot use the config directory: {e}")
             return
         except OSError as e:
-            self._stopped(_sentence(listen_words(self.hosting.port, e)))
+            self._stopped(sentence(listen_words(self.hosting.port, e)))
             return
         self._match_over(match)
 
@@ -250,7 +251,7 @@ class TableSeat(Meeting):
         try:
             match = await sit_at_table(self.name, conn, address=address, **self._hooks())
         except (JournalDamaged, JournalInUse) as e:
-            self._stopped(_sentence(journal_words(e)))
+            self._stopped(sentence(journal_words(e)))
             return
         except ConnectionEnded as e:
             self._stopped(f"The connection ended: {e.message}")

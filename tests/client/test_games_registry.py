@@ -7,12 +7,15 @@ import importlib
 
 import pytest
 from cuttle_client.games import GAMES, game_ui
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 
 from cuttle_net.games import GAMES as CORE
 from cuttle_net.games import game_part
 from cuttle_net.games.cuttle.cards import parse_card
 from cuttle_net.games.interface import game_module
 from cuttle_net.games.unisson.cards import FACES, parse_face
+from tests.client.helpers import run
 
 
 def test_every_game_is_registered_under_its_module_name() -> None:
@@ -41,6 +44,28 @@ def test_every_game_has_the_parts_the_registries_name(name: str) -> None:
     practice = ui.new_practice(ui.default_bot, ui.default_rules, seats, 1, bot_delay=0)
     assert practice.game_name == name and isinstance(practice, Practising)
     assert game_module(name).parse_rules(ui.default_rules, seats) is not None
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_game_has_lobby_rows_choosing_a_table_it_seats(name: str) -> None:
+    # The lobby reaches a game's rules rows through the entry alone (docs/adding-a-game.md);
+    # untouched, they choose the table hosted with no rules chosen.
+    rows = GAMES[name].new_lobby_rows()
+    module = game_module(name)
+
+    class Rows(App[None]):
+        def compose(self) -> ComposeResult:
+            yield from rows.game_row()
+            yield from rows.host_row()
+
+    async def body(pilot: Pilot) -> None:
+        assert all(w.id for w in pilot.app.screen.children)  # the lobby sizes them by id
+        rows.show()
+        assert rows.token == GAMES[name].default_rules and rows.players in module.seats
+        assert module.parse_rules(rows.token, rows.players).name == rows.token
+        assert rows.host_what
+
+    run(Rows(), body)
 
 
 @pytest.mark.parametrize("text", ["TD", "10D", "10♦", "td"])

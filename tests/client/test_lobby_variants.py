@@ -74,6 +74,6 @@ def test_five_players_can_only_have_two_decks() -> None:
         app.screen.query_one("#players").value = 5
         await pilot.pause()
         assert app.lobby.rules == "two-decks"
-        assert [v for _, v in app.lobby._deck_options] == ["two-decks"]
+        assert [v for _, v in app.lobby.rows["unisson"]._deck_options] == ["two-decks"]
 
     run(lobby(), body)
