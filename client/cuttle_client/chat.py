@@ -82,13 +82,23 @@ class Talker:
         raise NotImplementedError
 
 
+class ChatText(Static):
+    """The chat panel's text, which puts the newest line in sight each time it is laid out
+    anew: its size is known only then, which on a loaded machine can come after the refresh
+    the panel waited for (the panel then stayed at its oldest lines)."""
+
+    def on_resize(self) -> None:
+        if isinstance(self.parent, ChatPanel):
+            self.parent.scroll_end(animate=False)
+
+
 class ChatPanel(VerticalScroll):
     """The chat, each line as "who: line", wrapped, newest at the bottom: SHOWN rows show."""
 
     _content: Text | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(self._content or "", id="chat-text")
+        yield ChatText(self._content or "", id="chat-text")
 
     def on_mount(self) -> None:
         self.border_title = HINT
