@@ -105,7 +105,13 @@ class ScrapScreen(ModalScreen[None]):
 class GameOverScreen(ModalScreen[str]):
     """The result, the match score and what is known of the opponent's hand; answers
     "rematch" or "lobby".  ``show`` updates it while it is up (a rematch asked for, the
-    connection gone)."""
+    connection gone).
+
+    No button takes the focus by itself: an Enter meant for the table (a move confirmed as
+    the game ended) or pressed twice must not start the next game over the result. The
+    choice is r or l, or a button reached with Tab."""
+
+    AUTO_FOCUS = ""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "choose('rematch')", "Rematch"),
@@ -151,7 +157,8 @@ class GameOverScreen(ModalScreen[str]):
         self.query_one("#result", Static).update(text)
         button = self.query_one("#rematch", Button)
         button.display = rematch
-        self.query_one("#rematch" if rematch else "#lobby", Button).focus()
+        if self.focused is button and not rematch:  # (Tab had reached it) the offer is gone
+            self.set_focus(None)
         self._show_bar()
         self.refresh_bindings()
 

@@ -266,6 +266,25 @@ def test_the_game_over_panel_moves_aside_for_the_final_table(size, tmp_path) -> 
     run(app, body, size=size)
 
 
+def test_enter_on_the_game_over_panel_does_not_skip_the_result(tmp_path) -> None:
+    """The panel focused its Rematch button, so an Enter meant for the table (or pressed
+    twice) started the next game over the result, unread. Enter now chooses only a button
+    the player reached with Tab."""
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path), Practice("greedy", seed=1))
+
+    async def body(pilot: Pilot) -> None:
+        await keys(pilot, "c", "y")  # concede: the game is over
+        assert isinstance(app.screen, GameOverScreen)
+        await keys(pilot, "enter", "enter")
+        assert isinstance(app.screen, GameOverScreen) and "Game over" in screen_text(app)
+        await keys(pilot, "tab")
+        assert app.screen.focused is app.screen.query_one("#rematch")
+        await keys(pilot, "enter")  # now a choice: the next game
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+
+    run(app, body)
+
+
 @pytest.mark.parametrize("size", [(80, 24), (60, 20)])
 def test_the_final_table_says_how_to_get_back(size, tmp_path) -> None:
     """With the game-over panel aside, the table's footer offered Draw and Concede, and
