@@ -2,6 +2,7 @@
 
 import gc
 import os
+import signal
 import tempfile
 
 # Tests never send to the real network: the client's lobby must not browse the LAN.
@@ -12,6 +13,13 @@ os.environ["CUTTLE_NO_LAN"] = "1"
 # per suite when two run at once) has its own.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="cuttle-tests-data-")
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="cuttle-tests-config-")
+
+# Under `nohup` (or any parent that ignores hang-ups) the processes the tests start would
+# inherit SIGHUP ignored, and the tests of what a hang-up does would fail. A handler, unlike
+# an ignored signal, is not inherited across exec: the children get the default action,
+# while this process still lets a hang-up pass.
+if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, lambda signum, frame: None)
 
 # The in-memory network for the trio shells' timing tests (tests/memnet.py).
 from tests.memnet import memory_net  # noqa: F401
