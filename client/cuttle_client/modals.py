@@ -27,7 +27,7 @@ def relabel(screen: Screen[Any], key: str, action: str, words: str) -> None:
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question; Enter or y says yes, Esc or n says no."""
+    """A yes/no question: y says yes; n, Esc, or Enter (on No, focused first) says no."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),

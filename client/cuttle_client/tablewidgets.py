@@ -92,6 +92,16 @@ class TooSmall(Static):
         )
 
 
+def chosen_index(event: OptionList.OptionSelected) -> int | None:
+    """The index of the option chosen, or None if the choices were replaced since the key
+    was pressed: a second Enter queued behind the first must not choose from the list the
+    first one's move brought (a move not meant, or a list emptied while others play)."""
+    actions, index = event.option_list, event.option_index
+    if index < actions.option_count and actions.get_option_at_index(index) is event.option:
+        return index
+    return None
+
+
 def set_choices(
     actions: OptionList, options: Sequence[tuple[Text, bool]], question: object
 ) -> int | None:

@@ -14,7 +14,15 @@ from textual.widgets import OptionList
 from cuttle_net.games.cuttle.cards import card_display
 from cuttle_net.games.cuttle.engine import IllegalMove
 from cuttle_net.records.verify import Verdict, verify_text
-from tests.client.helpers import choose_any_option, keys, practice_app, run, screen_text, until
+from tests.client.helpers import (
+    choose_any_option,
+    keys,
+    practice_app,
+    run,
+    screen_text,
+    settle,
+    until,
+)
 
 
 def table(pilot: Pilot) -> TableScreen:
@@ -329,5 +337,31 @@ def test_a_concession_the_table_refuses_is_said_not_raised(monkeypatch: pytest.M
         await until(pilot, lambda: bool(error_text(pilot)))
         assert error_text(pilot) == "✗ concede: wait: the next game is not dealt yet"
         assert pilot.app.is_running and c.ending is None
+
+    run(app, body)
+
+
+@pytest.mark.parametrize("game", ["cuttle", "unisson"])
+def test_a_second_enter_queued_behind_a_move_chooses_nothing(game: str, tmp_path) -> None:
+    """Enter pressed twice on the choices: the second selection, queued before the first
+    one's move replaced the list, chose from the new list (a move not meant) or, with the
+    list emptied while the bot played, ended the client in a traceback."""
+    practice = Practice("greedy", seed=1, game=game, players=2 if game == "cuttle" else 3)
+    app = make_app(Settings(bot_delay=0, data_dir=tmp_path), practice)
+
+    async def body(pilot: Pilot) -> None:
+        await until(pilot, lambda: hasattr(pilot.app.screen, "controller"))
+        c = pilot.app.screen.controller
+        await until(pilot, lambda: c.my_turn)
+        actions = pilot.app.screen.query_one("#actions", OptionList)
+        # a top-level choice that is a move (a card's entry opens its uses instead)
+        index = next(i for i, o in enumerate(actions.options) if not o.disabled
+                     and "…" not in str(o.prompt))  # fmt: skip
+        option, mine = actions.get_option_at_index(index), len(c.moves)
+        for _ in range(2):  # as two Enters would, both read before the first is handled
+            actions.post_message(OptionList.OptionSelected(actions, option, index))
+        await until(pilot, lambda: len(c.moves) > mine)
+        await settle(pilot)
+        assert [seat for seat, _ in c.moves[mine:]].count(c.seat) == 1
 
     run(app, body)

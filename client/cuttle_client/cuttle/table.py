@@ -25,7 +25,7 @@ from ..chat import ChatActions, chat_bindings, show_chat, typing
 from ..footer import Footer
 from ..modals import ConfirmScreen, GameOverScreen, ScrapScreen, relabel
 from ..peertext import plain
-from ..tablewidgets import MoveLog, TooSmall, set_choices
+from ..tablewidgets import MoveLog, TooSmall, chosen_index, set_choices
 from ..trio_guest import TrioGuest
 from . import cardtext
 from .choices import Choice, ask, choices
@@ -210,7 +210,9 @@ class TableScreen(ChatActions, Screen[None]):
 
     @on(OptionList.OptionSelected, "#actions")
     def _selected(self, event: OptionList.OptionSelected) -> None:
-        self._choose(event.option_index)
+        index = chosen_index(event)
+        if index is not None:
+            self._choose(index)
 
     def _choose(self, index: int) -> None:
         choice = self._level()[index]

@@ -28,7 +28,7 @@ from ..chat import ChatActions, chat_bindings, show_chat, typing
 from ..footer import Footer
 from ..modals import ConfirmScreen, GameOverScreen
 from ..peertext import plain, visible
-from ..tablewidgets import MoveLog, TooSmall, set_choices
+from ..tablewidgets import MoveLog, TooSmall, chosen_index, set_choices
 from ..trio_guest import TrioGuest
 from .choices import Choice, choices, for_card
 from .controller import UnissonController
@@ -221,8 +221,9 @@ class UnissonTableScreen(ChatActions, Screen[None]):
     @on(OptionList.OptionSelected, "#actions")
     def _selected(self, event: OptionList.OptionSelected) -> None:
         level = self._stack[-1][1] if self._stack else []
-        if 0 <= event.option_index < len(level):
-            self._choose(level[event.option_index])
+        index = chosen_index(event)
+        if index is not None and index < len(level):
+            self._choose(level[index])
 
     def _choose(self, choice: Choice) -> None:
         if choice.move is not None:
