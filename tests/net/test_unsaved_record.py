@@ -1,0 +1,153 @@
+"""A record that could not be saved loses nothing (SPEC 4.6, *Tables*): the seat says so in
+one line naming the folder, the reason and its journal, which it keeps (the other seats end
+as usual); the next start of that seat saves the record from the journal (it verifies) and
+only then removes it; a record saved already is never saved again."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+from cuttle_client.cli_table import _unfinished, journal_words
+from cuttle_client.progress import unsaved_words
+from cuttle_protocol.play import TableMatch
+from cuttle_protocol.store import JournalKept, read_table_journal
+from cuttle_protocol.store import records as store_records
+
+from cuttle_net.records.record import parse_record
+from tests.inprocess import run_cuttle
+from tests.net.test_host_join import finish, join_args, start_host
+from tests.net.test_seatjournal import journaled_table
+
+
+def _disk_full(monkeypatch: pytest.MonkeyPatch, under: Path, times: int = 1) -> list[Path]:
+    """The next `times` records saved under `under` fail as on a full disk (the folders
+    of the others save as usual). The folders it failed in."""
+    real, failed = store_records.save_record, []
+
+    def save(text: str, directory: Path, stem: str) -> Path:
+        if directory.is_relative_to(under) and len(failed) < times:
+            failed.append(directory)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(directory))
+        return real(text, directory, stem)
+
+    monkeypatch.setattr(store_records, "save_record", save)
+    return failed
+
+
+def _records(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.cuttle"))
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize(
+    ("seats", "game", "token"), [(3, "unisson", "one-deck"), (2, "cuttle", "classic")]
+)
+async def test_a_record_that_cannot_be_written_is_kept_in_the_journal_and_saved_next_start(
+    tmp_path: Path, seats: int, game: str, token: str
+) -> None:
+    games_dir = tmp_path / "p1" / "games"
+    games_dir.parent.mkdir()
+    games_dir.write_text("")  # a file where the records folder should be: unusable
+    played, journals, keys = await journaled_table(tmp_path, seats, game, token)
+    lost, journal = played[1], journals[1]
+    assert lost.result is not None and lost.clean  # the result is still there to show
+    assert lost.record is None and lost.unsaved is not None
+    assert lost.unsaved.folder == games_dir and lost.unsaved.journal == journal.path
+    words = unsaved_words(lost.unsaved)
+    assert words.startswith(f"the record of game 1 could not be saved in {games_dir}: ")
+    assert os.strerror(errno.EEXIST) in words or os.strerror(errno.ENOTDIR) in words, words
+    assert f"kept in its journal {journal.path}" in words and "run the same" in words
+    assert journal.keeps_game  # the table ended, and the journal is all there is of the game
+    for seat in set(played) - {1}:  # every other seat ended as usual
+        assert played[seat].record is not None and played[seat].record.exists()
+        assert played[seat].unsaved is None and not journals[seat].keeps_game
+    for j in journals.values():
+        j.close()  # (as `sit_at_table` lets a seat go)
+
+    said: list[str] = []
+    with pytest.raises(JournalKept) as still:  # started again, the folder still unusable
+        _unfinished(journal.path, keys[1], said.append, tmp_path / "p1")
+    line = journal_words(still.value)
+    assert line.startswith(f"the record of game 1 still cannot be saved in {games_dir}"), line
+    assert journal.path.exists() and said == []
+
+    games_dir.unlink()  # the player fixed it: the next start saves the record
+    assert _unfinished(journal.path, keys[1], said.append, tmp_path / "p1") is None
+    [record] = _records(games_dir)
+    assert said == [f"the record of game 1, which ended, was saved as {record}"]
+    assert not journal.path.exists()
+    assert run_cuttle("verify", str(record)).returncode == 0
+    mine, theirs = parse_record(record.read_text()), parse_record(played[0].record.read_text())
+    assert mine.moves == theirs.moves and mine.tags["Ending"] == theirs.tags["Ending"]
+
+    # A seat whose record was saved (its process died before the journal went): not again.
+    before = _records(tmp_path / "p0" / "games")
+    assert _unfinished(journals[0].path, keys[0], said.append, tmp_path / "p0") is None
+    assert _records(tmp_path / "p0" / "games") == before and len(said) == 1
+    assert not journals[0].path.exists()
+
+
+@pytest.mark.trio
+async def test_a_match_saves_each_game_as_it_ends_and_one_that_failed_on_the_next_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Game 1's record fails at seat 2 (a full disk, once): the match goes on, game 2's
+    record is saved, the journal is kept; the next start saves game 1's alone."""
+    failed = _disk_full(monkeypatch, tmp_path / "p2")
+    matches: dict[int, TableMatch] = {}
+    _, journals, keys = await journaled_table(tmp_path, 3, games=2, matches=matches)
+    assert len(failed) == 1
+    first, second = matches[2].games
+    assert first.unsaved is not None and first.unsaved.number == 1 and first.record is None
+    assert "No space left on device" in unsaved_words(first.unsaved)
+    assert second.record is not None and second.unsaved is None
+    assert journals[2].keeps_game and not journals[1].keeps_game
+    inputs = read_table_journal(journals[2].path)[1]
+    assert ["saved", 2] in inputs and ["saved", 1] not in inputs
+    for j in journals.values():
+        j.close()
+
+    said: list[str] = []
+    assert _unfinished(journals[2].path, keys[2], said.append, tmp_path / "p2") is None
+    records = _records(tmp_path / "p2" / "games")
+    assert len(records) == 2 and second.record in records  # game 1's is the new one
+    [new] = set(records) - {second.record}
+    assert said == [f"the record of game 1, which ended, was saved as {new}"]
+    hosts = matches[0].games[0].record  # the host's record of game 1: the same game
+    assert hosts is not None
+    assert parse_record(new.read_text()).moves == parse_record(hosts.read_text()).moves
+    assert run_cuttle("verify", str(new)).returncode == 0
+    assert not journals[2].path.exists()
+
+
+def test_cuttle_join_keeps_the_journal_of_a_record_it_could_not_save_and_saves_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end: `cuttle host` (a process) and `cuttle join` (in this process, its disk
+    full at the game's end): the joiner says so in one line, exits 1, keeps its journal;
+    the same `cuttle join` again saves the record and removes the journal."""
+    host, port = start_host(tmp_path, "--bot", "greedy")
+    _disk_full(monkeypatch, tmp_path / "b")
+    joined = run_cuttle(*join_args(tmp_path, port, "--bot", "random"))
+    code, out, err = finish(host)
+    text = joined.stdout + joined.stderr
+    assert code == 0 and "record saved:" in out, out + err  # the host's game ended as usual
+    assert joined.returncode == 1 and "Traceback" not in text, text
+    assert any(line.startswith("result:") for line in joined.stdout.splitlines()), text
+    [journal] = (tmp_path / "b" / "journal").glob("table-join-*.journal")
+    games_dir = tmp_path / "b" / "games"
+    line = next(line for line in text.splitlines() if "could not be saved" in line)
+    assert f"in {games_dir}: No space left on device" in line and str(journal) in line, line
+    assert _records(games_dir) == []
+
+    monkeypatch.undo()  # room made: the same command again
+    again = run_cuttle(*join_args(tmp_path, port, "--bot", "random"))
+    [record] = _records(games_dir)
+    assert (
+        f"the record of game 1, which ended, was saved as {record}" in again.stdout + again.stderr
+    )
+    assert not journal.exists()
+    assert run_cuttle("verify", str(record)).returncode == 0
