@@ -13,7 +13,7 @@ import pytest
 from cuttle_client.cli_table import _unfinished, journal_words
 from cuttle_client.progress import unsaved_words
 from cuttle_protocol.play import TableMatch
-from cuttle_protocol.store import JournalKept, read_table_journal
+from cuttle_protocol.store import JournalKept, RecordNotSaved, read_table_journal
 from cuttle_protocol.store import records as store_records
 
 from cuttle_net.records.record import parse_record
@@ -151,3 +151,70 @@ def test_cuttle_join_keeps_the_journal_of_a_record_it_could_not_save_and_saves_i
     )
     assert not journal.exists()
     assert run_cuttle("verify", str(record)).returncode == 0
+
+
+@pytest.mark.trio
+async def test_a_record_saved_from_the_journal_states_the_verdict_the_seat_reached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seat 2 leaves mid-game: seat 1's record (its disk full) is saved on its next start
+    with the ending the live seats recorded (the verdict on the table's end is journaled),
+    not as an unfinished game."""
+    _disk_full(monkeypatch, tmp_path / "p1")
+    played, journals, keys = await journaled_table(tmp_path, 3, leaver=2)
+    assert played[1].unsaved is not None and played[1].session is not None
+    live = played[1].session.ending()
+    assert live.form == "closed" and live.seat == 2, live
+    for j in journals.values():
+        j.close()
+    inputs = read_table_journal(journals[1].path)[1]
+    assert len([e for e in inputs if e[0] == "verdict"]) == 1  # (seat 2's leaving)
+    monkeypatch.undo()
+    said: list[str] = []
+    assert _unfinished(journals[1].path, keys[1], said.append, tmp_path / "p1") is None
+    [record] = _records(tmp_path / "p1" / "games")
+    host = played[0].record
+    assert host is not None
+    mine, hosts = parse_record(record.read_text()), parse_record(host.read_text())
+    assert mine.tags["Ending"] == hosts.tags["Ending"] and mine.moves == hosts.moves, mine.tags
+    # Stopped before its audit: valid as far as it went (3), as the host's own copy.
+    checked = run_cuttle("verify", str(record))
+    assert checked.returncode == run_cuttle("verify", str(host)).returncode == 3, checked.stdout
+
+
+def test_a_practice_game_whose_record_cannot_be_written_says_so_beside_its_result(
+    tmp_path: Path,
+) -> None:
+    from cuttle_client.cuttle.controller import PracticeController
+
+    from cuttle_net.games.cuttle.rules import Rules
+
+    folder = tmp_path / "games"
+    folder.write_text("")  # a file where the records folder should be
+    c = PracticeController("random", Rules.parse("standard"), seed=7, bot_delay=0, records=folder)
+    c.start()
+    c.concede()
+    assert isinstance(c.saved, RecordNotSaved) and c.saved.folder == folder
+    assert c.ending is not None
+    assert f" · the record of this game could not be saved in {folder}: " in c.ending.text
+
+
+@pytest.mark.trio
+async def test_a_watcher_whose_record_cannot_be_written_says_so_and_follows_on(
+    tmp_path: Path, memory_net: object, autojump_clock: object
+) -> None:
+    from cuttle_client.watching import note_line
+
+    from tests.net.test_table_watch import watched_table, watcher_at
+
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / "games").write_text("")
+    games, (notes, verdicts, _) = await watched_table(
+        tmp_path, 2, "cuttle", "standard", watcher_at(tmp_path)
+    )
+    assert all(g.clean for g in games.values())
+    [(verdict, path)] = verdicts
+    assert path is None and verdict.report.verdict.name == "VALID"
+    [unsaved] = [n for n in notes if isinstance(n, RecordNotSaved)]
+    line = note_line(unsaved)
+    assert line.startswith(f"the record of game 1 could not be saved in {tmp_path / 'w' / 'games'}")

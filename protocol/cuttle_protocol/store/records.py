@@ -70,7 +70,7 @@ def keep_record(
     if isinstance(saved, Path):
         journal.saved(number)
         return saved
-    journal.unsaved.append(number)
+    journal.not_saved(number)
     return replace(saved, journal=journal.path)
 
 

@@ -291,6 +291,13 @@ class SeatJournal:
         with contextlib.suppress(OSError):
             self.sync(True)
 
+    def not_saved(self, number: int) -> None:
+        """Game `number`'s record could not be saved: the journal is kept for it, with
+        everything noted written now (the table's end, our verdict on it)."""
+        self.unsaved.append(number)
+        with contextlib.suppress(OSError):
+            self.sync(True)
+
     @property
     def keeps_game(self) -> bool:
         """The journal is still needed: the table goes on (`over` is False), or a game's
