@@ -15,6 +15,8 @@ from cuttle_client.progress import unsaved_words
 from cuttle_protocol.play import TableMatch
 from cuttle_protocol.store import JournalKept, RecordNotSaved, read_table_journal
 from cuttle_protocol.store import records as store_records
+from cuttle_protocol.store.journal import _record
+from cuttle_protocol.store.seatjournal import _header_wire
 
 from cuttle_net.records.record import parse_record
 from tests.inprocess import run_cuttle
@@ -218,3 +220,24 @@ async def test_a_watcher_whose_record_cannot_be_written_says_so_and_follows_on(
     [unsaved] = [n for n in notes if isinstance(n, RecordNotSaved)]
     line = note_line(unsaved)
     assert line.startswith(f"the record of game 1 could not be saved in {tmp_path / 'w' / 'games'}")
+
+
+@pytest.mark.trio
+async def test_a_journal_of_the_previous_format_is_still_read_and_its_records_count_as_saved(
+    tmp_path: Path,
+) -> None:
+    """A `cuttle-table-journal/2` journal (no `saved`, no `verdict`) whose table ended: its
+    game's record was saved as it ended, so the next start saves none, and removes it."""
+    _, journals, keys = await journaled_table(tmp_path, 2, "cuttle", "classic")
+    journal = journals[1]
+    journal.close()
+    header, inputs = read_table_journal(journal.path)
+    old = {**_header_wire(header), "format": "cuttle-table-journal/2"}
+    kept = [e for e in inputs if e[0] not in ("saved", "verdict")]
+    assert len(kept) < len(inputs)  # this format noted the record saved
+    journal.path.write_bytes(b"".join(_record(x) for x in [old, *kept]))
+    before = _records(tmp_path / "p1" / "games")
+    said: list[str] = []
+    assert _unfinished(journal.path, keys[1], said.append, tmp_path / "p1") is None
+    assert said == [] and _records(tmp_path / "p1" / "games") == before
+    assert not journal.path.exists()
