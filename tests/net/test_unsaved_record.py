@@ -241,3 +241,25 @@ async def test_a_journal_of_the_previous_format_is_still_read_and_its_records_co
     assert _unfinished(journal.path, keys[1], said.append, tmp_path / "p1") is None
     assert said == [] and _records(tmp_path / "p1" / "games") == before
     assert not journal.path.exists()
+
+
+@pytest.mark.trio
+async def test_a_journal_of_the_previous_format_taken_on_keeps_a_record_it_could_not_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat whose journal an older cuttle began (`cuttle-table-journal/2`), taken on by
+    this one, whose record cannot be written: noted `unsaved`, it is saved on the next start."""
+    _disk_full(monkeypatch, tmp_path / "p1")
+    _, journals, keys = await journaled_table(tmp_path, 2, "cuttle", "classic")
+    journal = journals[1]
+    journal.close()
+    header, inputs = read_table_journal(journal.path)
+    assert ["unsaved", 1] in inputs
+    old = {**_header_wire(header), "format": "cuttle-table-journal/2"}
+    journal.path.write_bytes(b"".join(_record(x) for x in [old, *inputs]))
+    monkeypatch.undo()
+    said: list[str] = []
+    assert _unfinished(journal.path, keys[1], said.append, tmp_path / "p1") is None
+    [record] = _records(tmp_path / "p1" / "games")
+    assert said == [f"the record of game 1, which ended, was saved as {record}"]
+    assert not journal.path.exists()

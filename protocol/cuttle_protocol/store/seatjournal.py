@@ -19,7 +19,7 @@ neither the log nor the session, but what rebuilds both, byte for byte:
   time the seat's driver handed the game session one of the table's events (`began`: game
   N started; `fed`: the game message at log index I), the verdict rule's reading of our
   clock (`verdict`: the step due was overdue, or not, as the table ended naming another
-  seat) and each game's record saved (`saved`: game N's).
+  seat) and each game's record saved (`saved`: game N's) or not (`unsaved`).
 
 The last two are what makes the rebuild exact. A live driver takes the table's events some
 time after the core made them (through the shell's event channel), and more messages may
@@ -94,9 +94,9 @@ from .journal import (
 
 FORMAT = "cuttle-table-journal/3"
 NOTES_SAVED = ("cuttle-table-journal/2",)
-"""Journals resumed as before, that did not note `saved` nor `verdict`: each game's record
-was saved as it ended (or the process that failed to save it stopped there), so none is
-saved from them again."""
+"""Journals resumed as before, whose older writer noted no `saved` (nor `verdict`): each
+game's record was saved as it ended, so none is saved from them again, but one a later
+cuttle, taking the seat on, noted `unsaved`."""
 OLD_FORMATS = ("cuttle-table-journal/1",)
 """Journals that did not note when the session took each event: a rebuild could not give
 the log the others hold, so they are refused (the table cannot be resumed)."""
@@ -162,6 +162,7 @@ _INPUTS: dict[str, tuple[type, ...]] = {
     "fed": (int,),  # our driver handed the session the game message at log index I
     "verdict": (bool,),  # the table ended naming another seat: was its step overdue here
     "saved": (int,),  # game N's record is on disk (or not wanted): nothing to save again
+    "unsaved": (int,),  # game N's record could not be written: the journal is kept for it
 }
 
 
@@ -295,6 +296,7 @@ class SeatJournal:
         """Game `number`'s record could not be saved: the journal is kept for it, with
         everything noted written now (the table's end, our verdict on it)."""
         self.unsaved.append(number)
+        self.note(["unsaved", number])  # (what tells it in a journal of the older format)
         with contextlib.suppress(OSError):
             self.sync(True)
 
@@ -588,6 +590,7 @@ class Resumed:
     # journal replays them too, so the totals a rebuilt seat shows are its own (SPEC 4.6).
     earlier: list[tuple[GameSession, tuple[str, ...]]] = field(default_factory=list)
     saved: set[int] = field(default_factory=set)  # the games whose record was saved
+    unsaved: set[int] = field(default_factory=set)  # the games noted `unsaved`
 
     @property
     def note(self) -> str:
@@ -730,6 +733,8 @@ def rebuild(
             over = s is not None and (s.finished or seat.ended is not None)
             if over and s is not None and s.header.number == fields[0]:
                 seat.saved.add(fields[0])
+        elif kind == "unsaved":
+            seat.unsaved.add(fields[0])
         elif kind == "watch" and isinstance(core, TableHost):
             if core.add_watcher(*fields) is not None:
                 raise ValueError("the watcher is not let in again")
@@ -759,9 +764,10 @@ def rebuild(
         # Killed between games: who proposed the next one and who agreed, as before.
         core._events.extend(asked)
     journal.replaying, journal._at = False, None
-    if header.format in NOTES_SAVED:  # every game's record was saved as it ended
-        seat.saved = {s.header.number for s, _ in seat.earlier}
-        seat.saved |= {seat.session.header.number} if seat.session is not None else set()
+    if header.format in NOTES_SAVED:  # every game's record was saved as it ended, but...
+        games = {s.header.number for s, _ in seat.earlier}
+        games |= {seat.session.header.number} if seat.session is not None else set()
+        seat.saved |= games - seat.unsaved  # ...those a later cuttle could not save
     if journal.path.exists():
         journal._append()
     if isinstance(core, TableHost) and core.stage is not Stage.LOBBY:
