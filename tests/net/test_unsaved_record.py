@@ -263,3 +263,35 @@ async def test_a_journal_of_the_previous_format_taken_on_keeps_a_record_it_could
     [record] = _records(tmp_path / "p1" / "games")
     assert said == [f"the record of game 1, which ended, was saved as {record}"]
     assert not journal.path.exists()
+
+
+@pytest.mark.trio
+async def test_a_seat_rebuilt_mid_match_saves_the_record_an_earlier_game_could_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Game 1's record failed at seat 2, whose process is then killed in game 2: rebuilt,
+    the match reports game 1 with its record saved now (and noted, so never again)."""
+    from cuttle_protocol.play import game_session
+    from cuttle_protocol.play.match import _replayed
+    from cuttle_protocol.store import open_journal, rebuild
+
+    _disk_full(monkeypatch, tmp_path / "p2")
+    matches: dict[int, TableMatch] = {}
+    _, journals, keys = await journaled_table(tmp_path, 3, games=2, matches=matches)
+    journal = journals[2]
+    journal.close()
+    header, inputs = read_table_journal(journal.path)
+    second = inputs.index(["began", 2])
+    cut = next(i for i in range(second, len(inputs)) if inputs[i][0] == "play") + 1
+    journal.path.write_bytes(b"".join(_record(x) for x in [_header_wire(header), *inputs[:cut]]))
+    monkeypatch.undo()
+    before = _records(tmp_path / "p2" / "games")  # game 2's, saved live
+
+    again = open_journal(journal.path)
+    rebuild(again, keys[2], game_session)
+    [first] = _replayed(again, {"data_dir": tmp_path / "p2"})
+    assert first.unsaved is None and first.record is not None
+    assert _records(tmp_path / "p2" / "games") == sorted([*before, first.record])
+    again.close()
+    assert read_table_journal(journal.path)[1][-1] == ["saved", 1]
+    assert run_cuttle("verify", str(first.record)).returncode == 0
