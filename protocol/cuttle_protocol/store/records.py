@@ -48,6 +48,8 @@ def save_text(text: str, folder: Path, stem: str, number: int | None) -> Path | 
         return save_record(text, folder, stem)
     except OSError as e:
         where = f" ({e.filename})" if e.filename and Path(e.filename) != folder else ""
+        if folder.exists() and not folder.is_dir():  # (the system says "File exists")
+            where = " (a file is there, not a folder)"
         return RecordNotSaved(number, folder, f"{e.strerror or type(e).__name__}{where}")
 
 
