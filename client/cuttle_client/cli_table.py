@@ -35,12 +35,12 @@ def _timeouts(args: argparse.Namespace) -> Any:
 
 
 def _report(game: Any, say: Any) -> int:
-    from .progress import game_line
+    from .progress import game_line, record_words
 
     print(visible(game_line(game)), flush=True)  # it names every seat
-    if game.record is not None:
-        say(f"record saved: {game.record}")
-    return 0 if game.clean else 1
+    if saved := record_words(game.record, game.unsaved):
+        say(saved)
+    return 0 if game.clean and game.unsaved is None else 1
 
 
 @dataclass(frozen=True)
@@ -103,10 +103,15 @@ def _set_aside(path: Path, e: Any) -> Any:
 
 
 def journal_words(e: Any) -> str:
-    """The one line for a seat's journal that cannot be used (`JournalDamaged`, or
-    `JournalInUse`: another live process plays that seat)."""
-    from cuttle_protocol.store import JournalInUse
+    """The one line for a seat's journal that cannot be used (`JournalDamaged`,
+    `JournalInUse`: another live process plays that seat, or `JournalKept`: its table ended
+    and a record still cannot be saved from it)."""
+    from cuttle_protocol.store import JournalInUse, JournalKept
 
+    from .progress import kept_words
+
+    if isinstance(e, JournalKept):
+        return kept_words(e.unsaved)
     if isinstance(e, JournalInUse):
         return f"this seat is being played by another cuttle process (its journal {e.path})"
     return (
@@ -194,7 +199,7 @@ async def sit_at_table(
     async with contextlib.AsyncExitStack() as stack:
         if isinstance(where, Hosting):
             identity, token = load_or_create_identity(config), where.token
-            journal = _unfinished(find_host_table(files, where.port), identity, say)
+            journal = _unfinished(find_host_table(files, where.port), identity, say, files)
             if journal is not None:  # re-open the unfinished table where it was
                 h = journal.header
                 where = replace(where, game=h.game, players=h.seats, token=h.token)
@@ -249,7 +254,7 @@ async def sit_at_table(
             identity, peer = where.identity, where.peer
             me = LocalPlayer(name, identity)
             path = join_table_path(files, address)
-            journal = _unfinished(path if path.exists() else None, identity, say)
+            journal = _unfinished(path if path.exists() else None, identity, say, files)
             if journal is None:
                 if peer is None:  # a rejoin whose table had ended
                     why = "the table of our journal had ended"
@@ -305,19 +310,29 @@ async def sit_at_table(
                 )
             return await play_at_table(table, identity, token, tell=tell, journal=journal, **play)
         finally:
-            # Ended (the record saved) or never seated: nothing to resume. Else (cut off
-            # mid-game): kept for a restart.
-            if journal.over:
-                journal.remove()
-            else:
+            # Ended (every record saved) or never seated: nothing to resume. Else (cut off
+            # mid-game, or a record that could not be saved): kept for a restart.
+            if journal.keeps_game:
                 journal.close()
+            else:
+                journal.remove()
 
 
-def _unfinished(path: Path | None, identity: Any, say: Callable[[str], None]) -> Any:
+def _unfinished(
+    path: Path | None, identity: Any, say: Callable[[str], None], data: Path | None
+) -> Any:
     """The seat journaled at `path`, rebuilt (`journal.resumed`), or None. A damaged
-    journal is moved aside (``.damaged``) and `JournalDamaged` names where it went."""
+    journal is moved aside (``.damaged``) and `JournalDamaged` names where it went. A
+    table that ended: the records its journal holds and that were not saved are saved
+    (under `data`), and the journal removed; `JournalKept` if one still cannot be."""
     from cuttle_protocol.play import game_session
-    from cuttle_protocol.store import JournalDamaged, open_journal, rebuild
+    from cuttle_protocol.store import (
+        JournalDamaged,
+        JournalKept,
+        open_journal,
+        rebuild,
+        save_unsaved,
+    )
 
     if path is None:
         return None
@@ -326,7 +341,15 @@ def _unfinished(path: Path | None, identity: Any, say: Callable[[str], None]) ->
         seat = rebuild(journal, identity, game_session)
     except JournalDamaged as e:
         raise _set_aside(path, e) from None
-    if seat.ended is not None:  # it ended as the process died: nothing to resume
+    if seat.ended is not None:  # it ended (as the process died, or a record was not saved)
+        saved = save_unsaved(journal, data)
+        for number, record in saved:
+            if isinstance(record, Path):
+                say(f"the record of game {number}, which ended, was saved as {record}")
+        unsaved = [r for _, r in saved if not isinstance(r, Path)]
+        if unsaved:
+            journal.close()
+            raise JournalKept(unsaved)
         journal.remove()
         return None
     moves = len(seat.session.played) if seat.session is not None else 0
@@ -418,7 +441,7 @@ async def _bot_at_table(
         if args.games > 1:
             print(visible(totals_line(totals)), flush=True)
 
-    from cuttle_protocol.store import JournalDamaged, JournalInUse
+    from cuttle_protocol.store import JournalDamaged, JournalInUse, JournalKept
 
     try:
         match = await sit_at_table(
@@ -436,7 +459,7 @@ async def _bot_at_table(
             data_dir=args.data_dir,
             **({"watch": reads} if reads else {}),
         )
-    except (JournalDamaged, JournalInUse) as e:
+    except (JournalDamaged, JournalInUse, JournalKept) as e:
         say(journal_words(e))
         return 1
     if match.totals is None:  # no game was played: its one line says why
@@ -444,4 +467,4 @@ async def _bot_at_table(
     elif args.games > len(match.games):
         why = match_end_words(match.end)
         say(f"the match ended after {len(match.games)} of {args.games} games: {why}")
-    return 0 if match.clean else 1
+    return 0 if match.clean and not any(g.unsaved for g in match.games) else 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from cuttle_protocol.play import (
     CodeToCompare,
@@ -43,7 +44,7 @@ from cuttle_protocol.shells import (
     WatcherClosed,
     WatchingAgain,
 )
-from cuttle_protocol.store import Trust
+from cuttle_protocol.store import RecordNotSaved, Trust
 from cuttle_protocol.table import Lobby, SeatInfo, Watching
 from cuttle_protocol.wire import Alarm, CodeAlarm
 
@@ -242,9 +243,35 @@ def progress_lines(event: Progress) -> list[str]:
     if isinstance(event, GameBegins):
         return [f"game {event.number}: you are seat {event.seat}; seat {event.dealer} deals"]
     if isinstance(event, GameStopped):
-        saved = [f"record saved: {event.record}"] if event.record is not None else []
-        return [result_line(event.result), *saved]
+        saved = record_words(event.record, event.unsaved)
+        return [result_line(event.result), *([saved] if saved else [])]
     return []
+
+
+def record_words(record: Path | None, unsaved: RecordNotSaved | None = None) -> str:
+    """Where a game's record went: saved (its path), or not saved (`unsaved_words`), or ""."""
+    if record is not None:
+        return f"record saved: {record}"
+    return unsaved_words(unsaved) if unsaved is not None else ""
+
+
+def unsaved_words(unsaved: RecordNotSaved) -> str:
+    """One line for a record that could not be written: which, where, the system's reason,
+    and what the player can do (a journal that keeps the game: start the seat again)."""
+    u = unsaved
+    game = "this game" if u.number is None else f"game {u.number}"
+    what = f"the record of {game} could not be saved in {u.folder}: {u.reason}"
+    if u.journal is None:
+        return f"{what} (make room there or fix that folder for the next records)"
+    return (
+        f"{what}; the game is kept in its journal {u.journal}: make room or fix that folder, "
+        "then run the same cuttle host or cuttle join again to save it"
+    )
+
+
+def kept_words(unsaved: Sequence[RecordNotSaved]) -> str:
+    """A seat's table ended and records of its games still cannot be saved (`JournalKept`)."""
+    return "; ".join(unsaved_words(u).replace("could not", "still cannot", 1) for u in unsaved)
 
 
 def and_list(words: Sequence[str]) -> str:

@@ -44,7 +44,7 @@ from cuttle_protocol.shells import (
     TableShell,
     TableTimeouts,
 )
-from cuttle_protocol.store import ConfigError, JournalDamaged, JournalInUse
+from cuttle_protocol.store import ConfigError, JournalDamaged, JournalInUse, JournalKept
 from cuttle_protocol.table import (
     Chat,
     CodeShown,
@@ -234,7 +234,7 @@ class TableSeat(Meeting):
         assert self.hosting is not None
         try:
             match = await sit_at_table(self.name, self.hosting, **self._hooks())
-        except (JournalDamaged, JournalInUse) as e:
+        except (JournalDamaged, JournalInUse, JournalKept) as e:
             self._stopped(sentence(journal_words(e)))
             return
         except ConfigError as e:
@@ -250,7 +250,7 @@ class TableSeat(Meeting):
         take back the seat journaled at ``address`` (``Rejoin``)."""
         try:
             match = await sit_at_table(self.name, conn, address=address, **self._hooks())
-        except (JournalDamaged, JournalInUse) as e:
+        except (JournalDamaged, JournalInUse, JournalKept) as e:
             self._stopped(sentence(journal_words(e)))
             return
         except ConnectionEnded as e:

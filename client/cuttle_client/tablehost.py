@@ -3,7 +3,6 @@ thinking, and a practice game's record (each game's controller: its ``controller
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -11,9 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from cuttle_protocol.play import Chooser, bot_decision
+from cuttle_protocol.store import RecordNotSaved, save_text
 
 from cuttle_net.games.interface import game_module
-from cuttle_net.records.record import build_practice_record, save_record
+from cuttle_net.records.record import build_practice_record
+
+from .progress import record_words
 
 if TYPE_CHECKING:
     from .trio_guest import TrioGuest
@@ -55,20 +57,18 @@ def save_practice(
     names: Sequence[str],
     bot: str,
     player: tuple[int, str],
-) -> Path | None:
+) -> Path | RecordNotSaved:
     """Save a practice game of ``game`` (its ``rules`` token) as a record (SPEC 5.5) under
-    ``directory``; None if it could not be written (not worth an error: the table shows
-    the result).  ``player``: the person's seat and name, which the record gives in place
-    of the table's "You"."""
+    ``directory``: its path, or why it could not be written (the table shows it beside the
+    result).  ``player``: the person's seat and name, which the record gives in place of
+    the table's "You"."""
     seat, name = player
     names = [name if s == seat else n for s, n in enumerate(names)]
     date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     module = game_module(game)
     table = module.parse_rules(rules, len(names))
     text = build_practice_record(module, table, dealer, order, moves, names, bot, date)
-    with contextlib.suppress(OSError):
-        return save_record(text, directory, f"{date}-{game}-practice-{bot}")
-    return None
+    return save_text(text, directory, f"{date}-{game}-practice-{bot}", None)
 
 
 _M = TypeVar("_M")
@@ -99,6 +99,7 @@ def bot_thinks(
     host.trio.start_task(think)
 
 
-def saved_words(path: Path | None) -> str:
-    """What the end of a game says of its record."""
-    return f" · record saved: {path}" if path is not None else ""
+def saved_words(saved: Path | RecordNotSaved | None) -> str:
+    """What the end of a game says of its record: where it was saved, or why it was not."""
+    words = record_words(saved, None) if isinstance(saved, Path) else record_words(None, saved)
+    return f" · {words}" if words else ""

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from cuttle_protocol.shells import Saved
+from cuttle_protocol.store import RecordNotSaved
 from cuttle_protocol.table import Began, Ended, Follower, GameVerdict, Said, Watching
 from cuttle_protocol.table.follow import Note
 from textual.app import ComposeResult
@@ -76,7 +77,7 @@ class WatchedTable:
                 self.chat.muted(note.name)
             else:
                 self.chat.said(note.name, note.text)
-        elif isinstance(note, Saved | Ended):
+        elif isinstance(note, Saved | Ended | RecordNotSaved):
             self.news.append(note_line(note))
 
     def say(self, line: str) -> None:

@@ -27,9 +27,10 @@ class WatchLaunch:
 def note_line(note: Any) -> str:
     """One line for what the watcher saw (peer words shown as plain text by `visible`)."""
     from cuttle_protocol.shells import Saved
+    from cuttle_protocol.store import RecordNotSaved
     from cuttle_protocol.table import Began, Ended, GameVerdict, Played, Said, Watching
 
-    from .progress import watching_words
+    from .progress import unsaved_words, watching_words
 
     if isinstance(note, Began):
         seats = ", ".join(f"{n} (seat {i})" for i, n in enumerate(note.names))
@@ -45,6 +46,8 @@ def note_line(note: Any) -> str:
         )
     if isinstance(note, Saved):
         return f"record saved: {note.path}"
+    if isinstance(note, RecordNotSaved):
+        return unsaved_words(note)
     if isinstance(note, GameVerdict):
         from cuttle_net.records.verify import outcome_text
 

@@ -51,9 +51,11 @@ async def journaled_table(
     token: str = "one-deck",
     games: int = 1,
     matches: dict[int, TableMatch] | None = None,
+    leaver: int | None = None,
 ) -> tuple[dict[int, TableGame], dict[int, SeatJournal], dict[int, Ed25519PrivateKey]]:
     """A whole game (or a match of `games`: each seat's last game, the whole match in
-    `matches`) at a table in this process, every seat journaled (the journals kept)."""
+    `matches`) at a table in this process, every seat journaled (the journals kept).
+    `leaver`: that seat leaves the table at its first decision instead."""
     played: dict[int, TableGame] = {}
     journals: dict[int, SeatJournal] = {}
     keys = {seat: Ed25519PrivateKey.generate() for seat in range(seats)}
@@ -65,8 +67,13 @@ async def journaled_table(
 
         async def sit(seat: int, table) -> None:
             bot, rng = bot_for(game, "greedy"), random.Random(seat)
+
+            async def leave(view) -> None:
+                table.leave("peer-quit", "gone for coffee")
+                await trio.sleep_forever()
+
             how = dict(
-                choose=lambda view: bot.choose(view, rng),
+                choose=leave if seat == leaver else lambda view: bot.choose(view, rng),
                 data_dir=tmp / f"p{seat}",
                 journal=journals[seat],
             )

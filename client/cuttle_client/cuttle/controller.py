@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cuttle_protocol.store import RecordNotSaved
+
 from cuttle_net.games.cuttle.bots import make_bot
 from cuttle_net.games.cuttle.cards import ALL_CARDS, ALL_CARDS_WITH_JOKER, card_display
 from cuttle_net.games.cuttle.describe import describe
@@ -314,7 +316,7 @@ class PracticeController(TableController):
         super().__init__()
         self.records = records  # where each finished game's record is saved (SPEC 5.5)
         self.player = player  # the person's name, for the record (the table says "You")
-        self.saved: Path | None = None
+        self.saved: Path | RecordNotSaved | None = None
         self.bot_name = bot
         self._bot = make_bot(bot)
         self.rules = rules or Rules()

@@ -12,6 +12,7 @@ from cuttle_net.records.replay import replay
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
 from ..seat import TableSeat, stopped_words
+from ..tablehost import saved_words
 from .controller import Ending, TableController, ending_text
 
 
@@ -92,8 +93,7 @@ class CuttleTable(TableSeat, TableController):
         outcome = engine_outcome(s.outcome) if s.outcome and s.fault is None else None
         if self.ending is None:
             self._count(game)
-        if game.record is not None:
-            text += f" · record saved: {game.record}"
+        text += saved_words(game.record or game.unsaved)
         self.record = game.record
         self.busy = False
         self.ending = Ending(outcome, text)

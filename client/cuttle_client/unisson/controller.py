@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cuttle_protocol.store import RecordNotSaved
+
 from cuttle_net.games.unisson import FACES, Game, IllegalMove, Score, match_totals, next_dealer
 from cuttle_net.games.unisson.bots import make_bot
 from cuttle_net.games.unisson.motions import Drawn, HandOut, Motion, Taken, Turned
@@ -274,7 +276,7 @@ class PracticeController(UnissonController):
         random.Random(self.seed).shuffle(self.order)
         self.game = Game.deal(self.players, self.decks, self.dealer, order=self.order)
         self.moves: list[tuple[int | None, str]] = []
-        self.saved: Path | None = None
+        self.saved: Path | RecordNotSaved | None = None
         self._rng = random.Random(self.seed)
         self._view = self.game.view(self.seat)
         self.log = []

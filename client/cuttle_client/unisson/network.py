@@ -16,6 +16,7 @@ from cuttle_net.games.unisson.moves import Move
 from cuttle_net.session import Dealt, GameOver, GameSession, MovePlayed
 
 from ..seat import TableSeat, stopped_words
+from ..tablehost import saved_words
 from .controller import Ending, Entry, UnissonController
 from .words import result_words
 
@@ -89,8 +90,7 @@ class NetworkTable(TableSeat, UnissonController):
         elif text is None:
             text = result_words(v, self.names, self.seat)
             text += " · audit passed: the deal was fair" if s.audit else ""
-        if game.record is not None:
-            text += f" · record saved: {game.record}"
+        text += saved_words(game.record or game.unsaved)
         self.record = game.record
         over = v.is_over
         scores = tuple(v.scores()) if over else ()

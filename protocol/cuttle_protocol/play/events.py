@@ -37,6 +37,7 @@ from ..shells.mdns import Announced, NotAnnounced
 from ..shells.peer import ListenerNews
 from ..shells.portmap import MappingRemoved, NotMapped
 from ..shells.table_shell import ConnectionNews
+from ..store import RecordNotSaved
 from ..store.identity import Trust
 from ..table.core import Lobby, Watching
 from .result import GameResult
@@ -116,6 +117,7 @@ class GameStopped:
 
     result: GameResult
     record: Path | None = None
+    unsaved: RecordNotSaved | None = None  # the record could not be saved: why, and where kept
 
 
 Progress = (

@@ -30,20 +30,17 @@ import inspect
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.records.record import build_record, save_record
 from cuttle_net.session import TABLE_HOST, Fault, GameSession, Output, message_bodies
 
 from ..errors import ErrorCode
 from ..shells.table_shell import ShellEvent, TableShell
-from ..store.dirs import games_dir
-from ..store.seatjournal import SeatJournal
+from ..store import RecordNotSaved, SeatJournal, keep_record
 from ..table.core import (
     CodeShown,
     Delivered,
@@ -55,7 +52,7 @@ from ..table.core import (
     TableSettings,
     Watching,
 )
-from ..table.seats import SeatOrder, game_header
+from ..table.seats import SeatOrder, end_note, end_verdict, game_header
 from .events import CodeToCompare, GameBegins, GameStopped, SeatKey, Tell
 from .result import GameResult, game_result
 
@@ -103,14 +100,16 @@ def game_session(
 @dataclass
 class TableGame:
     """How the game at the table went: its result (the same at every seat but for the words
-    of a fault), the session and the record. No game dealt: `result` is None, and `ended`
-    is how the table ended (None: it never started)."""
+    of a fault), the session and the record (or why it could not be saved: `unsaved`). No
+    game dealt: `result` is None, and `ended` is how the table ended (None: it never
+    started)."""
 
     result: GameResult | None
     session: GameSession | None = None
     record: Path | None = None
     note: str = ""  # why a game that did not finish stopped ("you left the table")
     ended: TableEnded | None = None
+    unsaved: RecordNotSaved | None = None  # the record could not be saved (the journal keeps it)
 
     @property
     def clean(self) -> bool:
@@ -292,26 +291,17 @@ async def play_at_table(
                     table.fault(HOST, "bad-entry", detail)
             elif isinstance(event, TableEnded):
                 me = table.core.me
-                reporter = None if event.reporter == me else event.reporter
-                if event.culprit == me and event.kind == "left" and reporter in (None, HOST):
-                    # Our leaving, or the host's word that our connection went: not a
-                    # verdict a record of ours can state (5.3): unfinished.
-                    note = failure or "you left the table"
-                elif event.culprit is None:
-                    note = event.detail  # no one to blame (another connection of ours took over)
+                unfinished = end_note(event, me)
+                if unfinished is not None:  # we left, or nobody is to blame
+                    note = (failure or unfinished) if event.culprit == me else unfinished
                 elif session is not None and not session.finished:
-                    # The verdict rule (SPEC 3.15): another seat's word is checked here.
-                    deciding = session.deck.next_sender() is None
-                    verdict = session.table_verdict(
-                        order.game(event.culprit),
-                        event.kind,
-                        event.detail,
-                        reporter=None if reporter is None else order.game(reporter),
-                        proven=event.proven,
-                        overdue=table.overdue(deciding),
-                        host=order.game(HOST),
-                    )
-                    carry(verdict, verdict=True)
+                    # The verdict rule (SPEC 3.15): another seat's word is checked here,
+                    # on our clock; the journal keeps what the clock said (a record saved
+                    # from the journal later states the same verdict).
+                    overdue = table.overdue(session.deck.next_sender() is None)
+                    if journal is not None:
+                        journal.note(["verdict", overdue])
+                    carry(end_verdict(session, order, event, me, overdue), verdict=True)
                 break
             if session is not None and session.finished:
                 break
@@ -332,15 +322,15 @@ async def play_at_table(
             with trio.CancelScope(shield=True):
                 await table.wait_ended(table.timeouts.reply)
         if session is not None:
-            game = _outcome(session, names, note, save, data_dir)
+            game = _outcome(session, names, note, save, data_dir, journal)
             assert game.result is not None
-            tell(GameStopped(game.result, game.record))
+            tell(GameStopped(game.result, game.record, game.unsaved))
         raise
     if session is not None and session.finished and not stay:
         await leave_when_over(table)
     if session is None:
         return TableGame(None, note=failure, ended=table.core.ended)
-    return _outcome(session, names, note, save, data_dir)
+    return _outcome(session, names, note, save, data_dir, journal)
 
 
 async def leave_when_over(table: TableShell) -> None:
@@ -357,18 +347,23 @@ async def leave_when_over(table: TableShell) -> None:
 
 
 def _outcome(
-    session: GameSession, names: tuple[str, ...], note: str, save: bool, data_dir: Path | None
+    session: GameSession,
+    names: tuple[str, ...],
+    note: str,
+    save: bool,
+    data_dir: Path | None,
+    journal: SeatJournal | None,
 ) -> TableGame:
-    """The game's result, its record saved (if `save`); `note`: why an unfinished game
-    stopped."""
+    """The game's result, its record saved (if `save`: one that cannot be written is said
+    in `unsaved`, and `journal` keeps the game); `note`: why an unfinished game stopped."""
     note = "" if session.finished else note
-    record = None
+    record = unsaved = None
     if save:
-        date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        text = build_record(session, names, date, note)
-        game = f"game{session.header.number}"
-        record = save_record(text, games_dir(data_dir), f"{date}-{'-'.join(names)}-{game}")
-    return TableGame(game_result(session, names, note), session, record, note)
+        kept = keep_record(session, names, note, data_dir, journal)
+        record, unsaved = (kept, None) if isinstance(kept, Path) else (None, kept)
+    elif journal is not None:
+        journal.saved(session.header.number)  # no record wanted: none to save from it later
+    return TableGame(game_result(session, names, note), session, record, note, unsaved=unsaved)
 
 
 def seat_key(table: TableShell, seat: SeatInfo) -> SeatKey:

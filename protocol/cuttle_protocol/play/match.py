@@ -26,7 +26,7 @@ from cuttle_net.session import GameSession, Output
 
 from ..errors import ErrorCode
 from ..shells.table_shell import TableShell
-from ..store.seatjournal import SeatJournal
+from ..store import RecordNotSaved, SeatJournal, keep_record
 from ..table.core import Rematch, SeatInfo, TableEnded
 from .events import Tell
 from .game import HOST, Step, TableGame, Watch, leave_when_over, play_at_table
@@ -138,14 +138,14 @@ async def play_match_at_table(
     games before the one under way are `played` already, and `resumed` sees them (and the
     totals) once, before the game under way is shown."""
     journal = play.get("journal")
-    played = _replayed(journal)
+    played = _replayed(journal, play)
     totals: MatchTotals | None = None
     if played:
         totals = MatchTotals(table.core.seats)
         for game in played:
             totals.add(game)
         resumed(list(played), totals)
-    over = _over_at_restart(journal)
+    over = _over_at_restart(journal, play)
     end: MatchEnd = NoMoreGames()
     try:
         while True:
@@ -190,30 +190,49 @@ async def play_match_at_table(
     return TableMatch(played, totals, end)
 
 
-def _replayed(journal: SeatJournal | None) -> list[TableGame]:
+def _replayed(journal: SeatJournal | None, play: dict[str, Any] | None = None) -> list[TableGame]:
     """The games of the match before the one under way, as our own journal replayed them
     (`seatjournal.rebuild`): every message checked and every audit run again, here. Never
-    a peer's word about past games. Their records were saved as each game ended."""
+    a peer's word about past games. Their records were saved as each game ended (one that
+    could not be is saved now)."""
     resumed = journal.resumed if journal is not None else None
-    if resumed is None:
+    if journal is None or resumed is None:
         return []
-    return [_journaled(s, names) for s, names in resumed.earlier]
+    return [_journaled(s, names, journal, resumed.saved, play) for s, names in resumed.earlier]
 
 
-def _journaled(session: GameSession, names: tuple[str, ...]) -> TableGame:
-    """A game over that our journal replayed: its result, and no record (saved already)."""
-    return TableGame(game_result(session, names), session)
+def _journaled(
+    session: GameSession,
+    names: tuple[str, ...],
+    journal: SeatJournal,
+    saved: set[int],
+    play: dict[str, Any] | None,
+) -> TableGame:
+    """A game over that our journal replayed: its result, and no record (saved already),
+    unless its record could not be saved as it ended: then it is saved now (as `play`,
+    `play_at_table`'s arguments, says: none without them)."""
+    game = TableGame(game_result(session, names), session)
+    if play is None or session.header.number in saved or not play.get("save", True):
+        return game
+    kept = keep_record(session, names, "", play.get("data_dir"), journal)
+    if isinstance(kept, RecordNotSaved):
+        game.unsaved = kept
+    else:
+        game.record = kept
+    return game
 
 
-def _over_at_restart(journal: SeatJournal | None) -> TableGame | None:
+def _over_at_restart(
+    journal: SeatJournal | None, play: dict[str, Any] | None = None
+) -> TableGame | None:
     """Rebuilt from our journal between games: the game just over (its record was saved
     as it ended), which the match reports and follows with the next one, not plays again."""
     resumed = journal.resumed if journal is not None else None
     session = resumed.session if resumed is not None else None
-    if resumed is None or session is None or not session.finished:
+    if journal is None or resumed is None or session is None or not session.finished:
         return None
     journal.resumed = None  # (`play_at_table` starts the next game anew)
-    return _journaled(session, resumed.names)
+    return _journaled(session, resumed.names, journal, resumed.saved, play)
 
 
 def _pass_on_unread(table: TableShell, watch: Watch) -> None:

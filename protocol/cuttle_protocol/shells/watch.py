@@ -24,10 +24,8 @@ from pathlib import Path
 import trio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from cuttle_net.records.record import save_record
-
 from ..errors import ErrorCode, RemoteProtocolError
-from ..store.dirs import games_dir
+from ..store import RecordNotSaved, games_dir, save_text
 from ..store.identity import KnownPeers
 from ..table.core import TableEnded
 from ..table.follow import Follower, GameVerdict, Note
@@ -242,14 +240,15 @@ async def follow_table(
     table: WatcherShell,
     key: Ed25519PrivateKey,
     *,
-    show: Callable[[Note | Saved], None] = lambda note: None,
+    show: Callable[[Note | Saved | RecordNotSaved], None] = lambda note: None,
     save: bool = True,
     data_dir: Path | None = None,
     follower: Follower | None = None,
 ) -> list[tuple[GameVerdict, Path | None]]:
     """Follow the watched table's games to the end: `show` each move, who watches, each
-    game's verdict and where its record was saved (`save`: the watcher's copy). Returns the
-    verdicts. `follower`: one of the caller's, to read the game's positions as it goes."""
+    game's verdict and where its record was saved (`save`: the watcher's copy), or why not.
+    Returns the verdicts. `follower`: one of the caller's, to read the game's positions as
+    it goes."""
     follower = follower or Follower(key)
     done: list[tuple[GameVerdict, Path | None]] = []
     async for event in table.events:
@@ -257,10 +256,11 @@ async def follow_table(
             show(note)
             if isinstance(note, GameVerdict):
                 path = None
-                if save:
+                if save:  # a record that cannot be written is said, never a traceback
                     stem = f"{_today()}-watched-{'-'.join(note.names)}-game{note.number}"
-                    path = save_record(note.record, games_dir(data_dir), stem)
-                    show(Saved(note.number, path))
+                    saved = save_text(note.record, games_dir(data_dir), stem, note.number)
+                    path = saved if isinstance(saved, Path) else None
+                    show(Saved(note.number, saved) if path is not None else saved)
                 done.append((note, path))
         if isinstance(event, TableEnded):
             break

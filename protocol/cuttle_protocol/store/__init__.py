@@ -1,6 +1,6 @@
-"""Files on disk: where they live (`dirs`), the identity key, known peers
-(`identity`), and the crash journal of a table seat (`journal`, `seatjournal`, SPEC 4.6).
-No sockets, no trio."""
+"""Files on disk: where they live (`dirs`), the identity key, known peers (`identity`),
+the crash journal of a table seat (`journal`, `seatjournal`, SPEC 4.6), and a game's record
+kept whatever the disk does (`records`). No sockets, no trio."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from .identity import (
     write_private,
 )
 from .journal import JournalDamaged, JournalInUse, check_folders, release
+from .records import JournalKept, RecordNotSaved, keep_record, save_text, save_unsaved
 from .seatjournal import (
     JournaledGuest,
     JournaledHost,
@@ -32,9 +33,11 @@ __all__ = [
     "ConfigError",
     "JournalDamaged",
     "JournalInUse",
+    "JournalKept",
     "JournaledGuest",
     "JournaledHost",
     "KnownPeers",
+    "RecordNotSaved",
     "SeatJournal",
     "TableHeader",
     "Trust",
@@ -45,11 +48,14 @@ __all__ = [
     "games_dir",
     "host_table_path",
     "join_table_path",
+    "keep_record",
     "load_or_create_identity",
     "open_journal",
     "read_table_journal",
     "rebuild",
     "release",
+    "save_text",
+    "save_unsaved",
     "unfinished_tables",
     "write_private",
 ]

@@ -17,7 +17,9 @@ neither the log nor the session, but what rebuilds both, byte for byte:
   host's watchers coming and going (`watch`, `unwatch`) and their lines (`hear`, where the
   table takes them: relayed in an entry of the host's, or counted to a flood), and each
   time the seat's driver handed the game session one of the table's events (`began`: game
-  N started; `fed`: the game message at log index I).
+  N started; `fed`: the game message at log index I), the verdict rule's reading of our
+  clock (`verdict`: the step due was overdue, or not, as the table ended naming another
+  seat) and each game's record saved (`saved`: game N's) or not (`unsaved`).
 
 The last two are what makes the rebuild exact. A live driver takes the table's events some
 time after the core made them (through the shell's event channel), and more messages may
@@ -37,7 +39,8 @@ message out (or the table's end, or `close`). Before the table is seated nothing
 The file is `store.journal`'s: its record framing, its folder
 (``<data dir>/journal/``, 0700, the file 0600: the seed is secret), its claim (one live
 process per seat) and its handling of a torn last record. It is removed once the game's
-record is saved.
+record is saved: one whose record could not be saved is kept, and the next start of the
+seat saves the record from it (`store.records`), the games whose `saved` it lacks.
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ from ..table.core import (
     TableHost,
     TableSettings,
 )
+from ..table.seats import end_note, end_verdict
 from ..wire.address import parse_address
 from ..wire.connection import LocalPlayer
 from ..wire.invitation import Invitation, is_invitation
@@ -88,7 +92,11 @@ from .journal import (
     release,
 )
 
-FORMAT = "cuttle-table-journal/2"
+FORMAT = "cuttle-table-journal/3"
+NOTES_SAVED = ("cuttle-table-journal/2",)
+"""Journals resumed as before, whose older writer noted no `saved` (nor `verdict`): each
+game's record was saved as it ended, so none is saved from them again, but one a later
+cuttle, taking the seat on, noted `unsaved`."""
 OLD_FORMATS = ("cuttle-table-journal/1",)
 """Journals that did not note when the session took each event: a rebuild could not give
 the log the others hold, so they are refused (the table cannot be resumed)."""
@@ -113,6 +121,7 @@ class TableHeader:
     port: int
     host_identity: bytes  # the host's identity key (the host: ours)
     seed: bytes  # all of this seat's randomness (secret)
+    format: str = FORMAT  # the journal's (an older one is still resumed: `NOTES_SAVED`)
 
     def rng(self, label: bytes) -> Callable[[int], bytes]:
         """One of the seat's random streams: the table core's (`b"table"`), the session's."""
@@ -151,6 +160,9 @@ _INPUTS: dict[str, tuple[type, ...]] = {
     "hear": (bytes, dict),  # host taking watchers' lines: a watcher's post (whose key; wire)
     "began": (int,),  # our driver started game N's session (on the table's `Started`)
     "fed": (int,),  # our driver handed the session the game message at log index I
+    "verdict": (bool,),  # the table ended naming another seat: was its step overdue here
+    "saved": (int,),  # game N's record is on disk (or not wanted): nothing to save again
+    "unsaved": (int,),  # game N's record could not be written: the journal is kept for it
 }
 
 
@@ -209,6 +221,7 @@ class SeatJournal:
         self.live_clock: Callable[[], float] = time.monotonic  # what `clock` reads, live
         self._at: float | None = None  # replaying: the time journaled for the next read
         self._done = False  # closed or removed: nothing is noted or written again
+        self.unsaved: list[int] = []  # games whose record could not be saved: kept here
         claim(path)
 
     @classmethod
@@ -270,6 +283,28 @@ class SeatJournal:
         if at is None:
             raise ValueError("the core read the time, and no time was journaled before")
         return at
+
+    def saved(self, number: int) -> None:
+        """Game `number`'s record is on disk (or not wanted): written at once, so that a
+        restart never saves it again. A journal that cannot take it (a full disk) is
+        left as it is: a restart would then save a second copy, never none."""
+        self.note(["saved", number])
+        with contextlib.suppress(OSError):
+            self.sync(True)
+
+    def not_saved(self, number: int) -> None:
+        """Game `number`'s record could not be saved: the journal is kept for it, with
+        everything noted written now (the table's end, our verdict on it)."""
+        self.unsaved.append(number)
+        self.note(["unsaved", number])  # (what tells it in a journal of the older format)
+        with contextlib.suppress(OSError):
+            self.sync(True)
+
+    @property
+    def keeps_game(self) -> bool:
+        """The journal is still needed: the table goes on (`over` is False), or a game's
+        record could not be saved (the next start saves it from here)."""
+        return not self.over or bool(self.unsaved)
 
     @property
     def unwritten(self) -> bool:
@@ -336,7 +371,7 @@ class SeatJournal:
 def _header_wire(h: TableHeader) -> dict[str, Any]:
     wire = asdict(h)
     wire["options"] = list(h.options)
-    return {"format": FORMAT, **wire}
+    return wire
 
 
 # --------------------------------------------------------------- journaled cores
@@ -496,7 +531,7 @@ def _parse_header(value: Any, path: Path) -> TableHeader:
             f"written by an older cuttle ({value['format']}), whose rebuild could order the "
             "log otherwise than the other seats hold it",
         )
-    if not isinstance(value, dict) or value.get("format") != FORMAT:
+    if not isinstance(value, dict) or value.get("format") not in (FORMAT, *NOTES_SAVED):
         raise JournalDamaged(path, f"not a {FORMAT} journal")
     fields = {k: v for k, v in value.items() if k != "format"}
     if set(fields) != set(_HEADER):
@@ -504,7 +539,8 @@ def _parse_header(value: Any, path: Path) -> TableHeader:
     for name, kind in _HEADER.items():
         if type(fields[name]) is not kind:
             raise JournalDamaged(path, f"the header's {name} is not a {kind.__name__}")
-    header = TableHeader(**{**fields, "options": tuple(fields["options"])})
+    fields["options"], fields["format"] = tuple(fields["options"]), value["format"]
+    header = TableHeader(**fields)
     checks = [
         (header.role in ("host", "joiner"), "role"),
         (len(header.seed) == 32, "seed"),
@@ -553,6 +589,16 @@ class Resumed:
     # The match's games before `session`, each with its players' names in game seats: the
     # journal replays them too, so the totals a rebuilt seat shows are its own (SPEC 4.6).
     earlier: list[tuple[GameSession, tuple[str, ...]]] = field(default_factory=list)
+    saved: set[int] = field(default_factory=set)  # the games whose record was saved
+    unsaved: set[int] = field(default_factory=set)  # the games noted `unsaved`
+
+    @property
+    def note(self) -> str:
+        """Why the last game stopped unfinished, for its record, as the live driver says it
+        (`play_at_table`)."""
+        if self.ended is None:
+            return ""
+        return end_note(self.ended, self.core.me) or "the table stopped"
 
 
 def open_journal(path: Path) -> SeatJournal:
@@ -674,6 +720,21 @@ def rebuild(
             begin(fields[0])
         elif kind == "fed":
             feed(fields[0])
+        elif kind == "verdict":
+            # The live driver's verdict on the table's end: the same, on its clock's reading.
+            ended = seat.ended
+            if seat.session is None or ended is None or ended.culprit is None:
+                raise ValueError("a verdict with no game stopped by another seat")
+            end_verdict(seat.session, seat.order, ended, core.me, fields[0])
+        elif kind == "saved":
+            # Counted once the game is over (the table ended, or the game finished): the
+            # record of a game left to resume is saved again when it ends.
+            s = seat.session
+            over = s is not None and (s.finished or seat.ended is not None)
+            if over and s is not None and s.header.number == fields[0]:
+                seat.saved.add(fields[0])
+        elif kind == "unsaved":
+            seat.unsaved.add(fields[0])
         elif kind == "watch" and isinstance(core, TableHost):
             if core.add_watcher(*fields) is not None:
                 raise ValueError("the watcher is not let in again")
@@ -703,6 +764,10 @@ def rebuild(
         # Killed between games: who proposed the next one and who agreed, as before.
         core._events.extend(asked)
     journal.replaying, journal._at = False, None
+    if header.format in NOTES_SAVED:  # every game's record was saved as it ended, but...
+        games = {s.header.number for s, _ in seat.earlier}
+        games |= {seat.session.header.number} if seat.session is not None else set()
+        seat.saved |= games - seat.unsaved  # ...those a later cuttle could not save
     if journal.path.exists():
         journal._append()
     if isinstance(core, TableHost) and core.stage is not Stage.LOBBY:

@@ -8,8 +8,9 @@ from typing import Any
 
 from cuttle_net.games.interface import game_module
 from cuttle_net.records.header import GameHeader
+from cuttle_net.session import TABLE_HOST, GameSession, Output
 
-from .core import Started, TableSettings
+from .core import Started, TableEnded, TableSettings
 
 
 @dataclass(frozen=True)
@@ -53,3 +54,35 @@ def game_header(
         keys=tuple(s.identity for s in seated),
     )
     return order, tuple(s.name for s in seated), header
+
+
+def end_note(ended: TableEnded, me: int) -> str | None:
+    """Why the table's end leaves our game unfinished with nobody to blame (its record's
+    note): our leaving, or the host's word that our connection went (not a verdict a record
+    of ours can state, 5.3), or no culprit (another connection of ours took over). None:
+    the end names another seat, for the verdict rule (`end_verdict`)."""
+    reporter = None if ended.reporter == me else ended.reporter
+    if ended.culprit == me and ended.kind == "left" and reporter in (None, TABLE_HOST):
+        return "you left the table"
+    if ended.culprit is None:
+        return ended.detail
+    return None
+
+
+def end_verdict(
+    session: GameSession, order: SeatOrder, ended: TableEnded, me: int, overdue: bool
+) -> Output:
+    """The verdict rule (SPEC 3.15) on the table's end naming another seat (`end_note` gave
+    None): our session checks that seat's word. `overdue`: the step due had been due past
+    its timeout on our clock (the one input that hangs on time: a seat journals it)."""
+    assert ended.culprit is not None
+    reporter = None if ended.reporter == me else ended.reporter
+    return session.table_verdict(
+        order.game(ended.culprit),
+        ended.kind,
+        ended.detail,
+        reporter=None if reporter is None else order.game(reporter),
+        proven=ended.proven,
+        overdue=overdue,
+        host=order.game(TABLE_HOST),
+    )
