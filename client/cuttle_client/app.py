@@ -313,6 +313,7 @@ class CuttleApp(App[None]):
             data, config = self.settings.data_dir, plan.config_dir
             game = game_ui(launch.game)
             controller = game.seat_class()(plan.name, launch.settings, data, config, where)
+            controller.bot_delay = self.settings.bot_delay  # the bots the host may add
             title = f"cuttle · Hosting a table of {launch.players}: {game.title}"
         else:
             controller = Joining(plan, launch.settings, self.settings.data_dir)
