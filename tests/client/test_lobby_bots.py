@@ -137,3 +137,22 @@ def test_a_table_left_unfinished_is_offered_back_on_its_port_as_its_game(tmp_pat
         await until(pilot, lambda: "written with another identity key" in screen_text(app))
 
     run(app, body)
+
+
+def test_a_port_in_use_typed_in_the_lobby_is_said_with_another_to_try(tmp_path: Path) -> None:
+    import socket
+
+    app = lobby_app(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))  # (the lobby's host listens on every address: this one too)
+        taken.listen()
+        port = taken.getsockname()[1]
+
+        async def body(pilot: Pilot) -> None:
+            await keys(pilot, "o", *["backspace"] * 5, *str(port), "enter")
+            await until(pilot, lambda: "Cannot listen" in screen_text(app))
+            text = " ".join(screen_text(app).split())
+            assert f"Cannot listen on port {port}: Address already in use" in text
+            assert f"on another port, {port + 1} say: in the lobby's Host row (o)" in text
+
+        run(app, body)
