@@ -370,7 +370,12 @@ class TableSeat(Meeting):
         """What the player is asked once every seat is taken: the others, and the code."""
         assert self._table is not None
         others = [s for s in self._table.core.seats if s.seat != self._table.core.me]
-        seated = "\n".join(f"seat {s.seat}: {seat_words(seat_key(self._table, s))}" for s in others)
+        bots = self.bots
+        seated = "\n".join(
+            f"seat {s.seat}: {seat_words(seat_key(self._table, s))}"
+            + (" · your bot" if bots is not None and bots.ours(s.identity) else "")
+            for s in others
+        )
         if self.verified:  # the host's key is proven; the others' only through the code
             seated += "\n(the host is verified by the invitation)"
         return (

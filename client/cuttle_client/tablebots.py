@@ -149,6 +149,8 @@ class TableBots:
             except (ConnectionEnded, OSError) as e:
                 if bot in self.bots:
                     self.problem = f"{bot.name} could not sit: {getattr(e, 'message', e)}"
+            except Exception as e:  # a bug of the bot's seat must not end the host's table
+                self.problem = f"{bot.name} stopped: our program failed ({type(e).__name__}: {e})"
             finally:
                 if bot in self.bots:
                     self.bots.remove(bot)

@@ -156,3 +156,46 @@ def test_a_port_in_use_typed_in_the_lobby_is_said_with_another_to_try(tmp_path: 
             assert f"on another port, {port + 1} say: in the lobby's Host row (o)" in text
 
         run(app, body)
+
+
+def test_a_table_of_a_bot_and_a_person_still_asks_for_the_code_naming_the_bot(
+    tmp_path: Path,
+) -> None:
+    """Only a table of our own bots has no code to compare: a person at it must compare."""
+    import re
+
+    from cuttle_client.modals import ConfirmScreen
+    from textual.widgets import Static
+
+    from tests.client.test_unisson_network import bot_joins
+
+    app = lobby_app(tmp_path)
+    games: dict = {}
+
+    async def body(pilot: Pilot) -> None:
+        await host_unisson(pilot, 3)
+        await keys(pilot, "b")
+        await until(pilot, lambda: "Ann, bot 1 (easy); waiting for 1 more" in seated_words(app))
+        port = re.search(r"\(port (\d+)\)", screen_text(app))[1]  # type: ignore[index]
+        where = f"127.0.0.1:{port}"
+        app.trio.start_task(lambda: bot_joins(where, "Bob", tmp_path / "bob", games))
+        asked = lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#no")  # noqa: E731
+        await until(pilot, asked)
+        question = str(app.screen.query_one(Static).render())
+        assert re.search(
+            r"^seat 1: bot 1 \(easy\) \(key [0-9a-f:]+, new\) · your bot$", question, re.M
+        )
+        assert re.search(r"^seat 2: Bob \(key [0-9a-f:]+, new\)$", question, re.M), question
+        await keys(pilot, "n")  # it differs: we leave, and Bob is told
+        await until(pilot, lambda: "Bob" in games)
+
+    run(app, body)
+
+
+def test_a_bot_dials_the_host_where_it_listens_over_loopback_when_it_listens_everywhere() -> None:
+    from cuttle_client.tablebots import dial_back
+
+    assert dial_back("::", 5000) == "127.0.0.1:5000"  # (both versions: cuttle host's default)
+    assert dial_back("0.0.0.0", 5000) == "127.0.0.1:5000"
+    assert dial_back("127.0.0.2", 5000) == "127.0.0.2:5000"  # --bind: only there
+    assert dial_back("::1", 5000) == "[::1]:5000"
