@@ -118,9 +118,9 @@ class TableBots:
         """The keys, for the waiting screen ("" once no bot can be added or removed)."""
         if not (self.can_add or self.can_remove):
             return ""
-        add = f"b adds a bot ({self.level}; v: another level)" if self.can_add else ""
-        remove = "x removes the last bot" if self.can_remove else ""
-        return "Free seats: " + ", ".join(w for w in (add, remove) if w)
+        add = f"b adds one ({self.level}; v: level)" if self.can_add else ""
+        remove = "x removes the last" if self.can_remove else ""
+        return "Bots: " + ", ".join(w for w in (add, remove) if w)  # (whole at 60 columns)
 
     # -- in the trio run (the UI calls these through `TrioGuest.run_sync_soon`)
 

@@ -32,7 +32,7 @@ async def host_unisson(pilot: Pilot, players: int, port: str = "0") -> ConnectSc
     app.screen.query_one("#port", Input).value = port
     await keys(pilot, "h")
     await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
-    await until(pilot, lambda: "b adds a bot (easy; v: another level)" in screen_text(app))
+    await until(pilot, lambda: "Bots: b adds one (easy; v: level)" in screen_text(app))
     return app.screen
 
 
@@ -51,7 +51,7 @@ def test_a_table_of_three_hosted_from_the_lobby_is_filled_with_two_bots_and_play
         await keys(pilot, "b")
         await until(pilot, lambda: "Ann, bot 1 (easy); waiting for 1 more" in seated_words(app))
         await keys(pilot, "v", "v")  # easy, then medium, then hard
-        await until(pilot, lambda: "b adds a bot (hard;" in screen_text(app))
+        await until(pilot, lambda: "b adds one (hard;" in screen_text(app))
         await keys(pilot, "b")
         # Every other seat is a bot of ours: no code to compare, the game is dealt.
         table = await table_shown(pilot)
@@ -87,6 +87,12 @@ def test_a_bot_removed_before_the_table_fills_frees_its_seat(tmp_path: Path) -> 
         wanted = "Ann, bot 1 (easy), bot 2 (easy); waiting for 1 more"
         await until(pilot, lambda: wanted in seated_words(app))
         assert isinstance(app.screen, ConnectScreen)  # still waiting for the last player
+        # At 60×20 the keys are whole: the bots' line on its own row, b in the footer.
+        await pilot.resize_terminal(60, 20)
+        hint = "Bots: b adds one (easy; v: level), x removes the last"
+        await until(pilot, lambda: screen_text(app).splitlines()[1].strip() == hint)
+        assert "esc Cancel" in screen_text(app).splitlines()[-1]
+        assert "b Add bot" in screen_text(app).splitlines()[-1]
         await keys(pilot, "escape")
         assert isinstance(app.screen, LobbyScreen)
 
