@@ -266,10 +266,14 @@ class TableSeat(Meeting):
     def _bots_only(self) -> bool:
         """Every other seat is a bot we added: its key was made here, and the handshake
         proved it, so there is no code to compare with anyone."""
-        if self.bots is None or self._table is None:
-            return False
-        others = [s for s in self._table.core.seats if s.seat != self._table.core.me]
-        return bool(others) and all(self.bots.ours(s.identity) for s in others)
+        others = self._others()
+        bots = self.bots
+        return bots is not None and bool(others) and all(bots.ours(s.identity) for s in others)
+
+    def _others(self) -> list[Any]:
+        """The other seats at the table, once every seat is taken (their `SeatInfo`)."""
+        core = self._table.core if self._table is not None else None
+        return [s for s in core.seats if s.seat != core.me] if core is not None else []
 
     async def join(self, conn: Connected | Rejoin, address: str) -> None:
         """Sit at the table whose host ``conn`` reached at ``address`` (``cuttle join``), or
@@ -369,12 +373,11 @@ class TableSeat(Meeting):
     def code_question(self) -> str:
         """What the player is asked once every seat is taken: the others, and the code."""
         assert self._table is not None
-        others = [s for s in self._table.core.seats if s.seat != self._table.core.me]
         bots = self.bots
         seated = "\n".join(
             f"seat {s.seat}: {seat_words(seat_key(self._table, s))}"
             + (" · your bot" if bots is not None and bots.ours(s.identity) else "")
-            for s in others
+            for s in self._others()
         )
         if self.verified:  # the host's key is proven; the others' only through the code
             seated += "\n(the host is verified by the invitation)"

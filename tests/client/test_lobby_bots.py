@@ -205,3 +205,51 @@ def test_a_bot_dials_the_host_where_it_listens_over_loopback_when_it_listens_eve
     assert dial_back("0.0.0.0", 5000) == "127.0.0.1:5000"
     assert dial_back("127.0.0.2", 5000) == "127.0.0.2:5000"  # --bind: only there
     assert dial_back("::1", 5000) == "[::1]:5000"
+
+
+def test_bots_take_only_the_seats_free_counting_those_on_their_way() -> None:
+    """b pressed faster than bots sit (each is a connection, then a handshake) adds no bot
+    beyond the free seats; x frees the place of the last one, seated or on its way."""
+    import trio
+    import trio.testing
+    from cuttle_client.tablebots import TableBots
+    from cuttle_protocol.shells import TableTimeouts
+    from cuttle_protocol.table import Lobby, SeatInfo, TableSettings
+
+    settings = TableSettings("unisson", ("one-deck",), 3)
+    host = SeatInfo(0, "Ann", b"a" * 32)
+
+    async def main() -> None:
+        bots = TableBots("unisson", TableTimeouts(), 0.0, lambda: None)
+        sitting: list[str] = []
+
+        async def sits(bot, folder) -> None:  # (the connection, as slow as it likes)
+            bot.key = bot.name.encode().ljust(32, b".")
+            sitting.append(bot.name)
+            await trio.sleep_forever()
+
+        bots._play = sits  # type: ignore[method-assign]
+        async with bots.running():
+            assert not bots.can_add  # not listening yet
+            bots.listening("::", 4999)
+            bots.follow(Lobby(settings, (host,), 0))
+            for _ in range(3):
+                bots.add()
+            await trio.testing.wait_all_tasks_blocked()
+            assert sitting == ["bot 1", "bot 2"] and not bots.can_add
+            first = SeatInfo(1, "bot 1 (easy)", bots.bots[0].key)
+            bots.follow(Lobby(settings, (host, first), 0))
+            assert not bots.can_add  # bot 2 is on its way to the last seat
+            bots.remove()  # bot 2, not yet seated
+            await trio.testing.wait_all_tasks_blocked()
+            assert [b.name for b in bots.bots] == ["bot 1"] and bots.can_add
+            bots.next_level()
+            bots.add()
+            await trio.testing.wait_all_tasks_blocked()
+            assert [(b.name, b.level) for b in bots.bots] == [
+                ("bot 1", "easy"),
+                ("bot 2", "medium"),
+            ]
+        assert not bots.can_add and not bots.can_remove  # the table is over: so are its bots
+
+    trio.run(main)
