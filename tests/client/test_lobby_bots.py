@@ -50,14 +50,14 @@ def test_a_table_of_three_hosted_from_the_lobby_is_filled_with_two_bots_and_play
         assert "(port 4454)" not in screen_text(app)  # port 0: any free one
         await keys(pilot, "b")
         await until(pilot, lambda: "Ann, bot 1 (easy); waiting for 1 more" in seated_words(app))
-        await keys(pilot, "v", "v")  # easy, then medium, then hard
-        await until(pilot, lambda: "b adds one (hard;" in screen_text(app))
+        await keys(pilot, "v", "v", "v")  # easy, then medium, hard, and round to random
+        await until(pilot, lambda: "b adds one (random;" in screen_text(app))  # (quick)
         await keys(pilot, "b")
         # Every other seat is a bot of ours: no code to compare, the game is dealt.
         table = await table_shown(pilot)
         c = table.controller
         assert isinstance(c, NetworkTable)
-        assert set(c.names) == {"You", "bot 1 (easy)", "bot 2 (hard)"}
+        assert set(c.names) == {"You", "bot 1 (easy)", "bot 2 (random)"}
         await play_to_the_end(pilot, table, random.Random(5))
         await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await until(pilot, lambda: bool(app.screen.query("#result")))
@@ -70,7 +70,7 @@ def test_a_table_of_three_hosted_from_the_lobby_is_filled_with_two_bots_and_play
     run(app, body)
     (record,) = (tmp_path / "games").glob("*.cuttle")
     assert verify_text(record.read_text()).verdict == Verdict.VALID
-    assert "bot 2 (hard)" in record.read_text()
+    assert "bot 2 (random)" in record.read_text()
 
 
 def test_a_bot_removed_before_the_table_fills_frees_its_seat(tmp_path: Path) -> None:
