@@ -118,7 +118,9 @@ class ConnectScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(self._title, id="title", classes="fits")
         yield TooSmall()
-        yield Static("", id="bots", classes="fits")  # a host's: the keys that add bots
+        bots = Static("", id="bots", classes="fits")  # a host's: the keys that add bots
+        bots.display = False  # (shown once there are any: a joiner's story starts up here)
+        yield bots
         yield Static("", id="connect-status", classes="fits")
         # Its own widget: a selection (double-click) copies the command whole, where the
         # terminal's own copy of its wrapped rows would break it in two.
