@@ -34,6 +34,7 @@ GAME_FREE = [
     "client/cuttle_client/replay.py",
     "client/cuttle_client/recordtext.py",
     "client/cuttle_client/seat.py",
+    "client/cuttle_client/tablebots.py",
     "client/cuttle_client/progress.py",
     "client/cuttle_client/cli_games.py",
     "client/cuttle_client/cli_play.py",

@@ -152,7 +152,8 @@ class CuttleApp(App[None]):
                 if _dialable(h.address):  # Join (j) then Enter takes it back
                     self.lobby.suggest_join(h.address)
                 where = f"join {h.address}"
-            else:
+            else:  # Host (h) then takes it back: the port is offered in its row
+                self.lobby.suggest_port(h.port)
                 where = f"host on port {h.port}"
             self.notify(
                 visible(
@@ -255,11 +256,17 @@ class CuttleApp(App[None]):
     def on_lobby_screen_host_requested(self, event: LobbyScreen.HostRequested) -> None:
         module = game_module(event.game)  # the lobby's players, where the game has a choice
         players = event.players if event.players in module.seats else module.seats[0]
+        game, token = event.game, module.parse_rules(event.rules, players).name
+        data = self.settings.data_dir or default_data_dir()
+        for h in unfinished_tables(data):  # the table left unfinished on that port comes back
+            if h.role == "host" and h.port == event.port:  # as it was, whatever the lobby shows
+                game, players, token = h.game, h.seats, h.token
         self._plan_network(
             "host",
-            game=event.game,
+            game=game,
             players=players,
-            token=module.parse_rules(event.rules, players).name,
+            token=token,
+            port=event.port,
             announce=self.settings.lan,
             map_port=True,  # as `cuttle host` does: players may come from the internet
         )
@@ -313,6 +320,7 @@ class CuttleApp(App[None]):
             data, config = self.settings.data_dir, plan.config_dir
             game = game_ui(launch.game)
             controller = game.seat_class()(plan.name, launch.settings, data, config, where)
+            controller.bot_delay = self.settings.bot_delay  # the bots the host may add
             title = f"cuttle · Hosting a table of {launch.players}: {game.title}"
         else:
             controller = Joining(plan, launch.settings, self.settings.data_dir)

@@ -145,6 +145,7 @@ async def sit_at_table(
     timeouts: Any,
     say: Callable[[str], None],
     seated: Callable[[Any], None] = lambda table: None,
+    listening: Callable[[str, int], None] = lambda host, port: None,
     match: bool = False,
     alarm: Callable[[Any], None] | None = None,
     tell: Callable[[Any], None] | None = None,
@@ -153,7 +154,8 @@ async def sit_at_table(
     """Host a table (`where` a `Hosting`) and sit at seat 0, or sit at the table whose host
     the connection `where` (`play.Connected`) reached at `address` (the game and its rules
     are then the table's). `play` are `play_at_table`'s arguments (a bot's or a person's
-    hooks); `seated` gets the table once it is open; a host's `alarm` hears when tries at
+    hooks); `seated` gets the table once it is open; a host's `listening` hears the address
+    and port it listens on (its bots dial them); a host's `alarm` hears when tries at
     its code pile up (SPEC 3.11; else `say` does); `tell` hears the seat's progress
     (`play.events`; else `say` gets it in words). The `TableGame`; with `match`, a match
     (`play` then has `play_match_at_table`'s too) and its `TableMatch`.
@@ -209,6 +211,7 @@ async def sit_at_table(
                 open_listener(where.port, where.bind, log=tell, alarm=alarm)
             )
             host, port = listener.address
+            listening(host, port)
             at = format_address(host, port)
             game = game_title(where.game)
             say(f"hosting {game} ({token}) for {where.players} players on {at} (port {port})")
@@ -424,16 +427,25 @@ async def join_headless(args: argparse.Namespace, conn: Any, name: str, say: Any
     return await _bot_at_table(args, name, conn, bot, say, args.address)
 
 
+def bot_hooks(bot: Any, bot_delay: float) -> dict[str, Any]:
+    """`play_at_table`'s hooks for a seat that `bot` plays (`cuttle join --bot`, and the bots
+    a host adds from its waiting screen): its moves, `bot_delay` seconds apart."""
+    from cuttle_protocol.play import bot_decision, observer
+
+    rng = random.Random()
+    reads = observer(bot)  # a bot that reads the others' play sees each of their moves
+    return dict(
+        choose=lambda view: bot_decision(bot, view, rng),  # off the loop: a search is slow
+        bot_delay=bot_delay,
+        **({"watch": reads} if reads else {}),
+    )
+
+
 async def _bot_at_table(
     args: argparse.Namespace, name: str, where: Any, bot: Any, say: Any, address: str = ""
 ) -> int:
     """The bot plays a match of up to `--games` games (SPEC 3.15 *Another game*): each game's
     result line, then (from the second game on) the match totals."""
-    from cuttle_protocol.play import bot_decision, observer
-
-    rng = random.Random()
-    reads = observer(bot)  # a bot that reads the others' play sees each of their moves
-
     from .progress import match_end_words, totals_line
 
     def report(game: Any, totals: Any) -> None:
@@ -454,10 +466,8 @@ async def _bot_at_table(
             match=True,
             games=max(1, args.games),
             report=report,
-            choose=lambda view: bot_decision(bot, view, rng),  # off the loop: a search is slow
-            bot_delay=args.bot_delay,
             data_dir=args.data_dir,
-            **({"watch": reads} if reads else {}),
+            **bot_hooks(bot, args.bot_delay),
         )
     except (JournalDamaged, JournalInUse, JournalKept) as e:
         say(journal_words(e))

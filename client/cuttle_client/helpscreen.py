@@ -23,10 +23,12 @@ LOBBY_KEYS = """\
 [b]Keys in the lobby[/b]
   g   the game: Cuttle or L'Unisson (for 3 to 6, with the players)
   p   practice against a bot        h   host a game
-  j   join by address               l   games found on your network
-  e   lessons, one idea each        n   change your name
-  r   games played: replay, verify, export
+  o   the port to host on           j   join by address
+  l   games found on your network   e   lessons, one idea each
+  n   change your name              r   games played: replay, verify…
   ?   this help
+  Hosting, while seats are free: b adds a bot to one (v: its level),
+  x removes the last bot added.
   Tab moves between fields; Enter presses the focused button."""
 
 

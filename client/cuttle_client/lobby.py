@@ -38,6 +38,17 @@ BOT_ORDER = {
 }
 DEFAULT_BOT = {name: game.default_bot for name, game in GAMES.items()}
 FIRST_GAME = next(iter(GAMES))  # the lobby's first choice
+HOST_PORT = 4454  # the Host row's port until the player types another (`cuttle host`'s too)
+
+
+def port_from(text: str) -> int:
+    """The port typed in the Host row's field; ``ValueError`` saying what a port is."""
+    words = text.strip()
+    if not (words.isascii() and words.isdigit() and int(words) <= 65_535):
+        raise ValueError(
+            f"Not hosted: a port is a number, 1 to 65535 (0: any free port), not {words!r}"
+        )
+    return int(words)
 
 
 def seats_words(game: str) -> str:
@@ -89,6 +100,7 @@ class LobbyScreen(Screen[None]):
         Binding("l", "lan", "LAN"),
         Binding("w", "watch", "Watch", show=False),  # its button says "Watch (w)"
         Binding("n", "name", "Name", show=False),  # its field says "Your name (n)"
+        Binding("o", "port", "Port", show=False),  # its row says "on port (o)"
         Binding("r", "played", "Played"),
         Binding("v", "variants", "Variants", show=False),  # the rules' row names the key
         Binding("question_mark", "help", "Rules"),
@@ -114,11 +126,12 @@ class LobbyScreen(Screen[None]):
             self.game = game
 
     class HostRequested(Message):
-        """Host a table of ``players`` for ``game`` under ``rules`` (its rules token)."""
+        """Host a table of ``players`` for ``game`` under ``rules`` (its rules token), on
+        ``port``."""
 
-        def __init__(self, rules: str, game: str, players: int) -> None:
+        def __init__(self, rules: str, game: str, players: int, port: int = HOST_PORT) -> None:
             super().__init__()
-            self.rules, self.game, self.players = rules, game, players
+            self.rules, self.game, self.players, self.port = rules, game, players, port
 
     class JoinRequested(Message):
         """Join the game at ``address`` (HOST[:PORT])."""
@@ -147,6 +160,7 @@ class LobbyScreen(Screen[None]):
         self._lan = lan
         self._browsing: GuestTask | None = None
         self._join_at = ""  # the Join field's first value (an unfinished game's host)
+        self._port = str(HOST_PORT)  # the port field's first value (an unfinished table's)
         # Each game's rows choosing its rules (shown while it is chosen), and their widgets.
         self.rows: dict[str, LobbyRows] = {name: g.new_lobby_rows() for name, g in GAMES.items()}
         self._rows_widgets: dict[str, list[Widget]] = {name: [] for name in GAMES}
@@ -190,6 +204,10 @@ class LobbyScreen(Screen[None]):
                 yield Button("Host (h)", id="host", compact=True)
                 yield Static("a game, rules", classes="label", id="host-what")
                 yield from self._game_rows(lambda rows: rows.host_row())
+            with Horizontal(classes="row"):
+                yield Static("on port (o)", classes="label", id="port-label")
+                yield Input(self._port, id="port", compact=True, max_length=5)
+                yield Static("(0: any free port)", classes="label hint")
             with Horizontal(classes="row"):
                 yield Button("Join (j)", id="join", compact=True)
                 yield AddressInput(
@@ -291,6 +309,16 @@ class LobbyScreen(Screen[None]):
         elif not field.value:
             field.value = address
 
+    def suggest_port(self, port: int) -> None:
+        """Fill the port field with ``port`` (an unfinished table's) unless the player
+        typed another there."""
+        fields = self.query("#port").results(Input)
+        field = next(iter(fields), None)
+        if field is None:  # not composed yet
+            self._port = str(port) if self._port == str(HOST_PORT) else self._port
+        elif field.value == str(HOST_PORT):
+            field.value = str(port)
+
     def notice(self, text: str) -> None:
         """A problem to fix before going on (a bad address, a bad name)."""
         self.query_one("#notice", Static).update(plain(text))  # it may quote what was typed
@@ -358,8 +386,22 @@ class LobbyScreen(Screen[None]):
         self.post_message(self.LearnRequested(self.game))
 
     @on(Button.Pressed, "#host")
+    @on(Input.Submitted, "#port")
     def action_host(self) -> None:
-        self.post_message(self.HostRequested(self.rules, self.game, self._seats()))
+        field = self.query_one("#port", Input)
+        try:
+            port = port_from(field.value)
+        except ValueError as e:
+            self.notice(str(e))
+            field.focus()
+            return
+        self.query_one("#host", Button).focus()  # (its keys are the lobby's again)
+        self.post_message(self.HostRequested(self.rules, self.game, self._seats(), port))
+
+    def action_port(self) -> None:
+        field = self.query_one("#port", Input)
+        field.focus()
+        field.cursor_position = len(field.value)
 
     @on(Button.Pressed, "#join")
     @on(Input.Submitted, "#address")
@@ -416,6 +458,8 @@ class LobbyScreen(Screen[None]):
         if self.focused is self.query_one("#name", Input):
             self.show_name(self._name)
             self.query_one("#practice", Button).focus()
+        elif self.focused is self.query_one("#port", Input):
+            self.query_one("#host", Button).focus()
         else:
             self.query_one("#join", Button).focus()
 

@@ -99,7 +99,13 @@ class ConnectScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
         Binding("c", "copy_invitation", "Copy invitation"),
+        # A host's table, while seats are free (`TableSeat.bots`): the #bots line names them.
+        Binding("b", "add_bot", "Add bot"),
+        Binding("v", "bot_level", "Bot level"),
+        Binding("x", "remove_bot", "Remove bot"),
     ]
+    # Named on the screen too: left out of the footer when it is too narrow for every key.
+    FOOTER_SPARE = frozenset({"copy_invitation", "bot_level", "remove_bot"})
 
     def __init__(self, controller: Any, open_table: Callable[[], None], title: str) -> None:
         super().__init__()
@@ -112,6 +118,9 @@ class ConnectScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(self._title, id="title", classes="fits")
         yield TooSmall()
+        bots = Static("", id="bots", classes="fits")  # a host's: the keys that add bots
+        bots.display = False  # (shown once there are any: a joiner's story starts up here)
+        yield bots
         yield Static("", id="connect-status", classes="fits")
         # Its own widget: a selection (double-click) copies the command whole, where the
         # terminal's own copy of its wrapped rows would break it in two.
@@ -151,6 +160,12 @@ class ConnectScreen(Screen[None]):
         self.query_one("#connect-status", Static).update(status)
         if self._invitation:
             self.query_one("#invitation", Static).update(plain(in_groups(self._invitation)))
+        bots = getattr(self.controller, "bots", None)
+        if bots is not None:
+            problem = f"{bots.problem}\n" if bots.problem else ""  # (it quotes a peer)
+            words = self.query_one("#bots", Static)
+            words.update(plain(problem + bots.hint()))
+            words.display = bool(problem or bots.hint())
         self.refresh_bindings()
         table = getattr(self.controller, "table", None)
         if table is not None and table.game:  # the host we joined seats a table
@@ -162,7 +177,25 @@ class ConnectScreen(Screen[None]):
         self.app.pop_screen()  # unmounting closes the connection
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return bool(self._invitation) if action == "copy_invitation" else True
+        bots = getattr(self.controller, "bots", None)
+        if action == "copy_invitation":
+            return bool(self._invitation)
+        if action in ("add_bot", "bot_level"):
+            return bots is not None and bots.can_add
+        if action == "remove_bot":
+            return bots is not None and bots.can_remove
+        return True
+
+    def action_add_bot(self) -> None:
+        """A bot sits at a free seat of the table we host, at the level shown."""
+        self.controller.add_bot()
+
+    def action_bot_level(self) -> None:
+        self.controller.bots.next_level()
+
+    def action_remove_bot(self) -> None:
+        """The last bot added leaves (while the table still waits)."""
+        self.controller.remove_bot()
 
     def action_copy_invitation(self) -> None:
         """The invitation to the clipboard (OSC 52: most terminals, not macOS Terminal)."""

@@ -168,13 +168,14 @@ def listener_line(news: object) -> str | None:
 
 def listen_words(port: int, e: OSError) -> str:
     """Why the host could not listen on ``port``, and, when the port is taken, the way on
-    (the lobby has no port to change: only ``cuttle host --port``)."""
+    (the lobby's port, or ``cuttle host --port``)."""
     words = f"cannot listen on port {port}: {e.strerror or e}"
     if e.errno == errno.EADDRINUSE:
         other = port + 1 if 0 < port < 65535 else 4455
         words += (
             " (another program holds it, perhaps another cuttle hosting): stop it, or host"
-            f" on another port with: cuttle host --port {other}"
+            f" on another port, {other} say: in the lobby's Host row (o), or with: cuttle host"
+            f" --port {other}"
         )
     return words
 

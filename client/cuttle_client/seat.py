@@ -64,6 +64,7 @@ from cuttle_net.session import GameSession
 from .chat import TOO_FAST
 from .cli_table import Hosting, Rejoin, journal_words, sit_at_table
 from .progress import alarm_words, listen_words, no_game_words, progress_lines, seat_words
+from .tablebots import TableBots
 from .trio_guest import GuestTask, TrioGuest
 
 
@@ -175,6 +176,8 @@ class TableSeat(Meeting):
 
     farewell = ""  # said in the lobby once the player left mid-game (where the record is)
     label = "table"
+    bot_delay = 0.0  # a host's bots: seconds before each of their moves (the app sets it)
+    bots: TableBots | None = None  # a host's: the bots it adds while its table waits
     _view: Any
     ending: Any
     busy: bool
@@ -232,18 +235,45 @@ class TableSeat(Meeting):
     async def _main(self) -> None:
         """Host the table (the connect screen's ``connect`` starts it)."""
         assert self.hosting is not None
-        try:
-            match = await sit_at_table(self.name, self.hosting, **self._hooks())
-        except (JournalDamaged, JournalInUse, JournalKept) as e:
-            self._stopped(sentence(journal_words(e)))
-            return
-        except ConfigError as e:
-            self._stopped(f"Cannot use the config directory: {e}")
-            return
-        except OSError as e:
-            self._stopped(sentence(listen_words(self.hosting.port, e)))
-            return
-        self._match_over(match)
+        bots = TableBots(self.game, self._timeouts(), self.bot_delay, lambda: self._on_status())
+        self.bots = bots
+        async with bots.running():  # the bots end with the table
+            try:
+                match = await sit_at_table(
+                    self.name, self.hosting, listening=bots.listening, **self._hooks()
+                )
+            except (JournalDamaged, JournalInUse, JournalKept) as e:
+                self._stopped(sentence(journal_words(e)))
+                return
+            except ConfigError as e:
+                self._stopped(f"Cannot use the config directory: {e}")
+                return
+            except OSError as e:
+                self._stopped(sentence(listen_words(self.hosting.port, e)))
+                return
+            self._match_over(match)
+
+    # -- a host's bots, while the table waits (the connect screen's b, v, x)
+
+    def add_bot(self) -> None:
+        if self._guest is not None and self.bots is not None:
+            self._guest.run_sync_soon(self.bots.add)
+
+    def remove_bot(self) -> None:
+        if self._guest is not None and self.bots is not None:
+            self._guest.run_sync_soon(self.bots.remove)
+
+    def _bots_only(self) -> bool:
+        """Every other seat is a bot we added: its key was made here, and the handshake
+        proved it, so there is no code to compare with anyone."""
+        others = self._others()
+        bots = self.bots
+        return bots is not None and bool(others) and all(bots.ours(s.identity) for s in others)
+
+    def _others(self) -> list[Any]:
+        """The other seats at the table, once every seat is taken (their `SeatInfo`)."""
+        core = self._table.core if self._table is not None else None
+        return [s for s in core.seats if s.seat != core.me] if core is not None else []
 
     async def join(self, conn: Connected | Rejoin, address: str) -> None:
         """Sit at the table whose host ``conn`` reached at ``address`` (``cuttle join``), or
@@ -258,11 +288,14 @@ class TableSeat(Meeting):
             return
         self._match_over(match)
 
-    def _hooks(self) -> dict[str, Any]:
+    def _timeouts(self) -> TableTimeouts:
         s = self.settings
+        return TableTimeouts(s.reply_timeout, s.move_timeout, s.reconnect_window)
+
+    def _hooks(self) -> dict[str, Any]:
         return dict(
             config_dir=self.config_dir,
-            timeouts=TableTimeouts(s.reply_timeout, s.move_timeout, s.reconnect_window),
+            timeouts=self._timeouts(),
             data_dir=self.data_dir,
             say=self._say,
             tell=self._tell,
@@ -284,6 +317,8 @@ class TableSeat(Meeting):
 
     def _tell(self, event: Progress) -> None:
         lines = progress_lines(event)
+        if isinstance(event, Lobby) and self.bots is not None:
+            self.bots.follow(event)  # (the seats left for bots)
         if isinstance(event, Lobby):  # who is seated now, in place of who was
             if self._lobby_line in self.status:
                 self.status.remove(self._lobby_line)
@@ -320,6 +355,9 @@ class TableSeat(Meeting):
             # says so in the meeting's story.)
             self._show_code(f"verified · code {event.code}")
             return True
+        if self._bots_only():
+            self._say(f"every other seat is a bot of yours: no code to compare ({event.code})")
+            return True
         self._on_code(self)
         same = await self._answers.receive()
         if same:
@@ -335,8 +373,12 @@ class TableSeat(Meeting):
     def code_question(self) -> str:
         """What the player is asked once every seat is taken: the others, and the code."""
         assert self._table is not None
-        others = [s for s in self._table.core.seats if s.seat != self._table.core.me]
-        seated = "\n".join(f"seat {s.seat}: {seat_words(seat_key(self._table, s))}" for s in others)
+        bots = self.bots
+        seated = "\n".join(
+            f"seat {s.seat}: {seat_words(seat_key(self._table, s))}"
+            + (" · your bot" if bots is not None and bots.ours(s.identity) else "")
+            for s in self._others()
+        )
         if self.verified:  # the host's key is proven; the others' only through the code
             seated += "\n(the host is verified by the invitation)"
         return (

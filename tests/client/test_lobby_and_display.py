@@ -539,8 +539,8 @@ def test_the_name_field_shows_the_name_kept_after_a_refusal_or_esc(tmp_path) -> 
 
 def test_a_port_in_use_says_what_to_do_instead(tmp_path) -> None:
     """In tmux, hosting while another program held 4454 ended on "Cannot listen on port
-    4454: Address already in use" and Esc: the lobby has no port to change, so a new player
-    was left with nothing to try."""
+    4454: Address already in use" and Esc, so a new player was left with nothing to try: the
+    words name another port, where to type it (the lobby's Host row) or give it."""
     from cuttle_client.app import NetworkLaunch
     from cuttle_client.progress import listen_words
     from cuttle_protocol.play import NetPlan
@@ -558,7 +558,8 @@ def test_a_port_in_use_says_what_to_do_instead(tmp_path) -> None:
             await until(pilot, lambda: "Cannot listen" in screen_text(app))
             text = " ".join(screen_text(app).split())
             assert f"Cannot listen on port {port}: Address already in use" in text
-            assert f"host on another port with: cuttle host --port {port + 1}" in text
+            assert f"host on another port, {port + 1} say: in the lobby's Host row (o)" in text
+            assert f"or with: cuttle host --port {port + 1}" in text
 
         run(app, body)
     # Another failure has no such advice (the headless `cuttle host` says the same words).
