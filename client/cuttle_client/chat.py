@@ -16,11 +16,12 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from .peertext import plain, visible
+from .tablewidgets import NewestInSight
 
 TALK = "w"
 """The key that opens a line to the table (a word), free in both games' table screens."""
@@ -82,23 +83,13 @@ class Talker:
         raise NotImplementedError
 
 
-class ChatText(Static):
-    """The chat panel's text, which puts the newest line in sight each time it is laid out
-    anew: its size is known only then, which on a loaded machine can come after the refresh
-    the panel waited for (the panel then stayed at its oldest lines)."""
-
-    def on_resize(self) -> None:
-        if isinstance(self.parent, ChatPanel):
-            self.parent.scroll_end(animate=False)
-
-
-class ChatPanel(VerticalScroll):
+class ChatPanel(NewestInSight):
     """The chat, each line as "who: line", wrapped, newest at the bottom: SHOWN rows show."""
 
     _content: Text | None = None
 
     def compose(self) -> ComposeResult:
-        yield ChatText(self._content or "", id="chat-text")
+        yield Static(self._content or "", id="chat-text")
 
     def on_mount(self) -> None:
         self.border_title = HINT
@@ -125,7 +116,7 @@ class ChatPanel(VerticalScroll):
         # chat opened failed on it): the text then waits for on_mount.
         for text in self.query("#chat-text").results(Static):
             text.update(self._content or "")
-        self.call_after_refresh(self.scroll_end, animate=False)  # once the text is laid out
+        self.scroll_end(animate=False)  # (after the next refresh; a new size: watched too)
 
 
 class ChatBox(Vertical):

@@ -26,17 +26,22 @@ class LogLine(Protocol):
     def touched(self) -> frozenset[int]: ...
 
 
-class MoveLog(VerticalScroll):
+class NewestInSight(VerticalScroll):
+    """A panel of lines kept scrolled to its end, where the newest line is."""
+
+    def watch_virtual_size(self) -> None:
+        # The end again each time the text is measured anew. Scrolling when the text is
+        # set is too early: the scrollbar it brings narrows the text, the lines that wrap
+        # anew fall below (a Resize is not sent for that), and on a loaded machine the
+        # text's layout can come after the refresh one waited for.
+        self.scroll_end(animate=False)
+
+
+class MoveLog(NewestInSight):
     """The moves so far, one a line in words, newest at the bottom (in bold)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="log-text")
-
-    def watch_virtual_size(self) -> None:
-        # The end again each time the text is measured anew: ``show`` scrolled before the
-        # scrollbar it brought narrowed the text, and the lines that wrapped anew were left
-        # below the panel (a Resize is not sent for that).
-        self.scroll_end(animate=False)
 
     def show(
         self, log: Sequence[LogLine], ascii: bool, coach: Sequence[tuple[str, str]] = ()
