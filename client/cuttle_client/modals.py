@@ -161,6 +161,14 @@ class GameOverScreen(ModalScreen[str]):
             self.set_focus(None)
         self._show_bar()
         self.refresh_bindings()
+        self._repaint_below()
+
+    def _repaint_below(self) -> None:
+        # The table under the panel took its last moves as the panel came up, and Textual
+        # did not always paint them there (the final table, the panel aside, showed the
+        # move log scrolled a few moves short): paint it again whenever the panel changes.
+        for below in self.app.screen_stack[:-1]:
+            below.refresh(repaint=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "peek":
@@ -181,6 +189,7 @@ class GameOverScreen(ModalScreen[str]):
         self.query_one("#peek-bar", Static).display = not panel.display
         self.query_one(Footer).display = panel.display
         self._show_bar()
+        self._repaint_below()
 
     def _show_bar(self) -> None:
         _, again, back = self._words
