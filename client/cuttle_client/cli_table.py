@@ -38,7 +38,7 @@ def _report(game: Any, say: Any) -> int:
     from .progress import game_line, record_words
 
     print(visible(game_line(game)), flush=True)  # it names every seat
-    if saved := record_words(game.record, game.unsaved):
+    if saved := record_words(game.record or game.unsaved):
         say(saved)
     return 0 if game.clean and game.unsaved is None else 1
 

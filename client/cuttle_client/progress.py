@@ -244,16 +244,16 @@ def progress_lines(event: Progress) -> list[str]:
     if isinstance(event, GameBegins):
         return [f"game {event.number}: you are seat {event.seat}; seat {event.dealer} deals"]
     if isinstance(event, GameStopped):
-        saved = record_words(event.record, event.unsaved)
+        saved = record_words(event.record or event.unsaved)
         return [result_line(event.result), *([saved] if saved else [])]
     return []
 
 
-def record_words(record: Path | None, unsaved: RecordNotSaved | None = None) -> str:
+def record_words(saved: Path | RecordNotSaved | None) -> str:
     """Where a game's record went: saved (its path), or not saved (`unsaved_words`), or ""."""
-    if record is not None:
-        return f"record saved: {record}"
-    return unsaved_words(unsaved) if unsaved is not None else ""
+    if isinstance(saved, Path):
+        return f"record saved: {saved}"
+    return unsaved_words(saved) if saved is not None else ""
 
 
 def unsaved_words(unsaved: RecordNotSaved) -> str:

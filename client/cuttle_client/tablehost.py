@@ -101,5 +101,5 @@ def bot_thinks(
 
 def saved_words(saved: Path | RecordNotSaved | None) -> str:
     """What the end of a game says of its record: where it was saved, or why it was not."""
-    words = record_words(saved, None) if isinstance(saved, Path) else record_words(None, saved)
+    words = record_words(saved)
     return f" · {words}" if words else ""
