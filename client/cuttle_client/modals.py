@@ -161,12 +161,11 @@ class GameOverScreen(ModalScreen[str]):
             self.set_focus(None)
         self._show_bar()
         self.refresh_bindings()
-        self._repaint_below()
 
     def _repaint_below(self) -> None:
         # The table under the panel took its last moves as the panel came up, and Textual
         # did not always paint them there (the final table, the panel aside, showed the
-        # move log scrolled a few moves short): paint it again whenever the panel changes.
+        # move log scrolled a few moves short): paint it again as the panel moves aside.
         for below in self.app.screen_stack[:-1]:
             below.refresh(repaint=True)
 
